@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { assertRole, resolveCaller, type Caller } from "@/lib/auth/caller";
+import type { Role } from "@/lib/auth/roles";
+import { AppError, parseOrThrow, unauthorized } from "@/lib/errors";
+
+const MAX_BODY_BYTES = 1_000_000;
+
+export function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status });
+}
+
+export function errorResponse(error: AppError): Response {
+  const body: { error: { code: string; message: string; issues?: unknown } } = {
+    error: { code: error.code, message: error.message },
+  };
+  if (error.issues) body.error.issues = error.issues;
+  return json(body, error.status);
+}
+
+/** Reads a JSON body, refusing bodies that are too large or not JSON with a clear 400. */
+export async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
+    throw new AppError(400, "bad_request", "The request body is larger than 1 MB.");
+  }
+  if (!text.trim()) throw new AppError(400, "bad_request", "The request body is empty; send JSON.");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError(400, "bad_request", "The request body is not valid JSON.");
+  }
+}
+
+/** Reads and validates a JSON body in one step. */
+export async function readBody<T extends z.ZodType>(req: Request, schema: T, lead?: string): Promise<z.infer<T>> {
+  return parseOrThrow(schema, await readJson(req), lead);
+}
+
+interface RouteContext<P> {
+  req: Request;
+  params: P;
+  caller: Caller;
+}
+
+/**
+ * Wraps a `/api/v1` route handler: resolves the caller (401 if nobody), checks the role (403),
+ * and turns thrown `AppError`s into `{ error: { code, message, issues? } }`. Anything else is a bug:
+ * it is logged and answered with a 500 that leaks nothing.
+ */
+export function apiRoute<P extends Record<string, string> = Record<string, never>>(
+  options: { role: Role },
+  handler: (ctx: RouteContext<P>) => Promise<unknown>,
+) {
+  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const caller = await resolveCaller(req.headers);
+      if (!caller) throw unauthorized();
+      assertRole(caller, options.role);
+      const result = await handler({ req, params: await context.params, caller });
+      return result instanceof Response ? result : json(result);
+    } catch (error) {
+      if (error instanceof AppError) return errorResponse(error);
+      console.error("Unhandled error in API route", req.method, new URL(req.url).pathname, error);
+      return errorResponse(new AppError(500 as 400, "internal", "Something went wrong on our side. It has been logged."));
+    }
+  };
+}

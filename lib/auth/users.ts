@@ -1,0 +1,97 @@
+import crypto from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { accounts, memberships, users } from "@/lib/db/schema";
+import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import { ROLES, type Role } from "./roles";
+
+export const memberInput = z.object({
+  email: z.email("enter a valid email address").transform((e) => e.toLowerCase()),
+  name: z.string().trim().max(100).optional(),
+  role: z.enum(ROLES, "choose admin, editor or viewer"),
+  password: z.string().min(8, "use at least 8 characters").max(128),
+});
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: Date;
+}
+
+/**
+ * Adds a staff member to a shop: creates the user and its password login when the email is new,
+ * or just the membership when the person already works for another shop.
+ */
+export async function addMember(tenantId: string, input: z.input<typeof memberInput>): Promise<Member> {
+  const values = parseOrThrow(memberInput, input, "The user is invalid");
+  const passwordHash = await hashPassword(values.password);
+  return getDb().transaction(async (tx) => {
+    let [user] = await tx.select().from(users).where(eq(users.email, values.email));
+    if (!user) {
+      const id = crypto.randomUUID();
+      [user] = await tx
+        .insert(users)
+        .values({ id, email: values.email, name: values.name || values.email.split("@")[0]!, emailVerified: true })
+        .returning();
+      await tx.insert(accounts).values({
+        id: crypto.randomUUID(),
+        accountId: id,
+        providerId: "credential",
+        userId: id,
+        password: passwordHash,
+      });
+    }
+    const [membership] = await tx
+      .insert(memberships)
+      .values({ tenantId, userId: user!.id, role: values.role })
+      .onConflictDoNothing()
+      .returning();
+    if (!membership) throw new AppError(409, "conflict", `${values.email} is already a member of this shop.`);
+    return { userId: user!.id, email: user!.email, name: user!.name, role: membership.role, joinedAt: membership.createdAt };
+  });
+}
+
+export async function listMembers(tenantId: string): Promise<Member[]> {
+  return getDb()
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.tenantId, tenantId))
+    .orderBy(asc(users.email));
+}
+
+export async function changeMemberRole(tenantId: string, userId: string, role: Role): Promise<void> {
+  const rows = await getDb()
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .returning({ userId: memberships.userId });
+  if (rows.length === 0) throw notFound("That user");
+}
+
+export async function removeMember(tenantId: string, userId: string): Promise<void> {
+  const rows = await getDb()
+    .delete(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .returning({ userId: memberships.userId });
+  if (rows.length === 0) throw notFound("That user");
+}
+
+/** The shops a user belongs to, oldest membership first. */
+export async function membershipsOf(userId: string) {
+  return getDb()
+    .select({ tenantId: memberships.tenantId, role: memberships.role })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt));
+}

@@ -1,0 +1,72 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants";
+
+/**
+ * All seven domains live in one table. Why: the engine treats entities generically (load by
+ * domain and id, read a field path, add a tag or a note, emit an event on a status change), so one
+ * table means one loader, one tag/note mechanism and one set of indexes; the per-domain shape is
+ * enforced by the zod schema of each domain in `lib/entities/domains.ts` at every boundary.
+ * `status` and `email` are copied out of `data` so lists and audiences can filter on an index.
+ */
+export const entities = pgTable(
+  "entities",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    domain: text("domain").notNull(),
+    id: text("id").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    status: text("status"),
+    email: text("email"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.domain, t.id] }),
+    index("entities_list_idx").on(t.tenantId, t.domain, t.updatedAt.desc(), t.id),
+    index("entities_status_idx").on(t.tenantId, t.domain, t.status),
+    index("entities_tags_idx").using("gin", t.tags),
+  ],
+);
+
+/** Notes on an entity, appended by staff, the API or automation actions. */
+export const entityNotes = pgTable(
+  "entity_notes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull(),
+    domain: text("domain").notNull(),
+    entityId: text("entity_id").notNull(),
+    body: text("body").notNull(),
+    author: text("author").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("entity_notes_entity_idx").on(t.tenantId, t.domain, t.entityId, t.createdAt)],
+);
+
+/**
+ * Something that happened to the shop: `order.created`, `order.status_changed`, a webhook call...
+ * The id is the caller's (for idempotent ingest) or generated; it is unique per tenant.
+ */
+export const events = pgTable(
+  "events",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    type: text("type").notNull(),
+    domain: text("domain").notNull(),
+    entityId: text("entity_id"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index("events_entity_idx").on(t.tenantId, t.domain, t.entityId, t.createdAt),
+    index("events_recent_idx").on(t.tenantId, t.createdAt.desc()),
+  ],
+);

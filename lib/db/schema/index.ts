@@ -1,0 +1,4 @@
+export * from "./auth";
+export * from "./tenants";
+export * from "./entities";
+export * from "./workers";

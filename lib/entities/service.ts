@@ -1,0 +1,305 @@
+import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { getDb, type DbOrTx } from "@/lib/db/client";
+import { entities, entityNotes } from "@/lib/db/schema";
+import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import { recordEvents, type NewEvent, type RecordedEvent } from "@/lib/events/record";
+import { DOMAIN_LABELS, domainSchemas, isDomain, STATUS_EVENTS, type Domain } from "./domains";
+
+const tagList = z
+  .array(z.string().trim().min(1, "a tag cannot be empty").max(100))
+  .max(250)
+  .transform((tags) => [...new Set(tags)]);
+
+/** The PUT body: the domain's fields, plus the tags to set and notes to add. */
+function putSchema(domain: Domain) {
+  return domainSchemas[domain].extend({
+    tags: tagList.optional(),
+    notes: z.array(z.string().trim().min(1).max(5000)).max(100).optional(),
+  });
+}
+
+export interface EntityNote {
+  id: string;
+  body: string;
+  author: string;
+  createdAt: string;
+}
+
+export interface EntityView {
+  id: string;
+  domain: Domain;
+  [field: string]: unknown;
+  tags: string[];
+  notes: EntityNote[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function parseDomain(value: string): Domain {
+  if (isDomain(value)) return value;
+  throw new AppError(404, "not_found", `There is no '${value}' domain. Use one of: ${Object.keys(domainSchemas).join(", ")}.`);
+}
+
+const entityId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._:-]+$/, "use letters, digits, dots, dashes, colons or underscores");
+
+export function parseEntityId(value: string): string {
+  return parseOrThrow(entityId, value, "The id is invalid");
+}
+
+function notFoundEntity(domain: Domain, id: string) {
+  return notFound(`The ${DOMAIN_LABELS[domain].one} '${id}'`);
+}
+
+function statusOf(data: Record<string, unknown>): string | null {
+  return typeof data.status === "string" ? data.status : null;
+}
+
+/** The events an upsert implies (SPEC §4): created, status_changed and the named status event. */
+function impliedEvents(
+  domain: Domain,
+  id: string,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown>,
+): NewEvent[] {
+  if (!before) return [{ type: `${domain}.created`, domain, entityId: id, payload: { status: statusOf(after) } }];
+  const events: NewEvent[] = [];
+  const from = statusOf(before);
+  const to = statusOf(after);
+  if (from !== to && to) {
+    events.push({ type: `${domain}.status_changed`, domain, entityId: id, payload: { from, to } });
+    const named = STATUS_EVENTS[domain]?.[to];
+    if (named) events.push({ type: named, domain, entityId: id, payload: { from, to } });
+  }
+  if (domain === "product" && typeof before.inventory === "number" && typeof after.inventory === "number") {
+    // Stock going down is what a low-stock trigger watches; its threshold decides whether it fires.
+    if (after.inventory < before.inventory) {
+      events.push({
+        type: "product.low_stock",
+        domain,
+        entityId: id,
+        payload: { from: before.inventory, to: after.inventory },
+      });
+    }
+  }
+  return events;
+}
+
+export interface UpsertResult {
+  entity: EntityView;
+  created: boolean;
+  events: RecordedEvent[];
+}
+
+/**
+ * Creates or replaces an entity's fields, sets its tags, appends new notes, and records the
+ * events the change implies, all in one transaction.
+ */
+export async function upsertEntity(
+  tenantId: string,
+  domainName: string,
+  rawId: string,
+  body: unknown,
+  author: string,
+): Promise<UpsertResult> {
+  const domain = parseDomain(domainName);
+  const id = parseEntityId(rawId);
+  const { tags, notes, ...data } = parseOrThrow(putSchema(domain), body, `The ${DOMAIN_LABELS[domain].one} is invalid`);
+  return getDb().transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ data: entities.data, tags: entities.tags })
+      .from(entities)
+      .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)))
+      .for("update");
+    const values = {
+      data,
+      status: statusOf(data),
+      email: "email" in data && typeof data.email === "string" ? data.email.toLowerCase() : null,
+      tags: tags ?? existing?.tags ?? [],
+      updatedAt: new Date(),
+    };
+    if (existing) {
+      await tx
+        .update(entities)
+        .set(values)
+        .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)));
+    } else {
+      const inserted = await tx
+        .insert(entities)
+        .values({ tenantId, domain, id, ...values })
+        .onConflictDoNothing()
+        .returning({ id: entities.id });
+      // A concurrent PUT created it between our read and our insert: let the client retry.
+      if (inserted.length === 0) throw new AppError(409, "conflict", "This record was created at the same moment by another request; retry.");
+    }
+    if (notes?.length) await addNotes(tx, tenantId, domain, id, notes, author, { skipExisting: true });
+    const events = await recordEvents(tx, tenantId, impliedEvents(domain, id, existing?.data ?? null, data));
+    const entity = await loadEntity(tx, tenantId, domain, id);
+    return { entity: entity!, created: !existing, events };
+  });
+}
+
+/** Adds notes; with `skipExisting`, a note whose text is already on the entity is not added twice (idempotent PUT). */
+export async function addNotes(
+  tx: DbOrTx,
+  tenantId: string,
+  domain: Domain,
+  id: string,
+  bodies: string[],
+  author: string,
+  options: { skipExisting?: boolean } = {},
+): Promise<void> {
+  let fresh = bodies;
+  if (options.skipExisting) {
+    const existing = await tx
+      .select({ body: entityNotes.body })
+      .from(entityNotes)
+      .where(and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)));
+    const seen = new Set(existing.map((n) => n.body));
+    fresh = bodies.filter((b) => !seen.has(b));
+  }
+  if (fresh.length === 0) return;
+  await tx.insert(entityNotes).values(fresh.map((body) => ({ tenantId, domain, entityId: id, body, author })));
+}
+
+export async function loadEntity(tx: DbOrTx, tenantId: string, domain: Domain, id: string): Promise<EntityView | null> {
+  const [row] = await tx
+    .select()
+    .from(entities)
+    .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)));
+  if (!row) return null;
+  const notes = await tx
+    .select({ id: entityNotes.id, body: entityNotes.body, author: entityNotes.author, createdAt: entityNotes.createdAt })
+    .from(entityNotes)
+    .where(and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)))
+    .orderBy(asc(entityNotes.createdAt));
+  return {
+    ...row.data,
+    id: row.id,
+    domain,
+    tags: row.tags,
+    notes: notes.map((n) => ({ ...n, createdAt: n.createdAt.toISOString() })),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function getEntity(tenantId: string, domainName: string, rawId: string): Promise<EntityView> {
+  const domain = parseDomain(domainName);
+  const id = parseEntityId(rawId);
+  const entity = await loadEntity(getDb(), tenantId, domain, id);
+  if (!entity) throw notFoundEntity(domain, id);
+  return entity;
+}
+
+export async function deleteEntity(tenantId: string, domainName: string, rawId: string, _author: string): Promise<void> {
+  const domain = parseDomain(domainName);
+  const id = parseEntityId(rawId);
+  await getDb().transaction(async (tx) => {
+    const deleted = await tx
+      .delete(entities)
+      .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)))
+      .returning({ id: entities.id });
+    if (deleted.length === 0) throw notFoundEntity(domain, id);
+    await tx
+      .delete(entityNotes)
+      .where(and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)));
+    await recordEvents(tx, tenantId, [{ type: `${domain}.deleted`, domain, entityId: id }]);
+  });
+}
+
+/** Sets only the status of an entity (the admin's "change status"), through the same upsert path. */
+export async function changeStatus(
+  tenantId: string,
+  domainName: string,
+  rawId: string,
+  status: string,
+  author: string,
+): Promise<UpsertResult> {
+  const current = await getEntity(tenantId, domainName, rawId);
+  const { id: _id, domain: _domain, tags: _tags, notes: _notes, createdAt: _c, updatedAt: _u, ...data } = current;
+  return upsertEntity(tenantId, domainName, rawId, { ...data, status }, author);
+}
+
+const listQuery = z.object({
+  status: z.string().max(50).optional(),
+  q: z.string().max(200).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+function encodeCursor(updatedAt: Date, id: string): string {
+  return Buffer.from(JSON.stringify([updatedAt.toISOString(), id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [string, string];
+    const updatedAt = new Date(at);
+    if (Number.isNaN(updatedAt.getTime()) || typeof id !== "string") throw new Error("bad cursor");
+    return { updatedAt, id };
+  } catch {
+    throw new AppError(400, "bad_request", "The cursor is not one this API returned; start again without it.");
+  }
+}
+
+export interface EntityListItem {
+  id: string;
+  domain: Domain;
+  data: Record<string, unknown>;
+  status: string | null;
+  tags: string[];
+  updatedAt: string;
+}
+
+/** Lists a domain's entities, most recently changed first, with keyset pagination. */
+export async function listEntities(
+  tenantId: string,
+  domainName: string,
+  query: z.input<typeof listQuery> = {},
+): Promise<{ items: EntityListItem[]; nextCursor: string | null }> {
+  const domain = parseDomain(domainName);
+  const { status, q, cursor, limit } = parseOrThrow(listQuery, query, "The list query is invalid");
+  const after = cursor ? decodeCursor(cursor) : null;
+  const search = q?.trim();
+  const rows = await getDb()
+    .select()
+    .from(entities)
+    .where(
+      and(
+        eq(entities.tenantId, tenantId),
+        eq(entities.domain, domain),
+        status ? eq(entities.status, status) : undefined,
+        search
+          ? or(
+              sql`${entities.id} ilike ${`%${search}%`}`,
+              sql`${entities.email} ilike ${`%${search}%`}`,
+              sql`${entities.data}->>'number' ilike ${`%${search}%`}`,
+              sql`${entities.data}->>'name' ilike ${`%${search}%`}`,
+            )
+          : undefined,
+        after
+          ? or(lt(entities.updatedAt, after.updatedAt), and(eq(entities.updatedAt, after.updatedAt), lt(entities.id, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(entities.updatedAt), desc(entities.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => ({
+      id: r.id,
+      domain,
+      data: r.data,
+      status: r.status,
+      tags: r.tags,
+      updatedAt: r.updatedAt.toISOString(),
+    })),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null,
+  };
+}

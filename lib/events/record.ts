@@ -1,0 +1,55 @@
+import crypto from "node:crypto";
+import type { DbOrTx } from "@/lib/db/client";
+import { events } from "@/lib/db/schema";
+
+export interface NewEvent {
+  /** Caller-chosen id for idempotent ingest; generated when absent. */
+  id?: string;
+  type: string;
+  domain: string;
+  entityId: string | null;
+  payload?: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  domain: string;
+  entityId: string | null;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+  /** False when an event with this id was already recorded (a retried ingest). */
+  inserted: boolean;
+}
+
+/**
+ * Writes event rows inside the caller's transaction, so an entity change and its events commit
+ * or roll back together. The automation engine hooks in here to start runs in the same transaction.
+ */
+export async function recordEvents(tx: DbOrTx, tenantId: string, batch: NewEvent[]): Promise<RecordedEvent[]> {
+  if (batch.length === 0) return [];
+  const rows = batch.map((e) => ({
+    tenantId,
+    id: e.id ?? `evt_${crypto.randomUUID()}`,
+    type: e.type,
+    domain: e.domain,
+    entityId: e.entityId,
+    payload: e.payload ?? {},
+  }));
+  const inserted = await tx
+    .insert(events)
+    .values(rows)
+    .onConflictDoNothing()
+    .returning({ id: events.id, createdAt: events.createdAt });
+  const insertedAt = new Map(inserted.map((r) => [r.id, r.createdAt]));
+  const now = new Date();
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    domain: r.domain,
+    entityId: r.entityId,
+    payload: r.payload,
+    createdAt: insertedAt.get(r.id) ?? now,
+    inserted: insertedAt.has(r.id),
+  }));
+}

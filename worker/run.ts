@@ -1,0 +1,66 @@
+import crypto from "node:crypto";
+import os from "node:os";
+import { EventEmitter } from "node:events";
+import { parseCrontab, run, type Runner, type WorkerEvents } from "graphile-worker";
+import { CRONTAB } from "@/lib/jobs";
+import { beat, BEAT_EVERY_MS, markStopped, registerWorker } from "@/lib/worker/heartbeat";
+import { tasks } from "./tasks";
+
+export interface WorkerHandle {
+  workerId: string;
+  runner: Runner;
+  /** Stops taking jobs, waits for running ones, and records a clean stop. */
+  stop(): Promise<void>;
+}
+
+export interface StartWorkerOptions {
+  connectionString: string;
+  /** Jobs run at once in this process. Default 8 (or `WORKER_CONCURRENCY`). */
+  concurrency?: number;
+  /** Install SIGINT/SIGTERM handlers. Default false: the caller owns shutdown. */
+  handleSignals?: boolean;
+  /** Run the crontab in this worker. Default true. */
+  crontab?: boolean;
+}
+
+/**
+ * Starts graphile-worker with the typed task map and the crontab, registers this process in
+ * `worker_heartbeats`, and keeps beating with the lock ids graphile-worker uses, so a sweeper can
+ * release this worker's jobs if it is ever killed without a chance to clean up.
+ */
+export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
+  const workerId = `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
+  const lockIds = new Set<string>();
+  await registerWorker(workerId, os.hostname(), process.pid);
+  // Listen before run() starts: the pool and its workers are created during the call.
+  const events = new EventEmitter() as WorkerEvents;
+  events.on("pool:create", ({ workerPool }) => lockIds.add(workerPool.id));
+  events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
+  const runner = await run({
+    events,
+    connectionString: options.connectionString,
+    concurrency: options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 8),
+    noHandleSignals: !options.handleSignals,
+    pollInterval: 1000,
+    taskList: tasks,
+    parsedCronItems: options.crontab === false ? [] : parseCrontab(CRONTAB),
+  });
+
+  const sendBeat = () =>
+    beat(workerId, [...lockIds]).catch((error: unknown) => console.error("Worker heartbeat failed; will retry.", error));
+  await sendBeat();
+  const timer = setInterval(sendBeat, BEAT_EVERY_MS);
+  timer.unref();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    workerId,
+    runner,
+    stop: () =>
+      (stopping ??= (async () => {
+        clearInterval(timer);
+        await runner.stop();
+        await markStopped(workerId);
+      })()),
+  };
+}
