@@ -22,7 +22,7 @@ export interface Issue {
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 422,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 500,
     readonly code: ErrorCode,
     message: string,
     readonly issues?: Issue[],

@@ -61,7 +61,7 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
     } catch (error) {
       if (error instanceof AppError) return errorResponse(error);
       console.error("Unhandled error in API route", req.method, new URL(req.url).pathname, error);
-      return errorResponse(new AppError(500 as 400, "internal", "Something went wrong on our side. It has been logged."));
+      return errorResponse(new AppError(500, "internal", "Something went wrong on our side. It has been logged."));
     }
   };
 }

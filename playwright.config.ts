@@ -1,0 +1,34 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+
+/**
+ * End-to-end tests drive Debian's Chromium against the production build, started by the same
+ * launcher as `npm start` (web server + worker) on its own embedded database under `.data/e2e`,
+ * reset and re-seeded for every run.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/e2e.json" }]] : "list",
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: "node --import tsx scripts/start.ts",
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: { PORT: String(PORT), TILLFLOW_DATA_DIR: ".data/e2e", TILLFLOW_RESET: "1" },
+  },
+});
