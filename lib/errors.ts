@@ -1,13 +1,7 @@
 import { z } from "zod";
 
 export type ErrorCode =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "invalid"
-  | "internal";
+  "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "invalid" | "internal";
 
 export interface Issue {
   path?: string;

@@ -31,7 +31,11 @@ export async function call<B = unknown, P extends Record<string, string> = Recor
   const headers = new Headers({ "content-type": "application/json" });
   if (options.key) headers.set("authorization", `Bearer ${options.key}`);
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const req = new Request(`http://test.local${options.path ?? "/"}`, { method: options.method ?? "GET", headers, body });
+  const req = new Request(`http://test.local${options.path ?? "/"}`, {
+    method: options.method ?? "GET",
+    headers,
+    body,
+  });
   const res = await handler(req, { params: Promise.resolve((options.params ?? {}) as P) });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as B };

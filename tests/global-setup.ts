@@ -39,7 +39,8 @@ export default async function setup(project: TestProject) {
     // Test files drop their own databases; this sweeps what a crashed run left behind.
     const leftovers = await sql<{ datname: string }[]>`
       select datname from pg_database where datname like ${`t${process.pid}_%`} or datname = ${template}`;
-    for (const { datname } of leftovers) await sql.unsafe(`drop database if exists "${datname}" with (force)`);
+    for (const { datname } of leftovers)
+      await sql.unsafe(`drop database if exists "${datname}" with (force)`);
     await sql.end();
     await stop();
   };

@@ -47,7 +47,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   });
 
   const sendBeat = () =>
-    beat(workerId, [...lockIds]).catch((error: unknown) => console.error("Worker heartbeat failed; will retry.", error));
+    beat(workerId, [...lockIds]).catch((error: unknown) =>
+      console.error("Worker heartbeat failed; will retry.", error),
+    );
   await sendBeat();
   const timer = setInterval(sendBeat, BEAT_EVERY_MS);
   timer.unref();

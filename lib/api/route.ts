@@ -32,7 +32,11 @@ export async function readJson(req: Request): Promise<unknown> {
 }
 
 /** Reads and validates a JSON body in one step. */
-export async function readBody<T extends z.ZodType>(req: Request, schema: T, lead?: string): Promise<z.infer<T>> {
+export async function readBody<T extends z.ZodType>(
+  req: Request,
+  schema: T,
+  lead?: string,
+): Promise<z.infer<T>> {
   return parseOrThrow(schema, await readJson(req), lead);
 }
 
@@ -61,7 +65,9 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
     } catch (error) {
       if (error instanceof AppError) return errorResponse(error);
       console.error("Unhandled error in API route", req.method, new URL(req.url).pathname, error);
-      return errorResponse(new AppError(500, "internal", "Something went wrong on our side. It has been logged."));
+      return errorResponse(
+        new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
+      );
     }
   };
 }

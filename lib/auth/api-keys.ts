@@ -69,10 +69,18 @@ export async function revokeApiKey(tenantId: string, id: string): Promise<void> 
 }
 
 /** Looks up a live key by its hash. Returns null for unknown or revoked keys. */
-export async function findApiKey(key: string): Promise<{ id: string; tenantId: string; role: Role; prefix: string } | null> {
+export async function findApiKey(
+  key: string,
+): Promise<{ id: string; tenantId: string; role: Role; prefix: string } | null> {
   if (!key.startsWith(KEY_PREFIX)) return null;
   const [row] = await getDb()
-    .select({ id: apiKeys.id, tenantId: apiKeys.tenantId, role: apiKeys.role, prefix: apiKeys.prefix, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      id: apiKeys.id,
+      tenantId: apiKeys.tenantId,
+      role: apiKeys.role,
+      prefix: apiKeys.prefix,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
   if (!row) return null;

@@ -7,7 +7,10 @@ import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 export const tenantInput = z.object({
   slug: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9-]{1,39}$/, "use 2–40 lowercase letters, digits or dashes, starting with a letter or digit"),
+    .regex(
+      /^[a-z0-9][a-z0-9-]{1,39}$/,
+      "use 2–40 lowercase letters, digits or dashes, starting with a letter or digit",
+    ),
   name: z.string().trim().min(1, "give the shop a name").max(100),
   timezone: z.string().default("UTC"),
 });

@@ -35,7 +35,12 @@ export async function addMember(tenantId: string, input: z.input<typeof memberIn
       const id = crypto.randomUUID();
       [user] = await tx
         .insert(users)
-        .values({ id, email: values.email, name: values.name || values.email.split("@")[0]!, emailVerified: true })
+        .values({
+          id,
+          email: values.email,
+          name: values.name || values.email.split("@")[0]!,
+          emailVerified: true,
+        })
         .returning();
       await tx.insert(accounts).values({
         id: crypto.randomUUID(),
@@ -51,7 +56,13 @@ export async function addMember(tenantId: string, input: z.input<typeof memberIn
       .onConflictDoNothing()
       .returning();
     if (!membership) throw new AppError(409, "conflict", `${values.email} is already a member of this shop.`);
-    return { userId: user!.id, email: user!.email, name: user!.name, role: membership.role, joinedAt: membership.createdAt };
+    return {
+      userId: user!.id,
+      email: user!.email,
+      name: user!.name,
+      role: membership.role,
+      joinedAt: membership.createdAt,
+    };
   });
 }
 

@@ -25,7 +25,11 @@ export async function stopOwnedDatabase(): Promise<void> {
 
 const SAFE_NAME = /^[a-z_][a-z0-9_]*$/;
 
-export async function createDatabaseIfMissing(serverUrl: string, name: string, template?: string): Promise<void> {
+export async function createDatabaseIfMissing(
+  serverUrl: string,
+  name: string,
+  template?: string,
+): Promise<void> {
   if (!SAFE_NAME.test(name) || (template && !SAFE_NAME.test(template))) {
     throw new Error(`Refusing to create database with unsafe name ${JSON.stringify(name)}.`);
   }
@@ -36,4 +40,16 @@ export async function createDatabaseIfMissing(serverUrl: string, name: string, t
   } finally {
     await sql.end();
   }
+}
+
+/** Drops and recreates the `tillflow` database of the embedded cluster (used by the e2e launcher). */
+export async function resetEmbeddedDatabase(): Promise<void> {
+  if (!cluster) throw new Error("resetEmbeddedDatabase() needs the embedded cluster; DATABASE_URL is set.");
+  const sql = postgres(cluster.serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`drop database if exists "tillflow" with (force)`);
+  } finally {
+    await sql.end();
+  }
+  await createDatabaseIfMissing(cluster.serverUrl, "tillflow");
 }

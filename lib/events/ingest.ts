@@ -23,7 +23,11 @@ export const eventInput = z
   })
   .superRefine((event, ctx) => {
     if (!event.type.startsWith(`${event.domain}.`)) {
-      ctx.addIssue({ code: "custom", path: ["type"], message: `must start with '${event.domain}.' to match the domain` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["type"],
+        message: `must start with '${event.domain}.' to match the domain`,
+      });
     }
     if (isDomain(event.domain) && !event.entityId) {
       ctx.addIssue({ code: "custom", path: ["entityId"], message: `is required for ${event.domain} events` });
@@ -34,20 +38,39 @@ export const eventInput = z
  * Records an event sent through the API. Idempotent by `id`: sending the same id again records
  * nothing and reports `duplicate: true`. Events about stored records must name one that exists.
  */
-export async function ingestEvent(tenantId: string, body: unknown): Promise<{ event: RecordedEvent; duplicate: boolean }> {
+export async function ingestEvent(
+  tenantId: string,
+  body: unknown,
+): Promise<{ event: RecordedEvent; duplicate: boolean }> {
   const input = parseOrThrow(eventInput, body, "The event is invalid");
   return getDb().transaction(async (tx) => {
     if (isDomain(input.domain) && input.entityId) {
       const [found] = await tx
         .select({ id: entities.id })
         .from(entities)
-        .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, input.domain), eq(entities.id, input.entityId)));
+        .where(
+          and(
+            eq(entities.tenantId, tenantId),
+            eq(entities.domain, input.domain),
+            eq(entities.id, input.entityId),
+          ),
+        );
       if (!found) {
-        throw new AppError(404, "not_found", `The ${DOMAIN_LABELS[input.domain].one} '${input.entityId}' was not found.`);
+        throw new AppError(
+          404,
+          "not_found",
+          `The ${DOMAIN_LABELS[input.domain].one} '${input.entityId}' was not found.`,
+        );
       }
     }
     const [event] = await recordEvents(tx, tenantId, [
-      { id: input.id, type: input.type, domain: input.domain, entityId: input.entityId ?? null, payload: input.payload },
+      {
+        id: input.id,
+        type: input.type,
+        domain: input.domain,
+        entityId: input.entityId ?? null,
+        payload: input.payload,
+      },
     ]);
     return { event: event!, duplicate: !event!.inserted };
   });

@@ -26,7 +26,11 @@ export interface RecordedEvent {
  * Writes event rows inside the caller's transaction, so an entity change and its events commit
  * or roll back together. The automation engine hooks in here to start runs in the same transaction.
  */
-export async function recordEvents(tx: DbOrTx, tenantId: string, batch: NewEvent[]): Promise<RecordedEvent[]> {
+export async function recordEvents(
+  tx: DbOrTx,
+  tenantId: string,
+  batch: NewEvent[],
+): Promise<RecordedEvent[]> {
   if (batch.length === 0) return [];
   const rows = batch.map((e) => ({
     tenantId,

@@ -12,7 +12,10 @@ export async function registerWorker(workerId: string, hostname: string, pid: nu
   await getDb()
     .insert(workerHeartbeats)
     .values({ workerId, hostname, pid })
-    .onConflictDoUpdate({ target: workerHeartbeats.workerId, set: { lastSeenAt: new Date(), stoppedAt: null } });
+    .onConflictDoUpdate({
+      target: workerHeartbeats.workerId,
+      set: { lastSeenAt: new Date(), stoppedAt: null },
+    });
 }
 
 /** Refreshes the heartbeat and the graphile-worker lock ids this process currently uses. */
@@ -24,7 +27,10 @@ export async function beat(workerId: string, lockIds: string[]): Promise<void> {
 }
 
 export async function markStopped(workerId: string): Promise<void> {
-  await getDb().update(workerHeartbeats).set({ stoppedAt: new Date() }).where(eq(workerHeartbeats.workerId, workerId));
+  await getDb()
+    .update(workerHeartbeats)
+    .set({ stoppedAt: new Date() })
+    .where(eq(workerHeartbeats.workerId, workerId));
 }
 
 export interface WorkerStatus {
@@ -63,6 +69,8 @@ export async function sweepSilentWorkers(unlock: (lockIds: string[]) => Promise<
     .set({ stoppedAt: new Date() })
     .where(sql`${workerHeartbeats.workerId} in ${ids}`);
   // Keep a day of history for the health page; older rows only grow the table.
-  await getDb().delete(workerHeartbeats).where(lt(workerHeartbeats.lastSeenAt, new Date(Date.now() - 86_400_000)));
+  await getDb()
+    .delete(workerHeartbeats)
+    .where(lt(workerHeartbeats.lastSeenAt, new Date(Date.now() - 86_400_000)));
   return ids;
 }

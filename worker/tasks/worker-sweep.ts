@@ -5,7 +5,9 @@ import { sweepSilentWorkers } from "@/lib/worker/heartbeat";
 export const workerSweep: Task = async (_payload, helpers) => {
   const swept = await sweepSilentWorkers(async (lockIds) => {
     if (lockIds.length === 0) return;
-    await helpers.withPgClient((client) => client.query("select graphile_worker.force_unlock_workers($1::text[])", [lockIds]));
+    await helpers.withPgClient((client) =>
+      client.query("select graphile_worker.force_unlock_workers($1::text[])", [lockIds]),
+    );
   });
   if (swept.length > 0) helpers.logger.warn(`Released the jobs of silent workers: ${swept.join(", ")}`);
 };

@@ -20,7 +20,10 @@ export const entities = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     status: text("status"),
     email: text("email"),
-    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

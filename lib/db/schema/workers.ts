@@ -11,7 +11,10 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
   hostname: text("hostname").notNull(),
   pid: integer("pid").notNull(),
   /** The ids graphile-worker locks jobs with (the pool's and each worker's), for `forceUnlockWorkers`. */
-  lockIds: text("lock_ids").array().notNull().default(sql`'{}'::text[]`),
+  lockIds: text("lock_ids")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
   lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
   stoppedAt: timestamp("stopped_at", { withTimezone: true }),

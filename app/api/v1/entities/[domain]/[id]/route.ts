@@ -9,7 +9,13 @@ export const GET = apiRoute<Params>({ role: "viewer" }, async ({ params, caller 
 );
 
 export const PUT = apiRoute<Params>({ role: "editor" }, async ({ req, params, caller }) => {
-  const result = await upsertEntity(caller.tenant.id, params.domain, params.id, await readJson(req), actorLabel(caller.actor));
+  const result = await upsertEntity(
+    caller.tenant.id,
+    params.domain,
+    params.id,
+    await readJson(req),
+    actorLabel(caller.actor),
+  );
   return json(result.entity, result.created ? 201 : 200);
 });
 

