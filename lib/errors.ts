@@ -51,3 +51,10 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, lea
   if (!result.success) throw invalid(result.error, lead);
   return result.data;
 }
+
+const uuid = z.uuid();
+
+/** Ids in URLs are untrusted: a malformed one is simply not found, never a database error. */
+export function isUuid(value: string): boolean {
+  return uuid.safeParse(value).success;
+}

@@ -11,6 +11,8 @@ declare module "vitest" {
     serverUrl: string;
     /** A migrated database each test file clones. */
     templateDatabase: string;
+    /** True when the tests run on the embedded cluster (no DATABASE_URL given). */
+    embedded: boolean;
   }
 }
 
@@ -33,6 +35,7 @@ export default async function setup(project: TestProject) {
   await migrateDatabase(databaseUrl(serverUrl, template));
   project.provide("serverUrl", serverUrl);
   project.provide("templateDatabase", template);
+  project.provide("embedded", !process.env.DATABASE_URL);
 
   return async () => {
     const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });

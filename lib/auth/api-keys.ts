@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
-import { notFound } from "@/lib/errors";
+import { isUuid, notFound } from "@/lib/errors";
 import type { Role } from "./roles";
 
 const KEY_PREFIX = "tf_";
@@ -60,6 +60,7 @@ export async function listApiKeys(tenantId: string): Promise<ApiKeySummary[]> {
 }
 
 export async function revokeApiKey(tenantId: string, id: string): Promise<void> {
+  if (!isUuid(id)) throw notFound("That API key");
   const rows = await getDb()
     .update(apiKeys)
     .set({ revokedAt: new Date() })

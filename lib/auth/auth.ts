@@ -5,11 +5,22 @@ import { getDb } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { authSecret } from "./secret";
 
+/** The app's own address: BETTER_AUTH_URL in production, else this machine at PORT. */
+function appOrigins(): { baseURL: string; trustedOrigins: string[] } {
+  if (process.env.BETTER_AUTH_URL)
+    return { baseURL: process.env.BETTER_AUTH_URL, trustedOrigins: [process.env.BETTER_AUTH_URL] };
+  const port = process.env.PORT ?? "3000";
+  return {
+    baseURL: `http://localhost:${port}`,
+    trustedOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
+  };
+}
+
 function createAuth() {
   return betterAuth({
+    ...appOrigins(),
     appName: "Tillflow",
     secret: authSecret(),
-    baseURL: process.env.BETTER_AUTH_URL,
     database: drizzleAdapter(getDb(), {
       provider: "pg",
       usePlural: true,

@@ -82,6 +82,7 @@ export async function listMembers(tenantId: string): Promise<Member[]> {
 }
 
 export async function changeMemberRole(tenantId: string, userId: string, role: Role): Promise<void> {
+  parseOrThrow(z.enum(ROLES, "choose admin, editor or viewer"), role, "The role is invalid");
   const rows = await getDb()
     .update(memberships)
     .set({ role })
