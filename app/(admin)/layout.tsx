@@ -1,0 +1,25 @@
+import type { ReactNode } from "react";
+import { Sidebar } from "@/components/shell/sidebar";
+import { requireCaller } from "@/lib/auth/session";
+
+/**
+ * The signed-in shell. Every page below also calls requireCaller() itself: layouts and pages
+ * render independently, so a page must never rely on its layout for protection.
+ */
+export default async function AdminLayout({ children }: { children: ReactNode }) {
+  const caller = await requireCaller();
+  return (
+    <div className="flex min-h-screen flex-col md:flex-row">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow"
+      >
+        Skip to content
+      </a>
+      <Sidebar caller={caller} />
+      <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 md:py-8">
+        <div className="mx-auto max-w-6xl">{children}</div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { Logo } from "@/components/shell/logo";
+import { currentCaller } from "@/lib/auth/session";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage() {
+  if (await currentCaller()) redirect("/automations");
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 flex flex-col items-center text-center">
+          <Logo />
+          <h1 className="mt-6 text-xl font-semibold tracking-tight text-zinc-900">Sign in to your shop</h1>
+          <p className="mt-1 text-sm text-zinc-600">Use the staff account an admin created for you.</p>
+        </div>
+        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-xs">
+          <SignInForm />
+        </div>
+        <p className="mt-6 text-center text-xs leading-5 text-zinc-500">
+          There is no self sign-up: a shop admin adds staff under Settings → Users.
+        </p>
+      </div>
+    </main>
+  );
+}

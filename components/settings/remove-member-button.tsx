@@ -1,0 +1,36 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { removeUserAction } from "@/lib/actions/users/remove-user";
+
+export function RemoveMemberButton({ userId, email, shop }: { userId: string; email: string; shop: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <ConfirmButton
+        label="Remove"
+        ariaLabel={`Remove ${email}`}
+        title={`Remove ${email}?`}
+        confirmLabel="Remove user"
+        pending={pending}
+        onConfirm={() => {
+          setError(null);
+          startTransition(async () => {
+            const result = await removeUserAction({ userId });
+            if (!result.ok) setError(result.error);
+          });
+        }}
+      >
+        They lose access to {shop} at their next page load. Their login stays if they work for another shop,
+        and you can add them again later.
+      </ConfirmButton>
+      {error && (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}

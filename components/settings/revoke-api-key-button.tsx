@@ -1,0 +1,37 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { revokeApiKeyAction } from "@/lib/actions/api-keys/revoke-api-key";
+
+/** Revoke, after a confirmation that says what breaks. Errors show beside the button. */
+export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <ConfirmButton
+        label="Revoke"
+        ariaLabel={`Revoke ${name}`}
+        title={`Revoke “${name}”?`}
+        confirmLabel="Revoke key"
+        pending={pending}
+        onConfirm={() => {
+          setError(null);
+          startTransition(async () => {
+            const result = await revokeApiKeyAction({ id });
+            if (!result.ok) setError(result.error);
+          });
+        }}
+      >
+        Anything using this key stops working at once: its next request is refused with 401. This cannot be
+        undone.
+      </ConfirmButton>
+      {error && (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,55 @@
+import type { ReactNode } from "react";
+
+/** Simple line icons for the sidebar, drawn on a 20×20 grid. Decorative: the link text names the page. */
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg
+      viewBox="0 0 20 20"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      className="size-5 shrink-0"
+    >
+      {children}
+    </svg>
+  );
+}
+
+export const NAV_ICONS = {
+  automations: (
+    <Icon>
+      <rect x="2.5" y="3" width="5" height="4" rx="1" />
+      <rect x="12.5" y="8" width="5" height="4" rx="1" />
+      <rect x="2.5" y="13" width="5" height="4" rx="1" />
+      <path d="M7.5 5h2.5v10H7.5M10 10h2.5" />
+    </Icon>
+  ),
+  runs: (
+    <Icon>
+      <circle cx="10" cy="10" r="7.5" />
+      <path d="M8.5 7l4 3-4 3z" />
+    </Icon>
+  ),
+  orders: (
+    <Icon>
+      <path d="M5 2.5h10v15l-2.5-1.5-2.5 1.5-2.5-1.5L5 17.5z" />
+      <path d="M8 7h4M8 10.5h4" />
+    </Icon>
+  ),
+  customers: (
+    <Icon>
+      <circle cx="10" cy="7" r="3.5" />
+      <path d="M3.5 17.5c.8-3.2 3.3-5 6.5-5s5.7 1.8 6.5 5" />
+    </Icon>
+  ),
+  settings: (
+    <Icon>
+      <path d="M3 5.5h8M15 5.5h2M3 14.5h2M9 14.5h8" />
+      <circle cx="13" cy="5.5" r="2" />
+      <circle cx="7" cy="14.5" r="2" />
+    </Icon>
+  ),
+} as const;

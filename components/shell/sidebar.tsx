@@ -1,0 +1,79 @@
+import { Button } from "@/components/ui/button";
+import { NavLink } from "@/components/ui/nav-link";
+import { signOut } from "@/lib/actions/auth/sign-out";
+import type { Caller } from "@/lib/auth/caller";
+import { Logo } from "./logo";
+import { NAV_ICONS } from "./nav-icons";
+import { RoleBadge } from "./role-badge";
+
+const NAV = [
+  { href: "/automations", label: "Automations", icon: NAV_ICONS.automations },
+  { href: "/runs", label: "Runs", icon: NAV_ICONS.runs },
+  { href: "/orders", label: "Orders", icon: NAV_ICONS.orders },
+  { href: "/customers", label: "Customers", icon: NAV_ICONS.customers },
+  { href: "/settings", label: "Settings", icon: NAV_ICONS.settings },
+] as const;
+
+function who(caller: Caller): { primary: string; secondary: string | null } {
+  if (caller.actor.kind === "user") {
+    const { name, email } = caller.actor;
+    return { primary: email, secondary: name && name !== email ? name : null };
+  }
+  return { primary: `API key ${caller.actor.prefix}…`, secondary: null };
+}
+
+/** The admin's navigation: shop, pages, and who is signed in with which role. */
+export function Sidebar({ caller }: { caller: Caller }) {
+  const person = who(caller);
+  return (
+    <aside className="shrink-0 border-b border-zinc-200 bg-white md:w-60 md:border-r md:border-b-0">
+      <div className="flex flex-col md:sticky md:top-0 md:h-screen">
+        <div className="flex items-center justify-between gap-3 px-4 pt-4 pb-3">
+          <Logo />
+        </div>
+        <div className="mx-3 mb-2 rounded-lg bg-zinc-50 px-3 py-2 ring-1 ring-zinc-200">
+          <p className="text-xs text-zinc-500">Shop</p>
+          <p className="truncate text-sm font-medium text-zinc-900" data-testid="shop-name">
+            {caller.tenant.name}
+          </p>
+        </div>
+        <nav aria-label="Main" className="px-2 py-2 md:flex-1">
+          <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
+            {NAV.map((item) => (
+              <li key={item.href}>
+                <NavLink
+                  href={item.href}
+                  className="flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors"
+                  activeClassName="bg-zinc-900 text-white"
+                  inactiveClassName="text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900"
+                >
+                  {item.icon}
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="border-t border-zinc-200 px-4 py-4">
+          <div className="flex items-center justify-between gap-2">
+            <div className="min-w-0">
+              <p className="sr-only">Signed in as</p>
+              <p className="truncate text-sm font-medium text-zinc-900" data-testid="signed-in-email">
+                {person.primary}
+              </p>
+              {person.secondary && <p className="truncate text-xs text-zinc-500">{person.secondary}</p>}
+            </div>
+            <span data-testid="signed-in-role">
+              <RoleBadge role={caller.role} />
+            </span>
+          </div>
+          <form action={signOut} className="mt-3">
+            <Button type="submit" size="sm" variant="secondary" className="w-full">
+              Sign out
+            </Button>
+          </form>
+        </div>
+      </div>
+    </aside>
+  );
+}

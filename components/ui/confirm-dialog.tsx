@@ -1,0 +1,82 @@
+"use client";
+
+import { useId, useRef, type ReactNode } from "react";
+import { Button, type ButtonSize, type ButtonVariant } from "./button";
+
+export interface ConfirmButtonProps {
+  /** The text of the button that opens the dialog. */
+  label: string;
+  /** The accessible name of that button when the label alone is ambiguous in a list ("Revoke Zapier key"). */
+  ariaLabel?: string;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  pending?: boolean;
+  disabled?: boolean;
+}
+
+/**
+ * A button that asks first, in a native modal `<dialog>`: focus moves into it, Escape cancels,
+ * and the page behind cannot be clicked. Cancel is focused first so Enter never destroys by accident.
+ */
+export function ConfirmButton({
+  label,
+  ariaLabel,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  variant = "danger",
+  size = "sm",
+  pending = false,
+  disabled = false,
+}: ConfirmButtonProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  return (
+    <>
+      <Button
+        size={size}
+        variant={variant === "danger" ? "secondary" : variant}
+        className={variant === "danger" ? "text-red-700 hover:bg-red-50" : undefined}
+        aria-label={ariaLabel}
+        pending={pending}
+        disabled={disabled}
+        onClick={() => dialog.current?.showModal()}
+      >
+        {label}
+      </Button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        className="m-auto w-full max-w-md rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl"
+      >
+        <form method="dialog" className="p-6">
+          <h2 id={titleId} className="text-base font-semibold">
+            {title}
+          </h2>
+          <div className="mt-2 text-sm leading-6 text-zinc-600">{children}</div>
+          <div className="mt-6 flex justify-end gap-3">
+            <Button type="submit" value="cancel" autoFocus>
+              Cancel
+            </Button>
+            <Button
+              type="button"
+              variant={variant}
+              onClick={() => {
+                dialog.current?.close();
+                onConfirm();
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * Number and date formatting shared by server and client components. One fixed locale keeps the
+ * server's HTML and the browser's first render identical.
+ */
+export const LOCALE = "en-US";
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * "€1,234.50" for (1234.5, "EUR"). Without a currency, or with a code Intl does not know, it shows
+ * the plain amount (with the code after it) rather than guessing a currency.
+ */
+export function formatMoney(amount: number, currency?: string | null): string {
+  if (!currency) return formatDecimal(amount);
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(LOCALE, { style: "currency", currency });
+    } catch {
+      return `${formatDecimal(amount)} ${currency}`;
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format.format(amount);
+}
+
+const decimal = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export function formatDecimal(amount: number): string {
+  return decimal.format(amount);
+}
+
+const integer = new Intl.NumberFormat(LOCALE);
+
+export function formatCount(value: number): string {
+  return integer.format(value);
+}
+
+const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ["year", 365 * 24 * 3600],
+  ["month", 30 * 24 * 3600],
+  ["week", 7 * 24 * 3600],
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+const relative = new Intl.RelativeTimeFormat(LOCALE, { numeric: "auto" });
+
+/** "3 minutes ago", "yesterday", "in 2 hours"; anything within a minute is "just now". */
+export function formatRelative(date: Date, now: number): string {
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return "just now";
+  for (const [unit, size] of units) {
+    if (abs >= size) return relative.format(Math.trunc(seconds / size), unit);
+  }
+  return "just now";
+}
+
+/** "Nov 30, 2026, 9:05 AM UTC" in the given time zone (the browser's when omitted). */
+export function formatExact(date: Date, timeZone?: string): string {
+  return (
+    new Intl.DateTimeFormat(LOCALE, {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone,
+    }).format(date) + ` ${zoneName(date, timeZone)}`
+  );
+}
+
+function zoneName(date: Date, timeZone?: string): string {
+  const part = new Intl.DateTimeFormat(LOCALE, { timeZone, timeZoneName: "short" })
+    .formatToParts(date)
+    .find((p) => p.type === "timeZoneName");
+  return part?.value ?? "";
+}

@@ -1,0 +1,44 @@
+import { DEMO_USERS, expect, signIn, signOut, test, type DemoRole } from "./helpers";
+
+for (const role of ["admin", "editor", "viewer"] as const satisfies readonly DemoRole[]) {
+  test(`${role} signs in, sees who they are in the shell, and signs out`, async ({ page }) => {
+    await signIn(page, role);
+    await expect(page.getByRole("heading", { level: 1, name: "Automations" })).toBeVisible();
+    await expect(page.getByTestId("signed-in-role")).toHaveText(DEMO_USERS[role].label);
+    await expect(page.getByTestId("shop-name")).toHaveText("Demo Store");
+    await expect(
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Automations" }),
+    ).toHaveAttribute("aria-current", "page");
+
+    await signOut(page);
+    await expect(page.getByRole("heading", { name: "Sign in to your shop" })).toBeVisible();
+    // The session is really gone: the admin sends us back to sign-in.
+    await page.goto("/orders");
+    await page.waitForURL("**/sign-in");
+  });
+}
+
+test("a wrong password is refused in plain words and keeps the email", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(DEMO_USERS.admin.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByLabel("Email")).toHaveValue(DEMO_USERS.admin.email);
+});
+
+test("signed-in staff who open sign-in land on Automations", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.goto("/sign-in");
+  await page.waitForURL("**/automations");
+  await page.goto("/");
+  await page.waitForURL("**/automations");
+});
+
+test("the admin pages send anonymous visitors to sign-in", async ({ page }) => {
+  for (const path of ["/", "/orders/ord_1001", "/settings/api-keys"]) {
+    await page.goto(path);
+    await page.waitForURL("**/sign-in");
+  }
+});

@@ -1,0 +1,62 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+/** The demo shop's password (lib/seed/demo.ts); kept here so the tests never import server code. */
+export const DEMO_PASSWORD = "tillflow-demo";
+
+export type DemoRole = "admin" | "editor" | "viewer";
+
+export const DEMO_USERS: Record<DemoRole, { email: string; label: string }> = {
+  admin: { email: "admin@demo.test", label: "Admin" },
+  editor: { email: "editor@demo.test", label: "Editor" },
+  viewer: { email: "viewer@demo.test", label: "Viewer" },
+};
+
+export interface ConsoleGuard {
+  /** Console errors seen so far. */
+  errors: string[];
+  /** Tolerate errors matching `pattern` in this test (say, the browser's note about an expected 404). */
+  ignore(pattern: RegExp): void;
+}
+
+/**
+ * `test` with a fixture that fails the test if the page logged any console error or threw an
+ * uncaught exception, checked after the test body so the failure names every message.
+ */
+export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  consoleGuard: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      const ignored: RegExp[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(`Uncaught: ${error.message}`));
+      await use({ errors, ignore: (pattern) => ignored.push(pattern) });
+      const unexpected = errors.filter((text) => !ignored.some((pattern) => pattern.test(text)));
+      expect(unexpected, "the page logged console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Signs in through the form as a demo user (or any email) and waits for the admin shell. */
+export async function signIn(
+  page: Page,
+  role: DemoRole | { email: string; password: string },
+): Promise<void> {
+  const { email, password } =
+    typeof role === "string" ? { email: DEMO_USERS[role].email, password: DEMO_PASSWORD } : role;
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/automations");
+  await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/sign-in");
+}
