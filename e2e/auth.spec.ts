@@ -20,12 +20,12 @@ for (const role of ["admin", "editor", "viewer"] as const satisfies readonly Dem
 
 test("a wrong password is refused in plain words and keeps the email", async ({ page }) => {
   await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(DEMO_USERS.admin.email);
-  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByLabel("Email", { exact: true }).fill(DEMO_USERS.admin.email);
+  await page.getByLabel("Password", { exact: true }).fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in$/);
-  await expect(page.getByLabel("Email")).toHaveValue(DEMO_USERS.admin.email);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(DEMO_USERS.admin.email);
 });
 
 test("signed-in staff who open sign-in land on Automations", async ({ page }) => {

@@ -49,8 +49,8 @@ export async function signIn(
   const { email, password } =
     typeof role === "string" ? { email: DEMO_USERS[role].email, password: DEMO_PASSWORD } : role;
   await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL("**/automations");
   await expect(page.getByTestId("signed-in-email")).toHaveText(email);

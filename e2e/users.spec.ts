@@ -6,9 +6,9 @@ test("an admin adds a user who can then sign in with their role", async ({ page 
 
   await signIn(page, "admin");
   await page.goto("/settings/users");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Name").fill("Nia New");
-  await page.getByLabel("Role").selectOption("editor");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel(/^Name/).fill("Nia New");
+  await page.getByLabel("Role", { exact: true }).selectOption("editor");
   await page.getByLabel("First password").fill(password);
   await page.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByRole("status").filter({ hasText: `${email} can now sign in` })).toBeVisible();
@@ -24,7 +24,7 @@ test("an admin changes a member's role and removes them, but not themself", asyn
   const email = `temp-${Date.now()}@demo.test`;
   await signIn(page, "admin");
   await page.goto("/settings/users");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("First password").fill("temporary-pass");
   await page.getByRole("button", { name: "Add user" }).click();
   const row = page.getByTestId("member-row").filter({ hasText: email });
