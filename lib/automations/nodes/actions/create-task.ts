@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { describeDuration, DURATION_PATTERN } from "../duration";
+import { line, paramsObject, text } from "../params";
+import type { NodeDefinition } from "../types";
+
+const createTaskParams = paramsObject({
+  title: line(200),
+  dueIn: text().regex(DURATION_PATTERN, "must be a duration such as 30m, 2h or 3d").optional(),
+  assignee: z.email("must be an email address").optional(),
+});
+
+export const createTask = {
+  type: "auto.action.create_task",
+  category: "action",
+  label: "Create task",
+  description: "Adds a to-do for the shop's staff, optionally due after a while and assigned to someone.",
+  params: createTaskParams,
+  defaultParams: () => ({ title: "" }),
+  handles: { in: true, out: ["out"] },
+  templated: ["title"],
+  summarise: ({ title, dueIn }) =>
+    `Create task '${title}'${dueIn ? `, due in ${describeDuration(dueIn)}` : ""}`,
+} satisfies NodeDefinition<typeof createTaskParams>;

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { integer, paramsObject, startsWithToken, text } from "../params";
+import type { NodeDefinition } from "../types";
+
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** Headers the engine or the HTTP client sets itself; letting a flow set them would break delivery. */
+const RESERVED_HEADERS = new Set(["host", "content-length", "idempotency-key"]);
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+const headers = z
+  .record(z.string(), text().max(2000, "is longer than 2000 characters"))
+  .superRefine((value, ctx) => {
+    const names = Object.keys(value);
+    if (names.length > 50) ctx.addIssue({ code: "custom", message: "can have at most 50 headers" });
+    for (const name of names) {
+      // Issues on the name itself, so the message reads "headers.X Y: is not a valid header name".
+      if (!HEADER_NAME.test(name))
+        ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
+      else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+        ctx.addIssue({ code: "custom", path: [name], message: "is set by Tillflow itself" });
+      }
+    }
+  });
+
+const httpRequestParams = paramsObject({
+  // The URL is only fully known after templating; the executor checks it again then. Statically
+  // we insist it starts with the scheme, or with a token that may supply it.
+  url: text()
+    .trim()
+    .min(1, "is required")
+    .max(2000, "is longer than 2000 characters")
+    .refine(
+      (url) => /^https?:\/\/\S/i.test(url) || startsWithToken(url),
+      "must start with https:// or http://",
+    ),
+  method: z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(", ")}` }).default("POST"),
+  headers: headers.default({}),
+  body: text().max(100_000, "is longer than 100,000 characters").optional(),
+  timeoutMs: integer(1000, 30_000).default(10_000),
+});
+
+export const httpRequest = {
+  type: "auto.action.http_request",
+  category: "action",
+  label: "Send HTTP request",
+  description:
+    "Calls another system's URL. Each delivery carries an Idempotency-Key header, so a receiver can drop a repeat.",
+  params: httpRequestParams,
+  defaultParams: () => ({ url: "", method: "POST" as const, headers: {}, timeoutMs: 10_000 }),
+  handles: { in: true, out: ["out"] },
+  templated: ["url", "body", "headers"],
+  summarise: ({ method, url }) => (url ? `${method} ${url}` : `Send ${method} request`),
+} satisfies NodeDefinition<typeof httpRequestParams>;

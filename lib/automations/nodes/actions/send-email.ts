@@ -1,0 +1,32 @@
+import { body, isEmail, line, paramsObject, startsWithToken, text } from "../params";
+import type { NodeDefinition } from "../types";
+
+/** Each comma-separated recipient is an address or a `{token}` that becomes one when the step runs. */
+function isRecipientList(value: string): boolean {
+  const parts = value.split(",").map((part) => part.trim());
+  return parts.length > 0 && parts.every((part) => isEmail(part) || startsWithToken(part));
+}
+
+const sendEmailParams = paramsObject({
+  to: text()
+    .trim()
+    .min(1, "cannot be empty")
+    .max(500, "is longer than 500 characters")
+    .refine(isRecipientList, "must be an email address or a token such as {entity.email}")
+    .default("{entity.email}"),
+  subject: line(200),
+  body: body(20_000),
+});
+
+export const sendEmail = {
+  type: "auto.action.send_email",
+  category: "action",
+  label: "Send email",
+  description:
+    "Sends an email through the outbox (and SMTP when one is set up). Values put into the body are HTML-escaped.",
+  params: sendEmailParams,
+  defaultParams: () => ({ to: "{entity.email}", subject: "", body: "" }),
+  handles: { in: true, out: ["out"] },
+  templated: ["to", "subject", "body"],
+  summarise: ({ to, subject }) => (subject ? `Email ${to}: '${subject}'` : `Email ${to}`),
+} satisfies NodeDefinition<typeof sendEmailParams>;

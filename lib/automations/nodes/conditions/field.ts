@@ -1,0 +1,263 @@
+import { z } from "zod";
+import type { Domain } from "@/lib/entities/domains";
+import { fieldAt, readPath } from "@/lib/entities/fields";
+import { paramsObject, text } from "../params";
+import { aDomain } from "../triggers";
+import type { ConditionDefinition } from "../types";
+
+/**
+ * Compares one field of the run's record with a value. Comparisons are forgiving in the ways a
+ * merchant expects and strict where guessing would surprise:
+ * - a number and a numeric string compare as numbers (`total` 120 equals "120");
+ * - two ISO dates compare as instants, so time zones and precision do not matter;
+ * - `contains` ignores case, on text (substring) and on lists (membership);
+ * - a missing field equals nothing and is not greater or less than anything.
+ */
+
+export const FIELD_OPERATORS = [
+  "eq",
+  "neq",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "contains",
+  "not_contains",
+  "in",
+  "exists",
+  "not_exists",
+] as const;
+export type FieldOperator = (typeof FIELD_OPERATORS)[number];
+
+/** How each operator reads in a sentence: "total is greater than 100". */
+export const OPERATOR_PHRASES: Record<FieldOperator, string> = {
+  eq: "is",
+  neq: "is not",
+  gt: "is greater than",
+  gte: "is at least",
+  lt: "is less than",
+  lte: "is at most",
+  contains: "contains",
+  not_contains: "does not contain",
+  in: "is one of",
+  exists: "is set",
+  not_exists: "is not set",
+};
+
+const VALUELESS: ReadonlySet<FieldOperator> = new Set(["exists", "not_exists"]);
+const ORDERING: ReadonlySet<FieldOperator> = new Set(["gt", "gte", "lt", "lte"]);
+
+const fieldValue = z.union(
+  [
+    z.string(),
+    z.number().finite(),
+    z.boolean(),
+    z.array(z.union([z.string(), z.number().finite()])).max(100, "can list at most 100 values"),
+  ],
+  { error: "must be text, a number, true or false, or a list" },
+);
+
+const fieldParams = paramsObject({
+  path: text()
+    .trim()
+    .min(1, { error: "is empty; choose a field such as total", abort: true })
+    .regex(/^[A-Za-z_]\w*(\.\w+)*$/, "must be a field such as total or lineItems.0.sku"),
+  operator: z.enum(FIELD_OPERATORS, { error: `must be one of ${FIELD_OPERATORS.join(", ")}` }),
+  value: fieldValue.optional(),
+}).superRefine((params, ctx) => {
+  const { operator, value } = params;
+  if (VALUELESS.has(operator)) return;
+  if (value === undefined) {
+    ctx.addIssue({ code: "custom", path: ["value"], message: "is required for this comparison" });
+  } else if (
+    Array.isArray(value) &&
+    operator !== "in" &&
+    operator !== "contains" &&
+    operator !== "not_contains"
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["value"],
+      message: "can only be a list with 'is one of' or 'contains'",
+    });
+  } else if (ORDERING.has(operator) && typeof value === "boolean") {
+    ctx.addIssue({ code: "custom", path: ["value"], message: "must be a number or a date to compare with" });
+  }
+});
+
+export type FieldConditionParams = z.infer<typeof fieldParams>;
+type Value = string | number | boolean;
+
+function asNumber(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string" && value.trim() !== "") {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+function asInstant(value: unknown): number | null {
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : null;
+  if (typeof value !== "string" || !ISO_DATE.test(value)) return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? time : null;
+}
+
+function asBoolean(value: unknown): boolean | null {
+  if (typeof value === "boolean") return value;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return null;
+}
+
+function equals(actual: unknown, expected: Value): boolean {
+  if (actual === undefined || actual === null) return false;
+  if (typeof actual === "number" || typeof expected === "number") {
+    const a = asNumber(actual);
+    return a !== null && a === asNumber(expected);
+  }
+  if (typeof actual === "boolean" || typeof expected === "boolean") {
+    const a = asBoolean(actual);
+    return a !== null && a === asBoolean(expected);
+  }
+  if (typeof actual === "string") {
+    if (actual === expected) return true;
+    const a = asInstant(actual);
+    return a !== null && a === asInstant(expected);
+  }
+  if (actual instanceof Date) {
+    const a = asInstant(actual);
+    return a !== null && a === asInstant(expected);
+  }
+  return false;
+}
+
+/** Negative, zero or positive like a comparator; `null` when the two cannot be ordered. */
+function compare(actual: unknown, expected: Value): number | null {
+  const a = asNumber(actual);
+  const b = asNumber(expected);
+  if (a !== null && b !== null) return a - b;
+  const ta = asInstant(actual);
+  const tb = asInstant(expected);
+  if (ta !== null && tb !== null) return ta - tb;
+  return null;
+}
+
+function sameText(a: unknown, b: Value): boolean {
+  return typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : equals(a, b);
+}
+
+function contains(actual: unknown, expected: Value | Value[]): boolean {
+  // A list of values: the field contains any of them.
+  if (Array.isArray(expected)) return expected.some((item) => contains(actual, item));
+  if (Array.isArray(actual)) return actual.some((item) => sameText(item, expected));
+  if (typeof actual === "string") return actual.toLowerCase().includes(String(expected).toLowerCase());
+  return false;
+}
+
+/** The value list of `in`: a list, or a comma-separated string ("paid, fulfilled"). */
+function listOf(value: Value | Value[]): Value[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === "string") {
+    return value
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== "");
+  }
+  return [value];
+}
+
+function isIn(actual: unknown, value: Value | Value[]): boolean {
+  const list = listOf(value);
+  // A list field is "in" the values when any of its items is: tags in (vip, gold).
+  if (Array.isArray(actual)) return actual.some((item) => list.some((v) => equals(item, v)));
+  return list.some((v) => equals(actual, v));
+}
+
+/** Pure: decides the branch for `actual`, the value read at the condition's path. */
+export function compareField(
+  operator: FieldOperator,
+  actual: unknown,
+  value: Value | Value[] | undefined,
+): boolean {
+  switch (operator) {
+    case "exists":
+      return actual !== undefined && actual !== null;
+    case "not_exists":
+      return actual === undefined || actual === null;
+    default:
+      break;
+  }
+  if (value === undefined) return false;
+  switch (operator) {
+    case "eq":
+      return !Array.isArray(value) && equals(actual, value);
+    case "neq":
+      return !(!Array.isArray(value) && equals(actual, value));
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
+      if (Array.isArray(value)) return false;
+      const order = compare(actual, value);
+      if (order === null) return false;
+      if (operator === "gt") return order > 0;
+      if (operator === "gte") return order >= 0;
+      if (operator === "lt") return order < 0;
+      return order <= 0;
+    }
+    case "contains":
+      return contains(actual, value);
+    case "not_contains":
+      return !contains(actual, value);
+    case "in":
+      return isIn(actual, value);
+  }
+}
+
+function formatValue(value: Value): string {
+  return typeof value === "string" ? `'${value}'` : String(value);
+}
+
+export function describeFieldCondition({ path, operator, value }: FieldConditionParams): string {
+  const phrase = OPERATOR_PHRASES[operator];
+  if (VALUELESS.has(operator) || value === undefined) return `${path} ${phrase}`;
+  const shown = operator === "in" ? listOf(value) : Array.isArray(value) ? value : [value];
+  return `${path} ${phrase} ${shown.map(formatValue).join(operator === "in" ? ", " : " or ")}`;
+}
+
+/**
+ * What is wrong with this condition under a trigger of `domain`: the path is not a field of the
+ * record, or the value can never match the field's options.
+ */
+export function fieldConditionDomainIssues(params: FieldConditionParams, domain: Domain): string[] {
+  const field = fieldAt(domain, params.path);
+  if (!field) return [`'${params.path}' is not a field of ${aDomain(domain)}.`];
+  if (field.options && (params.operator === "eq" || params.operator === "neq" || params.operator === "in")) {
+    const options = field.options;
+    const unknown =
+      params.value === undefined ? [] : listOf(params.value).filter((v) => !options.includes(String(v)));
+    if (unknown.length > 0) {
+      return [
+        `${unknown.map(formatValue).join(", ")} is never the ${params.path} of ${aDomain(domain)}; use one of ${options.join(", ")}.`,
+      ];
+    }
+  }
+  return [];
+}
+
+export const fieldCondition = {
+  type: "auto.condition.field",
+  category: "condition",
+  label: "Check a field",
+  description:
+    "Follows 'true' when a field of the record compares as chosen with a value, 'false' otherwise.",
+  params: fieldParams,
+  defaultParams: () => ({ path: "", operator: "eq" as const, value: "" }),
+  handles: { in: true, out: ["true", "false"] },
+  summarise: describeFieldCondition,
+  evaluate: (params, ctx) => compareField(params.operator, readPath(ctx.entity, params.path), params.value),
+} satisfies ConditionDefinition<typeof fieldParams>;

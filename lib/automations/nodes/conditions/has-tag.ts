@@ -1,0 +1,24 @@
+import { line, paramsObject } from "../params";
+import type { ConditionDefinition, EvaluationContext } from "../types";
+
+/** True when the record carries the tag; tags compare without regard to case or surrounding spaces. */
+export function entityHasTag(entity: EvaluationContext["entity"], tag: string): boolean {
+  const tags = entity?.tags;
+  if (!Array.isArray(tags)) return false;
+  const wanted = tag.trim().toLowerCase();
+  return tags.some((item) => typeof item === "string" && item.trim().toLowerCase() === wanted);
+}
+
+const hasTagParams = paramsObject({ tag: line(100) });
+
+export const hasTagCondition = {
+  type: "auto.condition.has_tag",
+  category: "condition",
+  label: "Has tag",
+  description: "Follows 'true' when the record has the tag, 'false' otherwise. Case does not matter.",
+  params: hasTagParams,
+  defaultParams: () => ({ tag: "" }),
+  handles: { in: true, out: ["true", "false"] },
+  summarise: ({ tag }) => `Has tag '${tag}'`,
+  evaluate: (params, ctx) => entityHasTag(ctx.entity, params.tag),
+} satisfies ConditionDefinition<typeof hasTagParams>;

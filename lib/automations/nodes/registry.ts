@@ -1,0 +1,151 @@
+import { isDomain, type Domain } from "@/lib/entities/domains";
+import { addNote } from "./actions/add-note";
+import { addTag } from "./actions/add-tag";
+import { createTask } from "./actions/create-task";
+import { httpRequest } from "./actions/http-request";
+import { removeTag } from "./actions/remove-tag";
+import { sendEmail } from "./actions/send-email";
+import { fieldCondition, fieldConditionDomainIssues } from "./conditions/field";
+import { hasTagCondition } from "./conditions/has-tag";
+import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers";
+import type { ConditionDefinition, NodeCategory, NodeDefinition, TriggerDomain } from "./types";
+
+/**
+ * The browser-safe node registry: every node type Tillflow knows, with its params schema,
+ * handles and summary. Executors are server-only and live elsewhere, keyed by the same types.
+ * A new category (the `wait` nodes) is one more group of entries here.
+ */
+export const NODE_DEFINITIONS = {
+  ...TRIGGER_DEFINITIONS,
+  "auto.condition.field": fieldCondition,
+  "auto.condition.has_tag": hasTagCondition,
+  "auto.action.add_tag": addTag,
+  "auto.action.remove_tag": removeTag,
+  "auto.action.add_note": addNote,
+  "auto.action.send_email": sendEmail,
+  "auto.action.http_request": httpRequest,
+  "auto.action.create_task": createTask,
+};
+
+type Definitions = typeof NODE_DEFINITIONS;
+export type NodeType = keyof Definitions;
+type TypesOf<C extends NodeCategory> = {
+  [K in NodeType]: Definitions[K]["category"] extends C ? K : never;
+}[NodeType];
+export type TriggerType = TypesOf<"trigger">;
+export type ConditionType = TypesOf<"condition">;
+export type ActionType = TypesOf<"action">;
+
+function isConditionDefinition(definition: NodeDefinition): definition is ConditionDefinition {
+  return (
+    definition.category === "condition" &&
+    typeof (definition as Partial<ConditionDefinition>).evaluate === "function"
+  );
+}
+
+/**
+ * A registry over a set of definitions. The app uses `registry`; tests build their own to add
+ * node kinds the catalog does not have yet.
+ */
+export function createRegistry(definitions: Readonly<Record<string, NodeDefinition>>) {
+  const all = Object.values(definitions);
+  return {
+    get(type: string): NodeDefinition | undefined {
+      return Object.hasOwn(definitions, type) ? definitions[type] : undefined;
+    },
+    all(): NodeDefinition[] {
+      return [...all];
+    },
+    byCategory(category: NodeCategory): NodeDefinition[] {
+      return all.filter((definition) => definition.category === category);
+    },
+    isCondition: isConditionDefinition,
+  };
+}
+
+export type Registry = ReturnType<typeof createRegistry>;
+
+export const registry: Registry = createRegistry(NODE_DEFINITIONS);
+
+export function isNodeType(type: string): type is NodeType {
+  return Object.hasOwn(NODE_DEFINITIONS, type);
+}
+
+/** The triggers that listen to an event type: `order.paid` → [order_paid]. */
+export function triggerForEvent(eventType: string): NodeDefinition[] {
+  return registry.byCategory("trigger").filter((definition) => definition.event === eventType);
+}
+
+/**
+ * Whether a trigger node fires for an event: the event type must be the trigger's, and the
+ * trigger's own filter (status change from/to, low-stock threshold) must pass. Pure.
+ */
+export function triggerMatches(
+  trigger: NodeDefinition | string,
+  params: unknown,
+  event: { type: string; payload: Record<string, unknown> },
+): boolean {
+  const definition = typeof trigger === "string" ? registry.get(trigger) : trigger;
+  if (!definition || definition.category !== "trigger" || definition.event !== event.type) return false;
+  const filter = Object.hasOwn(TRIGGER_FILTERS, definition.type)
+    ? TRIGGER_FILTERS[definition.type as TriggerType]
+    : undefined;
+  return filter ? filter(params, event.payload ?? {}) : true;
+}
+
+/**
+ * The domain of the runs a trigger node starts: its `entityDomain`, except that a schedule with
+ * an audience starts one run per customer. `null` for a node that is not a known trigger.
+ */
+export function effectiveDomain(triggerNode: { type: string; params?: unknown }): TriggerDomain | null {
+  const definition = registry.get(triggerNode.type);
+  if (!definition || definition.category !== "trigger") return null;
+  if (definition.type === "auto.trigger.schedule") {
+    const params = triggerNode.params;
+    const audience =
+      typeof params === "object" && params !== null
+        ? (params as Record<string, unknown>).audience
+        : undefined;
+    return audience !== undefined && audience !== null ? "customer" : "schedule";
+  }
+  return definition.entityDomain ?? null;
+}
+
+/** Whether runs of this domain have a stored record to read and change. */
+export function hasRecord(domain: TriggerDomain | null): domain is Domain {
+  return domain !== null && isDomain(domain);
+}
+
+/**
+ * Extra checks of a node against the record its runs are about, beyond "needs a record". Keyed
+ * by type so a check can never be attached to a type that does not exist.
+ */
+export const DOMAIN_CHECKS: Partial<Record<NodeType, (params: unknown, domain: Domain) => string[]>> = {
+  "auto.condition.field": (params, domain) => {
+    const parsed = fieldCondition.params.safeParse(params);
+    return parsed.success ? fieldConditionDomainIssues(parsed.data, domain) : [];
+  },
+};
+
+/**
+ * Actions that change the run's record (tags, notes). They declare no single `entityDomain`,
+ * as any record will do, but a run without one has nothing for them to change.
+ */
+export const RECORD_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
+  "auto.action.add_tag",
+  "auto.action.remove_tag",
+  "auto.action.add_note",
+]);
+
+/** The sentence on a node: its definition's summary, or its label while its params are invalid. */
+export function summariseNode(node: { type: string; params?: unknown }): string {
+  const definition = registry.get(node.type);
+  if (!definition) return node.type;
+  const parsed = definition.params.safeParse(node.params ?? {});
+  if (!parsed.success) return definition.label;
+  try {
+    return definition.summarise(parsed.data);
+  } catch {
+    return definition.label;
+  }
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { DOMAINS } from "./domains";
+import { domainFields, fieldAt, isKnownFieldPath, readPath } from "./fields";
+
+describe("domainFields", () => {
+  it("reads an order's fields off its zod schema, with enum options and item fields", () => {
+    const fields = domainFields("order");
+    const byPath = new Map(fields.map((f) => [f.path, f]));
+    expect(byPath.get("id")).toEqual({ path: "id", type: "string" });
+    expect(byPath.get("tags")).toEqual({ path: "tags", type: "array" });
+    expect(byPath.get("total")).toEqual({ path: "total", type: "number" });
+    expect(byPath.get("createdAt")).toEqual({ path: "createdAt", type: "date" });
+    expect(byPath.get("status")).toEqual({
+      path: "status",
+      type: "enum",
+      options: ["pending", "paid", "fulfilled", "cancelled", "refunded"],
+    });
+    expect(byPath.get("lineItems")?.type).toBe("array");
+    expect(byPath.get("lineItems.0.sku")).toEqual({ path: "lineItems.0.sku", type: "string" });
+    expect(byPath.get("lineItems.0.price")).toEqual({ path: "lineItems.0.price", type: "number" });
+    expect(byPath.has("tags.0")).toBe(false);
+  });
+
+  it("gives every domain an id and tags", () => {
+    for (const domain of DOMAINS) {
+      const paths = domainFields(domain).map((f) => f.path);
+      expect(paths, domain).toContain("id");
+      expect(paths, domain).toContain("tags");
+    }
+  });
+
+  it("unwraps optional and defaulted fields", () => {
+    const customer = new Map(domainFields("customer").map((f) => [f.path, f.type]));
+    expect(customer.get("acceptsMarketing")).toBe("boolean");
+    expect(customer.get("ordersCount")).toBe("number");
+    expect(customer.get("email")).toBe("string");
+    expect(new Map(domainFields("invoice").map((f) => [f.path, f.type])).get("dueAt")).toBe("date");
+  });
+
+  it("returns copies, so a caller cannot change the cached list", () => {
+    const first = domainFields("product");
+    first[0]!.path = "changed";
+    expect(domainFields("product")[0]!.path).not.toBe("changed");
+  });
+});
+
+describe("isKnownFieldPath", () => {
+  it.each([
+    "total",
+    "tags",
+    "tags.0",
+    "lineItems",
+    "lineItems.3.price",
+    "lineItems.0.sku",
+    "notes.0.body",
+    "id",
+  ])("accepts %s on an order", (path) => expect(isKnownFieldPath("order", path)).toBe(true));
+
+  it.each([
+    "nope",
+    "",
+    "lineItems.sku",
+    "lineItems.x.price",
+    "tags.0.name",
+    "total.0",
+    "lineItems.01.sku",
+    "inventory",
+  ])("rejects %s on an order", (path) => expect(isKnownFieldPath("order", path)).toBe(false));
+
+  it("knows each domain's own fields", () => {
+    expect(isKnownFieldPath("product", "inventory")).toBe(true);
+    expect(isKnownFieldPath("cart", "items.2.sku")).toBe(true);
+    expect(isKnownFieldPath("cart", "lineItems.0.sku")).toBe(false);
+  });
+
+  it("describes the field at a path with any index", () => {
+    expect(fieldAt("order", "lineItems.7.quantity")).toEqual({
+      path: "lineItems.7.quantity",
+      type: "number",
+    });
+    expect(fieldAt("shipment", "status")?.options).toEqual(["in_transit", "delivered", "failed"]);
+  });
+});
+
+describe("readPath", () => {
+  const order = { total: 120, lineItems: [{ sku: "A-1", price: 10 }], customer: { name: "Ada" }, zero: 0 };
+
+  it("reads nested objects and array indexes", () => {
+    expect(readPath(order, "total")).toBe(120);
+    expect(readPath(order, "lineItems.0.sku")).toBe("A-1");
+    expect(readPath(order, "customer.name")).toBe("Ada");
+    expect(readPath(order, "zero")).toBe(0);
+    expect(readPath(order, "")).toBe(order);
+  });
+
+  it("returns undefined for anything missing and never throws", () => {
+    expect(readPath(order, "nope")).toBeUndefined();
+    expect(readPath(order, "lineItems.5.sku")).toBeUndefined();
+    expect(readPath(order, "lineItems.first")).toBeUndefined();
+    expect(readPath(order, "total.value")).toBeUndefined();
+    expect(readPath(null, "a")).toBeUndefined();
+    expect(readPath(undefined, "a.b")).toBeUndefined();
+    expect(readPath("text", "length")).toBeUndefined();
+  });
+
+  it("never reaches a prototype", () => {
+    expect(readPath(order, "__proto__")).toBeUndefined();
+    expect(readPath(order, "constructor")).toBeUndefined();
+    expect(readPath(order, "constructor.prototype")).toBeUndefined();
+    expect(readPath(order, "toString")).toBeUndefined();
+    expect(readPath(order, "lineItems.constructor")).toBeUndefined();
+    expect(readPath({ a: { prototype: 1 } }, "a.prototype")).toBeUndefined();
+    // An own `__proto__` key (as JSON.parse makes one) is still refused.
+    expect(readPath(JSON.parse('{"__proto__": {"x": 1}}'), "__proto__.x")).toBeUndefined();
+  });
+});
