@@ -28,8 +28,8 @@ test("an admin creates an API key, sees it once, uses it, and revokes it", async
   await expect(page.getByTestId("new-api-key")).toHaveCount(0);
   await expect(page.getByText(key)).toHaveCount(0);
 
-  await row.getByRole("button", { name: `Revoke ${name}` }).click();
-  const dialog = page.getByRole("dialog", { name: `Revoke “${name}”?` });
+  await row.getByRole("button", { name: /^Revoke / }).click();
+  const dialog = page.getByRole("dialog", { name: `Revoke “${name}” (${key.slice(0, 10)}…)?` });
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: "Revoke key" }).click();
   await expect(row).toContainText("Revoked");
@@ -48,7 +48,7 @@ test("cancelling the revoke dialog keeps the key", async ({ page }) => {
   const row = page.getByTestId("api-key-row").filter({ hasText: name });
   await expect(row).toContainText("Active");
 
-  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await row.getByRole("button", { name: /^Revoke / }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(row).toContainText("Active");

@@ -5,15 +5,15 @@ import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { revokeApiKeyAction } from "@/lib/actions/api-keys/revoke-api-key";
 
 /** Revoke, after a confirmation that says what breaks. Errors show beside the button. */
-export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
+export function RevokeApiKeyButton({ id, name, prefix }: { id: string; name: string; prefix: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <ConfirmButton
         label="Revoke"
-        ariaLabel={`Revoke ${name}`}
-        title={`Revoke “${name}”?`}
+        ariaLabel={`Revoke ${name} (${prefix}…)`}
+        title={`Revoke “${name}” (${prefix}…)?`}
         confirmLabel="Revoke key"
         pending={pending}
         onConfirm={() => {

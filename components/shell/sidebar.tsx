@@ -28,14 +28,16 @@ export function Sidebar({ caller }: { caller: Caller }) {
   return (
     <aside className="shrink-0 border-b border-zinc-200 bg-white md:w-60 md:border-r md:border-b-0">
       <div className="flex flex-col md:sticky md:top-0 md:h-screen">
-        <div className="flex items-center justify-between gap-3 px-4 pt-4 pb-3">
-          <Logo />
-        </div>
-        <div className="mx-3 mb-2 rounded-lg bg-zinc-50 px-3 py-2 ring-1 ring-zinc-200">
-          <p className="text-xs text-zinc-500">Shop</p>
-          <p className="truncate text-sm font-medium text-zinc-900" data-testid="shop-name">
-            {caller.tenant.name}
-          </p>
+        <div className="flex items-center justify-between gap-3 px-4 pt-4 pb-2 md:flex-col md:items-stretch md:px-3 md:pb-3">
+          <div className="md:px-1">
+            <Logo />
+          </div>
+          <div className="min-w-0 text-right md:rounded-lg md:bg-zinc-50 md:px-3 md:py-2 md:text-left md:ring-1 md:ring-zinc-200">
+            <p className="text-xs text-zinc-500">Shop</p>
+            <p className="truncate text-sm font-medium text-zinc-900" data-testid="shop-name">
+              {caller.tenant.name}
+            </p>
+          </div>
         </div>
         <nav aria-label="Main" className="px-2 py-2 md:flex-1">
           <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
@@ -54,21 +56,23 @@ export function Sidebar({ caller }: { caller: Caller }) {
             ))}
           </ul>
         </nav>
-        <div className="border-t border-zinc-200 px-4 py-4">
-          <div className="flex items-center justify-between gap-2">
+        <div className="flex items-center gap-3 border-t border-zinc-200 px-4 py-3 md:block md:py-4">
+          <div className="flex min-w-0 flex-1 items-center justify-between gap-2">
             <div className="min-w-0">
               <p className="sr-only">Signed in as</p>
               <p className="truncate text-sm font-medium text-zinc-900" data-testid="signed-in-email">
                 {person.primary}
               </p>
-              {person.secondary && <p className="truncate text-xs text-zinc-500">{person.secondary}</p>}
+              {person.secondary && (
+                <p className="hidden truncate text-xs text-zinc-500 md:block">{person.secondary}</p>
+              )}
             </div>
             <span data-testid="signed-in-role">
               <RoleBadge role={caller.role} />
             </span>
           </div>
-          <form action={signOut} className="mt-3">
-            <Button type="submit" size="sm" variant="secondary" className="w-full">
+          <form action={signOut} className="shrink-0 md:mt-3">
+            <Button type="submit" size="sm" variant="secondary" className="md:w-full">
               Sign out
             </Button>
           </form>

@@ -2,7 +2,7 @@ import type { ComponentProps } from "react";
 import { cn } from "./cn";
 import { Spinner } from "./spinner";
 
-export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
+export type ButtonVariant = "primary" | "secondary" | "danger" | "danger-outline" | "ghost";
 export type ButtonSize = "sm" | "md";
 
 const base =
@@ -14,6 +14,8 @@ const variants: Record<ButtonVariant, string> = {
   primary: "bg-zinc-900 text-white shadow-sm hover:bg-zinc-700",
   secondary: "border border-zinc-300 bg-white text-zinc-900 shadow-sm hover:bg-zinc-50",
   danger: "bg-red-600 text-white shadow-sm hover:bg-red-700",
+  "danger-outline":
+    "border border-red-200 bg-white text-red-700 shadow-sm hover:border-red-300 hover:bg-red-50",
   ghost: "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900",
 };
 

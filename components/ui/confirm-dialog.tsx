@@ -41,8 +41,7 @@ export function ConfirmButton({
     <>
       <Button
         size={size}
-        variant={variant === "danger" ? "secondary" : variant}
-        className={variant === "danger" ? "text-red-700 hover:bg-red-50" : undefined}
+        variant={variant === "danger" ? "danger-outline" : variant}
         aria-label={ariaLabel}
         pending={pending}
         disabled={disabled}
@@ -53,7 +52,7 @@ export function ConfirmButton({
       <dialog
         ref={dialog}
         aria-labelledby={titleId}
-        className="m-auto w-full max-w-md rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl"
+        className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl text-left border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl"
       >
         <form method="dialog" className="p-6">
           <h2 id={titleId} className="text-base font-semibold">

@@ -8,14 +8,14 @@ import { requireCaller } from "@/lib/auth/session";
 export const metadata: Metadata = { title: "Runs" };
 
 const RUN_STATUSES: Array<{ label: string; tone: BadgeTone; meaning: string }> = [
-  { label: "Succeeded", tone: "success", meaning: "Every action did its work." },
-  { label: "Partial", tone: "warning", meaning: "Some actions failed; the run shows which and why." },
-  { label: "Failed", tone: "danger", meaning: "No action succeeded, or the run hit an error." },
   {
     label: "Waiting",
     tone: "info",
     meaning: "Paused at a wait step until its time comes or someone approves; nothing is lost meanwhile.",
   },
+  { label: "Succeeded", tone: "success", meaning: "Every action did its work." },
+  { label: "Partial", tone: "warning", meaning: "Some actions failed; the run shows which and why." },
+  { label: "Failed", tone: "danger", meaning: "No action succeeded, or the run hit an error." },
   {
     label: "Cancelled",
     tone: "neutral",
@@ -42,7 +42,7 @@ export default async function RunsPage() {
         </EmptyState>
         <CardBody className="border-t border-zinc-200 bg-zinc-50/60 px-6 py-6">
           <h2 className="mb-3 text-sm font-semibold text-zinc-900">What a run&apos;s status tells you</h2>
-          <dl className="grid gap-3 sm:grid-cols-2">
+          <dl className="space-y-3">
             {RUN_STATUSES.map((s) => (
               <div key={s.label} className="flex items-start gap-3">
                 <dt className="w-24 shrink-0">

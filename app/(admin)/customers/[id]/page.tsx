@@ -68,7 +68,7 @@ export default async function CustomerPage({ params }: { params: Params }) {
         description={email}
       />
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
           <Card>
             <CardHeader
               title="Recent orders"
@@ -126,7 +126,7 @@ export default async function CustomerPage({ params }: { params: Params }) {
           </Card>
           <NotesCard notes={customer.notes} />
         </div>
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <Card>
             <CardHeader title="Overview" />
             <CardBody>

@@ -76,7 +76,7 @@ export default async function OrderPage({ params }: { params: Params }) {
         }
       />
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
           <Card>
             <CardHeader title="Line items" />
             <LineItems items={lineItems} total={total} currency={currency} />
@@ -88,7 +88,7 @@ export default async function OrderPage({ params }: { params: Params }) {
             limit={EVENT_LIMIT}
           />
         </div>
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <Card>
             <CardHeader title="Status" />
             <CardBody className="space-y-4">

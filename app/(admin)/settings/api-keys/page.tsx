@@ -105,7 +105,9 @@ function KeysTable({ keys, canRevoke }: { keys: ApiKeySummary[]; canRevoke: bool
               )}
             </TD>
             {canRevoke && (
-              <TD align="right">{!key.revokedAt && <RevokeApiKeyButton id={key.id} name={key.name} />}</TD>
+              <TD align="right">
+                {!key.revokedAt && <RevokeApiKeyButton id={key.id} name={key.name} prefix={key.prefix} />}
+              </TD>
             )}
           </TR>
         ))}
