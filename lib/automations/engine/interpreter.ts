@@ -1,0 +1,121 @@
+import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
+import type { Registry } from "@/lib/automations/nodes/registry";
+import type { ConditionDefinition } from "@/lib/automations/nodes/types";
+
+/**
+ * The interpreter: which steps one leg of a run takes. Pure, no I/O: the caller supplies how a
+ * condition evaluates, and executes the plan.
+ *
+ * A walk starts at a node (the trigger for the first leg, the wait for a resumed leg) and goes
+ * breadth-first. A condition is evaluated and only its `true` or `false` exit is followed; an
+ * action is planned and its exits followed; a wait is planned but the walk stops there unless
+ * the wait is where it started. So a leg ends at every wait it meets, and the leg that resumes
+ * the wait plans what follows it. A branch without a wait runs fully even while a sibling waits.
+ *
+ *   trigger ──▶ add_tag ──▶ wait ──▶ send_email      leg 1: add_tag, wait
+ *                                                    leg 2 (from wait): send_email
+ */
+
+export const MAX_PLANNED_STEPS = 500;
+
+export type PlannedStep =
+  | { kind: "condition"; nodeId: string; nodeType: string; result: boolean }
+  | { kind: "action"; nodeId: string; nodeType: string; params: Record<string, unknown> }
+  | { kind: "wait"; nodeId: string; nodeType: string; params: Record<string, unknown> };
+
+export type Evaluate = (node: GraphNode, definition: ConditionDefinition) => boolean;
+
+export interface PlanOptions {
+  /**
+   * Follow only this exit of the start node (a decision that resumes an approval follows
+   * `approved` or `rejected`). By default every exit of the start node is followed.
+   */
+  startHandle?: string;
+}
+
+function outgoing(graph: Graph): Map<string, GraphEdge[]> {
+  const bySource = new Map<string, GraphEdge[]>();
+  for (const edge of graph.edges) {
+    const list = bySource.get(edge.source);
+    if (list) list.push(edge);
+    else bySource.set(edge.source, [edge]);
+  }
+  return bySource;
+}
+
+/** The steps one leg takes from `startNodeId` (not itself a step of the plan), in order. */
+export function planFrom(
+  graph: Graph,
+  startNodeId: string,
+  registry: Registry,
+  evaluate: Evaluate,
+  options: PlanOptions = {},
+): PlannedStep[] {
+  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
+  const start = nodes.get(startNodeId);
+  if (!start) return [];
+  const exits = outgoing(graph);
+  const plan: PlannedStep[] = [];
+  // A node is planned once per walk, however many branches reach it (a diamond).
+  const queued = new Set<string>([startNodeId]);
+  const queue: GraphNode[] = [start];
+
+  const follow = (node: GraphNode, handles: readonly string[]) => {
+    for (const edge of exits.get(node.id) ?? []) {
+      if (!handles.includes(edge.sourceHandle) || queued.has(edge.target)) continue;
+      const target = nodes.get(edge.target);
+      if (!target) continue;
+      queued.add(edge.target);
+      queue.push(target);
+    }
+  };
+  const add = (step: PlannedStep) => {
+    if (plan.length >= MAX_PLANNED_STEPS) {
+      throw new Error(`This run would take more than ${MAX_PLANNED_STEPS} steps.`);
+    }
+    plan.push(step);
+  };
+
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i] as GraphNode;
+    const definition = registry.get(node.type);
+    // An unknown type is a ready issue; a stored graph that has one just stops there.
+    if (!definition) continue;
+    if (node.id === startNodeId) {
+      follow(node, options.startHandle ? [options.startHandle] : definition.handles.out);
+      continue;
+    }
+    switch (definition.category) {
+      case "condition": {
+        if (!registry.isCondition(definition)) break;
+        const result = evaluate(node, definition);
+        add({ kind: "condition", nodeId: node.id, nodeType: node.type, result });
+        follow(node, [result ? "true" : "false"]);
+        break;
+      }
+      case "action":
+        add({ kind: "action", nodeId: node.id, nodeType: node.type, params: node.params });
+        follow(node, definition.handles.out);
+        break;
+      case "wait":
+        // Planned, but what follows is the next leg's: the walk stops here.
+        add({ kind: "wait", nodeId: node.id, nodeType: node.type, params: node.params });
+        break;
+      case "trigger":
+        // Nothing may lead into a trigger (a ready issue); a stored graph that does stops here.
+        break;
+    }
+  }
+  return plan;
+}
+
+/** The first leg's steps: the walk from the first trigger node of `triggerType`; `[]` if there is none. */
+export function planSteps(
+  graph: Graph,
+  triggerType: string,
+  registry: Registry,
+  evaluate: Evaluate,
+): PlannedStep[] {
+  const trigger = graph.nodes.find((node) => node.type === triggerType);
+  return trigger ? planFrom(graph, trigger.id, registry, evaluate) : [];
+}

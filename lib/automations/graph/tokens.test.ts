@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkTokens,
+  findTokens,
+  renderParams,
+  renderTemplate,
+  templatedStrings,
+  type TemplateContext,
+} from "./tokens";
+
+const ctx: TemplateContext = {
+  entity: {
+    email: "ada@shop.test",
+    total: 120,
+    tags: ["vip"],
+    lineItems: [{ sku: "A-1" }],
+    name: "<b>Ada</b>",
+  },
+  event: { type: "order.paid", payload: { from: "pending", to: "paid", note: "Tom & Jerry's" } },
+  steps: { http: { status: 200, body: { ok: true } } },
+  variables: { coupon: "WELCOME10" },
+  run: { id: "run-1" },
+  now: new Date("2026-11-30T09:00:00Z"),
+};
+
+describe("findTokens", () => {
+  it("finds each token with its root, path and offsets", () => {
+    const text = "Hi {entity.email}, see {steps.http.body.ok} at {now}";
+    const tokens = findTokens(text);
+    expect(tokens.map(({ token, root, path }) => ({ token, root, path }))).toEqual([
+      { token: "{entity.email}", root: "entity", path: ["email"] },
+      { token: "{steps.http.body.ok}", root: "steps", path: ["http", "body", "ok"] },
+      { token: "{now}", root: "now", path: [] },
+    ]);
+    for (const t of tokens) expect(text.slice(t.start, t.end)).toBe(t.token);
+  });
+
+  it("leaves braces that do not form a token alone", () => {
+    expect(findTokens('{ } {"a": 1} {1abc} {entity.email thing} {}')).toEqual([]);
+    expect(findTokens("{{entity.email}}").map((t) => t.token)).toEqual(["{entity.email}"]);
+  });
+});
+
+describe("renderTemplate", () => {
+  it("fills every root", () => {
+    expect(
+      renderTemplate(
+        "{entity.email} {entity.lineItems.0.sku} {event.payload.to} {steps.http.status} {variables.coupon} {run.id} {now}",
+        ctx,
+      ),
+    ).toBe("ada@shop.test A-1 paid 200 WELCOME10 run-1 2026-11-30T09:00:00.000Z");
+  });
+
+  it("renders missing and unknown values as nothing", () => {
+    expect(renderTemplate("[{entity.nope}][{steps.other.x}][{foo.bar}][{run.other}][{now.x}]", ctx)).toBe(
+      "[][][][][]",
+    );
+    expect(renderTemplate("{entity.email}", { ...ctx, entity: null })).toBe("");
+  });
+
+  it("renders objects and lists as JSON, numbers and dates as text", () => {
+    expect(renderTemplate("{entity.tags} {steps.http.body} {entity.total}", ctx)).toBe(
+      '["vip"] {"ok":true} 120',
+    );
+    expect(
+      renderTemplate("{variables.when}", { ...ctx, variables: { when: new Date("2026-01-01T00:00:00Z") } }),
+    ).toBe("2026-01-01T00:00:00.000Z");
+  });
+
+  it("escapes HTML in values only, not in the template", () => {
+    expect(renderTemplate("<p>{entity.name} — {event.payload.note}</p>", ctx, { escapeHtml: true })).toBe(
+      "<p>&lt;b&gt;Ada&lt;/b&gt; — Tom &amp; Jerry&#39;s</p>",
+    );
+    expect(renderTemplate("<p>{entity.name}</p>", ctx)).toBe("<p><b>Ada</b></p>");
+  });
+
+  it("never evaluates anything and never reaches a prototype", () => {
+    expect(renderTemplate("{entity.constructor.name}{entity.__proto__}{entity.toString}", ctx)).toBe("");
+    expect(renderTemplate("{entity.email.length}", ctx)).toBe("");
+    expect(renderTemplate('{"json": true} and { }', ctx)).toBe('{"json": true} and { }');
+  });
+});
+
+describe("checkTokens", () => {
+  const order = { domain: "order" as const, upstreamNodeIds: new Set(["trigger", "http"]) };
+
+  it("accepts known fields, event, variables, run.id, now and upstream steps", () => {
+    expect(
+      checkTokens(
+        "{entity.email} {entity.lineItems.3.sku} {entity.tags} {event.payload.anything} {variables.x} {run.id} {now} {steps.http.body}",
+        order,
+      ),
+    ).toEqual([]);
+  });
+
+  it("names a field the record does not have", () => {
+    expect(checkTokens("{entity.nope}", order)).toEqual(["{entity.nope} is not a field of an order."]);
+    expect(checkTokens("{entity.inventory}", { ...order, domain: "product" })).toEqual([]);
+  });
+
+  it("names a step that does not run before this one", () => {
+    expect(checkTokens("{steps.later.body}", order)).toEqual([
+      "{steps.later.body} refers to step 'later', which does not run before this step.",
+    ]);
+  });
+
+  it("names an unknown root, and misuses of run and now", () => {
+    expect(checkTokens("{customer.email}", order)).toEqual([
+      "{customer.email} is not a token Tillflow knows; a token starts with entity, event, steps, variables, run or now.",
+    ]);
+    expect(checkTokens("{run.status} {now.date} {entity..x}", order)).toEqual([
+      "{run.status} is not known; a run offers only {run.id}.",
+      "{now.date} is not known; use {now} for the current time.",
+      "{entity..x} is not a valid token: a dot has nothing after it.",
+    ]);
+  });
+
+  it("explains that entityless runs have no record", () => {
+    const none = new Set<string>();
+    expect(checkTokens("{entity.email}", { domain: "webhook", upstreamNodeIds: none })).toEqual([
+      "A webhook run has no record; use {event.payload.…} instead of {entity.email}.",
+    ]);
+    expect(checkTokens("{entity.email}", { domain: "schedule", upstreamNodeIds: none })[0]).toMatch(
+      /^A scheduled run without an audience has no record/,
+    );
+    expect(checkTokens("{entity.email}", { domain: "later", upstreamNodeIds: none })[0]).toMatch(
+      /^A run started by a later step has no record/,
+    );
+    // A schedule with an audience runs per customer: its effective domain is "customer".
+    expect(
+      checkTokens("{entity.email} {entity.totalSpent}", { domain: "customer", upstreamNodeIds: none }),
+    ).toEqual([]);
+  });
+
+  it("does not check entity tokens when the domain is unknown, and reports each problem once", () => {
+    expect(checkTokens("{entity.nope}", { domain: null, upstreamNodeIds: new Set() })).toEqual([]);
+    expect(checkTokens("{entity.nope} {entity.nope}", order)).toHaveLength(1);
+  });
+});
+
+describe("templated params", () => {
+  it("lists strings and string records", () => {
+    expect(
+      templatedStrings({ url: "{entity.id}", headers: { "X-A": "{run.id}", n: 1 }, timeoutMs: 5 }, [
+        "url",
+        "headers",
+        "body",
+      ]),
+    ).toEqual([
+      { param: "url", text: "{entity.id}" },
+      { param: "headers.X-A", text: "{run.id}" },
+    ]);
+  });
+
+  it("renders only the templated params, escaping where asked", () => {
+    const params = {
+      to: "{entity.email}",
+      subject: "{entity.name}",
+      body: "<p>{entity.name}</p>",
+      keep: "{run.id}",
+    };
+    expect(renderParams(params, ["to", "subject", "body"], ctx, { escapeHtml: ["body"] })).toEqual({
+      to: "ada@shop.test",
+      subject: "<b>Ada</b>",
+      body: "<p>&lt;b&gt;Ada&lt;/b&gt;</p>",
+      keep: "{run.id}",
+    });
+    expect(renderParams({ headers: { "X-Run": "{run.id}" } }, ["headers"], ctx)).toEqual({
+      headers: { "X-Run": "run-1" },
+    });
+  });
+});

@@ -1,0 +1,434 @@
+import { describe, expect, it } from "vitest";
+import { edge, graph, node, registryWithWait } from "./fixtures";
+import type { GraphNode } from "./schema";
+import { validate } from "./validate";
+
+const paid = (id = "trigger") => node(id, "auto.trigger.order_paid");
+const totalOver = (id: string, value = 100) =>
+  node(id, "auto.condition.field", { path: "total", operator: "gt", value });
+const addTag = (id: string, tag = "vip") => node(id, "auto.action.add_tag", { tag });
+const addNote = (id: string, body = "Big order") => node(id, "auto.action.add_note", { body });
+const email = (id: string, body: string, extra: Record<string, unknown> = {}) =>
+  node(id, "auto.action.send_email", { subject: "Thanks", body, ...extra });
+const http = (id: string, params: Record<string, unknown> = {}) =>
+  node(id, "auto.action.http_request", { url: "https://hooks.test/x", ...params });
+const webhookTrigger = (id = "trigger") => node(id, "auto.trigger.webhook", { token: "abcdefghijklmnop" });
+const scheduleTrigger = (id = "trigger", audience?: Record<string, unknown>) =>
+  node(id, "auto.trigger.schedule", {
+    cron: "0 9 * * *",
+    timezone: "UTC",
+    ...(audience ? { audience } : {}),
+  });
+
+/** The issues as `nodeId|edgeId: message` lines, easy to read in a failure. */
+function lines(input: unknown): string[] {
+  return validate(input).map((i) => `${i.nodeId ?? i.edgeId ?? "-"}: ${i.message}`);
+}
+
+describe("validate: a sound flow", () => {
+  // trigger ──▶ total > 100 ──true──▶ add_tag(vip)
+  //                        └─false─▶ add_note
+  it("has no issues", () => {
+    const g = graph(
+      [paid(), totalOver("cond"), addTag("tag"), addNote("note")],
+      [edge("trigger", "cond"), edge("cond", "tag", "true"), edge("cond", "note", "false")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+
+  // trigger ──▶ has_tag(vip) ──true──▶ email
+  it("accepts a condition with only one exit wired", () => {
+    const g = graph(
+      [paid(), node("cond", "auto.condition.has_tag", { tag: "vip" }), email("mail", "Hi {entity.email}")],
+      [edge("trigger", "cond"), edge("cond", "mail", "true")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+
+  // trigger ──▶ a ──▶ c
+  //        └──▶ b ──┘
+  it("accepts a diamond", () => {
+    const g = graph(
+      [paid(), addTag("a", "a"), addTag("b", "b"), addNote("c")],
+      [edge("trigger", "a"), edge("trigger", "b"), edge("a", "c"), edge("b", "c")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+});
+
+describe("validate: shape", () => {
+  it("reports zod's problems by path and stops there", () => {
+    const input = {
+      nodes: [paid(), addTag("tag", ""), { id: "bad id", type: "auto.action.add_tag", params: {} }],
+      edges: [],
+    };
+    expect(validate(input)).toEqual([
+      { nodeId: "bad id", message: "nodes.2.id: use letters, digits, dashes or underscores." },
+    ]);
+  });
+
+  it("reports duplicate ids and a graph that is not an object", () => {
+    expect(lines({ nodes: [paid("a"), addTag("a")], edges: [] })).toEqual([
+      "a: nodes.1.id: 'a' is used by two steps.",
+    ]);
+    expect(validate(null)).toHaveLength(1);
+    expect(validate({ nodes: [], edges: [], extra: 1 })).toHaveLength(1);
+  });
+
+  it("asks for a trigger in an empty flow", () => {
+    expect(validate({ nodes: [], edges: [] })).toEqual([
+      { message: "Add a trigger: a flow starts with one." },
+    ]);
+  });
+});
+
+describe("validate: steps", () => {
+  // trigger ──▶ fly
+  it("names an unknown step type", () => {
+    const g = graph([paid(), node("fly", "auto.action.fly")], [edge("trigger", "fly")]);
+    expect(lines(g)).toEqual(["fly: 'auto.action.fly' is not a step Tillflow knows."]);
+  });
+
+  // trigger ──▶ add_tag("") ──▶ http(ftp://…, timeoutMs 5)
+  it("names each invalid param with the step's label", () => {
+    const g = graph(
+      [paid(), addTag("tag", ""), http("http", { url: "ftp://x", timeoutMs: 5, colour: "red" })],
+      [edge("trigger", "tag"), edge("tag", "http")],
+    );
+    expect(lines(g)).toEqual([
+      "tag: Add tag: tag cannot be empty.",
+      "http: Send HTTP request: url must start with https:// or http://.",
+      "http: Send HTTP request: timeoutMs must be at least 1000.",
+      "http: Send HTTP request: 'colour' is not a setting of this step.",
+    ]);
+  });
+
+  // schedule(cron "daily") ──▶ http
+  it("checks trigger params too", () => {
+    const g = graph(
+      [node("trigger", "auto.trigger.schedule", { cron: "daily", timezone: "Nowhere" }), http("http")],
+      [edge("trigger", "http")],
+    );
+    expect(lines(g)).toEqual([
+      "trigger: On a schedule: cron must have five fields (minute hour day month weekday), such as 0 9 * * 1.",
+      "trigger: On a schedule: timezone must be a time zone such as Europe/Paris or UTC.",
+    ]);
+  });
+});
+
+describe("validate: connections", () => {
+  // trigger ──▶ tag ──▶ ghost        phantom ──▶ tag
+  it("names connections to or from a missing step", () => {
+    const g = graph(
+      [paid(), addTag("tag")],
+      [edge("trigger", "tag"), edge("tag", "ghost"), edge("phantom", "tag")],
+    );
+    expect(lines(g)).toEqual([
+      "e_tag_out_ghost: This connection leads to 'ghost', which is not a step of this flow.",
+      "e_phantom_out_tag: This connection starts at 'phantom', which is not a step of this flow.",
+    ]);
+  });
+
+  // trigger ──▶ total > 100 ──maybe──▶ add_tag
+  //                        └─true──▶ add_note
+  it("names an exit the step does not have", () => {
+    const g = graph(
+      [paid(), totalOver("cond"), addTag("tag"), addNote("note")],
+      [edge("trigger", "cond"), edge("cond", "tag", "maybe"), edge("cond", "note", "true")],
+    );
+    expect(validate(g)).toEqual([
+      { edgeId: "e_cond_maybe_tag", message: "Condition 'total is greater than 100' has no 'maybe' exit." },
+      // The bad connection does not count, so add_tag hangs loose.
+      { nodeId: "tag", message: "This step is not connected to a trigger." },
+    ]);
+  });
+
+  // trigger ──▶ add_tag ──true──▶ add_note
+  it("names a condition exit on an action", () => {
+    const g = graph(
+      [paid(), addTag("tag"), addNote("note")],
+      [edge("trigger", "tag"), edge("tag", "note", "true")],
+    );
+    expect(lines(g)).toContain("e_tag_true_note: 'Add tag' has no 'true' exit.");
+  });
+
+  // trigger ──▶ add_tag ──▶ trigger2
+  it("refuses a connection into a trigger", () => {
+    const g = graph(
+      [paid(), addTag("tag"), paid("trigger2")],
+      [edge("trigger", "tag"), edge("tag", "trigger2")],
+    );
+    expect(lines(g)).toEqual([
+      "e_tag_out_trigger2: A trigger starts the flow, so nothing can lead into it.",
+      "trigger2: Add a step after this trigger: it leads nowhere.",
+    ]);
+  });
+});
+
+describe("validate: structure", () => {
+  // add_tag ──▶ add_note
+  it("asks for a trigger", () => {
+    const g = graph([addTag("tag"), addNote("note")], [edge("tag", "note")]);
+    expect(lines(g)).toEqual([
+      "-: Add a trigger: a flow starts with one.",
+      "tag: This step is not connected to a trigger.",
+      "note: This step is not connected to a trigger.",
+    ]);
+  });
+
+  // trigger
+  it("asks for a step after a lone trigger", () => {
+    expect(lines(graph([paid()]))).toEqual(["trigger: Add a step after this trigger: it leads nowhere."]);
+  });
+
+  // trigger ──▶ add_tag ──▶ add_note ──▶ total > 100 ──true──▶ add_tag (loop)
+  it("names one step of a loop and the steps it loops through", () => {
+    const g = graph(
+      [paid(), addTag("tag"), addNote("note"), totalOver("cond")],
+      [edge("trigger", "tag"), edge("tag", "note"), edge("note", "cond"), edge("cond", "tag", "true")],
+    );
+    expect(lines(g)).toEqual([
+      "tag: This step loops back to itself through 'Add note 'Big order'', 'total is greater than 100'.",
+    ]);
+  });
+
+  // trigger ──▶ add_tag ──┐
+  //               ▲───────┘
+  it("names a step that leads to itself", () => {
+    const g = graph([paid(), addTag("tag")], [edge("trigger", "tag"), edge("tag", "tag")]);
+    expect(lines(g)).toEqual(["tag: This step loops back to itself through its own exit."]);
+  });
+
+  // trigger ──▶ add_tag        add_note ──▶ email      (island)
+  it("names every step not connected to a trigger", () => {
+    const g = graph(
+      [paid(), addTag("tag"), addNote("note"), email("mail", "Hi")],
+      [edge("trigger", "tag"), edge("note", "mail")],
+    );
+    expect(lines(g)).toEqual([
+      "note: This step is not connected to a trigger.",
+      "mail: This step is not connected to a trigger.",
+    ]);
+  });
+
+  // trigger ──▶ total > 100        (no exits)
+  it("names a condition that leads nowhere", () => {
+    const g = graph([paid(), totalOver("cond")], [edge("trigger", "cond")]);
+    expect(lines(g)).toEqual(["cond: This condition leads nowhere."]);
+  });
+
+  // later(a) ──▶ http      later(a) ──▶ http
+  it("refuses two later triggers with the same step", () => {
+    const g = graph(
+      [
+        node("t1", "auto.trigger.later", { step: "a" }),
+        http("h1"),
+        node("t2", "auto.trigger.later", { step: "a" }),
+        http("h2"),
+      ],
+      [edge("t1", "h1"), edge("t2", "h2")],
+    );
+    expect(lines(g)).toEqual([
+      "t2: Another trigger already starts when the later step 'a' comes due; give each a different name.",
+    ]);
+  });
+});
+
+describe("validate: domains", () => {
+  const field = (id: string, path: string, operator = "lt", value: unknown = 5): GraphNode =>
+    node(id, "auto.condition.field", { path, operator, value });
+
+  // order_paid ──▶ inventory < 5 ──true──▶ add_tag
+  it("names a field the trigger's record does not have", () => {
+    const g = graph(
+      [paid(), field("cond", "inventory"), addTag("tag")],
+      [edge("trigger", "cond"), edge("cond", "tag", "true")],
+    );
+    expect(lines(g)).toEqual(["cond: 'inventory' is not a field of an order."]);
+  });
+
+  // product_low_stock ──▶ inventory < 5 ──true──▶ add_tag
+  it("accepts the same field under a trigger whose record has it", () => {
+    const g = graph(
+      [
+        node("trigger", "auto.trigger.product_low_stock", { threshold: 5 }),
+        field("cond", "inventory"),
+        addTag("tag"),
+      ],
+      [edge("trigger", "cond"), edge("cond", "tag", "true")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+
+  // order_paid ──┐
+  //              ├──▶ total > 100 ──true──▶ add_tag
+  // low_stock  ──┘
+  it("checks a step against each trigger above it", () => {
+    const g = graph(
+      [paid(), node("stock", "auto.trigger.product_low_stock"), totalOver("cond"), addTag("tag")],
+      [edge("trigger", "cond"), edge("stock", "cond"), edge("cond", "tag", "true")],
+    );
+    expect(lines(g)).toEqual(["cond: 'total' is not a field of a product."]);
+  });
+
+  // order_paid ──▶ status = 'shipped' ──true──▶ add_tag
+  it("names a value an enum field never takes", () => {
+    const g = graph(
+      [paid(), field("cond", "status", "eq", "shipped"), addTag("tag")],
+      [edge("trigger", "cond"), edge("cond", "tag", "true")],
+    );
+    expect(lines(g)).toEqual([
+      "cond: 'shipped' is never the status of an order; use one of pending, paid, fulfilled, cancelled, refunded.",
+    ]);
+  });
+
+  // webhook ──▶ has_tag(vip) ──true──▶ http
+  it("says a webhook run has no record for a condition to check", () => {
+    const g = graph(
+      [webhookTrigger(), node("cond", "auto.condition.has_tag", { tag: "vip" }), http("http")],
+      [edge("trigger", "cond"), edge("cond", "http", "true")],
+    );
+    expect(lines(g)).toEqual(["cond: This condition checks a record, but a webhook run has none."]);
+  });
+
+  // webhook ──▶ add_tag
+  it("says a webhook run has no record to tag", () => {
+    const g = graph([webhookTrigger(), addTag("tag")], [edge("trigger", "tag")]);
+    expect(lines(g)).toEqual(["tag: Add tag needs a record, but a webhook run has none."]);
+  });
+
+  // webhook ──▶ http(body {event.payload.id}) ──▶ create_task
+  // schedule ──▶ http
+  it("does not flag steps that work under any trigger", () => {
+    const task = node("task", "auto.action.create_task", { title: "Check {event.payload.id}" });
+    const hook = graph(
+      [webhookTrigger(), http("http", { body: '{"id": "{event.payload.id}"}' }), task],
+      [edge("trigger", "http"), edge("http", "task")],
+    );
+    expect(validate(hook)).toEqual([]);
+    expect(validate(graph([scheduleTrigger(), http("http")], [edge("trigger", "http")]))).toEqual([]);
+  });
+
+  // cart_abandoned ──▶ wait ──▶ email        webhook ──▶ wait ──▶ http
+  it("does not domain-check a wait, which works under any trigger", () => {
+    const cart = graph(
+      [
+        node("trigger", "auto.trigger.cart_abandoned"),
+        node("wait", "test.wait"),
+        email("mail", "Your cart: {entity.total}"),
+      ],
+      [edge("trigger", "wait"), edge("wait", "mail")],
+    );
+    expect(validate(cart, registryWithWait)).toEqual([]);
+    const hook = graph(
+      [webhookTrigger(), node("wait", "test.wait"), http("http")],
+      [edge("trigger", "wait"), edge("wait", "http")],
+    );
+    expect(validate(hook, registryWithWait)).toEqual([]);
+    // Without the wait in the registry it is simply an unknown step.
+    expect(lines(hook)).toEqual(["wait: 'test.wait' is not a step Tillflow knows."]);
+  });
+
+  // later(step) ──▶ add_note
+  it("says a run started by a later step has no record to note on", () => {
+    const g = graph(
+      [node("trigger", "auto.trigger.later", { step: "x" }), addNote("note")],
+      [edge("trigger", "note")],
+    );
+    expect(lines(g)).toEqual(["note: Add note needs a record, but a run started by a later step has none."]);
+  });
+
+  // schedule(audience) ──▶ totalSpent > 100 ──true──▶ email({entity.email})
+  it("treats a schedule with an audience as a customer flow", () => {
+    const g = graph(
+      [
+        scheduleTrigger("trigger", { acceptsMarketing: true }),
+        field("cond", "totalSpent", "gt", 100),
+        email("mail", "Hi {entity.name}"),
+      ],
+      [edge("trigger", "cond"), edge("cond", "mail", "true")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+
+  // schedule ──▶ has_tag(vip) ──true──▶ email
+  it("says a schedule without an audience has no record", () => {
+    const g = graph(
+      [
+        scheduleTrigger(),
+        node("cond", "auto.condition.has_tag", { tag: "vip" }),
+        email("mail", "Hi", { to: "ops@shop.test" }),
+      ],
+      [edge("trigger", "cond"), edge("cond", "mail", "true")],
+    );
+    expect(lines(g)).toEqual([
+      "cond: This condition checks a record, but a schedule without an audience has none; add an audience to run once for each customer.",
+    ]);
+  });
+});
+
+describe("validate: tokens", () => {
+  // order_paid ──▶ email(body {entity.nope}, {entity.total})
+  it("names a token that is not a field of the record", () => {
+    const g = graph(
+      [paid(), email("mail", "Total {entity.total}, {entity.nope}")],
+      [edge("trigger", "mail")],
+    );
+    expect(lines(g)).toEqual(["mail: Send email, body: {entity.nope} is not a field of an order."]);
+  });
+
+  // webhook ──▶ email(to defaults to {entity.email})
+  it("checks params filled in by default", () => {
+    const g = graph([webhookTrigger(), email("mail", "Got {event.payload.id}")], [edge("trigger", "mail")]);
+    expect(lines(g)).toEqual([
+      "mail: Send email, to: A webhook run has no record; use {event.payload.…} instead of {entity.email}.",
+    ]);
+  });
+
+  // trigger ──▶ total > 100 ──true──▶ http ──▶ note({steps.http.status})
+  //                        └─false─▶ email({steps.http.status}, {steps.note.x})
+  it("names a step token whose step does not run before", () => {
+    const g = graph(
+      [
+        paid(),
+        totalOver("cond"),
+        http("http"),
+        addNote("note", "Status {steps.http.status}, cond {steps.cond.result}"),
+        email("mail", "Status {steps.http.status} {steps.note.id}"),
+      ],
+      [
+        edge("trigger", "cond"),
+        edge("cond", "http", "true"),
+        edge("http", "note"),
+        edge("cond", "mail", "false"),
+      ],
+    );
+    expect(lines(g)).toEqual([
+      "mail: Send email, body: {steps.http.status} refers to step 'http', which does not run before this step.",
+      "mail: Send email, body: {steps.note.id} refers to step 'note', which does not run before this step.",
+    ]);
+  });
+
+  // trigger ──▶ http(headers X-Run {run.id}, X-Bad {bogus.x})
+  it("checks header values and unknown roots", () => {
+    const g = graph(
+      [paid(), http("http", { headers: { "X-Run": "{run.id}", "X-Bad": "{bogus.x}" } })],
+      [edge("trigger", "http")],
+    );
+    expect(lines(g)).toEqual([
+      "http: Send HTTP request, headers.X-Bad: {bogus.x} is not a token Tillflow knows; a token starts with entity, event, steps, variables, run or now.",
+    ]);
+  });
+
+  // add_note({entity.nope} {foo})      (no trigger above)
+  it("still checks an unconnected step's tokens, but not its entity fields", () => {
+    const g = graph(
+      [paid(), addTag("tag"), addNote("note", "{entity.nope} {foo}")],
+      [edge("trigger", "tag")],
+    );
+    expect(lines(g)).toEqual([
+      "note: This step is not connected to a trigger.",
+      "note: Add note, body: {foo} is not a token Tillflow knows; a token starts with entity, event, steps, variables, run or now.",
+    ]);
+  });
+});

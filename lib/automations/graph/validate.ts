@@ -1,0 +1,264 @@
+import type { z } from "zod";
+import {
+  DOMAIN_CHECKS,
+  effectiveDomain,
+  hasRecord,
+  RECORD_ACTIONS,
+  registry as defaultRegistry,
+  type NodeType,
+  type Registry,
+} from "@/lib/automations/nodes/registry";
+import { aDomain } from "@/lib/automations/nodes/triggers";
+import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
+import { findCycles } from "./cycles";
+import { reachableFrom, upstreamOf } from "./reachability";
+import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "./schema";
+import { checkTokens, templatedStrings } from "./tokens";
+
+/**
+ * A problem that keeps a flow from being published, as a sentence a merchant can act on, with the
+ * node or connection to highlight.
+ */
+export interface ReadyIssue {
+  nodeId?: string;
+  edgeId?: string;
+  message: string;
+}
+
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/** A shape problem, named by its path: "nodes.2.id: use letters, digits, dashes or underscores." */
+function schemaIssue(issue: z.core.$ZodIssue, input: unknown): ReadyIssue {
+  const path = issue.path.map(String).join(".");
+  const result: ReadyIssue = { message: sentence(path ? `${path}: ${issue.message}` : issue.message) };
+  const [collection, index] = issue.path;
+  if ((collection === "nodes" || collection === "edges") && typeof index === "number") {
+    const item = readItem(input, collection, index);
+    if (item) result[collection === "nodes" ? "nodeId" : "edgeId"] = item;
+  }
+  return result;
+}
+
+/** The id of the node or edge an issue is about, when the broken input still has a usable one. */
+function readItem(input: unknown, collection: "nodes" | "edges", index: number): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const list = (input as Record<string, unknown>)[collection];
+  if (!Array.isArray(list)) return undefined;
+  const item: unknown = list[index];
+  if (typeof item !== "object" || item === null) return undefined;
+  const id = (item as Record<string, unknown>).id;
+  return typeof id === "string" && id.length > 0 ? id : undefined;
+}
+
+/** "This condition checks a record, but a webhook run has none." */
+function noRecord(subject: string, domain: TriggerDomain): string {
+  switch (domain) {
+    case "webhook":
+      return `${subject} a record, but a webhook run has none.`;
+    case "schedule":
+      return `${subject} a record, but a schedule without an audience has none; add an audience to run once for each customer.`;
+    case "later":
+      return `${subject} a record, but a run started by a later step has none.`;
+    default:
+      return `${subject} a record, but runs of this trigger have none.`;
+  }
+}
+
+interface Known {
+  node: GraphNode;
+  definition: NodeDefinition;
+  /** The parsed params (defaults filled in), or `null` when they are invalid. */
+  params: Record<string, unknown> | null;
+}
+
+/** The sentence on a node, or its label while its params are invalid. */
+function summarise(registry: Registry, node: { type: string; params?: unknown }): string {
+  const definition = registry.get(node.type);
+  if (!definition) return node.type;
+  const parsed = definition.params.safeParse(node.params ?? {});
+  return parsed.success ? definition.summarise(parsed.data) : definition.label;
+}
+
+/**
+ * Every problem with a graph, in one pass, as ready issues; `[]` means it can be published. Pure
+ * and browser-safe: the editor runs it on every change, the server before every publish.
+ * `registry` is the app's unless a test brings node kinds the catalog does not have yet.
+ */
+export function validate(input: unknown, registry: Registry = defaultRegistry): ReadyIssue[] {
+  const parsed = graphSchema.safeParse(input);
+  if (!parsed.success) return parsed.error.issues.map((issue) => schemaIssue(issue, input));
+  const graph: Graph = parsed.data;
+  const issues: ReadyIssue[] = [];
+  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
+
+  // Types and params.
+  const known = new Map<string, Known>();
+  for (const node of graph.nodes) {
+    const definition = registry.get(node.type);
+    if (!definition) {
+      issues.push({ nodeId: node.id, message: `'${node.type}' is not a step Tillflow knows.` });
+      continue;
+    }
+    const result = definition.params.safeParse(node.params);
+    if (result.success) {
+      known.set(node.id, { node, definition, params: result.data as Record<string, unknown> });
+    } else {
+      known.set(node.id, { node, definition, params: null });
+      for (const problem of result.error.issues) {
+        const path = problem.path.map(String).join(".");
+        issues.push({
+          nodeId: node.id,
+          message: sentence(`${definition.label}: ${path ? `${path} ` : ""}${problem.message}`),
+        });
+      }
+    }
+  }
+
+  // Connections. Only sound ones count towards reachability and "leads nowhere" below.
+  const sound: GraphEdge[] = [];
+  for (const edge of graph.edges) {
+    const source = nodes.get(edge.source);
+    const target = nodes.get(edge.target);
+    if (!source) {
+      issues.push({
+        edgeId: edge.id,
+        message: `This connection starts at '${edge.source}', which is not a step of this flow.`,
+      });
+    }
+    if (!target) {
+      issues.push({
+        edgeId: edge.id,
+        message: `This connection leads to '${edge.target}', which is not a step of this flow.`,
+      });
+    }
+    if (!source || !target) continue;
+    const from = known.get(source.id)?.definition;
+    const to = known.get(target.id)?.definition;
+    let ok = true;
+    if (from && !from.handles.out.includes(edge.sourceHandle)) {
+      ok = false;
+      issues.push({
+        edgeId: edge.id,
+        message:
+          from.category === "condition"
+            ? `Condition '${summarise(registry, source)}' has no '${edge.sourceHandle}' exit.`
+            : `'${from.label}' has no '${edge.sourceHandle}' exit.`,
+      });
+    }
+    if (to && (to.category === "trigger" || !to.handles.in)) {
+      ok = false;
+      issues.push({ edgeId: edge.id, message: "A trigger starts the flow, so nothing can lead into it." });
+    }
+    if (ok) sound.push(edge);
+  }
+  const soundGraph: Graph = { nodes: graph.nodes, edges: sound };
+
+  // Triggers.
+  const triggers = [...known.values()].filter((k) => k.definition.category === "trigger");
+  if (triggers.length === 0) issues.push({ message: "Add a trigger: a flow starts with one." });
+  const laterSteps = new Map<string, string>();
+  for (const trigger of triggers) {
+    if (!sound.some((edge) => edge.source === trigger.node.id)) {
+      issues.push({ nodeId: trigger.node.id, message: "Add a step after this trigger: it leads nowhere." });
+    }
+    const step = trigger.node.type === "auto.trigger.later" ? trigger.params?.step : undefined;
+    if (typeof step === "string") {
+      if (laterSteps.has(step)) {
+        issues.push({
+          nodeId: trigger.node.id,
+          message: `Another trigger already starts when the later step '${step}' comes due; give each a different name.`,
+        });
+      } else laterSteps.set(step, trigger.node.id);
+    }
+  }
+
+  // Cycles: a run must end, so a step may not lead back to itself.
+  for (const cycle of findCycles(soundGraph)) {
+    const [first, ...rest] = cycle;
+    if (first === undefined) continue;
+    const through =
+      rest.length > 0
+        ? rest.map((id) => `'${summarise(registry, nodes.get(id) ?? { type: id })}'`).join(", ")
+        : "its own exit";
+    issues.push({ nodeId: first, message: `This step loops back to itself through ${through}.` });
+  }
+
+  // Reachability, per trigger: domain checks use each trigger a node hangs under.
+  const reachByTrigger = new Map(triggers.map((t) => [t.node.id, reachableFrom(soundGraph, t.node.id)]));
+  const reachable = new Set<string>();
+  for (const set of reachByTrigger.values()) for (const id of set) reachable.add(id);
+
+  for (const node of graph.nodes) {
+    const entry = known.get(node.id);
+    if (entry?.definition.category === "trigger") continue;
+    if (!reachable.has(node.id)) {
+      issues.push({ nodeId: node.id, message: "This step is not connected to a trigger." });
+      continue;
+    }
+    if (entry?.definition.category === "condition") {
+      const exits = new Set(sound.filter((edge) => edge.source === node.id).map((edge) => edge.sourceHandle));
+      if (!exits.has("true") && !exits.has("false")) {
+        issues.push({ nodeId: node.id, message: "This condition leads nowhere." });
+      }
+    }
+  }
+
+  // Domains and tokens.
+  for (const entry of known.values()) {
+    const { node, definition, params } = entry;
+    if (definition.category === "trigger" || params === null) continue;
+    const domains = new Set<TriggerDomain>();
+    for (const trigger of triggers) {
+      if (!reachByTrigger.get(trigger.node.id)?.has(node.id)) continue;
+      const domain = effectiveDomain(trigger.node) ?? trigger.definition.entityDomain ?? null;
+      if (domain) domains.add(domain);
+    }
+
+    const messages = new Set<string>();
+    for (const domain of domains) {
+      for (const message of domainIssues(definition, params, domain)) messages.add(message);
+    }
+
+    const upstream = upstreamOf(soundGraph, node.id);
+    for (const id of upstream) if (!reachable.has(id)) upstream.delete(id);
+    const strings = templatedStrings(params, definition.templated);
+    // An unconnected step has no trigger to check `{entity.…}` against; its other tokens still are.
+    const tokenDomains: (TriggerDomain | null)[] = domains.size > 0 ? [...domains] : [null];
+    for (const { param, text } of strings) {
+      for (const domain of tokenDomains) {
+        for (const problem of checkTokens(text, { domain, upstreamNodeIds: upstream })) {
+          messages.add(`${definition.label}, ${param}: ${problem}`);
+        }
+      }
+    }
+    for (const message of messages) issues.push({ nodeId: node.id, message });
+  }
+
+  return issues;
+}
+
+/** What is wrong with a node under a trigger of `domain`. */
+function domainIssues(
+  definition: NodeDefinition,
+  params: Record<string, unknown>,
+  domain: TriggerDomain,
+): string[] {
+  if (definition.category === "condition") {
+    if (!hasRecord(domain)) return [noRecord("This condition checks", domain)];
+    const check = Object.hasOwn(DOMAIN_CHECKS, definition.type)
+      ? DOMAIN_CHECKS[definition.type as NodeType]
+      : undefined;
+    return check ? check(params, domain) : [];
+  }
+  if (definition.entityDomain && definition.entityDomain !== domain) {
+    return [
+      `${definition.label} works on ${aDomain(definition.entityDomain)}, but this flow starts from ${aDomain(domain)}.`,
+    ];
+  }
+  if (RECORD_ACTIONS.has(definition.type) && !hasRecord(domain)) {
+    return [noRecord(`${definition.label} needs`, domain)];
+  }
+  return [];
+}
