@@ -71,8 +71,12 @@ describe("validate: shape", () => {
     expect(lines({ nodes: [paid("a"), addTag("a")], edges: [] })).toEqual([
       "a: nodes.1.id: 'a' is used by two steps.",
     ]);
-    expect(validate(null)).toHaveLength(1);
-    expect(validate({ nodes: [], edges: [], extra: 1 })).toHaveLength(1);
+    expect(lines(null)).toEqual(["-: must be an object."]);
+    expect(lines({ nodes: [], edges: [], extra: 1 })).toEqual(["-: 'extra' is not part of a flow."]);
+    expect(lines({ nodes: [{ id: "n1", params: {} }], edges: "none" })).toEqual([
+      "n1: nodes.0.type: is required.",
+      "-: edges: must be a list.",
+    ]);
   });
 
   it("asks for a trigger in an empty flow", () => {

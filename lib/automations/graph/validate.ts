@@ -29,10 +29,33 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
+const EXPECTED: Record<string, string> = {
+  string: "text",
+  number: "a number",
+  boolean: "true or false",
+  array: "a list",
+  object: "an object",
+  record: "an object",
+};
+
+/** zod's own wording for a wrong type or an extra key, said plainly. */
+function plain(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_type") {
+    return /received undefined$/.test(issue.message)
+      ? "is required"
+      : `must be ${EXPECTED[issue.expected] ?? issue.expected}`;
+  }
+  if (issue.code === "unrecognized_keys") {
+    return `${issue.keys.map((key) => `'${key}'`).join(", ")} ${issue.keys.length === 1 ? "is" : "are"} not part of a flow`;
+  }
+  return issue.message;
+}
+
 /** A shape problem, named by its path: "nodes.2.id: use letters, digits, dashes or underscores." */
 function schemaIssue(issue: z.core.$ZodIssue, input: unknown): ReadyIssue {
   const path = issue.path.map(String).join(".");
-  const result: ReadyIssue = { message: sentence(path ? `${path}: ${issue.message}` : issue.message) };
+  const message = plain(issue);
+  const result: ReadyIssue = { message: sentence(path ? `${path}: ${message}` : message) };
   const [collection, index] = issue.path;
   if ((collection === "nodes" || collection === "edges") && typeof index === "number") {
     const item = readItem(input, collection, index);
