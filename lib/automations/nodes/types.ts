@@ -1,0 +1,53 @@
+import type { z } from "zod";
+import type { Domain } from "@/lib/entities/domains";
+
+/**
+ * Terminology (browser-safe half of the node registry; executors live in `*.execute.ts`, server-only)
+ * - node type: a stable string stored in graphs (`auto.action.add_tag`); never renamed.
+ * - category: `trigger` starts a run, `condition` branches on `true`/`false`, `action` has an
+ *   effect, `wait` defers its downstream (no effect, no branch).
+ * - handles: `in` (every node but a trigger) and named outs (`out`, `true`, `false`, …).
+ * - trigger domain: the kind of record a run is about; entityless domains (`webhook`,
+ *   `schedule`) have a payload instead of a stored record.
+ */
+export type NodeCategory = "trigger" | "condition" | "action" | "wait";
+export type TriggerDomain = Domain | "webhook" | "schedule" | "later";
+
+export interface NodeHandles {
+  in: boolean;
+  out: readonly string[];
+}
+
+export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
+  type: string;
+  category: NodeCategory;
+  label: string;
+  description: string;
+  params: P;
+  defaultParams(): z.infer<P>;
+  handles: NodeHandles;
+  /**
+   * For a trigger: the domain of its runs. For another node: the one domain it works on, which
+   * validation checks against the trigger above it. Absent = works under any trigger.
+   */
+  entityDomain?: TriggerDomain;
+  /** For a trigger: the event type it listens to (`order.paid`). */
+  event?: string;
+  /** Param names whose strings accept `{token}`s. */
+  templated?: readonly string[];
+  /** A short sentence shown on the node: "Wait 2 days", "Add tag 'vip'". */
+  summarise(params: z.infer<P>): string;
+}
+
+/** What a condition reads when it is evaluated: the run's entity, event and earlier outputs. */
+export interface EvaluationContext {
+  entity: Record<string, unknown> | null;
+  event: { type: string; payload: Record<string, unknown> } & Record<string, unknown>;
+  steps: Record<string, Record<string, unknown>>;
+}
+
+export interface ConditionDefinition<P extends z.ZodType = z.ZodType> extends NodeDefinition<P> {
+  category: "condition";
+  /** Pure: decides the branch. Never throws for missing data; a missing field is simply not equal. */
+  evaluate(params: z.infer<P>, ctx: EvaluationContext): boolean;
+}
