@@ -43,7 +43,9 @@ export function AddUserForm() {
       setRole("viewer");
       setOutcome({
         tone: "success",
-        text: `${result.data.email} can now sign in with the password you chose. Share it with them privately.`,
+        // addMember keeps the existing login of someone who already works for another shop, so the
+        // password typed here only applies to people new to Tillflow; the message says so.
+        text: `${result.data.email} can now sign in. Someone new to Tillflow uses the password you set (share it privately); someone who already has a Tillflow login keeps their own.`,
       });
     });
   }

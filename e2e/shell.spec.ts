@@ -1,0 +1,46 @@
+import { expect, signIn, test } from "./helpers";
+
+test("the sidebar reaches every section and marks the current one", async ({ page }) => {
+  await signIn(page, "admin");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  for (const [label, heading] of [
+    ["Runs", "Runs"],
+    ["Orders", "Orders"],
+    ["Customers", "Customers"],
+    ["Settings", "Settings"],
+    ["Automations", "Automations"],
+  ] as const) {
+    await nav.getByRole("link", { name: label }).click();
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(nav.getByRole("link", { name: label })).toHaveAttribute("aria-current", "page");
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+  }
+});
+
+test("automations and runs explain themselves honestly while empty", async ({ page }) => {
+  await signIn(page, "viewer");
+  await expect(page.getByRole("heading", { name: "No automations yet" })).toBeVisible();
+  await expect(page.getByText("The visual editor arrives soon.")).toBeVisible();
+  await page.goto("/runs");
+  await expect(page.getByRole("heading", { name: "No runs yet" })).toBeVisible();
+  for (const status of ["Waiting", "Cancelled"])
+    await expect(page.getByText(status, { exact: true })).toBeVisible();
+});
+
+test("settings opens on its first tab", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.goto("/settings");
+  await page.waitForURL("**/settings/api-keys");
+  const tabs = page.getByRole("navigation", { name: "Settings" });
+  await expect(tabs.getByRole("link", { name: "API keys" })).toHaveAttribute("aria-current", "page");
+});
+
+test("keyboard users can skip straight to the content", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.goto("/orders");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+});
