@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { z } from "zod";
+import type { DbOrTx } from "@/lib/db/client";
 
 /**
  * Every graphile-worker task, with the schema of its payload. Names contain no dots (crontab
@@ -8,10 +10,46 @@ import { z } from "zod";
 export const taskPayloads = {
   /** Every minute: releases the jobs of workers that died without saying goodbye. */
   worker_sweep: z.object({}).passthrough(),
+  /** Every 5 minutes: fails runs stuck in `running`, re-enqueues queued runs whose job is missing. */
+  automation_reap: z.object({}).passthrough(),
+  /** Runs the first leg of a run. */
+  automation_execute: z.strictObject({ runId: z.uuid() }),
+  /** Sends one outbox email through SMTP (only enqueued when SMTP_URL is set). */
+  email_send: z.strictObject({ outboxId: z.uuid() }),
 } as const;
 
 export type TaskName = keyof typeof taskPayloads;
 export type TaskPayload<T extends TaskName> = z.infer<(typeof taskPayloads)[T]>;
 
 /** The worker's crontab: graphile-worker's syntax, one task a line. */
-export const CRONTAB = ["* * * * * worker_sweep ?max=1"].join("\n");
+export const CRONTAB = ["* * * * * worker_sweep ?max=1", "*/5 * * * * automation_reap ?max=1"].join("\n");
+
+export interface JobSpec<T extends TaskName = TaskName> {
+  task: T;
+  payload: TaskPayload<T>;
+  runAt?: Date;
+  /** Replaces a pending job with the same key instead of adding a second one. */
+  jobKey?: string;
+  maxAttempts?: number;
+}
+
+/**
+ * Adds jobs inside the caller's transaction (one round trip for any number), so a row and the job
+ * that will act on it commit together or not at all. Throws if graphile-worker refuses.
+ */
+export async function enqueueJobs(tx: DbOrTx, jobs: JobSpec[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const specs = jobs.map((job) => ({
+    identifier: job.task,
+    payload: job.payload,
+    run_at: job.runAt?.toISOString() ?? null,
+    max_attempts: job.maxAttempts ?? 5,
+    job_key: job.jobKey ?? null,
+  }));
+  await tx.execute(sql`
+    select graphile_worker.add_jobs(array(
+      select (x.identifier, x.payload, null, x.run_at, x.max_attempts, x.job_key, null, null)::graphile_worker.job_spec
+      from json_to_recordset(${JSON.stringify(specs)}::json)
+        as x(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text)
+    ))`);
+}

@@ -3,6 +3,7 @@ import os from "node:os";
 import { EventEmitter } from "node:events";
 import { parseCrontab, run, type Runner, type WorkerEvents } from "graphile-worker";
 import { CRONTAB } from "@/lib/jobs";
+import { workerLogger } from "@/lib/worker/logger";
 import { beat, BEAT_EVERY_MS, markStopped, registerWorker } from "@/lib/worker/heartbeat";
 import { tasks } from "./tasks";
 
@@ -38,6 +39,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
   const runner = await run({
     events,
+    logger: workerLogger,
     connectionString: options.connectionString,
     concurrency: options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 8),
     noHandleSignals: !options.handleSignals,

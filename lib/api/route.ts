@@ -31,6 +31,17 @@ export async function readJson(req: Request): Promise<unknown> {
   }
 }
 
+/** Like `readJson`, but an empty body is `{}` (for POSTs whose fields are all optional). */
+export async function readOptionalJson(req: Request): Promise<unknown> {
+  const text = await req.clone().text();
+  return text.trim() ? readJson(req) : {};
+}
+
+/** The query string as a plain object, for a zod schema to parse. */
+export function searchParams(req: Request): Record<string, string> {
+  return Object.fromEntries(new URL(req.url).searchParams);
+}
+
 /** Reads and validates a JSON body in one step. */
 export async function readBody<T extends z.ZodType>(
   req: Request,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { entities, entityNotes } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import { decodeCursor, encodeCursor } from "@/lib/pagination";
 import { recordEvents, type NewEvent, type RecordedEvent } from "@/lib/events/record";
 import { DOMAIN_LABELS, domainSchemas, isDomain, STATUS_EVENTS, type Domain } from "./domains";
 
@@ -277,25 +278,6 @@ const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-function encodeCursor(updatedAt: Date, id: string): string {
-  return Buffer.from(JSON.stringify([updatedAt.toISOString(), id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [string, string];
-    const updatedAt = new Date(at);
-    if (Number.isNaN(updatedAt.getTime()) || typeof id !== "string") throw new Error("bad cursor");
-    return { updatedAt, id };
-  } catch {
-    throw new AppError(
-      400,
-      "bad_request",
-      "The cursor is not one this API returned; start again without it.",
-    );
-  }
-}
-
 export interface EntityListItem {
   id: string;
   domain: Domain;
@@ -333,8 +315,8 @@ export async function listEntities(
           : undefined,
         after
           ? or(
-              lt(entities.updatedAt, after.updatedAt),
-              and(eq(entities.updatedAt, after.updatedAt), lt(entities.id, after.id)),
+              lt(entities.updatedAt, after.at),
+              and(eq(entities.updatedAt, after.at), lt(entities.id, after.id)),
             )
           : undefined,
       ),

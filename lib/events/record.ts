@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { startRuns, type EventTarget } from "@/lib/automations/dispatch";
 import type { DbOrTx } from "@/lib/db/client";
 import { events } from "@/lib/db/schema";
 
@@ -23,13 +24,15 @@ export interface RecordedEvent {
 }
 
 /**
- * Writes event rows inside the caller's transaction, so an entity change and its events commit
- * or roll back together. The automation engine hooks in here to start runs in the same transaction.
+ * Writes event rows inside the caller's transaction and starts the runs of every active
+ * automation they trigger, so an entity change, its events and their runs (with their jobs)
+ * commit or roll back together. A `target` aims the events at one automation's trigger only.
  */
 export async function recordEvents(
   tx: DbOrTx,
   tenantId: string,
   batch: NewEvent[],
+  target?: EventTarget,
 ): Promise<RecordedEvent[]> {
   if (batch.length === 0) return [];
   const rows = batch.map((e) => ({
@@ -47,7 +50,7 @@ export async function recordEvents(
     .returning({ id: events.id, createdAt: events.createdAt });
   const insertedAt = new Map(inserted.map((r) => [r.id, r.createdAt]));
   const now = new Date();
-  return rows.map((r) => ({
+  const recorded = rows.map((r) => ({
     id: r.id,
     type: r.type,
     domain: r.domain,
@@ -56,4 +59,6 @@ export async function recordEvents(
     createdAt: insertedAt.get(r.id) ?? now,
     inserted: insertedAt.has(r.id),
   }));
+  await startRuns(tx, tenantId, recorded, target);
+  return recorded;
 }

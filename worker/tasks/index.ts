@@ -1,8 +1,14 @@
 import type { Task } from "graphile-worker";
 import type { TaskName } from "@/lib/jobs";
+import { automationExecute } from "./automation-execute";
+import { automationReap } from "./automation-reap";
+import { emailSend } from "./email-send";
 import { workerSweep } from "./worker-sweep";
 
 /** One thin task per file; the record type makes a missing handler a compile error. */
 export const tasks: Record<TaskName, Task> = {
   worker_sweep: workerSweep,
+  automation_reap: automationReap,
+  automation_execute: automationExecute,
+  email_send: emailSend,
 };

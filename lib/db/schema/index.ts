@@ -2,3 +2,4 @@ export * from "./auth";
 export * from "./tenants";
 export * from "./entities";
 export * from "./workers";
+export * from "./automations";

@@ -1,0 +1,6 @@
+import { apiRoute } from "@/lib/api/route";
+import { setActive } from "@/lib/automations/service";
+
+export const POST = apiRoute<{ id: string }>({ role: "editor" }, async ({ params, caller }) =>
+  setActive(caller, params.id, true),
+);

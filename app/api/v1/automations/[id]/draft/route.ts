@@ -1,0 +1,6 @@
+import { apiRoute, readJson } from "@/lib/api/route";
+import { saveDraft } from "@/lib/automations/service";
+
+export const PUT = apiRoute<{ id: string }>({ role: "editor" }, async ({ req, params, caller }) =>
+  saveDraft(caller, params.id, await readJson(req)),
+);

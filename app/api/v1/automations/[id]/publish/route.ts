@@ -1,0 +1,6 @@
+import { apiRoute, readOptionalJson } from "@/lib/api/route";
+import { publishAutomation } from "@/lib/automations/service";
+
+export const POST = apiRoute<{ id: string }>({ role: "editor" }, async ({ req, params, caller }) =>
+  publishAutomation(caller, params.id, await readOptionalJson(req)),
+);

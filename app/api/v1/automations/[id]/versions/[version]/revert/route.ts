@@ -1,0 +1,7 @@
+import { apiRoute } from "@/lib/api/route";
+import { revertToVersion } from "@/lib/automations/service";
+
+export const POST = apiRoute<{ id: string; version: string }>(
+  { role: "editor" },
+  async ({ params, caller }) => revertToVersion(caller, params.id, params.version),
+);

@@ -1,0 +1,6 @@
+import { apiRoute, searchParams } from "@/lib/api/route";
+import { listOutbox } from "@/lib/automations/outbox";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ req, caller }) =>
+  listOutbox(caller.tenant.id, searchParams(req)),
+);

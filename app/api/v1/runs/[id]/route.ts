@@ -1,0 +1,6 @@
+import { apiRoute } from "@/lib/api/route";
+import { getRun } from "@/lib/automations/runs";
+
+export const GET = apiRoute<{ id: string }>({ role: "viewer" }, async ({ params, caller }) =>
+  getRun(caller.tenant.id, params.id),
+);

@@ -1,0 +1,38 @@
+import { eq } from "drizzle-orm";
+import nodemailer, { type Transporter } from "nodemailer";
+import { getDb } from "@/lib/db/client";
+import { outboxEmails } from "@/lib/db/schema";
+
+let transport: Transporter | null = null;
+
+/**
+ * Sends one outbox email through SMTP_URL. Idempotent on the outbox id: an email already sent is
+ * not sent again, and the id is the Message-ID so a receiving server can spot a repeat caused by
+ * a crash between sending and recording.
+ */
+export async function sendOutboxEmail(outboxId: string): Promise<void> {
+  const [email] = await getDb().select().from(outboxEmails).where(eq(outboxEmails.id, outboxId));
+  if (!email || email.status === "sent") return;
+  const url = process.env.SMTP_URL;
+  if (!url) return;
+  transport ??= nodemailer.createTransport(url);
+  try {
+    await transport.sendMail({
+      from: process.env.SMTP_FROM ?? "Tillflow <no-reply@tillflow.local>",
+      to: email.to,
+      subject: email.subject,
+      html: email.bodyHtml,
+      messageId: `<${email.id}@tillflow>`,
+    });
+  } catch (error) {
+    await getDb()
+      .update(outboxEmails)
+      .set({ error: error instanceof Error ? error.message : String(error) })
+      .where(eq(outboxEmails.id, outboxId));
+    throw error; // graphile-worker retries with backoff
+  }
+  await getDb()
+    .update(outboxEmails)
+    .set({ status: "sent", sentAt: new Date(), error: null })
+    .where(eq(outboxEmails.id, outboxId));
+}

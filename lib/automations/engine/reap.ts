@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { enqueueJobs } from "@/lib/jobs";
+import { runJobKey } from "@/lib/automations/dispatch";
+
+/** A run still `running` this long after its last claim, with no live job, is presumed lost. */
+export const STUCK_AFTER_MINUTES = 30;
+/** A `queued` run whose job vanished is re-enqueued after this long. */
+export const ORPHANED_AFTER_MINUTES = 5;
+
+export interface ReapResult {
+  failed: number;
+  requeued: number;
+}
+
+/**
+ * The 5-minute backstop. Fails runs stuck in `running` (never `waiting`: a parked run may wait
+ * 30 days) whose job is gone or has used up its retries, and re-enqueues queued runs whose job is
+ * missing (a watchdog for jobs lost outside our transaction).
+ */
+export async function reapRuns(): Promise<ReapResult> {
+  const db = getDb();
+  const failed = await db.execute<{ id: string }>(sql`
+    update automation_runs r set
+      status = 'failed',
+      error = coalesce(
+        (select 'The run stopped after its job failed: ' || j.last_error
+           from graphile_worker._private_jobs j where j.key = 'run:' || r.id::text and j.last_error is not null),
+        'The run stopped without finishing (its worker was lost).'),
+      finished_at = now(),
+      duration_ms = (extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int,
+      updated_at = now()
+    where r.status = 'running'
+      and r.updated_at < now() - make_interval(mins => ${STUCK_AFTER_MINUTES})
+      and not exists (
+        select 1 from graphile_worker._private_jobs j
+        where j.key = 'run:' || r.id::text and j.attempts < j.max_attempts)
+    returning r.id`);
+  const orphans = await db.execute<{ id: string }>(sql`
+    select r.id from automation_runs r
+    where r.status = 'queued'
+      and r.created_at < now() - make_interval(mins => ${ORPHANED_AFTER_MINUTES})
+      and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'run:' || r.id::text)
+    limit 10000`);
+  await enqueueJobs(
+    db,
+    orphans.map((r) => ({
+      task: "automation_execute" as const,
+      payload: { runId: r.id },
+      jobKey: runJobKey(r.id),
+    })),
+  );
+  return { failed: failed.length, requeued: orphans.length };
+}

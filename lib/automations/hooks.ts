@@ -1,0 +1,82 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { automationHookTokens, automations } from "@/lib/db/schema";
+import { AppError, notFound } from "@/lib/errors";
+import { recordEvents } from "@/lib/events/record";
+import { runsForEvent } from "./dispatch";
+
+const MAX_BODY_BYTES = 256_000;
+export const SIGNATURE_HEADER = "x-tillflow-signature";
+
+function signatureMatches(secret: string, body: string, header: string | null): boolean {
+  if (!header) return false;
+  const expected = `sha256=${crypto.createHmac("sha256", secret).update(body).digest("hex")}`;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(header.trim());
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+/**
+ * An inbound webhook call: finds the automation that owns the token, checks the HMAC signature
+ * when the trigger has a secret, records a `webhook.received` event aimed at that trigger, and
+ * starts its run in the same transaction. `Idempotency-Key` (or `X-Event-Id`) makes a retried
+ * delivery start nothing new.
+ */
+export async function receiveWebhook(token: string, rawBody: string, headers: Headers) {
+  if (!/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw notFound("This webhook URL");
+  const [hook] = await getDb()
+    .select({
+      tenantId: automationHookTokens.tenantId,
+      automationId: automationHookTokens.automationId,
+      nodeId: automationHookTokens.nodeId,
+      secret: automationHookTokens.secret,
+      status: automations.status,
+    })
+    .from(automationHookTokens)
+    .innerJoin(automations, eq(automations.id, automationHookTokens.automationId))
+    .where(eq(automationHookTokens.token, token));
+  if (!hook) throw notFound("This webhook URL");
+  if (hook.status !== "active")
+    throw new AppError(409, "conflict", "The automation behind this webhook is not active.");
+  if (Buffer.byteLength(rawBody) > MAX_BODY_BYTES)
+    throw new AppError(400, "bad_request", "The body is larger than 256 KB.");
+  if (hook.secret && !signatureMatches(hook.secret, rawBody, headers.get(SIGNATURE_HEADER))) {
+    throw new AppError(
+      401,
+      "unauthorized",
+      `The ${SIGNATURE_HEADER} header is missing or does not match the body.`,
+    );
+  }
+  let body: unknown = {};
+  if (rawBody.trim()) {
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      throw new AppError(400, "bad_request", "The body is not valid JSON.");
+    }
+  }
+  const key = headers.get("idempotency-key") ?? headers.get("x-event-id");
+  if (key && !/^[\w.:-]{1,150}$/.test(key))
+    throw new AppError(400, "bad_request", "The Idempotency-Key header is invalid.");
+  const eventId = key ? `hook_${hook.automationId}_${key}` : `hook_${crypto.randomUUID()}`;
+  return getDb().transaction(async (tx) => {
+    const [event] = await recordEvents(
+      tx,
+      hook.tenantId,
+      [
+        {
+          id: eventId,
+          type: "webhook.received",
+          domain: "webhook",
+          entityId: null,
+          payload: { body, contentType: headers.get("content-type"), userAgent: headers.get("user-agent") },
+        },
+      ],
+      { automationId: hook.automationId, nodeId: hook.nodeId },
+    );
+    const runs = await runsForEvent(tx, hook.tenantId, [event!.id]);
+    const sameAutomation = runs.filter((r) => r.automationId === hook.automationId);
+    return { eventId: event!.id, duplicate: !event!.inserted, runIds: sameAutomation.map((r) => r.id) };
+  });
+}

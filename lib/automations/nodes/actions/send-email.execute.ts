@@ -1,0 +1,57 @@
+import { outboxEmails } from "@/lib/db/schema";
+import { enqueueJobs } from "@/lib/jobs";
+import { ActionError, type DatabaseExecutor } from "../executor";
+
+interface EmailParams {
+  to: string;
+  subject: string;
+  body: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Plain text with `{tokens}` → HTML: values are escaped, line breaks kept. */
+function toHtml(body: string): string {
+  return body.replace(/\r?\n/g, "<br>\n");
+}
+
+/**
+ * Writes the email to the outbox in the action's transaction (exactly once). With `SMTP_URL` set,
+ * an `email_send` job keyed by the outbox id sends it; the job is idempotent on that id.
+ */
+export const sendEmailExecutor: DatabaseExecutor<EmailParams, { to: string; subject: string; html: string }> =
+  {
+    effect: "database",
+    prepare: (params, ctx) => ({
+      to: ctx.render(params.to).trim(),
+      subject: ctx.render(params.subject),
+      html: toHtml(ctx.render(params.body, { escapeHtml: true })),
+    }),
+    async run(tx, request, ctx) {
+      if (!EMAIL.test(request.to)) {
+        throw new ActionError(
+          request.to
+            ? `'${request.to}' is not an email address.`
+            : "The recipient came out empty (does the record have an email?).",
+        );
+      }
+      const smtp = Boolean(process.env.SMTP_URL);
+      const [email] = await tx
+        .insert(outboxEmails)
+        .values({
+          tenantId: ctx.tenantId,
+          runId: ctx.runId,
+          nodeId: ctx.nodeId,
+          to: request.to,
+          subject: request.subject,
+          bodyHtml: request.html,
+          status: smtp ? "queued" : "stored",
+        })
+        .returning({ id: outboxEmails.id });
+      if (smtp)
+        await enqueueJobs(tx, [
+          { task: "email_send", payload: { outboxId: email!.id }, jobKey: `email:${email!.id}` },
+        ]);
+      return { outboxId: email!.id, to: request.to, sentVia: smtp ? "smtp" : "outbox only" };
+    },
+  };

@@ -1,0 +1,60 @@
+import type { z } from "zod";
+import type { Tx } from "@/lib/db/client";
+import type { RunEntity } from "@/lib/automations/engine/entity";
+
+/**
+ * Server-only half of the node registry: how an action takes effect.
+ *
+ * - `database` effects (tags, notes, outbox emails, tasks) run inside the transaction that writes
+ *   the action's delivery row, so they happen exactly once.
+ * - `outside` effects (HTTP) cannot share our transaction: the engine records the delivery as
+ *   `sending` first, the executor sends with the delivery's dedupe key as `Idempotency-Key`, and
+ *   the engine records the outcome.
+ */
+export interface ActionContext {
+  tenantId: string;
+  runId: string;
+  automationId: string;
+  automationName: string;
+  nodeId: string;
+  leg: number;
+  /** `run:node:leg`, unique per side effect; sent as `Idempotency-Key` by HTTP actions. */
+  dedupeKey: string;
+  entity: RunEntity | null;
+  /** Renders `{token}`s against the run; `escapeHtml` escapes the inserted values. */
+  render(template: string, options?: { escapeHtml?: boolean }): string;
+  now: Date;
+}
+
+/** What an action reports: recorded as the step's output and the delivery's response. */
+export type ActionOutput = Record<string, unknown>;
+
+/** A failure the merchant can act on ("The order 'o-1' no longer exists."): fails the step, not the job. */
+export class ActionError extends Error {
+  constructor(
+    message: string,
+    readonly output: ActionOutput = {},
+  ) {
+    super(message);
+    this.name = "ActionError";
+  }
+}
+
+type Request = Record<string, unknown>;
+
+export interface DatabaseExecutor<P, R extends Request = Request> {
+  effect: "database";
+  /** Renders params into what will be done; recorded as the delivery's request. */
+  prepare(params: P, ctx: ActionContext): R;
+  run(tx: Tx, request: R, ctx: ActionContext): Promise<ActionOutput>;
+}
+
+export interface OutsideExecutor<P, R extends Request = Request> {
+  effect: "outside";
+  prepare(params: P, ctx: ActionContext): R;
+  /** Parses a stored request back, to re-send exactly what was sent before an interruption. */
+  request: z.ZodType<R>;
+  send(request: R, ctx: ActionContext): Promise<ActionOutput>;
+}
+
+export type ActionExecutor<P, R extends Request = Request> = DatabaseExecutor<P, R> | OutsideExecutor<P, R>;

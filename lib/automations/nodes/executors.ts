@@ -1,0 +1,30 @@
+import type { z } from "zod";
+import { addNoteExecutor } from "./actions/add-note.execute";
+import { createTaskExecutor } from "./actions/create-task.execute";
+import { httpRequestExecutor } from "./actions/http-request.execute";
+import { sendEmailExecutor } from "./actions/send-email.execute";
+import { addTagExecutor, removeTagExecutor } from "./actions/tags.execute";
+import type { ActionExecutor } from "./executor";
+import type { ActionType, NODE_DEFINITIONS } from "./registry";
+
+type ParamsOf<T extends ActionType> = z.infer<(typeof NODE_DEFINITIONS)[T]["params"]>;
+
+/**
+ * Every action type's executor. Typed as a complete record over the registry's action types, so
+ * an action without an executor (or with one for the wrong params) is a compile error.
+ */
+export const EXECUTORS: { [T in ActionType]: ActionExecutor<ParamsOf<T>> } = {
+  "auto.action.add_tag": addTagExecutor,
+  "auto.action.remove_tag": removeTagExecutor,
+  "auto.action.add_note": addNoteExecutor,
+  "auto.action.send_email": sendEmailExecutor,
+  "auto.action.http_request": httpRequestExecutor,
+  "auto.action.create_task": createTaskExecutor,
+};
+
+/** The executor for a stored node type, whose params the caller has already parsed with its schema. */
+export function executorFor(type: string): ActionExecutor<never> | undefined {
+  return Object.hasOwn(EXECUTORS, type)
+    ? (EXECUTORS[type as ActionType] as ActionExecutor<never>)
+    : undefined;
+}

@@ -1,0 +1,450 @@
+import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { getDb, type Tx } from "@/lib/db/client";
+import { automationHookTokens, automationRuns, automations, automationVersions } from "@/lib/db/schema";
+import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import { EMPTY_GRAPH, graphSchema, MAX_GRAPH_BYTES, type Graph } from "./graph/schema";
+import { validate, type ReadyIssue } from "./graph/validate";
+import { registry } from "./nodes/registry";
+import { decodeCursor, encodeCursor } from "@/lib/pagination";
+
+export const IN_FLIGHT_POLICIES = ["cancel", "finish_on_started_version", "move_to_latest"] as const;
+export type InFlightPolicy = (typeof IN_FLIGHT_POLICIES)[number];
+
+export const POLICY_SENTENCES: Record<InFlightPolicy, string> = {
+  cancel: "Runs waiting on an older version are cancelled when they wake.",
+  finish_on_started_version: "Runs waiting on an older version finish on the version they started with.",
+  move_to_latest:
+    "Runs waiting on an older version continue on the new version if their step still exists there.",
+};
+
+type AutomationRow = typeof automations.$inferSelect;
+
+export interface AutomationView {
+  id: string;
+  name: string;
+  description: string;
+  status: AutomationRow["status"];
+  version: number;
+  inFlightPolicy: InFlightPolicy;
+  draftGraph: Graph;
+  draftRevision: number;
+  activeGraph: Graph | null;
+  readyIssues: ReadyIssue[];
+  /** True when the draft differs from the published version (or was never published). */
+  hasUnpublishedChanges: boolean;
+  activatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Graph JSON compared by content, so saving the same graph again is not a change. */
+function sameGraph(a: Graph | null, b: Graph | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function view(row: AutomationRow): AutomationView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    version: row.version,
+    inFlightPolicy: row.inFlightPolicy,
+    draftGraph: row.draftGraph,
+    draftRevision: row.draftRevision,
+    activeGraph: row.activeGraph,
+    readyIssues: validate(row.draftGraph),
+    hasUnpublishedChanges: row.version === 0 || !sameGraph(row.draftGraph, row.activeGraph),
+    activatedAt: row.activatedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Shape-checks a graph (not its meaning: that is `validate`) and refuses oversized ones. */
+function parseGraph(input: unknown): Graph {
+  const size = JSON.stringify(input ?? null).length;
+  if (size > MAX_GRAPH_BYTES) {
+    throw new AppError(
+      422,
+      "invalid",
+      `The flow is ${Math.round(size / 1000)} KB; a flow can be at most ${MAX_GRAPH_BYTES / 1000} KB.`,
+    );
+  }
+  return parseOrThrow(graphSchema, input, "The flow is malformed");
+}
+
+const name = z.string().trim().min(1, "give the automation a name").max(120, "use at most 120 characters");
+
+export const createInput = z.strictObject({
+  name,
+  description: z.string().max(2000).default(""),
+  graph: z.unknown().optional(),
+  inFlightPolicy: z.enum(IN_FLIGHT_POLICIES).default("cancel"),
+});
+
+export const draftInput = z.strictObject({
+  graph: z.unknown().optional(),
+  name: name.optional(),
+  description: z.string().max(2000).optional(),
+  inFlightPolicy: z.enum(IN_FLIGHT_POLICIES).optional(),
+  /** The draft revision the editor started from; a newer one on the server is a 409. */
+  baseRevision: z.number().int().min(1).optional(),
+});
+
+async function loadRow(
+  tx: Tx | ReturnType<typeof getDb>,
+  tenantId: string,
+  id: string,
+  lock = false,
+): Promise<AutomationRow> {
+  if (!isUuid(id)) throw notFound("That automation");
+  const query = tx
+    .select()
+    .from(automations)
+    .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id)));
+  const [row] = lock ? await query.for("update") : await query;
+  if (!row) throw notFound("That automation");
+  return row;
+}
+
+export async function createAutomation(caller: Caller, body: unknown): Promise<AutomationView> {
+  const input = parseOrThrow(createInput, body, "The automation is invalid");
+  const graph = input.graph === undefined ? EMPTY_GRAPH : parseGraph(input.graph);
+  const [row] = await getDb()
+    .insert(automations)
+    .values({
+      tenantId: caller.tenant.id,
+      name: input.name,
+      description: input.description,
+      draftGraph: graph,
+      inFlightPolicy: input.inFlightPolicy,
+      createdBy: actorLabel(caller.actor),
+    })
+    .returning();
+  return view(row!);
+}
+
+export async function getAutomation(tenantId: string, id: string): Promise<AutomationView> {
+  return view(await loadRow(getDb(), tenantId, id));
+}
+
+export async function saveDraft(caller: Caller, id: string, body: unknown): Promise<AutomationView> {
+  const input = parseOrThrow(draftInput, body, "The draft is invalid");
+  const graph = input.graph === undefined ? undefined : parseGraph(input.graph);
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    if (row.status === "archived")
+      throw new AppError(409, "conflict", "This automation is archived; restore it before editing.");
+    if (input.baseRevision !== undefined && input.baseRevision !== row.draftRevision) {
+      throw new AppError(
+        409,
+        "conflict",
+        "This draft was changed elsewhere (another tab or person) since you opened it. Reload to see the latest version.",
+      );
+    }
+    const [updated] = await tx
+      .update(automations)
+      .set({
+        ...(graph ? { draftGraph: graph } : {}),
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.inFlightPolicy ? { inFlightPolicy: input.inFlightPolicy } : {}),
+        draftRevision: sql`${automations.draftRevision} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(automations.id, row.id))
+      .returning();
+    return view(updated!);
+  });
+}
+
+/** What pausing or publishing does to runs parked on a wait, in a sentence the admin reads first. */
+export interface Impact {
+  waitingRuns: number;
+  policy: InFlightPolicy;
+  message: string;
+}
+
+export async function impactOf(
+  tx: Tx | ReturnType<typeof getDb>,
+  row: AutomationRow,
+  action: "publish" | "pause",
+): Promise<Impact> {
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(automationRuns)
+    .where(and(eq(automationRuns.automationId, row.id), eq(automationRuns.status, "waiting")));
+  const waitingRuns = count?.n ?? 0;
+  const runs = waitingRuns === 1 ? "1 run is" : `${waitingRuns} runs are`;
+  const message =
+    waitingRuns === 0
+      ? "No runs are waiting."
+      : action === "pause"
+        ? `${runs} waiting. Any that come due while the automation is paused will be cancelled; those due after you activate it again continue.`
+        : `${runs} waiting. ${POLICY_SENTENCES[row.inFlightPolicy]}`;
+  return { waitingRuns, policy: row.inFlightPolicy, message };
+}
+
+/** The event types a graph's triggers listen to. */
+function triggerEvents(graph: Graph): string[] {
+  const events = graph.nodes.flatMap((n) => {
+    const definition = registry.get(n.type);
+    return definition?.category === "trigger" && definition.event ? [definition.event] : [];
+  });
+  return [...new Set(events)];
+}
+
+async function replaceHookTokens(tx: Tx, row: AutomationRow, graph: Graph): Promise<void> {
+  await tx.delete(automationHookTokens).where(eq(automationHookTokens.automationId, row.id));
+  const hooks = graph.nodes.filter((n) => n.type === "auto.trigger.webhook");
+  if (hooks.length === 0) return;
+  const tokens = hooks.map((n) => ({
+    token: String(n.params.token),
+    tenantId: row.tenantId,
+    automationId: row.id,
+    nodeId: n.id,
+    secret: typeof n.params.secret === "string" && n.params.secret ? n.params.secret : null,
+  }));
+  const inserted = await tx.insert(automationHookTokens).values(tokens).onConflictDoNothing().returning();
+  if (inserted.length !== tokens.length) {
+    throw new AppError(
+      409,
+      "conflict",
+      "A webhook trigger's token is already used by another automation; generate a new one.",
+    );
+  }
+}
+
+/** Makes `graph` the active version N+1 and snapshots it, inside `tx`. */
+async function publishGraph(
+  tx: Tx,
+  row: AutomationRow,
+  caller: Caller,
+  snapshot: { graph: Graph; name: string; policy: InFlightPolicy; note: string },
+): Promise<AutomationRow> {
+  const version = row.version + 1;
+  await tx.insert(automationVersions).values({
+    automationId: row.id,
+    version,
+    tenantId: row.tenantId,
+    name: snapshot.name,
+    graph: snapshot.graph,
+    inFlightPolicy: snapshot.policy,
+    note: snapshot.note,
+    author: actorLabel(caller.actor),
+  });
+  await replaceHookTokens(tx, row, snapshot.graph);
+  const [updated] = await tx
+    .update(automations)
+    .set({
+      version,
+      name: snapshot.name,
+      inFlightPolicy: snapshot.policy,
+      activeGraph: snapshot.graph,
+      draftGraph: snapshot.graph,
+      draftRevision: sql`${automations.draftRevision} + 1`,
+      triggerEvents: triggerEvents(snapshot.graph),
+      status: "active",
+      activatedAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(eq(automations.id, row.id))
+    .returning();
+  return updated!;
+}
+
+export const publishInput = z.strictObject({ note: z.string().trim().max(500).default("") });
+
+/**
+ * Publishes the draft as the next version and turns the automation on. Ready issues block it
+ * (422 with the list). Publishing an unchanged draft of an active automation changes nothing.
+ */
+export async function publishAutomation(
+  caller: Caller,
+  id: string,
+  body: unknown,
+): Promise<{ automation: AutomationView; published: boolean; impact: Impact }> {
+  const { note } = parseOrThrow(publishInput, body ?? {}, "The publish request is invalid");
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    if (row.status === "archived")
+      throw new AppError(409, "conflict", "This automation is archived; restore it before publishing.");
+    const issues = validate(row.draftGraph);
+    if (issues.length > 0) {
+      const count = issues.length === 1 ? "1 issue" : `${issues.length} issues`;
+      throw new AppError(
+        422,
+        "invalid",
+        `Fix ${count} before publishing: ${issues.map((i) => i.message).join(" ")}`,
+        issues,
+      );
+    }
+    const impact = await impactOf(tx, row, "publish");
+    const [current] = row.version
+      ? await tx
+          .select()
+          .from(automationVersions)
+          .where(
+            and(eq(automationVersions.automationId, row.id), eq(automationVersions.version, row.version)),
+          )
+      : [];
+    const unchanged =
+      current &&
+      sameGraph(current.graph, row.draftGraph) &&
+      current.name === row.name &&
+      current.inFlightPolicy === row.inFlightPolicy;
+    if (unchanged && row.status === "active") return { automation: view(row), published: false, impact };
+    const updated = unchanged
+      ? (
+          await tx
+            .update(automations)
+            .set({ status: "active", activatedAt: new Date(), updatedAt: new Date() })
+            .where(eq(automations.id, row.id))
+            .returning()
+        )[0]!
+      : await publishGraph(tx, row, caller, {
+          graph: row.draftGraph,
+          name: row.name,
+          policy: row.inFlightPolicy,
+          note,
+        });
+    return { automation: view(updated), published: !unchanged, impact };
+  });
+}
+
+/** Pause or activate without changing the version ("off means off": due waits are dropped while paused). */
+export async function setActive(
+  caller: Caller,
+  id: string,
+  active: boolean,
+): Promise<{ automation: AutomationView; impact: Impact }> {
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    if (active && row.version === 0)
+      throw new AppError(409, "conflict", "Publish this automation before activating it.");
+    if (row.status === "archived") throw new AppError(409, "conflict", "This automation is archived.");
+    const impact = await impactOf(tx, row, "pause");
+    const [updated] = await tx
+      .update(automations)
+      .set({
+        status: active ? "active" : "paused",
+        ...(active ? { activatedAt: new Date() } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(automations.id, row.id))
+      .returning();
+    return { automation: view(updated!), impact };
+  });
+}
+
+export async function listVersions(tenantId: string, id: string) {
+  const row = await loadRow(getDb(), tenantId, id);
+  const versions = await getDb()
+    .select()
+    .from(automationVersions)
+    .where(eq(automationVersions.automationId, row.id))
+    .orderBy(desc(automationVersions.version));
+  return versions.map((v) => ({
+    version: v.version,
+    name: v.name,
+    graph: v.graph,
+    inFlightPolicy: v.inFlightPolicy,
+    note: v.note,
+    author: v.author,
+    createdAt: v.createdAt.toISOString(),
+    active: v.version === row.version,
+  }));
+}
+
+/** Publishes an old snapshot as a new version (history is append-only, like `git revert`). */
+export async function revertToVersion(
+  caller: Caller,
+  id: string,
+  versionParam: string,
+): Promise<AutomationView> {
+  const version = Number(versionParam);
+  if (!Number.isInteger(version) || version < 1) throw notFound(`Version '${versionParam}'`);
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    const [snapshot] = await tx
+      .select()
+      .from(automationVersions)
+      .where(and(eq(automationVersions.automationId, row.id), eq(automationVersions.version, version)));
+    if (!snapshot) throw notFound(`Version ${version} of this automation`);
+    const updated = await publishGraph(tx, row, caller, {
+      graph: snapshot.graph,
+      name: snapshot.name,
+      policy: snapshot.inFlightPolicy,
+      note: `Reverted to version ${version}.`,
+    });
+    return view(updated);
+  });
+}
+
+export const listQuery = z.object({
+  q: z.string().max(200).optional(),
+  status: z.enum(["draft", "active", "paused", "archived"]).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export interface AutomationListItem {
+  id: string;
+  name: string;
+  status: AutomationRow["status"];
+  version: number;
+  triggerTypes: string[];
+  updatedAt: string;
+  lastRunAt: string | null;
+  waitingRuns: number;
+}
+
+export async function listAutomations(tenantId: string, query: unknown = {}) {
+  const { q, status, cursor, limit } = parseOrThrow(listQuery, query, "The list query is invalid");
+  const after = cursor ? decodeCursor(cursor) : null;
+  const rows = await getDb()
+    .select({
+      id: automations.id,
+      name: automations.name,
+      status: automations.status,
+      version: automations.version,
+      graph: automations.draftGraph,
+      updatedAt: automations.updatedAt,
+      lastRunAt: sql<Date | null>`(select max(created_at) from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = ${automations.id})`,
+      waitingRuns: sql<number>`(select count(*)::int from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = ${automations.id} and r.status = 'waiting')`,
+    })
+    .from(automations)
+    .where(
+      and(
+        eq(automations.tenantId, tenantId),
+        status ? eq(automations.status, status) : sql`${automations.status} <> 'archived'`,
+        q ? ilike(automations.name, `%${q.replace(/[%_\\]/g, "\\$&")}%`) : undefined,
+        after
+          ? or(
+              lt(automations.updatedAt, after.at),
+              and(eq(automations.updatedAt, after.at), lt(automations.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(automations.updatedAt), desc(automations.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const items: AutomationListItem[] = page.map((r) => ({
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    version: r.version,
+    triggerTypes: r.graph.nodes
+      .filter((n) => registry.get(n.type)?.category === "trigger")
+      .map((n) => n.type),
+    updatedAt: r.updatedAt.toISOString(),
+    lastRunAt: r.lastRunAt ? new Date(r.lastRunAt).toISOString() : null,
+    waitingRuns: r.waitingRuns,
+  }));
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null };
+}

@@ -1,0 +1,240 @@
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+import type { Graph } from "@/lib/automations/graph/schema";
+import { users } from "./auth";
+import { tenants } from "./tenants";
+
+export const automationStatusEnum = pgEnum("automation_status", ["draft", "active", "paused", "archived"]);
+export const inFlightPolicyEnum = pgEnum("in_flight_policy", [
+  "cancel",
+  "finish_on_started_version",
+  "move_to_latest",
+]);
+
+/**
+ * A named flow: the draft being edited and the active graph published as `version`.
+ * `version` 0 means never published. `trigger_events` lists the event types the active graph
+ * listens to, so matching an event to automations is one indexed lookup.
+ */
+export const automations = pgTable(
+  "automations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    status: automationStatusEnum("status").notNull().default("draft"),
+    version: integer("version").notNull().default(0),
+    draftGraph: jsonb("draft_graph").$type<Graph>().notNull(),
+    /** Bumped by every draft save; the editor sends the revision it started from to detect a second tab. */
+    draftRevision: integer("draft_revision").notNull().default(1),
+    activeGraph: jsonb("active_graph").$type<Graph>(),
+    inFlightPolicy: inFlightPolicyEnum("in_flight_policy").notNull().default("cancel"),
+    triggerEvents: text("trigger_events")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    activatedAt: timestamp("activated_at", { withTimezone: true }),
+    createdBy: text("created_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("automations_list_idx").on(t.tenantId, t.updatedAt.desc(), t.id),
+    index("automations_trigger_events_idx").using("gin", t.triggerEvents),
+  ],
+);
+
+/** A full snapshot per published version: what ran, who published it, and why. */
+export const automationVersions = pgTable(
+  "automation_versions",
+  {
+    automationId: uuid("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    tenantId: uuid("tenant_id").notNull(),
+    name: text("name").notNull(),
+    graph: jsonb("graph").$type<Graph>().notNull(),
+    inFlightPolicy: inFlightPolicyEnum("in_flight_policy").notNull(),
+    note: text("note").notNull().default(""),
+    author: text("author").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.automationId, t.version] })],
+);
+
+/** Inbound webhook URLs: one token per webhook trigger node of an active automation. */
+export const automationHookTokens = pgTable("automation_hook_tokens", {
+  token: text("token").primaryKey(),
+  tenantId: uuid("tenant_id").notNull(),
+  automationId: uuid("automation_id")
+    .notNull()
+    .references(() => automations.id, { onDelete: "cascade" }),
+  nodeId: text("node_id").notNull(),
+  secret: text("secret"),
+});
+
+/**
+ * One execution of an automation for one trigger event. `event` keeps the trigger event as it
+ * fired (type, id, payload, the entity's status then) so every leg sees the same trigger.
+ */
+export const automationRuns = pgTable(
+  "automation_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull(),
+    automationId: uuid("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    automationVersion: integer("automation_version").notNull(),
+    status: text("status").$type<RunStatus>().notNull().default("queued"),
+    eventId: text("event_id").notNull(),
+    triggerNodeId: text("trigger_node_id").notNull(),
+    event: jsonb("event").$type<RunEvent>().notNull(),
+    domain: text("domain").notNull(),
+    entityId: text("entity_id"),
+    legs: integer("legs").notNull().default(0),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    durationMs: integer("duration_ms"),
+    error: text("error"),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("automation_runs_event_unique").on(t.automationId, t.eventId),
+    index("automation_runs_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc()),
+    index("automation_runs_automation_idx").on(t.tenantId, t.automationId, t.createdAt.desc(), t.id.desc()),
+    index("automation_runs_status_idx").on(t.tenantId, t.status, t.createdAt.desc(), t.id.desc()),
+    index("automation_runs_entity_idx").on(t.tenantId, t.domain, t.entityId, t.createdAt.desc()),
+    index("automation_runs_active_idx")
+      .on(t.status, t.updatedAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+/** One row per node executed in a leg of a run; a node runs at most once per leg. */
+export const automationRunSteps = pgTable(
+  "automation_run_steps",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => automationRuns.id, { onDelete: "cascade" }),
+    nodeId: text("node_id").notNull(),
+    nodeType: text("node_type").notNull(),
+    category: text("category").notNull(),
+    status: text("status").$type<StepStatus>().notNull(),
+    leg: integer("leg").notNull(),
+    input: jsonb("input").$type<Record<string, unknown>>(),
+    output: jsonb("output").$type<Record<string, unknown>>(),
+    error: text("error"),
+    reason: text("reason"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    durationMs: integer("duration_ms"),
+  },
+  (t) => [unique("automation_run_steps_node_leg_unique").on(t.runId, t.nodeId, t.leg)],
+);
+
+/**
+ * The dedupe record of every side effect: unique per (run, node, leg). Effects inside our
+ * database are written in the same transaction as this row; an HTTP call records `sending`
+ * before the request and its outcome after.
+ */
+export const actionDeliveries = pgTable(
+  "action_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => automationRuns.id, { onDelete: "cascade" }),
+    nodeId: text("node_id").notNull(),
+    leg: integer("leg").notNull(),
+    nodeType: text("node_type").notNull(),
+    dedupeKey: text("dedupe_key").notNull(),
+    status: text("status").$type<DeliveryStatus>().notNull(),
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    response: jsonb("response").$type<Record<string, unknown>>(),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("action_deliveries_dedupe_unique").on(t.runId, t.nodeId, t.leg),
+    index("action_deliveries_tenant_idx").on(t.tenantId, t.nodeType, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** Emails written by flows: always kept here (viewable in the app), sent via SMTP when configured. */
+export const outboxEmails = pgTable(
+  "outbox_emails",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull(),
+    runId: uuid("run_id").references(() => automationRuns.id, { onDelete: "set null" }),
+    nodeId: text("node_id"),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    bodyHtml: text("body_html").notNull(),
+    status: text("status").$type<"stored" | "queued" | "sent" | "failed">().notNull(),
+    error: text("error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("outbox_emails_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc())],
+);
+
+/** Staff to-dos created by flows ("escalate if still unhandled"). */
+export const staffTasks = pgTable(
+  "staff_tasks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull(),
+    runId: uuid("run_id").references(() => automationRuns.id, { onDelete: "set null" }),
+    nodeId: text("node_id"),
+    title: text("title").notNull(),
+    assignee: text("assignee"),
+    domain: text("domain"),
+    entityId: text("entity_id"),
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    status: text("status").$type<"open" | "done">().notNull().default("open"),
+    doneAt: timestamp("done_at", { withTimezone: true }),
+    doneBy: text("done_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("staff_tasks_tenant_idx").on(t.tenantId, t.status, t.createdAt.desc(), t.id.desc())],
+);
+
+export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled";
+export type StepStatus = "success" | "failed" | "skipped" | "waiting";
+export type DeliveryStatus = "sending" | "delivered" | "failed";
+
+/** The trigger event as a run keeps it. `entityStatus` is the status the event fired for. */
+export interface RunEvent {
+  id: string;
+  type: string;
+  domain: string;
+  entityId: string | null;
+  entityStatus: string | null;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+}

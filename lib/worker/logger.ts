@@ -1,0 +1,13 @@
+import { Logger } from "graphile-worker";
+
+/**
+ * graphile-worker logs every job at info level; at a thousand jobs a second that drowns what
+ * matters. Warnings and errors are kept; `WORKER_LOG=info` brings the rest back for debugging.
+ */
+export const workerLogger = new Logger((scope) => (level, message) => {
+  if (process.env.WORKER_LOG !== "info" && level !== "error" && level !== "warning") return;
+  const where = scope.taskIdentifier ? ` ${scope.taskIdentifier}` : "";
+  const line = `[graphile-worker${where}] ${message}`;
+  if (level === "error") console.error(line);
+  else console.log(line);
+});
