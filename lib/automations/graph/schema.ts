@@ -39,12 +39,22 @@ export const graphSchema = z
   .superRefine((graph, ctx) => {
     const seen = new Set<string>();
     graph.nodes.forEach((node, i) => {
-      if (seen.has(node.id)) ctx.addIssue({ code: "custom", path: ["nodes", i, "id"], message: `'${node.id}' is used by two steps` });
+      if (seen.has(node.id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["nodes", i, "id"],
+          message: `'${node.id}' is used by two steps`,
+        });
       seen.add(node.id);
     });
     const edgeIds = new Set<string>();
     graph.edges.forEach((edge, i) => {
-      if (edgeIds.has(edge.id)) ctx.addIssue({ code: "custom", path: ["edges", i, "id"], message: `'${edge.id}' is used by two connections` });
+      if (edgeIds.has(edge.id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["edges", i, "id"],
+          message: `'${edge.id}' is used by two connections`,
+        });
       edgeIds.add(edge.id);
     });
   });
