@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+import { closeDb } from "@/lib/db/client";
+import { createDatabaseIfMissing } from "@/lib/db/connection";
+import { dataRoot, databaseUrl, startOrFindEmbedded } from "@/lib/db/embedded";
+import { migrateDatabase } from "@/lib/db/migrate";
+
+/**
+ * A fresh, migrated database for one benchmark: on the embedded cluster under `.data/bench-pg`
+ * (same settings as the demo shop's, not the tests' fsync-off ones), or on DATABASE_URL's server.
+ * Sets DATABASE_URL for the rest of the process.
+ */
+export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  let serverUrl: string;
+  let stop = async () => {};
+  if (process.env.DATABASE_URL) {
+    serverUrl = databaseUrl(process.env.DATABASE_URL, "postgres");
+  } else {
+    const cluster = await startOrFindEmbedded(path.join(dataRoot(), "bench-pg"));
+    serverUrl = cluster.serverUrl;
+    stop = cluster.stop;
+  }
+  const database = `bench_${name}_${Date.now()}`;
+  await createDatabaseIfMissing(serverUrl, database);
+  const url = databaseUrl(serverUrl, database);
+  await migrateDatabase(url);
+  process.env.DATABASE_URL = url;
+  return {
+    url,
+    async drop() {
+      await closeDb();
+      const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`drop database if exists "${database}" with (force)`);
+      await sql.end();
+      await stop();
+    },
+  };
+}
+
+export type Metrics = Record<string, number | string | boolean>;
+
+/** Prints a table and one JSON line, and keeps the JSON under bench/results/. */
+export function report(name: string, metrics: Metrics): void {
+  const width = Math.max(...Object.keys(metrics).map((k) => k.length));
+  console.log(`\n${name}`);
+  for (const [key, value] of Object.entries(metrics)) {
+    const shown = typeof value === "number" ? (Number.isInteger(value) ? value : value.toFixed(2)) : value;
+    console.log(`  ${key.padEnd(width)}  ${shown}`);
+  }
+  const json = JSON.stringify({ bench: name, at: new Date().toISOString(), ...metrics });
+  console.log(json);
+  fs.mkdirSync("bench/results", { recursive: true });
+  fs.writeFileSync(path.join("bench/results", `${name}.json`), `${json}\n`);
+}
+
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  intervalMs = 50,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000}s.`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}

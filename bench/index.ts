@@ -1,0 +1,26 @@
+/**
+ * `npm run bench -- <name>`: runs one benchmark (or all with no name) against a fresh database and
+ * prints a table plus one JSON line per benchmark (also kept in bench/results/).
+ */
+import { benchEngine } from "./engine";
+
+const BENCHES: Record<string, () => Promise<void>> = {
+  engine: benchEngine,
+};
+
+async function main() {
+  const names = process.argv.slice(2);
+  const chosen = names.length ? names : Object.keys(BENCHES);
+  for (const name of chosen) {
+    const bench = BENCHES[name];
+    if (!bench)
+      throw new Error(`Unknown benchmark '${name}'. Choose from: ${Object.keys(BENCHES).join(", ")}.`);
+    await bench();
+  }
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
