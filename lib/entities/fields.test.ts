@@ -52,12 +52,13 @@ describe("isKnownFieldPath", () => {
     "lineItems",
     "lineItems.3.price",
     "lineItems.0.sku",
-    "notes.0.body",
     "id",
   ])("accepts %s on an order", (path) => expect(isKnownFieldPath("order", path)).toBe(true));
 
   it.each([
     "nope",
+    // Notes are not part of a run's entity, so conditions cannot read them.
+    "notes.0.body",
     "",
     "lineItems.sku",
     "lineItems.x.price",

@@ -30,24 +30,13 @@ interface FieldNode {
   item?: FieldNode;
 }
 
-const noteSchema = z.object({
-  id: z.string(),
-  body: z.string(),
-  author: z.string(),
-  createdAt: z.iso.datetime(),
-});
-
 /**
- * What every stored record carries besides its domain's fields (see `EntityView`): the id, the
- * tags and notes, which live outside `data`, and the record's own timestamps. A domain field of
- * the same name (an order's `createdAt`) wins.
+ * What a run's entity carries besides its domain's fields (see `RunEntity`): the id and the tags,
+ * which live outside `data`. Notes and the record's own timestamps are not part of it.
  */
 const recordSchema = z.object({
   id: z.string(),
   tags: z.array(z.string()),
-  notes: z.array(noteSchema),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
 });
 
 /** Reads a zod schema into a field node; `null` for a kind of schema a field cannot be. */

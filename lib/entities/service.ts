@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type DbOrTx } from "@/lib/db/client";
+import { getDb, type DbOrTx, type Tx } from "@/lib/db/client";
 import { entities, entityNotes } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
@@ -33,8 +33,10 @@ export interface EntityView {
   [field: string]: unknown;
   tags: string[];
   notes: EntityNote[];
-  createdAt: string;
-  updatedAt: string;
+  /** When Tillflow first stored the record; a domain's own `createdAt` (an order's) is a field. */
+  recordedAt: string;
+  /** When the record last changed in Tillflow. */
+  changedAt: string;
 }
 
 export function parseDomain(value: string): Domain {
@@ -114,48 +116,67 @@ export async function upsertEntity(
 ): Promise<UpsertResult> {
   const domain = parseDomain(domainName);
   const id = parseEntityId(rawId);
-  const { tags, notes, ...data } = parseOrThrow(
-    putSchema(domain),
-    body,
-    `The ${DOMAIN_LABELS[domain].one} is invalid`,
-  );
+  const input = parseOrThrow(putSchema(domain), body, `The ${DOMAIN_LABELS[domain].one} is invalid`);
   return getDb().transaction(async (tx) => {
-    const [existing] = await tx
-      .select({ data: entities.data, tags: entities.tags })
-      .from(entities)
-      .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)))
-      .for("update");
-    const values = {
-      data,
-      status: statusOf(data),
-      email: "email" in data && typeof data.email === "string" ? data.email.toLowerCase() : null,
-      tags: tags ?? existing?.tags ?? [],
-      updatedAt: new Date(),
-    };
-    if (existing) {
-      await tx
-        .update(entities)
-        .set(values)
-        .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)));
-    } else {
-      const inserted = await tx
-        .insert(entities)
-        .values({ tenantId, domain, id, ...values })
-        .onConflictDoNothing()
-        .returning({ id: entities.id });
-      // A concurrent PUT created it between our read and our insert: let the client retry.
-      if (inserted.length === 0)
-        throw new AppError(
-          409,
-          "conflict",
-          "This record was created at the same moment by another request; retry.",
-        );
-    }
-    if (notes?.length) await addNotes(tx, tenantId, domain, id, notes, author, { skipExisting: true });
-    const events = await recordEvents(tx, tenantId, impliedEvents(domain, id, existing?.data ?? null, data));
-    const entity = await loadEntity(tx, tenantId, domain, id);
-    return { entity: entity!, created: !existing, events };
+    const existing = await lockEntity(tx, tenantId, domain, id);
+    return writeEntity(tx, { tenantId, domain, id, existing, input, author });
   });
+}
+
+async function lockEntity(tx: Tx, tenantId: string, domain: Domain, id: string) {
+  const [row] = await tx
+    .select({ data: entities.data, tags: entities.tags })
+    .from(entities)
+    .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)))
+    .for("update");
+  return row ?? null;
+}
+
+/** Writes a parsed PUT body over the locked `existing` row (or creates it), with notes and events. */
+async function writeEntity(
+  tx: Tx,
+  write: {
+    tenantId: string;
+    domain: Domain;
+    id: string;
+    existing: { data: Record<string, unknown>; tags: string[] } | null;
+    input: { tags?: string[]; notes?: string[] } & Record<string, unknown>;
+    author: string;
+  },
+): Promise<UpsertResult> {
+  const { tenantId, domain, id, existing, author } = write;
+  const { tags, notes, ...data } = write.input;
+  const values = {
+    data,
+    status: statusOf(data),
+    email: typeof data.email === "string" ? data.email.toLowerCase() : null,
+    tags: tags ?? existing?.tags ?? [],
+    updatedAt: new Date(),
+  };
+  if (existing) {
+    await tx
+      .update(entities)
+      .set(values)
+      .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)));
+  } else {
+    const inserted = await tx
+      .insert(entities)
+      .values({ tenantId, domain, id, ...values })
+      .onConflictDoNothing()
+      .returning({ id: entities.id });
+    // A concurrent PUT created it between our read and our insert: let the client retry.
+    if (inserted.length === 0) {
+      throw new AppError(
+        409,
+        "conflict",
+        "This record was created at the same moment by another request; retry.",
+      );
+    }
+  }
+  if (notes?.length) await addNotes(tx, tenantId, domain, id, notes, author, { skipExisting: true });
+  const events = await recordEvents(tx, tenantId, impliedEvents(domain, id, existing?.data ?? null, data));
+  const entity = await loadEntity(tx, tenantId, domain, id);
+  return { entity: entity!, created: !existing, events };
 }
 
 /** Adds notes; with `skipExisting`, a note whose text is already on the entity is not added twice (idempotent PUT). */
@@ -214,8 +235,8 @@ export async function loadEntity(
     domain,
     tags: row.tags,
     notes: notes.map((n) => ({ ...n, createdAt: n.createdAt.toISOString() })),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    recordedAt: row.createdAt.toISOString(),
+    changedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -250,7 +271,7 @@ export async function deleteEntity(
   });
 }
 
-/** Sets only the status of an entity (the admin's "change status"), through the same upsert path. */
+/** Sets only the status of an entity (the admin's "change status"): read, check and write in one transaction. */
 export async function changeStatus(
   tenantId: string,
   domainName: string,
@@ -258,17 +279,18 @@ export async function changeStatus(
   status: string,
   author: string,
 ): Promise<UpsertResult> {
-  const current = await getEntity(tenantId, domainName, rawId);
-  const {
-    id: _id,
-    domain: _domain,
-    tags: _tags,
-    notes: _notes,
-    createdAt: _c,
-    updatedAt: _u,
-    ...data
-  } = current;
-  return upsertEntity(tenantId, domainName, rawId, { ...data, status }, author);
+  const domain = parseDomain(domainName);
+  const id = parseEntityId(rawId);
+  return getDb().transaction(async (tx) => {
+    const existing = await lockEntity(tx, tenantId, domain, id);
+    if (!existing) throw notFoundEntity(domain, id);
+    const input = parseOrThrow(
+      putSchema(domain),
+      { ...existing.data, status },
+      `That status is not valid for ${DOMAIN_LABELS[domain].one}s`,
+    );
+    return writeEntity(tx, { tenantId, domain, id, existing, input, author });
+  });
 }
 
 const listQuery = z.object({

@@ -156,8 +156,8 @@ export default async function CustomerPage({ params }: { params: Params }) {
               <DescriptionList
                 items={[
                   { term: "Customer id", detail: <span className="font-mono text-xs">{customer.id}</span> },
-                  { term: "Recorded", detail: <RelativeTime value={customer.createdAt} /> },
-                  { term: "Last changed", detail: <RelativeTime value={customer.updatedAt} /> },
+                  { term: "Recorded", detail: <RelativeTime value={customer.recordedAt} /> },
+                  { term: "Last changed", detail: <RelativeTime value={customer.changedAt} /> },
                 ]}
               />
             </CardBody>

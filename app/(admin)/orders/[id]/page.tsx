@@ -135,8 +135,8 @@ export default async function OrderPage({ params }: { params: Params }) {
                 items={[
                   { term: "Order id", detail: <span className="font-mono text-xs">{order.id}</span> },
                   { term: "Currency", detail: currency ?? "—" },
-                  { term: "Recorded", detail: <RelativeTime value={order.createdAt} /> },
-                  { term: "Last changed", detail: <RelativeTime value={order.updatedAt} /> },
+                  { term: "Recorded", detail: <RelativeTime value={order.recordedAt} /> },
+                  { term: "Last changed", detail: <RelativeTime value={order.changedAt} /> },
                 ]}
               />
             </CardBody>
