@@ -15,7 +15,7 @@ import { startWorker } from "@/worker/run";
 import { benchDatabase, report, waitUntil } from "./harness";
 
 const N = Number(process.env.BENCH_N ?? 20_000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 
 interface Mode {
   label: string;

@@ -5,6 +5,8 @@ import { startWorker } from "./run";
 
 /** `npm run worker` / `tillflow worker`: runs jobs until SIGINT or SIGTERM, then stops cleanly. */
 export async function main(): Promise<void> {
+  // The worker runs many legs at once; give its drizzle pool more room than the web server's.
+  process.env.DB_POOL_MAX ??= "20";
   const url = await ensureDatabaseUrl();
   await migrateDatabase(url);
   const worker = await startWorker({ connectionString: url });

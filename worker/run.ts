@@ -16,7 +16,7 @@ export interface WorkerHandle {
 
 export interface StartWorkerOptions {
   connectionString: string;
-  /** Jobs run at once in this process. Default 8 (or `WORKER_CONCURRENCY`). */
+  /** Jobs run at once in this process. Default 32 (or `WORKER_CONCURRENCY`). */
   concurrency?: number;
   /** Install SIGINT/SIGTERM handlers. Default false: the caller owns shutdown. */
   handleSignals?: boolean;
@@ -46,13 +46,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   const events = new EventEmitter() as WorkerEvents;
   events.on("pool:create", ({ workerPool }) => lockIds.add(workerPool.id));
   events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
-  const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 8);
+  // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
+  const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 32);
   const localQueueSize = options.localQueueSize ?? concurrency * 4;
   const runner = await run({
     events,
     logger: workerLogger,
     connectionString: options.connectionString,
     concurrency,
+    maxPoolSize: concurrency,
     // Batched fetching and completion: several times the throughput of one query per job.
     preset: {
       worker: {

@@ -94,7 +94,11 @@ export async function getRun(tenantId: string, id: string) {
     .select()
     .from(automationRunSteps)
     .where(eq(automationRunSteps.runId, run.id))
-    .orderBy(asc(automationRunSteps.leg), asc(automationRunSteps.startedAt), asc(automationRunSteps.id));
+    .orderBy(
+      asc(automationRunSteps.leg),
+      asc(automationRunSteps.position),
+      asc(automationRunSteps.startedAt),
+    );
   return {
     ...summary(run),
     event: run.event,

@@ -45,15 +45,10 @@ describe("domainFields", () => {
 });
 
 describe("isKnownFieldPath", () => {
-  it.each([
-    "total",
-    "tags",
-    "tags.0",
-    "lineItems",
-    "lineItems.3.price",
-    "lineItems.0.sku",
-    "id",
-  ])("accepts %s on an order", (path) => expect(isKnownFieldPath("order", path)).toBe(true));
+  it.each(["total", "tags", "tags.0", "lineItems", "lineItems.3.price", "lineItems.0.sku", "id"])(
+    "accepts %s on an order",
+    (path) => expect(isKnownFieldPath("order", path)).toBe(true),
+  );
 
   it.each([
     "nope",

@@ -26,7 +26,7 @@ export interface LegContext {
 const SECRET_HEADER = /auth|token|secret|key|cookie/i;
 
 /** A step's recorded input must not leak credentials into run history. */
-function redact(request: Record<string, unknown>): Record<string, unknown> {
+export function redact(request: Record<string, unknown>): Record<string, unknown> {
   const headers = request.headers;
   if (!headers || typeof headers !== "object") return request;
   const safe = Object.fromEntries(
@@ -38,7 +38,7 @@ function redact(request: Record<string, unknown>): Record<string, unknown> {
   return { ...request, headers: safe };
 }
 
-function actionContext(leg: LegContext, nodeId: string): ActionContext {
+export function actionContext(leg: LegContext, nodeId: string): ActionContext {
   return {
     tenantId: leg.tenantId,
     runId: leg.runId,
@@ -84,7 +84,7 @@ async function recordedStep(leg: LegContext, nodeId: string) {
   return step ?? null;
 }
 
-type ActionStep = Extract<PlannedStep, { kind: "action" }>;
+type ActionStep = Extract<PlannedStep, { kind: "action" }> & { position: number };
 
 async function recordFailure(
   leg: LegContext,
@@ -121,6 +121,7 @@ async function recordFailure(
         nodeType: step.nodeType,
         category: "action",
         leg: leg.leg,
+        position: step.position,
         status: "failed",
         input: extra.input ? redact(extra.input) : null,
         output: extra.output ?? null,
@@ -180,7 +181,13 @@ async function executeAction(leg: LegContext, step: ActionStep): Promise<void> {
     nodeType: step.nodeType,
     dedupeKey: ctx.dedupeKey,
   };
-  const stepBase = { ...base, category: "action", input: redact(request), startedAt };
+  const stepBase = {
+    ...base,
+    position: step.position,
+    category: "action",
+    input: redact(request),
+    startedAt,
+  };
 
   if (executor.effect === "database") {
     let replayed = false;
@@ -297,6 +304,7 @@ export async function executeSteps(leg: LegContext, plan: PlannedStep[]): Promis
   await recordSteps(
     getDb(),
     conditions.map((s) => ({
+      position: plan.indexOf(s),
       tenantId: leg.tenantId,
       runId: leg.runId,
       nodeId: s.nodeId,
@@ -308,11 +316,11 @@ export async function executeSteps(leg: LegContext, plan: PlannedStep[]): Promis
       startedAt: now,
     })),
   );
-  for (const step of plan) {
+  for (const [position, step] of plan.entries()) {
     if (step.kind === "condition") {
       leg.steps[step.nodeId] = { result: step.result };
     } else if (step.kind === "action") {
-      await executeAction(leg, step);
+      await executeAction(leg, { ...step, position });
     } else {
       throw new Error(
         `Step '${step.nodeId}' is a ${step.nodeType}: waiting is not available in this version.`,

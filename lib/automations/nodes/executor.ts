@@ -47,6 +47,12 @@ export interface DatabaseExecutor<P, R extends Request = Request> {
   /** Renders params into what will be done; recorded as the delivery's request. */
   prepare(params: P, ctx: ActionContext): R;
   run(tx: Tx, request: R, ctx: ActionContext): Promise<ActionOutput>;
+  /**
+   * Optional: the same effect for many runs in a few statements (the batched engine path).
+   * Returns one result per item, in order: an output, or the ActionError that item failed with.
+   * Items never include two effects on the same record.
+   */
+  runMany?(tx: Tx, items: { request: R; ctx: ActionContext }[]): Promise<(ActionOutput | ActionError)[]>;
 }
 
 export interface OutsideExecutor<P, R extends Request = Request> {

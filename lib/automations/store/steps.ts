@@ -9,6 +9,8 @@ export interface StepRecord {
   nodeType: string;
   category: string;
   leg: number;
+  /** The step's index in its leg's plan. */
+  position: number;
   status: StepStatus;
   input?: Record<string, unknown> | null;
   output?: Record<string, unknown> | null;
@@ -44,6 +46,7 @@ export async function recordSteps(tx: DbOrTx, steps: StepRecord[]): Promise<void
       target: [automationRunSteps.runId, automationRunSteps.nodeId, automationRunSteps.leg],
       set: {
         status: sql`excluded.status`,
+        position: sql`excluded.position`,
         input: sql`excluded.input`,
         output: sql`excluded.output`,
         error: sql`excluded.error`,

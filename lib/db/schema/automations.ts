@@ -142,6 +142,8 @@ export const automationRunSteps = pgTable(
     category: text("category").notNull(),
     status: text("status").$type<StepStatus>().notNull(),
     leg: integer("leg").notNull(),
+    /** Order within the leg (the step's place in the plan): run history lists steps by leg, then this. */
+    position: integer("position").notNull().default(0),
     input: jsonb("input").$type<Record<string, unknown>>(),
     output: jsonb("output").$type<Record<string, unknown>>(),
     error: text("error"),

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
 import { DOMAIN_LABELS } from "@/lib/entities/domains";
-import { ActionError, type ActionContext, type DatabaseExecutor } from "../executor";
+import { ActionError, type ActionContext, type ActionOutput, type DatabaseExecutor } from "../executor";
 
 function requireEntity(ctx: ActionContext, verb: string) {
   if (!ctx.entity)
@@ -32,6 +32,63 @@ async function setTags(tx: Tx, ctx: ActionContext, tag: string, add: boolean): P
   return true;
 }
 
+/**
+ * Adds or removes one tag on many records in one UPDATE: rows that changed come back; for the
+ * rest, one SELECT tells "already so" from "record gone".
+ */
+async function setTagsMany(
+  tx: Tx,
+  items: { request: { tag: string }; ctx: ActionContext }[],
+  add: boolean,
+): Promise<(ActionOutput | ActionError)[]> {
+  const results: (ActionOutput | ActionError | null)[] = items.map(({ request, ctx }) => {
+    if (!ctx.entity)
+      return new ActionError(
+        `This run is not about a stored record, so there is nothing to ${add ? "tag" : "untag"}.`,
+      );
+    if (!request.tag) return new ActionError("The tag came out empty after filling in its placeholders.");
+    return null;
+  });
+  const todo = items.flatMap((item, i) => (results[i] === null ? [{ ...item, i }] : []));
+  if (todo.length === 0) return results as (ActionOutput | ActionError)[];
+  const rows = JSON.stringify(
+    todo.map(({ request, ctx, i }) => ({
+      i,
+      t: ctx.tenantId,
+      d: ctx.entity!.domain,
+      e: ctx.entity!.id,
+      tag: request.tag,
+    })),
+  );
+  const changed = await tx.execute<{ i: number }>(sql`
+    update entities set
+      tags = ${add ? sql`array_append(entities.tags, v.tag)` : sql`array_remove(entities.tags, v.tag)`},
+      updated_at = now()
+    from json_to_recordset(${rows}::json) as v(i int, t uuid, d text, e text, tag text)
+    where entities.tenant_id = v.t and entities.domain = v.d and entities.id = v.e
+      and ${add ? sql`not (v.tag = any(entities.tags))` : sql`v.tag = any(entities.tags)`}
+    returning v.i`);
+  const changedSet = new Set(changed.map((r) => r.i));
+  const unchanged = todo.filter((t) => !changedSet.has(t.i));
+  const present = new Set<number>();
+  if (unchanged.length > 0) {
+    const found = await tx.execute<{ i: number }>(sql`
+      select v.i from json_to_recordset(${JSON.stringify(
+        unchanged.map(({ ctx, i }) => ({ i, t: ctx.tenantId, d: ctx.entity!.domain, e: ctx.entity!.id })),
+      )}::json) as v(i int, t uuid, d text, e text)
+      where exists (select 1 from entities where tenant_id = v.t and domain = v.d and id = v.e)`);
+    for (const r of found) present.add(r.i);
+  }
+  for (const { request, ctx, i } of todo) {
+    const entity = ctx.entity!;
+    results[i] =
+      changedSet.has(i) || present.has(i)
+        ? { tag: request.tag, changed: changedSet.has(i) }
+        : new ActionError(`The ${DOMAIN_LABELS[entity.domain].one} '${entity.id}' no longer exists.`);
+  }
+  return results as (ActionOutput | ActionError)[];
+}
+
 export const addTagExecutor: DatabaseExecutor<{ tag: string }, { tag: string }> = {
   effect: "database",
   prepare: (params, ctx) => ({ tag: ctx.render(params.tag).trim() }),
@@ -39,6 +96,7 @@ export const addTagExecutor: DatabaseExecutor<{ tag: string }, { tag: string }> 
     if (!request.tag) throw new ActionError("The tag came out empty after filling in its placeholders.");
     return { tag: request.tag, changed: await setTags(tx, ctx, request.tag, true) };
   },
+  runMany: (tx, items) => setTagsMany(tx, items, true),
 };
 
 export const removeTagExecutor: DatabaseExecutor<{ tag: string }, { tag: string }> = {
@@ -47,4 +105,5 @@ export const removeTagExecutor: DatabaseExecutor<{ tag: string }, { tag: string 
   async run(tx, request, ctx) {
     return { tag: request.tag, changed: await setTags(tx, ctx, request.tag, false) };
   },
+  runMany: (tx, items) => setTagsMany(tx, items, false),
 };
