@@ -23,7 +23,8 @@ afterAll(async () => {
 const order = (n: number) => ({ number: `#${n}`, status: "pending", total: n, currency: "EUR" });
 
 async function createOrders(prefix: string, count: number) {
-  for (let i = 0; i < count; i++) await upsertEntity(shop.tenant.id, "order", `${prefix}${i}`, order(i), "test");
+  for (let i = 0; i < count; i++)
+    await upsertEntity(shop.tenant.id, "order", `${prefix}${i}`, order(i), "test");
 }
 
 //  automation A:  order_created ──▶ add_tag(a)
@@ -112,7 +113,11 @@ test("an action that fails inside a batch fails only its own step; the run is pa
   const [run] = await settledRuns(id);
   expect(run).toMatchObject({ status: "partial", error: "1 of 2 actions failed." });
   const steps = await getDb()
-    .select({ nodeId: automationRunSteps.nodeId, status: automationRunSteps.status, error: automationRunSteps.error })
+    .select({
+      nodeId: automationRunSteps.nodeId,
+      status: automationRunSteps.status,
+      error: automationRunSteps.error,
+    })
     .from(automationRunSteps)
     .where(eq(automationRunSteps.runId, run!.id))
     .orderBy(automationRunSteps.position);
@@ -159,19 +164,29 @@ test("runs needing the one-run path are handed back: an HTTP call, an earlier at
     await upsertEntity(shop.tenant.id, "order", id, { ...order(1), status: "cancelled" }, "test");
   }
   const runs = await getDb()
-    .select({ id: automationRuns.id, automationId: automationRuns.automationId, entityId: automationRuns.entityId })
+    .select({
+      id: automationRuns.id,
+      automationId: automationRuns.automationId,
+      entityId: automationRuns.entityId,
+    })
     .from(automationRuns)
     .where(sql`${automationRuns.automationId} in (${hook}, ${tagger})`);
   const byEntity = Object.fromEntries(runs.map((r) => [r.entityId, r.id]));
   // c-2 had an earlier attempt (it is 'running' already); c-3's record disappeared.
-  await getDb().update(automationRuns).set({ status: "running" }).where(eq(automationRuns.id, byEntity["c-2"]!));
+  await getDb()
+    .update(automationRuns)
+    .set({ status: "running" })
+    .where(eq(automationRuns.id, byEntity["c-2"]!));
   await getDb().delete(entities).where(eq(entities.id, "c-3"));
 
   const { alone } = await executeRunBatch(runs.map((r) => r.id));
   expect(new Set(alone)).toEqual(new Set([byEntity["h-1"], byEntity["c-2"], byEntity["c-3"]]));
   const [done] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, byEntity["c-1"]!));
   expect(done!.status).toBe("succeeded");
-  const sent = await getDb().select().from(actionDeliveries).where(eq(actionDeliveries.runId, byEntity["h-1"]!));
+  const sent = await getDb()
+    .select()
+    .from(actionDeliveries)
+    .where(eq(actionDeliveries.runId, byEntity["h-1"]!));
   expect(sent).toHaveLength(0); // nothing was sent by the batch: the job sends it itself
   await new Promise((resolve) => server.close(resolve));
 });

@@ -4,8 +4,11 @@ import { workerHeartbeats } from "@/lib/db/schema";
 
 /** A worker is considered alive when it has beaten within this window. */
 export const ALIVE_WITHIN_MS = 30_000;
-/** A worker silent for longer than this is presumed dead and its jobs are released. */
-export const DEAD_AFTER_MS = 60_000;
+/**
+ * A worker silent for longer than this is presumed dead and its jobs are released. Default one
+ * minute; `TILLFLOW_WORKER_DEAD_AFTER_MS` shortens it for crash tests.
+ */
+export const DEAD_AFTER_MS = Number(process.env.TILLFLOW_WORKER_DEAD_AFTER_MS ?? 60_000);
 export const BEAT_EVERY_MS = 5_000;
 
 export async function registerWorker(workerId: string, hostname: string, pid: number): Promise<void> {
