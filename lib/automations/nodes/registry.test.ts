@@ -14,6 +14,7 @@ import {
   type ConditionType,
   type NodeType,
   type TriggerType,
+  type WaitType,
 } from "./registry";
 import type { NodeDefinition } from "./types";
 
@@ -32,6 +33,9 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.create_task"
     >();
     expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
+    // Timing nodes have no executor, so they must never be action types.
+    expectTypeOf<WaitType>().toEqualTypeOf<"auto.control.wait" | "auto.control.wait_until">();
+    expectTypeOf<"auto.control.wait">().not.toExtend<ActionType>();
     expectTypeOf<"auto.trigger.order_paid">().toExtend<TriggerType>();
     expectTypeOf<"auto.trigger.schedule">().toExtend<TriggerType>();
     expectTypeOf<"auto.action.add_tag">().not.toExtend<TriggerType>();
@@ -111,8 +115,11 @@ describe("registry", () => {
       "auto.condition.has_tag",
     ]);
     expect(registry.byCategory("action")).toHaveLength(6);
-    expect(registry.byCategory("wait")).toEqual([]);
-    expect(registry.all()).toHaveLength(22);
+    expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
+      "auto.control.wait",
+      "auto.control.wait_until",
+    ]);
+    expect(registry.all()).toHaveLength(24);
   });
 
   it("tells conditions apart", () => {
@@ -134,7 +141,11 @@ describe("registry", () => {
       summarise: () => "Wait",
     };
     const extended = createRegistry({ ...NODE_DEFINITIONS, "test.wait": wait });
-    expect(extended.byCategory("wait")).toEqual([wait]);
+    expect(extended.byCategory("wait").map((d) => d.type)).toEqual([
+      "auto.control.wait",
+      "auto.control.wait_until",
+      "test.wait",
+    ]);
     expect(extended.get("test.wait")).toBe(wait);
   });
 
@@ -142,6 +153,13 @@ describe("registry", () => {
     expect(summariseNode({ type: "auto.action.add_tag", params: { tag: "vip" } })).toBe("Add tag 'vip'");
     expect(summariseNode({ type: "auto.action.add_tag", params: {} })).toBe("Add tag");
     expect(summariseNode({ type: "auto.action.fly", params: {} })).toBe("auto.action.fly");
+    expect(summariseNode({ type: "auto.control.wait", params: { duration: 2, unit: "days" } })).toBe(
+      "Wait 2 days",
+    );
+    expect(summariseNode({ type: "auto.control.wait", params: { duration: 0, unit: "days" } })).toBe("Wait");
+    expect(
+      summariseNode({ type: "auto.control.wait_until", params: { time: "18:30", timezone: "UTC" } }),
+    ).toBe("Wait until 18:30 (UTC)");
   });
 });
 

@@ -7,13 +7,17 @@ import { removeTag } from "./actions/remove-tag";
 import { sendEmail } from "./actions/send-email";
 import { fieldCondition, fieldConditionDomainIssues } from "./conditions/field";
 import { hasTagCondition } from "./conditions/has-tag";
+import { MAX_WAIT_MS, waitDurationMs } from "./timing/resume-at";
+import { wait } from "./timing/wait";
+import { waitUntil } from "./timing/wait-until";
 import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers";
 import type { ConditionDefinition, NodeCategory, NodeDefinition, TriggerDomain } from "./types";
 
 /**
  * The browser-safe node registry: every node type Tillflow knows, with its params schema,
  * handles and summary. Executors are server-only and live elsewhere, keyed by the same types.
- * A new category (the `wait` nodes) is one more group of entries here.
+ * Timing nodes (category `wait`) have no executor: the engine persists the wait and resumes
+ * the run, so they are not in `ActionType` and `EXECUTORS` never names them.
  */
 export const NODE_DEFINITIONS = {
   ...TRIGGER_DEFINITIONS,
@@ -25,6 +29,8 @@ export const NODE_DEFINITIONS = {
   "auto.action.send_email": sendEmail,
   "auto.action.http_request": httpRequest,
   "auto.action.create_task": createTask,
+  "auto.control.wait": wait,
+  "auto.control.wait_until": waitUntil,
 };
 
 type Definitions = typeof NODE_DEFINITIONS;
@@ -35,6 +41,7 @@ type TypesOf<C extends NodeCategory> = {
 export type TriggerType = TypesOf<"trigger">;
 export type ConditionType = TypesOf<"condition">;
 export type ActionType = TypesOf<"action">;
+export type WaitType = TypesOf<"wait">;
 
 function isConditionDefinition(definition: NodeDefinition): definition is ConditionDefinition {
   return (
@@ -124,6 +131,20 @@ export const DOMAIN_CHECKS: Partial<Record<NodeType, (params: unknown, domain: D
   "auto.condition.field": (params, domain) => {
     const parsed = fieldCondition.params.safeParse(params);
     return parsed.success ? fieldConditionDomainIssues(parsed.data, domain) : [];
+  },
+};
+
+/**
+ * Checks of a node's params beyond its schema: limits that keep a flow from being published
+ * without making a stored graph that breaks them unparseable (it still loads, and the merchant
+ * gets a sentence to act on instead of "params are invalid").
+ */
+export const PARAMS_CHECKS: Partial<Record<NodeType, (params: unknown) => string[]>> = {
+  "auto.control.wait": (params) => {
+    const parsed = wait.params.safeParse(params);
+    return parsed.success && waitDurationMs(parsed.data) > MAX_WAIT_MS
+      ? ["A wait can be at most 30 days."]
+      : [];
   },
 };
 
