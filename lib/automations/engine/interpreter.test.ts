@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { edge, graph, node, registryWithWait } from "@/lib/automations/graph/fixtures";
+import { edge, graph, node, waitNode, waitUntilNode } from "@/lib/automations/graph/fixtures";
 import type { GraphNode } from "@/lib/automations/graph/schema";
-import { registry } from "@/lib/automations/nodes/registry";
+import { createRegistry, NODE_DEFINITIONS, registry } from "@/lib/automations/nodes/registry";
 import { MAX_PLANNED_STEPS, planFrom, planSteps, type Evaluate, type PlannedStep } from "./interpreter";
 
 const paid = (id = "trigger") => node(id, "auto.trigger.order_paid");
 const cond = (id: string) => node(id, "auto.condition.has_tag", { tag: id });
 const tag = (id: string) => node(id, "auto.action.add_tag", { tag: id });
-const wait = (id: string) => node(id, "test.wait", { minutes: 5 });
+const wait = (id: string) => waitNode(id, 2, "days");
 
 /** Conditions decide by a table of results; a condition not in the table is false. */
 function decide(results: Record<string, boolean>): Evaluate {
@@ -143,13 +143,18 @@ describe("planFrom and waits", () => {
   );
 
   it("plans a wait but not what follows it", () => {
-    const plan = planFrom(chain, "trigger", registryWithWait, decide({}));
+    const plan = planFrom(chain, "trigger", registry, decide({}));
     expect(brief(plan)).toEqual(["action:a", "wait:w"]);
-    expect(plan[1]).toEqual({ kind: "wait", nodeId: "w", nodeType: "test.wait", params: { minutes: 5 } });
+    expect(plan[1]).toEqual({
+      kind: "wait",
+      nodeId: "w",
+      nodeType: "auto.control.wait",
+      params: { duration: 2, unit: "days" },
+    });
   });
 
   it("plans what follows a wait when the walk starts there", () => {
-    expect(brief(planFrom(chain, "w", registryWithWait, decide({})))).toEqual(["action:b"]);
+    expect(brief(planFrom(chain, "w", registry, decide({})))).toEqual(["action:b"]);
   });
 
   // trigger ──▶ has_tag(x) ──true──▶ wait ──▶ add_tag(later)
@@ -165,24 +170,42 @@ describe("planFrom and waits", () => {
         edge("now", "next"),
       ],
     );
-    expect(brief(planFrom(g, "trigger", registryWithWait, decide({ x: true })))).toEqual([
+    expect(brief(planSteps(g, "auto.trigger.order_paid", registry, decide({ x: true })))).toEqual([
       "x?true",
       "action:now",
       "wait:w",
       "action:next",
     ]);
-    expect(brief(planFrom(g, "w", registryWithWait, decide({})))).toEqual(["action:later"]);
+    expect(brief(planFrom(g, "w", registry, decide({})))).toEqual(["action:later"]);
   });
 
-  // trigger ──▶ a ──▶ wait1 ──▶ b ──▶ wait2 ──▶ c
-  it("pauses twice for two sequential waits", () => {
+  // trigger ──▶ a ──▶ wait1(2 days) ──▶ b ──▶ wait2(9:00 UTC) ──▶ c ──▶ has_tag(x) ──true──▶ d
+  it("pauses twice for two sequential waits: three legs", () => {
     const g = graph(
-      [paid(), tag("a"), wait("w1"), tag("b"), wait("w2"), tag("c")],
-      [edge("trigger", "a"), edge("a", "w1"), edge("w1", "b"), edge("b", "w2"), edge("w2", "c")],
+      [paid(), tag("a"), wait("w1"), tag("b"), waitUntilNode("w2"), tag("c"), cond("x"), tag("d")],
+      [
+        edge("trigger", "a"),
+        edge("a", "w1"),
+        edge("w1", "b"),
+        edge("b", "w2"),
+        edge("w2", "c"),
+        edge("c", "x"),
+        edge("x", "d", "true"),
+      ],
     );
-    expect(brief(planFrom(g, "trigger", registryWithWait, decide({})))).toEqual(["action:a", "wait:w1"]);
-    expect(brief(planFrom(g, "w1", registryWithWait, decide({})))).toEqual(["action:b", "wait:w2"]);
-    expect(brief(planFrom(g, "w2", registryWithWait, decide({})))).toEqual(["action:c"]);
+    // Leg 1, from the trigger, stops at the first wait.
+    expect(brief(planSteps(g, "auto.trigger.order_paid", registry, decide({ x: true })))).toEqual([
+      "action:a",
+      "wait:w1",
+    ]);
+    // Leg 2, resuming wait1, stops at the second.
+    expect(brief(planFrom(g, "w1", registry, decide({ x: true })))).toEqual(["action:b", "wait:w2"]);
+    // Leg 3, resuming wait2, runs the rest.
+    expect(brief(planFrom(g, "w2", registry, decide({ x: true })))).toEqual([
+      "action:c",
+      "x?true",
+      "action:d",
+    ]);
   });
 
   // trigger ──▶ wait ──▶ has_tag(x) ──true──▶ add_tag(yes)
@@ -192,8 +215,8 @@ describe("planFrom and waits", () => {
       [paid(), wait("w"), cond("x"), tag("yes"), tag("no")],
       [edge("trigger", "w"), edge("w", "x"), edge("x", "yes", "true"), edge("x", "no", "false")],
     );
-    expect(brief(planFrom(g, "trigger", registryWithWait, decide({ x: true })))).toEqual(["wait:w"]);
-    expect(brief(planFrom(g, "w", registryWithWait, decide({ x: false })))).toEqual(["x?false", "action:no"]);
+    expect(brief(planFrom(g, "trigger", registry, decide({ x: true })))).toEqual(["wait:w"]);
+    expect(brief(planFrom(g, "w", registry, decide({ x: false })))).toEqual(["x?false", "action:no"]);
   });
 
   // trigger ──▶ has_tag(gate) ──true──▶ add_tag(approved)
@@ -209,10 +232,30 @@ describe("planFrom and waits", () => {
   });
 
   it("returns nothing for a start node that is not in the graph", () => {
-    expect(planFrom(chain, "ghost", registryWithWait, decide({}))).toEqual([]);
+    expect(planFrom(chain, "ghost", registry, decide({}))).toEqual([]);
+  });
+
+  // trigger ──▶ a ──▶ wait_until(9:00 Mon–Fri) ──▶ b
+  it("treats a wait until like a wait", () => {
+    const g = graph(
+      [
+        paid(),
+        tag("a"),
+        waitUntilNode("until", { timezone: "Europe/Paris", weekdays: [1, 2, 3, 4, 5] }),
+        tag("b"),
+      ],
+      [edge("trigger", "a"), edge("a", "until"), edge("until", "b")],
+    );
+    const plan = planSteps(g, "auto.trigger.order_paid", registry, decide({}));
+    expect(brief(plan)).toEqual(["action:a", "wait:until"]);
+    expect(plan[1]).toMatchObject({ kind: "wait", nodeType: "auto.control.wait_until" });
+    expect(brief(planFrom(g, "until", registry, decide({})))).toEqual(["action:b"]);
   });
 
   it("treats a wait as an unknown step where the registry has no waits", () => {
-    expect(brief(planFrom(chain, "trigger", registry, decide({})))).toEqual(["action:a"]);
+    const withoutWaits = createRegistry(
+      Object.fromEntries(Object.entries(NODE_DEFINITIONS).filter(([, d]) => d.category !== "wait")),
+    );
+    expect(brief(planFrom(chain, "trigger", withoutWaits, decide({})))).toEqual(["action:a"]);
   });
 });

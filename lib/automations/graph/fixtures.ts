@@ -1,6 +1,5 @@
-import { z } from "zod";
-import { createRegistry, NODE_DEFINITIONS } from "@/lib/automations/nodes/registry";
-import type { NodeDefinition } from "@/lib/automations/nodes/types";
+import type { WaitUnit } from "@/lib/automations/nodes/timing/wait";
+import type { WaitUntilParams } from "@/lib/automations/nodes/timing/wait-until";
 import type { Graph, GraphEdge, GraphNode } from "./schema";
 
 /**
@@ -20,22 +19,12 @@ export function graph(nodes: GraphNode[], edges: GraphEdge[] = []): Graph {
   return { nodes, edges };
 }
 
-const testWaitParams = z.strictObject({ minutes: z.number().int().min(1).default(1) });
+/** An `auto.control.wait` node: `waitNode("w", 2, "days")`. */
+export function waitNode(id: string, duration = 1, unit: WaitUnit = "hours"): GraphNode {
+  return node(id, "auto.control.wait", { duration, unit });
+}
 
-/**
- * A minimal node of the `wait` category, for tests of how the engine treats waits before the
- * real timing nodes exist: no effect, no branch, no domain.
- */
-export const testWait = {
-  type: "test.wait",
-  category: "wait",
-  label: "Wait",
-  description: "Test-only wait.",
-  params: testWaitParams,
-  defaultParams: () => ({ minutes: 1 }),
-  handles: { in: true, out: ["out"] },
-  summarise: ({ minutes }) => `Wait ${minutes} minute${minutes === 1 ? "" : "s"}`,
-} satisfies NodeDefinition<typeof testWaitParams>;
-
-/** The app's registry plus `test.wait`. */
-export const registryWithWait = createRegistry({ ...NODE_DEFINITIONS, "test.wait": testWait });
+/** An `auto.control.wait_until` node, at 09:00 UTC on any day unless told otherwise. */
+export function waitUntilNode(id: string, params: Partial<WaitUntilParams> = {}): GraphNode {
+  return node(id, "auto.control.wait_until", { time: "09:00", timezone: "UTC", ...params });
+}

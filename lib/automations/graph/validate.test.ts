@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { edge, graph, node, registryWithWait } from "./fixtures";
+import { DOMAINS } from "@/lib/entities/domains";
+import { effectiveDomain } from "@/lib/automations/nodes/registry";
+import type { TriggerDomain } from "@/lib/automations/nodes/types";
+import { edge, graph, node, waitNode, waitUntilNode } from "./fixtures";
 import type { GraphNode } from "./schema";
 import { validate } from "./validate";
 
@@ -313,26 +316,6 @@ describe("validate: domains", () => {
     expect(validate(graph([scheduleTrigger(), http("http")], [edge("trigger", "http")]))).toEqual([]);
   });
 
-  // cart_abandoned ──▶ wait ──▶ email        webhook ──▶ wait ──▶ http
-  it("does not domain-check a wait, which works under any trigger", () => {
-    const cart = graph(
-      [
-        node("trigger", "auto.trigger.cart_abandoned"),
-        node("wait", "test.wait"),
-        email("mail", "Your cart: {entity.total}"),
-      ],
-      [edge("trigger", "wait"), edge("wait", "mail")],
-    );
-    expect(validate(cart, registryWithWait)).toEqual([]);
-    const hook = graph(
-      [webhookTrigger(), node("wait", "test.wait"), http("http")],
-      [edge("trigger", "wait"), edge("wait", "http")],
-    );
-    expect(validate(hook, registryWithWait)).toEqual([]);
-    // Without the wait in the registry it is simply an unknown step.
-    expect(lines(hook)).toEqual(["wait: 'test.wait' is not a step Tillflow knows."]);
-  });
-
   // later(step) ──▶ add_note
   it("says a run started by a later step has no record to note on", () => {
     const g = graph(
@@ -433,6 +416,133 @@ describe("validate: tokens", () => {
     expect(lines(g)).toEqual([
       "note: This step is not connected to a trigger.",
       "note: Add note, body: {foo} is not a token Tillflow knows; a token starts with entity, event, steps, variables, run or now.",
+    ]);
+  });
+});
+
+describe("validate: waits", () => {
+  // trigger ──▶ wait(n unit) ──▶ add_tag
+  const waitThenTag = (duration: number, unit: "minutes" | "hours" | "days") =>
+    graph([paid(), waitNode("w", duration, unit), addTag("tag")], [edge("trigger", "w"), edge("w", "tag")]);
+
+  it("accepts a wait of up to 30 days, in any unit", () => {
+    expect(validate(waitThenTag(30, "days"))).toEqual([]);
+    expect(validate(waitThenTag(720, "hours"))).toEqual([]);
+    expect(validate(waitThenTag(43_200, "minutes"))).toEqual([]);
+    expect(validate(waitThenTag(1, "minutes"))).toEqual([]);
+  });
+
+  it("says a wait can be at most 30 days, on the node, while its params still parse", () => {
+    expect(validate(waitThenTag(31, "days"))).toEqual([
+      { nodeId: "w", message: "A wait can be at most 30 days." },
+    ]);
+    expect(lines(waitThenTag(721, "hours"))).toEqual(["w: A wait can be at most 30 days."]);
+    expect(lines(waitThenTag(43_201, "minutes"))).toEqual(["w: A wait can be at most 30 days."]);
+    // A wait whose params do not parse gets the params problem, not the limit.
+    expect(lines(waitThenTag(0, "days"))).toEqual(["w: Wait: duration must be at least 1."]);
+  });
+
+  // trigger ──▶ wait              trigger ──▶ wait_until
+  it("says a wait with nothing after it leads nowhere", () => {
+    expect(lines(graph([paid(), waitNode("w")], [edge("trigger", "w")]))).toEqual([
+      "w: This wait leads nowhere.",
+    ]);
+    expect(lines(graph([paid(), waitUntilNode("w")], [edge("trigger", "w")]))).toEqual([
+      "w: This wait leads nowhere.",
+    ]);
+  });
+
+  // trigger ──▶ wait(45 days)        (nothing after it)
+  it("reports both the limit and leading nowhere", () => {
+    expect(lines(graph([paid(), waitNode("w", 45, "days")], [edge("trigger", "w")]))).toEqual([
+      "w: A wait can be at most 30 days.",
+      "w: This wait leads nowhere.",
+    ]);
+  });
+
+  // trigger ──▶ wait ──true──▶ add_tag       (a wait has no 'true' exit, so nothing sound follows it)
+  it("counts only sound connections out of a wait", () => {
+    expect(
+      lines(graph([paid(), waitNode("w"), addTag("tag")], [edge("trigger", "w"), edge("w", "tag", "true")])),
+    ).toEqual([
+      "e_w_true_tag: 'Wait' has no 'true' exit.",
+      "w: This wait leads nowhere.",
+      "tag: This step is not connected to a trigger.",
+    ]);
+  });
+
+  // trigger ──▶ add_tag        wait ──▶ add_note      (island)
+  it("only says an unconnected wait is not connected", () => {
+    const g = graph(
+      [paid(), addTag("tag"), waitNode("w"), addNote("note")],
+      [edge("trigger", "tag"), edge("w", "note")],
+    );
+    expect(lines(g)).toEqual([
+      "w: This step is not connected to a trigger.",
+      "note: This step is not connected to a trigger.",
+    ]);
+    expect(lines(graph([paid(), addTag("tag"), waitNode("w")], [edge("trigger", "tag")]))).toEqual([
+      "w: This step is not connected to a trigger.",
+    ]);
+  });
+
+  // <trigger of each domain> ──▶ wait ──▶ wait_until(Mon–Fri) ──▶ http
+  const triggers: [TriggerDomain, GraphNode][] = [
+    ["order", paid()],
+    ["cart", node("trigger", "auto.trigger.cart_abandoned")],
+    ["customer", node("trigger", "auto.trigger.customer_created")],
+    ["product", node("trigger", "auto.trigger.product_low_stock", { threshold: 5 })],
+    ["refund", node("trigger", "auto.trigger.refund_created")],
+    ["shipment", node("trigger", "auto.trigger.shipment_delivered")],
+    ["invoice", node("trigger", "auto.trigger.invoice_overdue")],
+    ["webhook", webhookTrigger()],
+    ["schedule", scheduleTrigger()],
+    ["later", node("trigger", "auto.trigger.later", { step: "follow-up" })],
+  ];
+
+  it("covers every trigger domain in the table below", () => {
+    expect(triggers.map(([, trigger]) => effectiveDomain(trigger) ?? "none")).toEqual(
+      triggers.map(([domain]) => domain),
+    );
+    expect(new Set(triggers.map(([domain]) => domain))).toEqual(
+      new Set<TriggerDomain>([...DOMAINS, "webhook", "schedule", "later"]),
+    );
+  });
+
+  it.each(triggers)("raises no domain issue for a wait under a %s trigger", (_domain, trigger) => {
+    const g = graph(
+      [
+        trigger,
+        waitNode("w", 2, "days"),
+        waitUntilNode("until", { weekdays: [1, 2, 3, 4, 5] }),
+        http("http"),
+      ],
+      [edge("trigger", "w"), edge("w", "until"), edge("until", "http")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+
+  // cart_abandoned ──▶ wait ──▶ email({entity.total}, {steps.w.resumedAt})
+  it("lets steps after a wait use its output and the record", () => {
+    const g = graph(
+      [
+        node("trigger", "auto.trigger.cart_abandoned"),
+        waitNode("w", 1, "hours"),
+        email("mail", "Your cart of {entity.total}, as of {steps.w.resumedAt}"),
+      ],
+      [edge("trigger", "w"), edge("w", "mail")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+
+  // trigger ──▶ add_note({steps.w.resumedAt}) ──▶ wait
+  it("still says a step token refers to a wait that runs later", () => {
+    const g = graph(
+      [paid(), addNote("note", "Resumed {steps.w.resumedAt}"), waitNode("w"), addTag("tag")],
+      [edge("trigger", "note"), edge("note", "w"), edge("w", "tag")],
+    );
+    expect(lines(g)).toEqual([
+      "note: Add note, body: {steps.w.resumedAt} refers to step 'w', which does not run before this step.",
     ]);
   });
 });

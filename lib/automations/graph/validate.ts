@@ -3,6 +3,7 @@ import {
   DOMAIN_CHECKS,
   effectiveDomain,
   hasRecord,
+  PARAMS_CHECKS,
   RECORD_ACTIONS,
   registry as defaultRegistry,
   type NodeType,
@@ -127,6 +128,10 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
     const result = definition.params.safeParse(node.params);
     if (result.success) {
       known.set(node.id, { node, definition, params: result.data as Record<string, unknown> });
+      const check = Object.hasOwn(PARAMS_CHECKS, node.type)
+        ? PARAMS_CHECKS[node.type as NodeType]
+        : undefined;
+      for (const message of check ? check(result.data) : []) issues.push({ nodeId: node.id, message });
     } else {
       known.set(node.id, { node, definition, params: null });
       for (const problem of result.error.issues) {
@@ -226,6 +231,10 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
         issues.push({ nodeId: node.id, message: "This condition leads nowhere." });
       }
     }
+    // A wait only defers what follows it; with nothing after it the run would pause for nothing.
+    if (entry?.definition.category === "wait" && !sound.some((edge) => edge.source === node.id)) {
+      issues.push({ nodeId: node.id, message: "This wait leads nowhere." });
+    }
   }
 
   // Domains and tokens.
@@ -268,6 +277,8 @@ function domainIssues(
   params: Record<string, unknown>,
   domain: TriggerDomain,
 ): string[] {
+  // A wait has no effect and reads nothing: it is legal under every trigger, with or without a record.
+  if (definition.category === "wait") return [];
   if (definition.category === "condition") {
     if (!hasRecord(domain)) return [noRecord("This condition checks", domain)];
     const check = Object.hasOwn(DOMAIN_CHECKS, definition.type)
