@@ -3,9 +3,11 @@
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
 import { benchEngine } from "./engine";
+import { benchResume } from "./resume";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
+  resume: benchResume,
 };
 
 async function main() {

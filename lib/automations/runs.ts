@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { automationRuns, automationRunSteps, type RunStatus } from "@/lib/db/schema";
+import { automationRuns, automationRunSteps, automationRunWaits, type RunStatus } from "@/lib/db/schema";
+import { waitView } from "./waits";
 import { isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
 
@@ -28,6 +29,8 @@ export interface RunSummary {
   finishedAt: string | null;
   durationMs: number | null;
   createdAt: string;
+  /** While waiting: when the earliest pending wait is due. */
+  resumeAt: string | null;
   reason: string | null;
   error: string | null;
 }
@@ -45,6 +48,7 @@ function summary(r: typeof automationRuns.$inferSelect): RunSummary {
     finishedAt: r.finishedAt?.toISOString() ?? null,
     durationMs: r.durationMs,
     createdAt: r.createdAt.toISOString(),
+    resumeAt: r.resumeAt?.toISOString() ?? null,
     reason: r.reason,
     error: r.error,
   };
@@ -99,6 +103,11 @@ export async function getRun(tenantId: string, id: string) {
       asc(automationRunSteps.position),
       asc(automationRunSteps.startedAt),
     );
+  const waits = await getDb()
+    .select()
+    .from(automationRunWaits)
+    .where(and(eq(automationRunWaits.tenantId, tenantId), eq(automationRunWaits.runId, run.id)))
+    .orderBy(asc(automationRunWaits.createdAt));
   return {
     ...summary(run),
     event: run.event,
@@ -118,6 +127,6 @@ export async function getRun(tenantId: string, id: string) {
       finishedAt: s.finishedAt?.toISOString() ?? null,
       durationMs: s.durationMs,
     })),
-    waits: [] as { id: string; kind: string; status: string; resumeAt: string; reason?: string }[],
+    waits: waits.map(waitView),
   };
 }

@@ -2,21 +2,23 @@ import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb, type Tx } from "@/lib/db/client";
-import { automationHookTokens, automationRuns, automations, automationVersions } from "@/lib/db/schema";
+import { automationHookTokens, automations, automationVersions } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { EMPTY_GRAPH, graphSchema, MAX_GRAPH_BYTES, type Graph } from "./graph/schema";
 import { validate, type ReadyIssue } from "./graph/validate";
-import { registry } from "./nodes/registry";
+import { registry, summariseNode } from "./nodes/registry";
+import { waitingByNode } from "./waits";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
 
 export const IN_FLIGHT_POLICIES = ["cancel", "finish_on_started_version", "move_to_latest"] as const;
 export type InFlightPolicy = (typeof IN_FLIGHT_POLICIES)[number];
 
+/** What happens to a waiting run on wake after a publish, per policy (ends an impact sentence). */
 export const POLICY_SENTENCES: Record<InFlightPolicy, string> = {
-  cancel: "Runs waiting on an older version are cancelled when they wake.",
-  finish_on_started_version: "Runs waiting on an older version finish on the version they started with.",
+  cancel: "with the current policy they will be cancelled when they wake.",
+  finish_on_started_version: "with the current policy they will finish on the version they started with.",
   move_to_latest:
-    "Runs waiting on an older version continue on the new version if their step still exists there.",
+    "with the current policy they will continue on the new version if their step still exists there.",
 };
 
 type AutomationRow = typeof automations.$inferSelect;
@@ -168,24 +170,23 @@ export interface Impact {
   message: string;
 }
 
-export async function impactOf(
-  tx: Tx | ReturnType<typeof getDb>,
-  row: AutomationRow,
-  action: "publish" | "pause",
-): Promise<Impact> {
-  const [count] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(automationRuns)
-    .where(and(eq(automationRuns.automationId, row.id), eq(automationRuns.status, "waiting")));
-  const waitingRuns = count?.n ?? 0;
-  const runs = waitingRuns === 1 ? "1 run is" : `${waitingRuns} runs are`;
-  const message =
-    waitingRuns === 0
-      ? "No runs are waiting."
-      : action === "pause"
-        ? `${runs} waiting. Any that come due while the automation is paused will be cancelled; those due after you activate it again continue.`
-        : `${runs} waiting. ${POLICY_SENTENCES[row.inFlightPolicy]}`;
-  return { waitingRuns, policy: row.inFlightPolicy, message };
+export async function impactOf(row: AutomationRow, action: "publish" | "pause"): Promise<Impact> {
+  const byNode = await waitingByNode(row.id);
+  const waitingRuns = byNode.reduce((n, w) => n + w.count, 0);
+  if (waitingRuns === 0) return { waitingRuns, policy: row.inFlightPolicy, message: "No runs are waiting." };
+  const graph = row.activeGraph ?? row.draftGraph;
+  const where = byNode
+    .map((w) => {
+      const node = graph.nodes.find((n) => n.id === w.nodeId);
+      const label = node ? summariseNode(node) : w.nodeId;
+      return `${w.count === 1 ? "1 run is" : `${w.count} runs are`} waiting at '${label}'`;
+    })
+    .join(", ");
+  const then =
+    action === "pause"
+      ? "any that come due while the automation is paused will be cancelled; those due after you activate it again continue."
+      : POLICY_SENTENCES[row.inFlightPolicy];
+  return { waitingRuns, policy: row.inFlightPolicy, message: `${where}; ${then}` };
 }
 
 /** The event types a graph's triggers listen to. */
@@ -282,7 +283,7 @@ export async function publishAutomation(
         issues,
       );
     }
-    const impact = await impactOf(tx, row, "publish");
+    const impact = await impactOf(row, "publish");
     const [current] = row.version
       ? await tx
           .select()
@@ -326,7 +327,7 @@ export async function setActive(
     if (active && row.version === 0)
       throw new AppError(409, "conflict", "Publish this automation before activating it.");
     if (row.status === "archived") throw new AppError(409, "conflict", "This automation is archived.");
-    const impact = await impactOf(tx, row, "pause");
+    const impact = await impactOf(row, "pause");
     const [updated] = await tx
       .update(automations)
       .set({

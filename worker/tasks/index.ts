@@ -2,6 +2,7 @@ import type { Task } from "graphile-worker";
 import type { TaskName } from "@/lib/jobs";
 import { automationExecute } from "./automation-execute";
 import { automationReap } from "./automation-reap";
+import { automationResume } from "./automation-resume";
 import { emailSend } from "./email-send";
 import { workerSweep } from "./worker-sweep";
 
@@ -10,5 +11,6 @@ export const tasks: Record<TaskName, Task> = {
   worker_sweep: workerSweep,
   automation_reap: automationReap,
   automation_execute: automationExecute,
+  automation_resume: automationResume,
   email_send: emailSend,
 };

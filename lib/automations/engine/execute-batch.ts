@@ -328,6 +328,7 @@ export async function executeRunBatch(runIds: string[]): Promise<{ alone: string
       runId: run.id,
       automationId: run.automationId,
       automationName: version.name,
+      automationVersion: version.version,
       leg: 1,
       event: run.event,
       entity,

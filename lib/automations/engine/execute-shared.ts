@@ -5,7 +5,9 @@ import { renderTemplate } from "@/lib/automations/graph/tokens";
 import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import { ActionError, type ActionContext, type ActionOutput } from "@/lib/automations/nodes/executor";
+import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
 import { recordSteps } from "@/lib/automations/store/steps";
+import { createWait, markRunWaiting } from "@/lib/automations/store/waits";
 import type { RunEntity } from "./entity";
 import type { PlannedStep } from "./interpreter";
 
@@ -15,6 +17,8 @@ export interface LegContext {
   runId: string;
   automationId: string;
   automationName: string;
+  /** The version whose graph this leg executes (recorded on any wait it creates). */
+  automationVersion: number;
   leg: number;
   event: RunEvent;
   entity: RunEntity | null;
@@ -294,6 +298,68 @@ async function executeAction(leg: LegContext, step: ActionStep): Promise<void> {
   if (!failure) leg.steps[step.nodeId] = output;
 }
 
+type WaitStep = Extract<PlannedStep, { kind: "wait" }>;
+
+/**
+ * Parks the run at a wait: the wait's step row (`waiting`), the wait row and its delayed resume
+ * job, and the run's `waiting` status, in one transaction. A redelivered leg finds the step row
+ * already there and schedules nothing twice. The rest of the leg (parallel branches) goes on.
+ */
+async function pauseAt(leg: LegContext, step: WaitStep, position: number): Promise<void> {
+  const startedAt = new Date();
+  const definition = registry.get(step.nodeType);
+  const parsed = definition?.params.safeParse(step.params);
+  const base = {
+    tenantId: leg.tenantId,
+    runId: leg.runId,
+    nodeId: step.nodeId,
+    nodeType: step.nodeType,
+    category: "wait",
+    leg: leg.leg,
+    position,
+    startedAt,
+  };
+  if (!definition || !parsed?.success) {
+    await recordSteps(getDb(), [
+      {
+        ...base,
+        status: "failed",
+        error: "The wait's settings are invalid; the steps after it did not run.",
+      },
+    ]);
+    return;
+  }
+  // resumeAtFor clamps to 1 minute .. 30 days from now (SPEC §2).
+  const resumeAt = resumeAtFor({ type: step.nodeType, params: parsed.data }, leg.now);
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(automationRunSteps)
+      .values({
+        ...base,
+        status: "waiting",
+        input: step.params,
+        output: { resumeAt: resumeAt.toISOString() },
+      })
+      .onConflictDoNothing()
+      .returning({ id: automationRunSteps.id });
+    if (!row) return;
+    await createWait(tx, {
+      tenantId: leg.tenantId,
+      runId: leg.runId,
+      automationId: leg.automationId,
+      automationVersion: leg.automationVersion,
+      nodeId: step.nodeId,
+      nodeType: step.nodeType,
+      stepId: row.id,
+      leg: leg.leg,
+      event: leg.event,
+      kind: "delay",
+      resumeAt,
+    });
+    await markRunWaiting(tx, leg.runId);
+  });
+}
+
 /**
  * Executes a leg's planned steps in order: condition results are recorded, actions run exactly
  * once. Shared by the first leg and every resumed leg.
@@ -322,9 +388,7 @@ export async function executeSteps(leg: LegContext, plan: PlannedStep[]): Promis
     } else if (step.kind === "action") {
       await executeAction(leg, { ...step, position });
     } else {
-      throw new Error(
-        `Step '${step.nodeId}' is a ${step.nodeType}: waiting is not available in this version.`,
-      );
+      await pauseAt(leg, step, position);
     }
   }
 }

@@ -41,6 +41,7 @@ export async function executeRun(runId: string): Promise<void> {
       runId: run.id,
       automationId: run.automationId,
       automationName: version.name,
+      automationVersion: version.version,
       leg: 1,
       event: run.event,
       entity,

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "@/lib/automations/dispatch";
+import { finishRun } from "@/lib/automations/store/runs";
+import { cancelPendingWaits, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/automations/store/waits";
 
 /** A run still `running` this long after its last claim, with no live job, is presumed lost. */
 export const STUCK_AFTER_MINUTES = 30;
@@ -11,12 +13,15 @@ export const ORPHANED_AFTER_MINUTES = 5;
 export interface ReapResult {
   failed: number;
   requeued: number;
+  overdueWaits: number;
+  rescheduledWaits: number;
 }
 
 /**
  * The 5-minute backstop. Fails runs stuck in `running` (never `waiting`: a parked run may wait
- * 30 days) whose job is gone or has used up its retries, and re-enqueues queued runs whose job is
- * missing (a watchdog for jobs lost outside our transaction).
+ * 30 days) whose job is gone or has used up its retries, re-enqueues queued runs whose job is
+ * missing (a watchdog for jobs lost outside our transaction), fails waits more than an hour past
+ * due ("Scheduled resume never ran.") and gives a missing job back to a wait not yet overdue.
  */
 export async function reapRuns(): Promise<ReapResult> {
   const db = getDb();
@@ -50,5 +55,18 @@ export async function reapRuns(): Promise<ReapResult> {
       jobKey: runJobKey(r.id),
     })),
   );
-  return { failed: failed.length, requeued: orphans.length };
+  const waits = await db.transaction(async (tx) => {
+    const result = await failOverdueWaits(tx);
+    for (const runId of result.failed) {
+      await cancelPendingWaits(tx, runId, OVERDUE_MESSAGE);
+      await finishRun(tx, runId, "failed", { error: OVERDUE_MESSAGE });
+    }
+    return result;
+  });
+  return {
+    failed: failed.length,
+    requeued: orphans.length,
+    overdueWaits: waits.failed.length,
+    rescheduledWaits: waits.rescheduled,
+  };
 }

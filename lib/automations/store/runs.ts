@@ -35,6 +35,7 @@ export async function finishRun(
       status,
       reason: detail.reason ?? null,
       error: detail.error ?? null,
+      resumeAt: null,
       finishedAt: sql`now()`,
       durationMs: sql`(extract(epoch from now() - coalesce(${automationRuns.startedAt}, ${automationRuns.createdAt})) * 1000)::int`,
       updatedAt: new Date(),
@@ -47,29 +48,32 @@ export async function finishRun(
 /**
  * Computes a run's outcome from every action step of every leg (SPEC §2 "Settling"):
  * succeeded (none failed), partial (some failed), failed (all failed). Wait and condition rows do
- * not count; a run with no action steps succeeded. A run with a pending wait stays `waiting`.
+ * not count; a run with no action steps succeeded. A run with a pending wait stays `waiting`,
+ * with `resume_at` set to its earliest. Duration runs from the original start.
  */
 export async function settleRun(tx: DbOrTx, runId: string): Promise<RunStatus | null> {
   const rows = await tx.execute<{ status: RunStatus }>(sql`
     with tally as (
       select count(*) filter (where category = 'action') as actions,
-             count(*) filter (where category = 'action' and status = 'failed') as failed,
-             count(*) filter (where status = 'waiting') as waiting
+             count(*) filter (where category = 'action' and status = 'failed') as failed
       from automation_run_steps where run_id = ${runId}
+    ), pending as (
+      select count(*) as n, min(resume_at) as next from automation_run_waits where run_id = ${runId} and status = 'pending'
     )
     update automation_runs r set
       status = case
-        when tally.waiting > 0 then 'waiting'
+        when pending.n > 0 then 'waiting'
         when tally.failed = 0 then 'succeeded'
         when tally.failed = tally.actions then 'failed'
         else 'partial' end,
-      finished_at = case when tally.waiting > 0 then null else now() end,
-      duration_ms = case when tally.waiting > 0 then null
+      resume_at = pending.next,
+      finished_at = case when pending.n > 0 then null else now() end,
+      duration_ms = case when pending.n > 0 then null
         else (extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int end,
-      error = case when tally.waiting = 0 and tally.failed > 0
+      error = case when pending.n = 0 and tally.failed > 0
         then tally.failed || ' of ' || tally.actions || ' actions failed.' else null end,
       updated_at = now()
-    from tally
+    from tally, pending
     where r.id = ${runId} and r.status in ('running', 'waiting')
     returning r.status`);
   return rows[0]?.status ?? null;

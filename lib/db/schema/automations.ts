@@ -108,6 +108,8 @@ export const automationRuns = pgTable(
     domain: text("domain").notNull(),
     entityId: text("entity_id"),
     legs: integer("legs").notNull().default(0),
+    /** The earliest pending wait's due time while the run is `waiting` (kept by pause, resume and settle). */
+    resumeAt: timestamp("resume_at", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
@@ -125,6 +127,45 @@ export const automationRuns = pgTable(
     index("automation_runs_active_idx")
       .on(t.status, t.updatedAt)
       .where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+/**
+ * A pending resume: a row plus a graphile-worker job whose `job_key` is this row's id, created in
+ * one transaction. Kinds: `delay` (Wait nodes), `approval`, `retry`, `later`.
+ */
+export const automationRunWaits = pgTable(
+  "automation_run_waits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => automationRuns.id, { onDelete: "cascade" }),
+    automationId: uuid("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    /** The version the run was on when it paused; compared with the automation's on wake. */
+    automationVersion: integer("automation_version").notNull(),
+    nodeId: text("node_id").notNull(),
+    nodeType: text("node_type").notNull(),
+    /** The wait's own step row, `waiting` until the wait resolves. */
+    stepId: uuid("step_id").notNull(),
+    /** The leg that paused here; the resumed leg is numbered when the wait is claimed. */
+    leg: integer("leg").notNull(),
+    resumeLeg: integer("resume_leg"),
+    event: jsonb("event").$type<RunEvent>().notNull(),
+    kind: text("kind").$type<WaitKind>().notNull(),
+    status: text("status").$type<WaitStatus>().notNull().default("pending"),
+    reason: text("reason"),
+    resumeAt: timestamp("resume_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("automation_run_waits_run_idx").on(t.tenantId, t.runId),
+    index("automation_run_waits_due_idx").on(t.status, t.resumeAt),
+    index("automation_run_waits_automation_idx").on(t.tenantId, t.automationId, t.status, t.resumeAt),
   ],
 );
 
@@ -229,6 +270,8 @@ export const staffTasks = pgTable(
 export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled";
 export type StepStatus = "success" | "failed" | "skipped" | "waiting";
 export type DeliveryStatus = "sending" | "delivered" | "failed";
+export type WaitKind = "delay" | "approval" | "retry" | "later";
+export type WaitStatus = "pending" | "resumed" | "cancelled" | "failed";
 
 /** The trigger event as a run keeps it. `entityStatus` is the status the event fired for. */
 export interface RunEvent {

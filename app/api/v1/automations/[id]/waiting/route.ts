@@ -1,0 +1,6 @@
+import { apiRoute, searchParams } from "@/lib/api/route";
+import { listWaiting } from "@/lib/automations/waits";
+
+export const GET = apiRoute<{ id: string }>({ role: "viewer" }, async ({ req, params, caller }) =>
+  listWaiting(caller.tenant.id, params.id, searchParams(req)),
+);

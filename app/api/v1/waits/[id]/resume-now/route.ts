@@ -1,0 +1,6 @@
+import { apiRoute } from "@/lib/api/route";
+import { resumeNow } from "@/lib/automations/waits";
+
+export const POST = apiRoute<{ id: string }>({ role: "editor" }, async ({ params, caller }) =>
+  resumeNow(caller, params.id),
+);

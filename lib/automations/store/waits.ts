@@ -1,0 +1,166 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import {
+  automationRuns,
+  automationRunSteps,
+  automationRunWaits,
+  type RunEvent,
+  type StepStatus,
+  type WaitKind,
+} from "@/lib/db/schema";
+import { enqueueJobs } from "@/lib/jobs";
+
+export type WaitRow = typeof automationRunWaits.$inferSelect;
+
+export interface NewWait {
+  tenantId: string;
+  runId: string;
+  automationId: string;
+  automationVersion: number;
+  nodeId: string;
+  nodeType: string;
+  stepId: string;
+  leg: number;
+  event: RunEvent;
+  kind: WaitKind;
+  resumeAt: Date;
+}
+
+/**
+ * Writes the wait row and its delayed `automation_resume` job (job_key = the wait's id) in the
+ * caller's transaction: a wait never exists without its job. Throws if scheduling fails.
+ */
+export async function createWait(tx: DbOrTx, wait: NewWait): Promise<WaitRow> {
+  const [row] = await tx.insert(automationRunWaits).values(wait).returning();
+  await enqueueJobs(tx, [
+    {
+      task: "automation_resume",
+      payload: { waitId: row!.id },
+      runAt: wait.resumeAt,
+      jobKey: row!.id,
+      maxAttempts: 5,
+    },
+  ]);
+  return row!;
+}
+
+/**
+ * Takes a pending wait for resuming (at most once: `WHERE status = 'pending'`), numbering the
+ * leg it starts and marking the run running. Null when it was already claimed or cancelled.
+ */
+export async function claimWait(tx: DbOrTx, waitId: string): Promise<WaitRow | null> {
+  const [wait] = await tx.execute<{ id: string }>(sql`
+    with claimed as (
+      update automation_run_waits w set status = 'resumed', resolved_at = now(),
+        resume_leg = (select r.legs + 1 from automation_runs r where r.id = w.run_id)
+      where w.id = ${waitId} and w.status = 'pending'
+      returning w.id, w.run_id, w.resume_leg
+    ), run as (
+      update automation_runs r set legs = claimed.resume_leg, status = 'running', updated_at = now()
+      from claimed where r.id = claimed.run_id
+      returning r.id
+    )
+    select claimed.id from claimed, run`);
+  if (!wait) return null;
+  return getWait(tx, waitId);
+}
+
+export async function getWait(tx: DbOrTx, waitId: string): Promise<WaitRow | null> {
+  const [row] = await tx.select().from(automationRunWaits).where(eq(automationRunWaits.id, waitId));
+  return row ?? null;
+}
+
+/** Resolves a pending wait without running its downstream, and drops its job. */
+export async function cancelWait(tx: DbOrTx, waitId: string, reason: string): Promise<WaitRow | null> {
+  const [wait] = await tx
+    .update(automationRunWaits)
+    .set({ status: "cancelled", reason, resolvedAt: new Date() })
+    .where(and(eq(automationRunWaits.id, waitId), eq(automationRunWaits.status, "pending")))
+    .returning();
+  if (!wait) return null;
+  await tx.execute(sql`select graphile_worker.remove_job(${waitId})`);
+  await completeStep(tx, wait.stepId, "skipped", { reason });
+  return wait;
+}
+
+/** Ends a wait's step row: `success` on wake, `skipped` when cancelled, `failed` on error. */
+export async function completeStep(
+  tx: DbOrTx,
+  stepId: string,
+  status: Exclude<StepStatus, "waiting">,
+  detail: { reason?: string | null; error?: string | null; output?: Record<string, unknown> } = {},
+): Promise<void> {
+  await tx
+    .update(automationRunSteps)
+    .set({
+      status,
+      reason: detail.reason ?? null,
+      error: detail.error ?? null,
+      ...(detail.output ? { output: detail.output } : {}),
+      finishedAt: new Date(),
+      durationMs: sql`(extract(epoch from now() - ${automationRunSteps.startedAt}) * 1000)::int`,
+    })
+    .where(eq(automationRunSteps.id, stepId));
+}
+
+export async function countPendingWaits(tx: DbOrTx, runId: string): Promise<number> {
+  const [row] = await tx.execute<{ n: number }>(
+    sql`select count(*)::int as n from automation_run_waits where run_id = ${runId} and status = 'pending'`,
+  );
+  return row?.n ?? 0;
+}
+
+/** Marks a run `waiting` with the due time of its earliest pending wait. */
+export async function markRunWaiting(tx: DbOrTx, runId: string): Promise<void> {
+  await tx
+    .update(automationRuns)
+    .set({
+      status: "waiting",
+      resumeAt: sql`(select min(resume_at) from automation_run_waits where run_id = ${runId} and status = 'pending')`,
+      updatedAt: new Date(),
+    })
+    .where(eq(automationRuns.id, runId));
+}
+
+/** Cancels every other pending wait of a run (its automation was switched off or the run ended). */
+export async function cancelPendingWaits(tx: DbOrTx, runId: string, reason: string): Promise<number> {
+  const pending = await tx
+    .select({ id: automationRunWaits.id })
+    .from(automationRunWaits)
+    .where(and(eq(automationRunWaits.runId, runId), eq(automationRunWaits.status, "pending")));
+  for (const w of pending) await cancelWait(tx, w.id, reason);
+  return pending.length;
+}
+
+export const OVERDUE_MESSAGE = "Scheduled resume never ran.";
+
+/**
+ * The backstop for lost resume jobs: a pending wait more than 60 minutes past its resume time
+ * fails (and so does its run); a pending wait not yet overdue whose job is missing gets its job
+ * back. Returns how many of each.
+ */
+export async function failOverdueWaits(tx: DbOrTx): Promise<{ failed: string[]; rescheduled: number }> {
+  const overdue = await tx.execute<{ id: string; run_id: string; step_id: string }>(sql`
+    update automation_run_waits set status = 'failed', reason = ${OVERDUE_MESSAGE}, resolved_at = now()
+    where status = 'pending' and resume_at < now() - interval '60 minutes'
+    returning id, run_id, step_id`);
+  for (const w of overdue) {
+    await tx.execute(sql`select graphile_worker.remove_job(${w.id})`);
+    await completeStep(tx, w.step_id, "failed", { error: OVERDUE_MESSAGE });
+  }
+  const lost = await tx.execute<{ id: string; resume_at: string }>(sql`
+    select w.id, w.resume_at from automation_run_waits w
+    where w.status = 'pending' and w.resume_at >= now() - interval '60 minutes'
+      and not exists (select 1 from graphile_worker._private_jobs j where j.key = w.id::text)
+    limit 10000`);
+  await enqueueJobs(
+    tx,
+    lost.map((w) => ({
+      task: "automation_resume" as const,
+      payload: { waitId: w.id },
+      runAt: new Date(w.resume_at),
+      jobKey: w.id,
+    })),
+  );
+  return { failed: [...new Set(overdue.map((w) => w.run_id))], rescheduled: lost.length };
+}

@@ -1,0 +1,201 @@
+import { and, asc, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db/client";
+import { automationRunWaits, automations } from "@/lib/db/schema";
+import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import { enqueueJobs } from "@/lib/jobs";
+import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { finishRun } from "./store/runs";
+import { cancelWait, countPendingWaits, markRunWaiting, type WaitRow } from "./store/waits";
+
+export interface WaitView {
+  id: string;
+  kind: string;
+  status: string;
+  runId: string;
+  automationId: string;
+  nodeId: string;
+  nodeType: string;
+  resumeAt: string;
+  reason: string | null;
+  entity: { domain: string; id: string | null };
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+export function waitView(w: WaitRow): WaitView {
+  return {
+    id: w.id,
+    kind: w.kind,
+    status: w.status,
+    runId: w.runId,
+    automationId: w.automationId,
+    nodeId: w.nodeId,
+    nodeType: w.nodeType,
+    resumeAt: w.resumeAt.toISOString(),
+    reason: w.reason,
+    entity: { domain: w.event.domain, id: w.event.entityId },
+    createdAt: w.createdAt.toISOString(),
+    resolvedAt: w.resolvedAt?.toISOString() ?? null,
+  };
+}
+
+async function loadWait(tenantId: string, waitId: string): Promise<WaitRow> {
+  if (!isUuid(waitId)) throw notFound("That wait");
+  const [wait] = await getDb()
+    .select()
+    .from(automationRunWaits)
+    .where(and(eq(automationRunWaits.tenantId, tenantId), eq(automationRunWaits.id, waitId)));
+  if (!wait) throw notFound("That wait");
+  return wait;
+}
+
+function notPending(wait: WaitRow): AppError {
+  return new AppError(
+    409,
+    "conflict",
+    `This wait is already ${wait.status === "resumed" ? "resumed" : wait.status}.`,
+  );
+}
+
+/**
+ * Cancels one pending wait: its downstream will not run. The run ends `cancelled` unless another
+ * branch of it is still waiting.
+ */
+export async function cancelWaitById(caller: Caller, waitId: string): Promise<WaitView> {
+  const wait = await loadWait(caller.tenant.id, waitId);
+  const reason = `Cancelled by ${actorLabel(caller.actor)}.`;
+  return getDb().transaction(async (tx) => {
+    const cancelled = await cancelWait(tx, wait.id, reason);
+    if (!cancelled) throw notPending(wait);
+    if ((await countPendingWaits(tx, wait.runId)) === 0)
+      await finishRun(tx, wait.runId, "cancelled", { reason });
+    else await markRunWaiting(tx, wait.runId);
+    return waitView(cancelled);
+  });
+}
+
+/** Cancels every pending wait of an automation (the Waiting list's "Cancel all"). */
+export async function cancelAllWaits(caller: Caller, automationId: string): Promise<{ cancelled: number }> {
+  if (!isUuid(automationId)) throw notFound("That automation");
+  const pending = await getDb()
+    .select({ id: automationRunWaits.id })
+    .from(automationRunWaits)
+    .where(
+      and(
+        eq(automationRunWaits.tenantId, caller.tenant.id),
+        eq(automationRunWaits.automationId, automationId),
+        eq(automationRunWaits.status, "pending"),
+      ),
+    );
+  let cancelled = 0;
+  for (const { id } of pending) {
+    try {
+      await cancelWaitById(caller, id);
+      cancelled++;
+    } catch (error) {
+      // Resumed between our read and the cancel: not an error for "cancel all".
+      if (!(error instanceof AppError && error.status === 409)) throw error;
+    }
+  }
+  return { cancelled };
+}
+
+/**
+ * Runs a pending wait now, as if its time had come: the same job with the same guards (automation
+ * still on, entity loaded fresh), only earlier.
+ */
+export async function resumeNow(caller: Caller, waitId: string): Promise<WaitView> {
+  const wait = await loadWait(caller.tenant.id, waitId);
+  if (wait.status !== "pending") throw notPending(wait);
+  return getDb().transaction(async (tx) => {
+    const now = new Date();
+    const [moved] = await tx
+      .update(automationRunWaits)
+      .set({ resumeAt: now })
+      .where(and(eq(automationRunWaits.id, wait.id), eq(automationRunWaits.status, "pending")))
+      .returning();
+    if (!moved) throw notPending(wait);
+    // Same job key: graphile-worker moves the existing job instead of adding a second one.
+    await enqueueJobs(tx, [
+      { task: "automation_resume", payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
+    ]);
+    await markRunWaiting(tx, wait.runId);
+    return waitView(moved);
+  });
+}
+
+export const waitingQuery = z.object({
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/**
+ * The Waiting list: pending waits soonest first (keyset on resume time), and the most recent waits
+ * dropped because the automation was off or edited, with that reason.
+ */
+export async function listWaiting(tenantId: string, automationId: string | null, query: unknown = {}) {
+  const q = parseOrThrow(waitingQuery, query, "The waiting query is invalid");
+  if (automationId) {
+    if (!isUuid(automationId)) throw notFound("That automation");
+    const [found] = await getDb()
+      .select({ id: automations.id })
+      .from(automations)
+      .where(and(eq(automations.tenantId, tenantId), eq(automations.id, automationId)));
+    if (!found) throw notFound("That automation");
+  }
+  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const scope = and(
+    eq(automationRunWaits.tenantId, tenantId),
+    automationId ? eq(automationRunWaits.automationId, automationId) : undefined,
+  );
+  const rows = await getDb()
+    .select()
+    .from(automationRunWaits)
+    .where(
+      and(
+        scope,
+        eq(automationRunWaits.status, "pending"),
+        after
+          ? or(
+              gt(automationRunWaits.resumeAt, after.at),
+              and(eq(automationRunWaits.resumeAt, after.at), gt(automationRunWaits.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(automationRunWaits.resumeAt), asc(automationRunWaits.id))
+    .limit(q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  const dropped = after
+    ? []
+    : await getDb()
+        .select()
+        .from(automationRunWaits)
+        .where(and(scope, inArray(automationRunWaits.status, ["cancelled", "failed"])))
+        .orderBy(desc(automationRunWaits.resolvedAt))
+        .limit(20);
+  return {
+    items: page.map(waitView),
+    nextCursor: rows.length > q.limit && last ? encodeCursor(last.resumeAt, last.id) : null,
+    dropped: dropped.map(waitView),
+  };
+}
+
+/** Pending waits of an automation grouped by the step they wait at, for impact sentences. */
+export async function waitingByNode(
+  automationId: string,
+): Promise<{ nodeId: string; nodeType: string; count: number }[]> {
+  const rows = await getDb()
+    .select({
+      nodeId: automationRunWaits.nodeId,
+      nodeType: automationRunWaits.nodeType,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(automationRunWaits)
+    .where(and(eq(automationRunWaits.automationId, automationId), eq(automationRunWaits.status, "pending")))
+    .groupBy(automationRunWaits.nodeId, automationRunWaits.nodeType);
+  return rows;
+}
