@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- resume`: 10,000 runs parked at a Wait, all due in the same second, resumed by
- * one worker process. Reports lateness (from `resume_at` to the leg's start: the wait's claim),
- * p50/p99/max, and the time from the due second until every run settled.
+ * one worker process. Reports lateness (from `resume_at` to the leg's start: the wait's claim,
+ * which marks the run running), p50/p99/max; how long after the due second each run settled
+ * (its actions done), p50/p99; and the time until every run settled.
  * Targets (SPEC §5): p50 ≤ 1 s, all settled within 15 s.
  */
 import { sql } from "drizzle-orm";
@@ -70,6 +71,8 @@ export async function benchResume(): Promise<void> {
         select ('automation_resume', json_build_object('waitId', id), null, ${far}::timestamptz, 5, id::text, null, null)::graphile_worker.job_spec
         from automation_run_waits))`);
 
+    // A live database has statistics; a bulk-loaded one has none until autovacuum gets to it.
+    await getDb().execute(sql`analyze`);
     const worker = await startWorker({ connectionString: db.url, crontab: false });
     // Everything falls due in the same second, a few seconds from now.
     const due = new Date(Math.ceil((Date.now() + 3_000) / 1000) * 1000);
@@ -97,6 +100,11 @@ export async function benchResume(): Promise<void> {
         sql`select (extract(epoch from resolved_at - resume_at) * 1000)::float8 as ms from automation_run_waits order by 1`,
       )
     ).map((r) => Number(r.ms));
+    const settled = (
+      await getDb().execute<{ ms: number }>(sql`
+        select (extract(epoch from r.finished_at - w.resume_at) * 1000)::float8 as ms
+        from automation_run_waits w join automation_runs r on r.id = w.run_id order by 1`)
+    ).map((r) => Number(r.ms));
     const [check] = await getDb().execute<{ ok: number; tagged: number; last: string }>(sql`
       select (select count(*)::int from automation_runs where status = 'succeeded') as ok,
              (select count(*)::int from entities where 'woke' = any(tags)) as tagged,
@@ -106,9 +114,12 @@ export async function benchResume(): Promise<void> {
     const allSettledSeconds = (new Date(check!.last).getTime() - due.getTime()) / 1000;
     report("resume", {
       waits: N,
+      latenessMinMs: Math.round(lateness[0]!),
       latenessP50Ms: Math.round(percentile(lateness, 50)),
       latenessP99Ms: Math.round(percentile(lateness, 99)),
       latenessMaxMs: Math.round(lateness.at(-1)!),
+      settledAfterDueP50Ms: Math.round(percentile(settled, 50)),
+      settledAfterDueP99Ms: Math.round(percentile(settled, 99)),
       allSettledSeconds,
       observedSettledSeconds: (settledAt - due.getTime()) / 1000,
       targetP50Ms: 1000,

@@ -16,7 +16,12 @@ export interface WorkerHandle {
 
 export interface StartWorkerOptions {
   connectionString: string;
-  /** Jobs run at once in this process. Default 32 (or `WORKER_CONCURRENCY`). */
+  /**
+   * Jobs held at once by this process. Default 10,000 (or `WORKER_CONCURRENCY`): most wait on a
+   * batch, holding no connection, and both the one-run path and batch transactions have their
+   * own small limits (see engine/limits.ts). Holding a whole storm of due waits at once is what
+   * lets them all start within a second.
+   */
   concurrency?: number;
   /** Install SIGINT/SIGTERM handlers. Default false: the caller owns shutdown. */
   handleSignals?: boolean;
@@ -24,7 +29,7 @@ export interface StartWorkerOptions {
   crontab?: boolean;
   /**
    * Jobs fetched (and locked) per round trip, served to this process's workers from memory.
-   * Default 4 × concurrency; 0 or 1 fetches one job per worker per query (graphile-worker's default).
+   * Default = concurrency; 0 or 1 fetches one job per worker per query (graphile-worker's default).
    */
   localQueueSize?: number;
   /** Milliseconds to gather job completions into one query; -1 completes each job on its own. Default 0 (same tick). */
@@ -47,14 +52,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   events.on("pool:create", ({ workerPool }) => lockIds.add(workerPool.id));
   events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
-  const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 32);
-  const localQueueSize = options.localQueueSize ?? concurrency * 4;
+  const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10_000);
+  const localQueueSize = options.localQueueSize ?? concurrency;
   const runner = await run({
     events,
     logger: workerLogger,
     connectionString: options.connectionString,
     concurrency,
-    maxPoolSize: concurrency,
+    // Jobs waiting on a batch hold no connection, so the pool stays far smaller than concurrency.
+    maxPoolSize: Math.min(concurrency, 16),
     // Batched fetching and completion: several times the throughput of one query per job.
     preset: {
       worker: {
@@ -64,7 +70,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       },
     },
     noHandleSignals: !options.handleSignals,
-    pollInterval: 1000,
+    // Due jobs (waits, laters) are found by polling: this bounds how late one can start.
+    pollInterval: 250,
     taskList: { ...tasks, ...options.extraTasks },
     parsedCronItems: options.crontab === false ? [] : parseCrontab(CRONTAB),
   });

@@ -6,6 +6,8 @@ import { Logger } from "graphile-worker";
  */
 export const workerLogger = new Logger((scope) => (level, message) => {
   if (process.env.WORKER_LOG !== "info" && level !== "error" && level !== "warning") return;
+  // Deliberate: jobs waiting on a RunBatcher hold no connection, so the pool is smaller than concurrency.
+  if (message.startsWith("having maxPoolSize")) return;
   const where = scope.taskIdentifier ? ` ${scope.taskIdentifier}` : "";
   const line = `[graphile-worker${where}] ${message}`;
   if (level === "error") console.error(line);

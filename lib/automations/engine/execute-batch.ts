@@ -10,10 +10,12 @@ import {
   type ActionOutput,
   type DatabaseExecutor,
 } from "@/lib/automations/nodes/executor";
+import { settleRuns } from "@/lib/automations/store/runs";
 import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { loadVersion } from "@/lib/automations/store/versions";
 import type { RunEntity } from "./entity";
 import { evaluatorFor } from "./evaluate";
+import { batchTransactionLimit } from "./limits";
 import { NOT_ACTIVE_REASON } from "./execute";
 import { actionContext, redact, type LegContext } from "./execute-shared";
 import { planFrom, type PlannedStep } from "./interpreter";
@@ -21,7 +23,7 @@ import { planFrom, type PlannedStep } from "./interpreter";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A Postgres array literal of uuids (drizzle would spread a JS array into separate parameters). */
-function uuidArray(ids: string[]): string {
+export function uuidArray(ids: string[]): string {
   for (const id of ids) if (!UUID.test(id)) throw new Error(`Not a run id: ${id}`);
   return `{${ids.join(",")}}`;
 }
@@ -69,7 +71,10 @@ async function claimRuns(runIds: string[]): Promise<{ runs: ClaimedRun[]; retrie
 }
 
 /** Loads the entities of many runs in one query, status pinned to the one each event fired for. */
-async function loadEntities(runs: ClaimedRun[]): Promise<Map<string, RunEntity>> {
+export async function loadEntities(
+  runs: { id: string; tenantId: string; event: RunEvent }[],
+  options: { pinStatus: boolean },
+): Promise<Map<string, RunEntity>> {
   const keys = runs
     .filter((r) => isDomain(r.event.domain) && r.event.entityId)
     .map((r) => ({ t: r.tenantId, d: r.event.domain, e: r.event.entityId }));
@@ -95,19 +100,19 @@ async function loadEntities(runs: ClaimedRun[]): Promise<Map<string, RunEntity>>
     const row = found.get(`${run.tenantId}|${domain}|${entityId}`);
     if (!row) continue;
     const data: Record<string, unknown> = { ...row.data, id: entityId, tags: row.tags };
-    if (entityStatus) data.status = entityStatus;
+    if (options.pinStatus && entityStatus) data.status = entityStatus;
     byRun.set(run.id, { domain, id: entityId, data });
   }
   return byRun;
 }
 
-interface PlannedRun {
+export interface PlannedRun {
   leg: LegContext;
   plan: PlannedStep[];
 }
 
 /** A run can take the batched path when every action it will take is a database effect. */
-function batchable(plan: PlannedStep[]): boolean {
+export function batchable(plan: PlannedStep[]): boolean {
   return plan.every(
     (s) => s.kind === "condition" || (s.kind === "action" && executorFor(s.nodeType)?.effect === "database"),
   );
@@ -144,15 +149,23 @@ function distinctRecords(items: PendingAction[]): PendingAction[][] {
  * is every run's k-th action). An ActionError fails only its step; anything else rolls the whole
  * batch back and the caller retries each run alone.
  */
-async function executeTogether(runs: PlannedRun[]): Promise<void> {
+export async function executeTogether(
+  runs: PlannedRun[],
+  options: { completeWaitSteps?: string[] } = {},
+): Promise<void> {
   const startedAt = new Date();
   await getDb().transaction(async (tx: Tx) => {
+    // Resumed legs: the waits they start from are done.
+    if (options.completeWaitSteps?.length) {
+      await tx.execute(sql`
+        update automation_run_steps set status = 'success', finished_at = now(),
+          duration_ms = (extract(epoch from now() - started_at) * 1000)::int
+        where id in (select value::uuid from json_array_elements_text(${JSON.stringify(options.completeWaitSteps)}::json))`);
+    }
     const steps: StepRecord[] = [];
     const deliveries: (typeof actionDeliveries.$inferInsert)[] = [];
-    const outcome = new Map<string, { actions: number; failed: number }>();
     const rounds: PendingAction[][] = [];
     for (const run of runs) {
-      outcome.set(run.leg.runId, { actions: 0, failed: 0 });
       let k = 0;
       for (const [position, step] of run.plan.entries()) {
         const base = {
@@ -174,7 +187,6 @@ async function executeTogether(runs: PlannedRun[]): Promise<void> {
           continue;
         }
         if (step.kind !== "action") continue;
-        outcome.get(run.leg.runId)!.actions++;
         const definition = registry.get(step.nodeType)!;
         const parsed = definition.params.safeParse(step.params);
         const ctx = actionContext(run.leg, step.nodeId);
@@ -191,7 +203,6 @@ async function executeTogether(runs: PlannedRun[]): Promise<void> {
           }
         }
         if (failure || !request) {
-          outcome.get(run.leg.runId)!.failed++;
           steps.push({ ...base, position, category: "action", status: "failed", error: failure });
           deliveries.push({
             ...base,
@@ -229,8 +240,7 @@ async function executeTogether(runs: PlannedRun[]): Promise<void> {
               nodeType: item.step.nodeType,
               leg: item.run.leg.leg,
             };
-            if (failed) outcome.get(item.run.leg.runId)!.failed++;
-            else item.run.leg.steps[item.step.nodeId] = result;
+            if (!failed) item.run.leg.steps[item.step.nodeId] = result;
             steps.push({
               ...base,
               position: item.position,
@@ -264,16 +274,10 @@ async function executeTogether(runs: PlannedRun[]): Promise<void> {
       if (inserted.length !== deliveries.length) throw new Error("A delivery of this batch already exists.");
     }
     await recordSteps(tx, steps);
-    const settled = [...outcome].map(([id, o]) => ({
-      id,
-      status: o.failed === 0 ? "succeeded" : o.failed === o.actions ? "failed" : "partial",
-      error: o.failed === 0 ? null : `${o.failed} of ${o.actions} actions failed.`,
-    }));
-    await tx.execute(sql`
-      update automation_runs r set status = v.status, error = v.error, finished_at = now(), updated_at = now(),
-        duration_ms = (extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int
-      from json_to_recordset(${JSON.stringify(settled)}::json) as v(id uuid, status text, error text)
-      where r.id = v.id and r.status = 'running'`);
+    await settleRuns(
+      tx,
+      runs.map((r) => r.leg.runId),
+    );
   });
 }
 
@@ -303,7 +307,7 @@ export async function executeRunBatch(runIds: string[]): Promise<{ alone: string
   const cancelled: { id: string; reason: string }[] = [];
   const together: PlannedRun[] = [];
   const fresh = runs.filter((r) => !retried.has(r.id));
-  const entitiesByRun = await loadEntities(fresh);
+  const entitiesByRun = await loadEntities(fresh, { pinStatus: true });
   for (const run of fresh) {
     if (run.automationStatus !== "active") {
       const status = run.automationStatus as keyof typeof NOT_ACTIVE_REASON | null;
@@ -354,7 +358,7 @@ export async function executeRunBatch(runIds: string[]): Promise<{ alone: string
   }
   if (together.length > 0) {
     try {
-      await executeTogether(together);
+      await batchTransactionLimit(() => executeTogether(together));
     } catch (error) {
       console.warn(`Batched execution of ${together.length} runs failed; running them one by one.`, error);
       alone.push(...together.map((r) => r.leg.runId));

@@ -46,35 +46,48 @@ export async function finishRun(
 }
 
 /**
- * Computes a run's outcome from every action step of every leg (SPEC §2 "Settling"):
+ * Computes runs' outcomes from every action step of every leg (SPEC §2 "Settling"):
  * succeeded (none failed), partial (some failed), failed (all failed). Wait and condition rows do
  * not count; a run with no action steps succeeded. A run with a pending wait stays `waiting`,
- * with `resume_at` set to its earliest. Duration runs from the original start.
+ * with `resume_at` set to its earliest. Duration runs from the original start. Set-based, so a
+ * batch of legs settles in one statement.
  */
-export async function settleRun(tx: DbOrTx, runId: string): Promise<RunStatus | null> {
-  const rows = await tx.execute<{ status: RunStatus }>(sql`
-    with tally as (
-      select count(*) filter (where category = 'action') as actions,
-             count(*) filter (where category = 'action' and status = 'failed') as failed
-      from automation_run_steps where run_id = ${runId}
+export async function settleRuns(tx: DbOrTx, runIds: string[]): Promise<void> {
+  if (runIds.length === 0) return;
+  await tx.execute(sql`
+    with ids as (select distinct value::uuid as id from json_array_elements_text(${JSON.stringify(runIds)}::json)),
+    tally as (
+      select s.run_id,
+             count(*) filter (where s.category = 'action') as actions,
+             count(*) filter (where s.category = 'action' and s.status = 'failed') as failed
+      from automation_run_steps s join ids on ids.id = s.run_id group by s.run_id
     ), pending as (
-      select count(*) as n, min(resume_at) as next from automation_run_waits where run_id = ${runId} and status = 'pending'
+      select w.run_id, count(*) as n, min(w.resume_at) as next
+      from automation_run_waits w join ids on ids.id = w.run_id where w.status = 'pending' group by w.run_id
     )
     update automation_runs r set
       status = case
-        when pending.n > 0 then 'waiting'
-        when tally.failed = 0 then 'succeeded'
-        when tally.failed = tally.actions then 'failed'
+        when coalesce(p.n, 0) > 0 then 'waiting'
+        when coalesce(t.failed, 0) = 0 then 'succeeded'
+        when t.failed = t.actions then 'failed'
         else 'partial' end,
-      resume_at = pending.next,
-      finished_at = case when pending.n > 0 then null else now() end,
-      duration_ms = case when pending.n > 0 then null
+      resume_at = p.next,
+      finished_at = case when coalesce(p.n, 0) > 0 then null else now() end,
+      duration_ms = case when coalesce(p.n, 0) > 0 then null
         else (extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int end,
-      error = case when pending.n = 0 and tally.failed > 0
-        then tally.failed || ' of ' || tally.actions || ' actions failed.' else null end,
+      error = case when coalesce(p.n, 0) = 0 and coalesce(t.failed, 0) > 0
+        then t.failed || ' of ' || t.actions || ' actions failed.' else null end,
       updated_at = now()
-    from tally, pending
-    where r.id = ${runId} and r.status in ('running', 'waiting')
-    returning r.status`);
-  return rows[0]?.status ?? null;
+    from ids left join tally t on t.run_id = ids.id left join pending p on p.run_id = ids.id
+    where r.id = ids.id and r.status in ('running', 'waiting')`);
+}
+
+/** Settles one run (see `settleRuns`) and returns its new status. */
+export async function settleRun(tx: DbOrTx, runId: string): Promise<RunStatus | null> {
+  await settleRuns(tx, [runId]);
+  const [run] = await tx
+    .select({ status: automationRuns.status })
+    .from(automationRuns)
+    .where(eq(automationRuns.id, runId));
+  return run?.status ?? null;
 }

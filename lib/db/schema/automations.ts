@@ -164,6 +164,8 @@ export const automationRunWaits = pgTable(
   },
   (t) => [
     index("automation_run_waits_run_idx").on(t.tenantId, t.runId),
+    // Settling and "resumes in" look up a run's pending waits by run alone.
+    index("automation_run_waits_pending_idx").on(t.runId, t.status),
     index("automation_run_waits_due_idx").on(t.status, t.resumeAt),
     index("automation_run_waits_automation_idx").on(t.tenantId, t.automationId, t.status, t.resumeAt),
   ],

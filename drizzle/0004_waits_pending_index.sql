@@ -1,0 +1,1 @@
+CREATE INDEX "automation_run_waits_pending_idx" ON "automation_run_waits" USING btree ("run_id","status");
