@@ -16,6 +16,8 @@ export const taskPayloads = {
   automation_execute: z.strictObject({ runId: z.uuid() }),
   /** Resumes a run at a wait when its time has come (job_key = the wait's id). */
   automation_resume: z.strictObject({ waitId: z.uuid() }),
+  /** Starts the run a `later` step asked for, when it comes due (job_key = the wait's id). */
+  automation_later: z.strictObject({ waitId: z.uuid() }),
   /** Sends one outbox email through SMTP (only enqueued when SMTP_URL is set). */
   email_send: z.strictObject({ outboxId: z.uuid() }),
 } as const;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
@@ -7,7 +7,7 @@ import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
 import { finishRun } from "./store/runs";
-import { cancelWait, countPendingWaits, markRunWaiting, type WaitRow } from "./store/waits";
+import { cancelWait, countPendingWaits, markRunWaiting, resumeTask, type WaitRow } from "./store/waits";
 
 export interface WaitView {
   id: string;
@@ -20,6 +20,10 @@ export interface WaitView {
   resumeAt: string;
   reason: string | null;
   entity: { domain: string; id: string | null };
+  /** For a later step: its key, step name and what it hands back. */
+  key: string | null;
+  step: string | null;
+  then: unknown;
   createdAt: string;
   resolvedAt: string | null;
 }
@@ -36,6 +40,9 @@ export function waitView(w: WaitRow): WaitView {
     resumeAt: w.resumeAt.toISOString(),
     reason: w.reason,
     entity: { domain: w.event.domain, id: w.event.entityId },
+    key: w.key,
+    step: w.kind === "later" ? String(w.event.payload.step ?? "") : null,
+    then: w.kind === "later" ? (w.event.payload.then ?? null) : null,
     createdAt: w.createdAt.toISOString(),
     resolvedAt: w.resolvedAt?.toISOString() ?? null,
   };
@@ -69,9 +76,12 @@ export async function cancelWaitById(caller: Caller, waitId: string): Promise<Wa
   return getDb().transaction(async (tx) => {
     const cancelled = await cancelWait(tx, wait.id, reason);
     if (!cancelled) throw notPending(wait);
-    if ((await countPendingWaits(tx, wait.runId)) === 0)
-      await finishRun(tx, wait.runId, "cancelled", { reason });
-    else await markRunWaiting(tx, wait.runId);
+    // A later step is not part of its run; cancelling one leaves the run as it is.
+    if (wait.kind !== "later") {
+      if ((await countPendingWaits(tx, wait.runId)) === 0)
+        await finishRun(tx, wait.runId, "cancelled", { reason });
+      else await markRunWaiting(tx, wait.runId);
+    }
     return waitView(cancelled);
   });
 }
@@ -119,9 +129,9 @@ export async function resumeNow(caller: Caller, waitId: string): Promise<WaitVie
     if (!moved) throw notPending(wait);
     // Same job key: graphile-worker moves the existing job instead of adding a second one.
     await enqueueJobs(tx, [
-      { task: "automation_resume", payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
+      { task: resumeTask(wait.kind), payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
     ]);
-    await markRunWaiting(tx, wait.runId);
+    if (wait.kind !== "later") await markRunWaiting(tx, wait.runId);
     return waitView(moved);
   });
 }
@@ -195,7 +205,13 @@ export async function waitingByNode(
       count: sql<number>`count(*)::int`,
     })
     .from(automationRunWaits)
-    .where(and(eq(automationRunWaits.automationId, automationId), eq(automationRunWaits.status, "pending")))
+    .where(
+      and(
+        eq(automationRunWaits.automationId, automationId),
+        eq(automationRunWaits.status, "pending"),
+        ne(automationRunWaits.kind, "later"),
+      ),
+    )
     .groupBy(automationRunWaits.nodeId, automationRunWaits.nodeType);
   return rows;
 }

@@ -1,6 +1,7 @@
 import type { Task } from "graphile-worker";
 import type { TaskName } from "@/lib/jobs";
 import { automationExecute } from "./automation-execute";
+import { automationLater } from "./automation-later";
 import { automationReap } from "./automation-reap";
 import { automationResume } from "./automation-resume";
 import { emailSend } from "./email-send";
@@ -12,5 +13,6 @@ export const tasks: Record<TaskName, Task> = {
   automation_reap: automationReap,
   automation_execute: automationExecute,
   automation_resume: automationResume,
+  automation_later: automationLater,
   email_send: emailSend,
 };

@@ -48,10 +48,12 @@ export function actionContext(leg: LegContext, nodeId: string): ActionContext {
     runId: leg.runId,
     automationId: leg.automationId,
     automationName: leg.automationName,
+    automationVersion: leg.automationVersion,
     nodeId,
     leg: leg.leg,
     dedupeKey: `${leg.runId}:${nodeId}:${leg.leg}`,
     entity: leg.entity,
+    event: leg.event,
     now: leg.now,
     render: (template, options) =>
       renderTemplate(

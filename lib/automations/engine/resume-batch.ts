@@ -32,7 +32,7 @@ async function claimWaits(waitIds: string[]): Promise<ClaimedWait[]> {
   const rows = await getDb().execute<Record<string, unknown>>(sql`
     with candidates as (
       select distinct on (run_id) id from automation_run_waits
-      where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending'
+      where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending' and kind <> 'later'
       order by run_id, resume_at, id
     ), claimed as (
       update automation_run_waits w set status = 'resumed', resolved_at = now(), resume_leg = r.legs + 1

@@ -202,6 +202,17 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
     }
   }
 
+  // A later step needs a Later trigger of the same name to start its run.
+  for (const { node, params } of known.values()) {
+    if (node.type !== "auto.action.later" || typeof params?.step !== "string") continue;
+    if (!laterSteps.has(params.step)) {
+      issues.push({
+        nodeId: node.id,
+        message: `No Later trigger in this flow starts at step '${params.step}'; add one with that name.`,
+      });
+    }
+  }
+
   // Cycles: a run must end, so a step may not lead back to itself.
   for (const cycle of findCycles(soundGraph)) {
     const [first, ...rest] = cycle;

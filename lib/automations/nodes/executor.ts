@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Tx } from "@/lib/db/client";
+import type { RunEvent } from "@/lib/db/schema";
 import type { RunEntity } from "@/lib/automations/engine/entity";
 
 /**
@@ -16,11 +17,14 @@ export interface ActionContext {
   runId: string;
   automationId: string;
   automationName: string;
+  automationVersion: number;
   nodeId: string;
   leg: number;
   /** `run:node:leg`, unique per side effect; sent as `Idempotency-Key` by HTTP actions. */
   dedupeKey: string;
   entity: RunEntity | null;
+  /** The event that started the run (for a later-started run, its payload carries the chain). */
+  event: RunEvent;
   /** Renders `{token}`s against the run; `escapeHtml` escapes the inserted values. */
   render(template: string, options?: { escapeHtml?: boolean }): string;
   now: Date;

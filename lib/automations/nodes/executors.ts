@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { addNoteExecutor } from "./actions/add-note.execute";
 import { createTaskExecutor } from "./actions/create-task.execute";
 import { httpRequestExecutor } from "./actions/http-request.execute";
+import { laterExecutor } from "./actions/later.execute";
 import { sendEmailExecutor } from "./actions/send-email.execute";
 import { addTagExecutor, removeTagExecutor } from "./actions/tags.execute";
 import type { ActionExecutor } from "./executor";
@@ -20,6 +21,7 @@ export const EXECUTORS: { [T in ActionType]: ActionExecutor<ParamsOf<T>> } = {
   "auto.action.send_email": sendEmailExecutor,
   "auto.action.http_request": httpRequestExecutor,
   "auto.action.create_task": createTaskExecutor,
+  "auto.action.later": laterExecutor,
 };
 
 /** The executor for a stored node type, whose params the caller has already parsed with its schema. */

@@ -30,6 +30,7 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.add_note"
       | "auto.action.send_email"
       | "auto.action.http_request"
+      | "auto.action.later"
       | "auto.action.create_task"
     >();
     expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
@@ -114,12 +115,12 @@ describe("registry", () => {
       "auto.condition.field",
       "auto.condition.has_tag",
     ]);
-    expect(registry.byCategory("action")).toHaveLength(6);
+    expect(registry.byCategory("action")).toHaveLength(7);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",
     ]);
-    expect(registry.all()).toHaveLength(24);
+    expect(registry.all()).toHaveLength(25);
   });
 
   it("tells conditions apart", () => {

@@ -2,6 +2,7 @@ import { isDomain, type Domain } from "@/lib/entities/domains";
 import { addNote } from "./actions/add-note";
 import { addTag } from "./actions/add-tag";
 import { createTask } from "./actions/create-task";
+import { laterAction } from "./actions/later";
 import { httpRequest } from "./actions/http-request";
 import { removeTag } from "./actions/remove-tag";
 import { sendEmail } from "./actions/send-email";
@@ -29,6 +30,7 @@ export const NODE_DEFINITIONS = {
   "auto.action.send_email": sendEmail,
   "auto.action.http_request": httpRequest,
   "auto.action.create_task": createTask,
+  "auto.action.later": laterAction,
   "auto.control.wait": wait,
   "auto.control.wait_until": waitUntil,
 };

@@ -252,6 +252,10 @@ export const TRIGGER_FILTERS: Partial<
     const { from, to } = parsed.data;
     return (from === undefined || payload.from === from) && (to === undefined || payload.to === to);
   },
+  "auto.trigger.later": (params, payload) => {
+    const parsed = laterParams.safeParse(params);
+    return parsed.success && payload.step === parsed.data.step;
+  },
   "auto.trigger.product_low_stock": (params, payload) => {
     const parsed = lowStockParams.safeParse(params);
     if (!parsed.success) return false;

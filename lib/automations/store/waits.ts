@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import {
   automationRuns,
@@ -53,7 +53,7 @@ export async function claimWait(tx: DbOrTx, waitId: string): Promise<WaitRow | n
     with claimed as (
       update automation_run_waits w set status = 'resumed', resolved_at = now(),
         resume_leg = (select r.legs + 1 from automation_runs r where r.id = w.run_id)
-      where w.id = ${waitId} and w.status = 'pending'
+      where w.id = ${waitId} and w.status = 'pending' and w.kind <> 'later'
       returning w.id, w.run_id, w.resume_leg
     ), run as (
       update automation_runs r set legs = claimed.resume_leg, status = 'running', updated_at = now()
@@ -86,10 +86,11 @@ export async function cancelWait(tx: DbOrTx, waitId: string, reason: string): Pr
 /** Ends a wait's step row: `success` on wake, `skipped` when cancelled, `failed` on error. */
 export async function completeStep(
   tx: DbOrTx,
-  stepId: string,
+  stepId: string | null,
   status: Exclude<StepStatus, "waiting">,
   detail: { reason?: string | null; error?: string | null; output?: Record<string, unknown> } = {},
 ): Promise<void> {
+  if (!stepId) return; // a `later` has no step of its own
   await tx
     .update(automationRunSteps)
     .set({
@@ -105,7 +106,7 @@ export async function completeStep(
 
 export async function countPendingWaits(tx: DbOrTx, runId: string): Promise<number> {
   const [row] = await tx.execute<{ n: number }>(
-    sql`select count(*)::int as n from automation_run_waits where run_id = ${runId} and status = 'pending'`,
+    sql`select count(*)::int as n from automation_run_waits where run_id = ${runId} and status = 'pending' and kind <> 'later'`,
   );
   return row?.n ?? 0;
 }
@@ -116,20 +117,35 @@ export async function markRunWaiting(tx: DbOrTx, runId: string): Promise<void> {
     .update(automationRuns)
     .set({
       status: "waiting",
-      resumeAt: sql`(select min(resume_at) from automation_run_waits where run_id = ${runId} and status = 'pending')`,
+      resumeAt: sql`(select min(resume_at) from automation_run_waits
+        where run_id = ${runId} and status = 'pending' and kind <> 'later')`,
       updatedAt: new Date(),
     })
     .where(eq(automationRuns.id, runId));
 }
 
-/** Cancels every other pending wait of a run (its automation was switched off or the run ended). */
+/**
+ * Cancels every other pending wait of a run (its automation was switched off or the run ended).
+ * Later steps it asked for are not its waits: they stand on their own.
+ */
 export async function cancelPendingWaits(tx: DbOrTx, runId: string, reason: string): Promise<number> {
   const pending = await tx
     .select({ id: automationRunWaits.id })
     .from(automationRunWaits)
-    .where(and(eq(automationRunWaits.runId, runId), eq(automationRunWaits.status, "pending")));
+    .where(
+      and(
+        eq(automationRunWaits.runId, runId),
+        eq(automationRunWaits.status, "pending"),
+        ne(automationRunWaits.kind, "later"),
+      ),
+    );
   for (const w of pending) await cancelWait(tx, w.id, reason);
   return pending.length;
+}
+
+/** The job that acts on a wait when it comes due. */
+export function resumeTask(kind: string): "automation_later" | "automation_resume" {
+  return kind === "later" ? "automation_later" : "automation_resume";
 }
 
 export const OVERDUE_MESSAGE = "Scheduled resume never ran.";
@@ -140,27 +156,29 @@ export const OVERDUE_MESSAGE = "Scheduled resume never ran.";
  * back. Returns how many of each.
  */
 export async function failOverdueWaits(tx: DbOrTx): Promise<{ failed: string[]; rescheduled: number }> {
-  const overdue = await tx.execute<{ id: string; run_id: string; step_id: string }>(sql`
+  const overdue = await tx.execute<{ id: string; run_id: string; step_id: string | null; kind: string }>(sql`
     update automation_run_waits set status = 'failed', reason = ${OVERDUE_MESSAGE}, resolved_at = now()
     where status = 'pending' and resume_at < now() - interval '60 minutes'
-    returning id, run_id, step_id`);
+    returning id, run_id, step_id, kind`);
   for (const w of overdue) {
     await tx.execute(sql`select graphile_worker.remove_job(${w.id})`);
     await completeStep(tx, w.step_id, "failed", { error: OVERDUE_MESSAGE });
   }
-  const lost = await tx.execute<{ id: string; resume_at: string }>(sql`
-    select w.id, w.resume_at from automation_run_waits w
+  const lost = await tx.execute<{ id: string; resume_at: string; kind: string }>(sql`
+    select w.id, w.resume_at, w.kind from automation_run_waits w
     where w.status = 'pending' and w.resume_at >= now() - interval '60 minutes'
       and not exists (select 1 from graphile_worker._private_jobs j where j.key = w.id::text)
     limit 10000`);
   await enqueueJobs(
     tx,
     lost.map((w) => ({
-      task: "automation_resume" as const,
+      task: resumeTask(w.kind),
       payload: { waitId: w.id },
       runAt: new Date(w.resume_at),
       jobKey: w.id,
     })),
   );
-  return { failed: [...new Set(overdue.map((w) => w.run_id))], rescheduled: lost.length };
+  // A late `later` fails alone; a late pause fails its run.
+  const runs = overdue.filter((w) => w.kind !== "later").map((w) => w.run_id);
+  return { failed: [...new Set(runs)], rescheduled: lost.length };
 }

@@ -9,6 +9,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import type { Graph } from "@/lib/automations/graph/schema";
@@ -149,8 +150,10 @@ export const automationRunWaits = pgTable(
     automationVersion: integer("automation_version").notNull(),
     nodeId: text("node_id").notNull(),
     nodeType: text("node_type").notNull(),
-    /** The wait's own step row, `waiting` until the wait resolves. */
-    stepId: uuid("step_id").notNull(),
+    /** The wait's own step row, `waiting` until the wait resolves (none for `later`: its run goes on). */
+    stepId: uuid("step_id"),
+    /** A `later`'s key: asking again under the same key replaces the one waiting. */
+    key: text("key"),
     /** The leg that paused here; the resumed leg is numbered when the wait is claimed. */
     leg: integer("leg").notNull(),
     resumeLeg: integer("resume_leg"),
@@ -168,6 +171,9 @@ export const automationRunWaits = pgTable(
     index("automation_run_waits_pending_idx").on(t.runId, t.status),
     index("automation_run_waits_due_idx").on(t.status, t.resumeAt),
     index("automation_run_waits_automation_idx").on(t.tenantId, t.automationId, t.status, t.resumeAt),
+    uniqueIndex("automation_run_waits_later_key_unique")
+      .on(t.automationId, t.key)
+      .where(sql`${t.status} = 'pending' and ${t.kind} = 'later' and ${t.key} is not null`),
   ],
 );
 

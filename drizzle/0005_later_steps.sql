@@ -1,0 +1,3 @@
+ALTER TABLE "automation_run_waits" ALTER COLUMN "step_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "automation_run_waits" ADD COLUMN "key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "automation_run_waits_later_key_unique" ON "automation_run_waits" USING btree ("automation_id","key") WHERE "automation_run_waits"."status" = 'pending' and "automation_run_waits"."kind" = 'later' and "automation_run_waits"."key" is not null;
