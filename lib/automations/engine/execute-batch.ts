@@ -10,7 +10,7 @@ import {
   type ActionOutput,
   type DatabaseExecutor,
 } from "@/lib/automations/nodes/executor";
-import { settleRuns } from "@/lib/automations/store/runs";
+import { RUN_DURATION_MS, settleRuns } from "@/lib/automations/store/runs";
 import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { loadVersion } from "@/lib/automations/store/versions";
 import type { RunEntity } from "./entity";
@@ -352,7 +352,7 @@ export async function executeRunBatch(runIds: string[]): Promise<{ alone: string
   if (cancelled.length > 0) {
     await getDb().execute(sql`
       update automation_runs r set status = 'cancelled', reason = v.reason, finished_at = now(), updated_at = now(),
-        duration_ms = (extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int
+        duration_ms = ${RUN_DURATION_MS}
       from json_to_recordset(${JSON.stringify(cancelled)}::json) as v(id uuid, reason text)
       where r.id = v.id and r.status = 'running'`);
   }

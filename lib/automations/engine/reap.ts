@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "@/lib/automations/dispatch";
-import { finishRun } from "@/lib/automations/store/runs";
+import { finishRun, RUN_DURATION_MS } from "@/lib/automations/store/runs";
 import { cancelPendingWaits, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/automations/store/waits";
 
 /** A run still `running` this long after its last claim, with no live job, is presumed lost. */
@@ -33,7 +33,7 @@ export async function reapRuns(): Promise<ReapResult> {
            from graphile_worker._private_jobs j where j.key = 'run:' || r.id::text and j.last_error is not null),
         'The run stopped without finishing (its worker was lost).'),
       finished_at = now(),
-      duration_ms = (extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int,
+      duration_ms = ${RUN_DURATION_MS},
       updated_at = now()
     where r.status = 'running'
       and r.updated_at < now() - make_interval(mins => ${STUCK_AFTER_MINUTES})

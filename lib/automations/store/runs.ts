@@ -4,6 +4,11 @@ import { automationRuns, type RunStatus } from "@/lib/db/schema";
 
 export type RunRow = typeof automationRuns.$inferSelect;
 
+/** A run's duration so far, from its original start (in SQL over `automation_runs r`). */
+export const RUN_DURATION_MS = sql.raw(
+  "(extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int",
+);
+
 /**
  * Takes a queued run for execution (or re-takes a `running` one whose worker died: steps and
  * deliveries are keyed, so re-running is safe). Returns null for a run that already ended.
@@ -76,7 +81,7 @@ export async function settleRuns(tx: DbOrTx, runIds: string[]): Promise<void> {
       resume_at = p.next,
       finished_at = case when coalesce(p.n, 0) > 0 then null else now() end,
       duration_ms = case when coalesce(p.n, 0) > 0 then null
-        else (extract(epoch from now() - coalesce(r.started_at, r.created_at)) * 1000)::int end,
+        else ${RUN_DURATION_MS} end,
       error = case when coalesce(p.n, 0) = 0 and coalesce(t.failed, 0) > 0
         then t.failed || ' of ' || t.actions || ' actions failed.' else null end,
       updated_at = now()
