@@ -1,47 +1,233 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
+import {
+  AUTOMATION_STATUS_OPTIONS,
+  AutomationStatusBadge,
+  isListedStatus,
+} from "@/components/automations/automation-status";
 import { FlowExplainer } from "@/components/automations/flow-explainer";
+import { firstParam } from "@/components/entities/fields";
+import { ListToolbar } from "@/components/entities/list-toolbar";
+import { Pager } from "@/components/entities/pager";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card, CardBody } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
+import { registry } from "@/lib/automations/nodes/registry";
+import { listAutomations, type AutomationListItem } from "@/lib/automations/service";
+import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Automations" };
 
-export default async function AutomationsPage() {
-  await requireCaller();
+const PAGE_SIZE = 20;
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+async function loadPage(tenantId: string, query: { status?: string; q?: string; cursor?: string }) {
+  try {
+    return { page: await listAutomations(tenantId, { ...query, limit: PAGE_SIZE }), error: null };
+  } catch (error) {
+    // A stale or hand-edited cursor is the only user error here; anything else is a real failure.
+    if (error instanceof AppError && error.status < 500) return { page: null, error: error.message };
+    throw error;
+  }
+}
+
+export default async function AutomationsPage({ searchParams }: { searchParams: SearchParams }) {
+  const caller = await requireCaller();
+  const canEdit = hasRole(caller.role, "editor");
+  const params = await searchParams;
+  const q = firstParam(params.q);
+  const rawStatus = firstParam(params.status);
+  const status = isListedStatus(rawStatus) ? rawStatus : undefined;
+  const cursor = firstParam(params.cursor);
+  const created = firstParam(params.created);
+  const { page, error } = await loadPage(caller.tenant.id, { status, q, cursor });
+  const filtered = Boolean(q || status);
+  const empty = page !== null && page.items.length === 0 && !filtered && !cursor;
+
   return (
     <>
       <PageHeader
         title="Automations"
         description="Flows that react to what happens in your shop and do the follow-up work for you."
+        actions={
+          canEdit && !empty ? (
+            <ButtonLink href="/automations/new" variant="primary">
+              New automation
+            </ButtonLink>
+          ) : undefined
+        }
       />
-      <Card>
-        <EmptyState
-          title="No automations yet"
-          actions={
+      {created && (
+        <Notice tone="success" title="Draft created" className="mb-4">
+          The visual editor is coming; until then the draft can be edited through the API.
+        </Notice>
+      )}
+      {empty ? (
+        <FirstAutomation canEdit={canEdit} />
+      ) : (
+        <Card>
+          <ListToolbar
+            path="/automations"
+            searchHint="name"
+            q={q}
+            status={{ value: status, options: AUTOMATION_STATUS_OPTIONS }}
+          />
+          {error || !page ? (
+            <div className="p-5">
+              <Notice tone="warning" title="This page link no longer works">
+                {error}{" "}
+                <Link href="/automations" className="font-medium underline">
+                  Go to the first page
+                </Link>
+                .
+              </Notice>
+            </div>
+          ) : page.items.length === 0 ? (
+            <EmptyState
+              title="No automations match these filters"
+              actions={<ButtonLink href="/automations">Clear filters</ButtonLink>}
+            >
+              <p>Try another search or status. Search looks at the automation&apos;s name.</p>
+            </EmptyState>
+          ) : (
+            <ActiveToggleNotices>
+              <AutomationsTable items={page.items} canEdit={canEdit} />
+              <Pager
+                path="/automations"
+                params={{ q, status }}
+                nextCursor={page.nextCursor}
+                paged={Boolean(cursor)}
+                shown={page.items.length}
+                noun={{ one: "automation", many: "automations" }}
+              />
+            </ActiveToggleNotices>
+          )}
+        </Card>
+      )}
+    </>
+  );
+}
+
+/** The label of the automation's first trigger, e.g. "Order paid"; a draft may have none yet. */
+function triggerLabel(item: AutomationListItem): string | null {
+  const first = item.triggerTypes[0];
+  if (!first) return null;
+  const label = registry.get(first)?.label ?? first;
+  const more = item.triggerTypes.length - 1;
+  return more > 0 ? `${label} (+${more} more)` : label;
+}
+
+function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; canEdit: boolean }) {
+  return (
+    <Table caption="Automations">
+      <THead>
+        <TR>
+          <TH>Name</TH>
+          <TH>Status</TH>
+          <TH>Published</TH>
+          <TH>Trigger</TH>
+          <TH>Last run</TH>
+          <TH align="right">
+            <span className="sr-only">Runs </span>Waiting
+          </TH>
+          {canEdit && (
+            <TH>
+              <span className="sr-only">Actions</span>
+            </TH>
+          )}
+        </TR>
+      </THead>
+      <TBody>
+        {items.map((item) => {
+          const trigger = triggerLabel(item);
+          return (
+            <TR key={item.id} className="hover:bg-zinc-50" data-testid="automation-row">
+              <TD className="max-w-80 min-w-48 font-medium break-words text-zinc-900">{item.name}</TD>
+              <TD>
+                <AutomationStatusBadge status={item.status} />
+              </TD>
+              <TD className="whitespace-nowrap">
+                {item.version > 0 ? (
+                  `v${item.version}`
+                ) : (
+                  <span className="text-zinc-500">Never published</span>
+                )}
+              </TD>
+              <TD className="whitespace-nowrap">
+                {trigger ?? <span className="text-zinc-500">No trigger yet</span>}
+              </TD>
+              <TD className="whitespace-nowrap text-zinc-500">
+                {item.lastRunAt ? <RelativeTime value={item.lastRunAt} /> : "No runs yet"}
+              </TD>
+              <TD align="right" className="tabular-nums">
+                {item.waitingRuns}
+              </TD>
+              {canEdit && (
+                <TD align="right">
+                  {(item.status === "active" || item.status === "paused") && (
+                    <ActiveToggle
+                      id={item.id}
+                      name={item.name}
+                      status={item.status}
+                      waitingRuns={item.waitingRuns}
+                    />
+                  )}
+                </TD>
+              )}
+            </TR>
+          );
+        })}
+      </TBody>
+    </Table>
+  );
+}
+
+/** The empty state teaches the parts of a flow, then offers the templates (editors and admins). */
+function FirstAutomation({ canEdit }: { canEdit: boolean }) {
+  return (
+    <Card>
+      <EmptyState
+        title="No automations yet"
+        actions={
+          <>
+            {canEdit && (
+              <ButtonLink href="/automations/new" variant="primary">
+                New automation
+              </ButtonLink>
+            )}
             <ButtonLink href="/orders" variant="secondary">
               See the orders automations will react to
             </ButtonLink>
-          }
-        >
-          <p>
-            An automation starts with a <strong className="font-medium text-zinc-800">trigger</strong>, checks{" "}
-            <strong className="font-medium text-zinc-800">conditions</strong>, then runs{" "}
-            <strong className="font-medium text-zinc-800">actions</strong>. A{" "}
-            <strong className="font-medium text-zinc-800">wait</strong> can pause it for minutes, days or
-            until someone approves, and it picks up later against the order or customer as it is then.
-          </p>
-          <p>
-            The visual editor arrives soon. When it does, this page lists each automation with its status
-            (draft, active or paused) and its published version.
-          </p>
-        </EmptyState>
-        <CardBody className="border-t border-zinc-200 bg-zinc-50/60 px-6 py-6">
-          <h2 className="mb-3 text-sm font-semibold text-zinc-900">Example: ask big spenders for a review</h2>
-          <FlowExplainer />
-        </CardBody>
-      </Card>
-    </>
+          </>
+        }
+      >
+        <p>
+          An automation starts with a <strong className="font-medium text-zinc-800">trigger</strong>, checks{" "}
+          <strong className="font-medium text-zinc-800">conditions</strong>, then runs{" "}
+          <strong className="font-medium text-zinc-800">actions</strong>. A{" "}
+          <strong className="font-medium text-zinc-800">wait</strong> can pause it for minutes, days or until
+          someone approves, and it picks up later against the order or customer as it is then.
+        </p>
+        <p>
+          {canEdit
+            ? "Start from a template such as an abandoned cart reminder, or from a blank flow. "
+            : "Editors and admins create automations; they will be listed here. "}
+          The visual editor arrives soon. Each automation shows here with its status (draft, active or paused)
+          and its published version.
+        </p>
+      </EmptyState>
+      <CardBody className="border-t border-zinc-200 bg-zinc-50/60 px-6 py-6">
+        <h2 className="mb-3 text-sm font-semibold text-zinc-900">Example: ask big spenders for a review</h2>
+        <FlowExplainer />
+      </CardBody>
+    </Card>
   );
 }

@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import { TemplateGallery } from "@/components/automations/template-gallery";
+import { ButtonLink } from "@/components/ui/button-link";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { hasRole } from "@/lib/auth/roles";
+import { requireCaller } from "@/lib/auth/session";
+import { AUTOMATION_TEMPLATES } from "@/lib/automations/templates";
+
+export const metadata: Metadata = { title: "New automation" };
+
+export default async function NewAutomationPage() {
+  const caller = await requireCaller();
+  const back = { href: "/automations", label: "Automations" };
+
+  if (!hasRole(caller.role, "editor")) {
+    return (
+      <>
+        <PageHeader title="New automation" back={back} />
+        <Card>
+          <EmptyState
+            title="Only editors and admins create automations"
+            actions={<ButtonLink href="/automations">Back to automations</ButtonLink>}
+          >
+            <p>You can read every automation and its runs. Ask a shop admin if you need to build one.</p>
+          </EmptyState>
+        </Card>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="New automation"
+        description="Start from a flow that already works, or from a blank one. Either way it starts as a draft: nothing runs until it is published."
+        back={back}
+      />
+      <TemplateGallery templates={AUTOMATION_TEMPLATES} />
+    </>
+  );
+}

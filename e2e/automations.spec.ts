@@ -1,0 +1,71 @@
+import { expect, signIn, test } from "./helpers";
+
+// The viewer's test reads the draft the editor's test creates, so the tests run in order.
+test.describe.configure({ mode: "serial" });
+
+test("the empty list teaches the parts of a flow and offers templates to editors", async ({ page }) => {
+  // Runs first, on the freshly seeded shop, before the tests below create drafts.
+  await signIn(page, "editor");
+  await expect(page.getByRole("heading", { name: "No automations yet" })).toBeVisible();
+  await expect(page.getByText("The visual editor arrives soon.")).toBeVisible();
+  await expect(page.getByRole("list", { name: "The parts of an automation, in order" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "New automation" })).toHaveCount(1);
+});
+
+test("an editor creates a draft from the abandoned cart template and finds it listed", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.getByRole("link", { name: "New automation" }).first().click();
+  await expect(page).toHaveURL(/\/automations\/new$/);
+  await expect(page.getByRole("heading", { level: 1, name: "New automation" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Start blank" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Use template: Abandoned cart reminder" }).click();
+  await expect(page).toHaveURL(/\/automations\?created=/);
+  await expect(page.getByRole("status").filter({ hasText: "Draft created" })).toContainText(
+    "until then the draft can be edited through the API.",
+  );
+
+  const row = page.getByTestId("automation-row").filter({ hasText: "Abandoned cart reminder" }).first();
+  await expect(row).toContainText("Draft");
+  await expect(row).toContainText("Never published");
+  await expect(row).toContainText("Cart abandoned");
+  await expect(row).toContainText("No runs yet");
+  // A draft has never been published, so there is nothing to pause or activate yet.
+  await expect(row.getByRole("button")).toHaveCount(0);
+});
+
+test("a viewer reads the list but gets no buttons that change anything", async ({ page }) => {
+  await signIn(page, "viewer");
+  await expect(page.getByRole("table", { name: "Automations" })).toBeVisible();
+  await expect(page.getByTestId("automation-row").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: "New automation" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^(Pause|Activate)\b/ })).toHaveCount(0);
+
+  await page.goto("/automations/new");
+  await expect(
+    page.getByRole("heading", { name: "Only editors and admins create automations" }),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: /Use template/ })).toHaveCount(0);
+});
+
+test("search and the status filter narrow the list", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.goto("/automations/new");
+  await page.getByRole("button", { name: "Use template: Tag VIP customers" }).click();
+  await expect(page).toHaveURL(/\/automations\?created=/);
+
+  await page.getByLabel("Search").fill("vip");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/q=vip/);
+  const rows = page.getByTestId("automation-row");
+  await expect(rows.first()).toContainText("Tag VIP customers");
+  for (const text of await rows.allTextContents()) expect(text.toLowerCase()).toContain("vip");
+
+  await page.getByLabel("Search").fill("no automation is called this");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("heading", { name: "No automations match these filters" })).toBeVisible();
+
+  await page.goto("/automations?status=active");
+  await expect(page.getByLabel("Status")).toHaveValue("active");
+  await expect(page.getByTestId("automation-row").filter({ hasText: "Tag VIP customers" })).toHaveCount(0);
+});

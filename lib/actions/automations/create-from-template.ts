@@ -1,0 +1,39 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { action, type ActionResult } from "@/lib/actions/action";
+import { createAutomation } from "@/lib/automations/service";
+import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "@/lib/automations/templates";
+
+const input = z.object({
+  templateId: z.enum(
+    AUTOMATION_TEMPLATES.map((t) => t.id),
+    "choose one of the templates",
+  ),
+});
+
+const create = action({ role: "editor", input }, async ({ templateId }, caller) => {
+  // The enum above already limits ids to known templates, so this lookup always succeeds.
+  const template = findTemplate(templateId)!;
+  const name = templateId === BLANK_TEMPLATE_ID ? "Untitled automation" : template.name;
+  const automation = await createAutomation(caller, {
+    name,
+    description: template.description,
+    graph: template.graph,
+  });
+  return { id: automation.id };
+});
+
+/**
+ * Creates a draft automation from a template and lands on the list, where the new draft shows with
+ * a notice. Redirects outside `action()`: `redirect()` works by throwing, which the wrapper would
+ * otherwise report as an unexpected error.
+ */
+export async function createFromTemplateAction(
+  raw: z.input<typeof input>,
+): Promise<ActionResult<{ id: string }>> {
+  const result = await create(raw);
+  if (result.ok) redirect(`/automations?created=${encodeURIComponent(result.data.id)}`);
+  return result;
+}
