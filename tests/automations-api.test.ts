@@ -212,6 +212,43 @@ describe("off means off", () => {
     ).toHaveLength(2);
   });
 
+  test("the list shows each automation's last run and how many runs are waiting", async () => {
+    const id = await publishFlow(
+      shop.keys.editor,
+      "Listed waits",
+      flow(
+        [
+          { id: "t", type: "auto.trigger.order_created" },
+          { id: "w", type: "auto.control.wait", params: { duration: 1, unit: "hours" } },
+          { id: "tag", type: "auto.action.add_tag", params: { tag: "x" } },
+        ],
+        [
+          ["t", "w"],
+          ["w", "tag"],
+        ],
+      ),
+    );
+    await upsertEntity(
+      shop.tenant.id,
+      "order",
+      "lw-1",
+      { number: "1", status: "pending", total: 1, currency: "EUR" },
+      "test",
+    );
+    const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, id));
+    await executeRun(run!.id);
+    const list = await call<{ items: { id: string; lastRunAt: string | null; waitingRuns: number }[] }>(
+      listRoute,
+      {
+        key: shop.keys.viewer,
+        path: "/api/v1/automations?q=listed",
+      },
+    );
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ id, lastRunAt: run!.createdAt.toISOString(), waitingRuns: 1 }),
+    ]);
+  });
+
   test("a viewer cannot pause", async () => {
     const id = await publishFlow(shop.keys.editor, "Viewer pause", tagFlow("v"));
     const res = await call<Reply>(pauseRoute, { method: "POST", key: shop.keys.viewer, params: { id } });

@@ -414,8 +414,8 @@ export async function listAutomations(tenantId: string, query: unknown = {}) {
       version: automations.version,
       graph: automations.draftGraph,
       updatedAt: automations.updatedAt,
-      lastRunAt: sql<Date | null>`(select max(created_at) from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = ${automations.id})`,
-      waitingRuns: sql<number>`(select count(*)::int from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = ${automations.id} and r.status = 'waiting')`,
+      lastRunAt: sql<Date | null>`(select max(created_at) from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = "automations"."id")`,
+      waitingRuns: sql<number>`(select count(*)::int from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = "automations"."id" and r.status = 'waiting')`,
     })
     .from(automations)
     .where(
