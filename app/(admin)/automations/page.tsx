@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
 import {
   AUTOMATION_STATUS_OPTIONS,
@@ -9,6 +8,7 @@ import {
 import { FlowExplainer } from "@/components/automations/flow-explainer";
 import { firstParam } from "@/components/entities/fields";
 import { ListToolbar } from "@/components/entities/list-toolbar";
+import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { Pager } from "@/components/entities/pager";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card, CardBody } from "@/components/ui/card";
@@ -81,15 +81,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
             status={{ value: status, options: AUTOMATION_STATUS_OPTIONS }}
           />
           {error || !page ? (
-            <div className="p-5">
-              <Notice tone="warning" title="This page link no longer works">
-                {error}{" "}
-                <Link href="/automations" className="font-medium underline">
-                  Go to the first page
-                </Link>
-                .
-              </Notice>
-            </div>
+            <StaleLinkNotice error={error} firstPage="/automations" />
           ) : page.items.length === 0 ? (
             <EmptyState
               title="No automations match these filters"

@@ -3,13 +3,13 @@ import Link from "next/link";
 import { MarketingBadge } from "@/components/customers/marketing-badge";
 import { firstParam, readBoolean, readNumber, readString } from "@/components/entities/fields";
 import { ListToolbar } from "@/components/entities/list-toolbar";
+import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { Pager } from "@/components/entities/pager";
 import { TagList } from "@/components/entities/tag-list";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatCount, formatDecimal } from "@/components/ui/format";
-import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
@@ -48,15 +48,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Se
       <Card>
         <ListToolbar path="/customers" searchHint="name, email or id" q={q} />
         {error || !page ? (
-          <div className="p-5">
-            <Notice tone="warning" title="This page link no longer works">
-              {error}{" "}
-              <Link href="/customers" className="font-medium underline">
-                Go to the first page
-              </Link>
-              .
-            </Notice>
-          </div>
+          <StaleLinkNotice error={error} firstPage="/customers" />
         ) : page.items.length === 0 ? (
           <EmptyState
             title={q ? "No customers match this search" : "No customers yet"}

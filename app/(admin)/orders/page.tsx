@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { firstParam, readNumber, readString } from "@/components/entities/fields";
 import { ListToolbar } from "@/components/entities/list-toolbar";
+import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { Pager } from "@/components/entities/pager";
 import { TagList } from "@/components/entities/tag-list";
 import { ORDER_STATUS_OPTIONS, OrderStatusBadge, isOrderStatus } from "@/components/orders/order-status";
@@ -9,7 +10,6 @@ import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatMoney } from "@/components/ui/format";
-import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
@@ -54,15 +54,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
           status={{ value: status, options: ORDER_STATUS_OPTIONS }}
         />
         {error || !page ? (
-          <div className="p-5">
-            <Notice tone="warning" title="This page link no longer works">
-              {error}{" "}
-              <Link href="/orders" className="font-medium underline">
-                Go to the first page
-              </Link>
-              .
-            </Notice>
-          </div>
+          <StaleLinkNotice error={error} firstPage="/orders" />
         ) : page.items.length === 0 ? (
           <EmptyState
             title={filtered ? "No orders match these filters" : "No orders yet"}
