@@ -1,5 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/lib/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, type DbOrTx } from "@/lib/db/client";
 import { entities, type RunEvent } from "@/lib/db/schema";
 import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/entities/domains";
 
@@ -42,7 +42,54 @@ export async function loadRunEntity(
       ),
     );
   if (!row) throw new EntityNotFoundError(event.domain, event.entityId);
-  const data: Record<string, unknown> = { ...row.data, id: event.entityId, tags: row.tags };
+  return toRunEntity(event.domain, event.entityId, row, event, options);
+}
+
+/** A stored row as a run sees it: its fields plus `id` and `tags`, status pinned when asked. */
+function toRunEntity(
+  domain: Domain,
+  id: string,
+  row: { data: Record<string, unknown>; tags: string[] },
+  event: RunEvent,
+  options: { pinStatus: boolean },
+): RunEntity {
+  const data: Record<string, unknown> = { ...row.data, id, tags: row.tags };
   if (options.pinStatus && event.entityStatus) data.status = event.entityStatus;
-  return { domain: event.domain, id: event.entityId, data };
+  return { domain, id, data };
+}
+
+/**
+ * The entities of many runs in one query (the batched paths), keyed by run id; a run whose
+ * record is gone, or that has none, is simply absent. Same pinning rule as `loadRunEntity`.
+ */
+export async function loadRunEntities(
+  runs: { id: string; tenantId: string; event: RunEvent }[],
+  options: { pinStatus: boolean },
+): Promise<Map<string, RunEntity>> {
+  const keys = runs
+    .filter((r) => isDomain(r.event.domain) && r.event.entityId)
+    .map((r) => ({ t: r.tenantId, d: r.event.domain, e: r.event.entityId }));
+  const found = new Map<string, { data: Record<string, unknown>; tags: string[] }>();
+  if (keys.length > 0) {
+    const rows = await getDb().execute<{
+      tenant_id: string;
+      domain: string;
+      id: string;
+      data: Record<string, unknown>;
+      tags: string[];
+    }>(sql`
+      select e.tenant_id, e.domain, e.id, e.data, e.tags
+      from (select distinct t, d, e from json_to_recordset(${JSON.stringify(keys)}::json) as v(t uuid, d text, e text)) v
+      join ${entities} e on e.tenant_id = v.t and e.domain = v.d and e.id = v.e`);
+    for (const row of rows)
+      found.set(`${row.tenant_id}|${row.domain}|${row.id}`, { data: row.data, tags: row.tags });
+  }
+  const byRun = new Map<string, RunEntity>();
+  for (const run of runs) {
+    const { domain, entityId } = run.event;
+    if (!isDomain(domain) || !entityId) continue;
+    const row = found.get(`${run.tenantId}|${domain}|${entityId}`);
+    if (row) byRun.set(run.id, toRunEntity(domain, entityId, row, run.event, options));
+  }
+  return byRun;
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
-import { actionDeliveries, entities, type RunEvent } from "@/lib/db/schema";
+import { actionDeliveries, type RunEvent } from "@/lib/db/schema";
 import { isDomain } from "@/lib/entities/domains";
 import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
@@ -13,7 +13,7 @@ import {
 import { RUN_DURATION_MS, settleRuns } from "@/lib/automations/store/runs";
 import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { loadVersion } from "@/lib/automations/store/versions";
-import type { RunEntity } from "./entity";
+import { loadRunEntities } from "./entity";
 import { evaluatorFor } from "./evaluate";
 import { batchTransactionLimit } from "./limits";
 import { NOT_ACTIVE_REASON } from "./execute";
@@ -68,42 +68,6 @@ async function claimRuns(runIds: string[]): Promise<{ runs: ClaimedRun[]; retrie
     });
   }
   return { runs, retried };
-}
-
-/** Loads the entities of many runs in one query, status pinned to the one each event fired for. */
-export async function loadEntities(
-  runs: { id: string; tenantId: string; event: RunEvent }[],
-  options: { pinStatus: boolean },
-): Promise<Map<string, RunEntity>> {
-  const keys = runs
-    .filter((r) => isDomain(r.event.domain) && r.event.entityId)
-    .map((r) => ({ t: r.tenantId, d: r.event.domain, e: r.event.entityId }));
-  const found = new Map<string, { data: Record<string, unknown>; tags: string[] }>();
-  if (keys.length > 0) {
-    const rows = await getDb().execute<{
-      tenant_id: string;
-      domain: string;
-      id: string;
-      data: Record<string, unknown>;
-      tags: string[];
-    }>(sql`
-      select e.tenant_id, e.domain, e.id, e.data, e.tags
-      from (select distinct t, d, e from json_to_recordset(${JSON.stringify(keys)}::json) as v(t uuid, d text, e text)) v
-      join ${entities} e on e.tenant_id = v.t and e.domain = v.d and e.id = v.e`);
-    for (const row of rows)
-      found.set(`${row.tenant_id}|${row.domain}|${row.id}`, { data: row.data, tags: row.tags });
-  }
-  const byRun = new Map<string, RunEntity>();
-  for (const run of runs) {
-    const { domain, entityId, entityStatus } = run.event;
-    if (!isDomain(domain) || !entityId) continue;
-    const row = found.get(`${run.tenantId}|${domain}|${entityId}`);
-    if (!row) continue;
-    const data: Record<string, unknown> = { ...row.data, id: entityId, tags: row.tags };
-    if (options.pinStatus && entityStatus) data.status = entityStatus;
-    byRun.set(run.id, { domain, id: entityId, data });
-  }
-  return byRun;
 }
 
 export interface PlannedRun {
@@ -307,7 +271,7 @@ export async function executeRunBatch(runIds: string[]): Promise<{ alone: string
   const cancelled: { id: string; reason: string }[] = [];
   const together: PlannedRun[] = [];
   const fresh = runs.filter((r) => !retried.has(r.id));
-  const entitiesByRun = await loadEntities(fresh, { pinStatus: true });
+  const entitiesByRun = await loadRunEntities(fresh, { pinStatus: true });
   for (const run of fresh) {
     if (run.automationStatus !== "active") {
       const status = run.automationStatus as keyof typeof NOT_ACTIVE_REASON | null;

@@ -6,7 +6,8 @@ import { registry } from "@/lib/automations/nodes/registry";
 import { loadVersion } from "@/lib/automations/store/versions";
 import { evaluatorFor } from "./evaluate";
 import { batchTransactionLimit } from "./limits";
-import { batchable, executeTogether, loadEntities, uuidArray, type PlannedRun } from "./execute-batch";
+import { loadRunEntities } from "./entity";
+import { batchable, executeTogether, uuidArray, type PlannedRun } from "./execute-batch";
 import type { LegContext } from "./execute-shared";
 import { planFrom, type PlannedStep } from "./interpreter";
 
@@ -79,7 +80,7 @@ export async function executeResumeBatch(waitIds: string[]): Promise<{ alone: st
   );
   alone.push(...claimed.filter((w) => !simple.includes(w)).map((w) => w.id));
 
-  const entities = await loadEntities(
+  const entities = await loadRunEntities(
     simple.map((w) => ({ id: w.runId, tenantId: w.tenantId, event: w.event })),
     { pinStatus: false },
   );

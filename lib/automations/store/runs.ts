@@ -89,12 +89,7 @@ export async function settleRuns(tx: DbOrTx, runIds: string[]): Promise<void> {
     where r.id = ids.id and r.status in ('running', 'waiting')`);
 }
 
-/** Settles one run (see `settleRuns`) and returns its new status. */
-export async function settleRun(tx: DbOrTx, runId: string): Promise<RunStatus | null> {
+/** Settles one run (see `settleRuns`). */
+export async function settleRun(tx: DbOrTx, runId: string): Promise<void> {
   await settleRuns(tx, [runId]);
-  const [run] = await tx
-    .select({ status: automationRuns.status })
-    .from(automationRuns)
-    .where(eq(automationRuns.id, runId));
-  return run?.status ?? null;
 }
