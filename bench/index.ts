@@ -2,12 +2,14 @@
  * `npm run bench -- <name>`: runs one benchmark (or all with no name) against a fresh database and
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
+import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchResume } from "./resume";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
   resume: benchResume,
+  "editor-js": benchEditorJs,
 };
 
 async function main() {
