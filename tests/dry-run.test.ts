@@ -251,6 +251,47 @@ describe("dry run", () => {
     );
   });
 
+  test("parallel waits: legs are numbered in the order the waits come due, each from its own time", async () => {
+    //  t ──▶ slow (wait 1 day) ──▶ a (add_tag slow)
+    //    └─▶ fast (wait 1 hour) ──▶ b (add_tag fast) ──▶ c (add_note "{steps.b.tag}")
+    const parallel = flow(
+      [
+        { id: "t", type: "auto.trigger.order_created" },
+        { id: "slow", type: "auto.control.wait", params: { duration: 1, unit: "days" } },
+        { id: "fast", type: "auto.control.wait", params: { duration: 1, unit: "hours" } },
+        { id: "a", type: "auto.action.add_tag", params: { tag: "slow" } },
+        { id: "b", type: "auto.action.add_tag", params: { tag: "fast" } },
+        { id: "c", type: "auto.action.add_note", params: { body: "Tagged '{steps.b.tag}'" } },
+      ],
+      [
+        ["t", "slow"],
+        ["t", "fast"],
+        ["slow", "a"],
+        ["fast", "b"],
+        ["b", "c"],
+      ],
+    );
+    const id = await createDraft(shop.keys.editor, parallel);
+    const res = await tryIt(shop.keys.viewer, id, { entityId: "o-1001" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.steps.map((s) => [s.nodeId, s.leg, s.outcome])).toEqual([
+      ["t", 1, "started"],
+      ["slow", 1, "would_wait"],
+      ["fast", 1, "would_wait"],
+      ["b", 2, "would_run"],
+      ["c", 2, "would_run"],
+      ["a", 3, "would_run"],
+    ]);
+    expect(res.body.steps[1]!.detail.at(-1)).toBe("Then leg 3 carries on from here.");
+    expect(res.body.steps[2]!.detail.at(-1)).toBe("Then leg 2 carries on from here.");
+    expect(res.body.path.edgeIds).toEqual(["e0", "e1", "e3", "e4", "e2"]);
+    // An action's output only exists in a real run.
+    expect(res.body.steps[4]!.resolvedParams).toEqual({ body: "Tagged ''" });
+    expect(res.body.notes).toContain(
+      "Outputs of earlier actions ({steps.…}) only exist in a real run, so they come out empty here.",
+    );
+  });
+
   test("another shop's automation is not found", async () => {
     const id = await createDraft(shop.keys.editor);
     const res = await tryIt<ErrorReply>(other.keys.admin, id, { entityId: "o-1001" });

@@ -270,11 +270,14 @@ function fromNow(ms: number): string {
   return `in ${amount} ${unit}${amount === 1 ? "" : "s"}`;
 }
 
-/** A leg still to walk: from the trigger (leg 1) or from a wait, at the time it would resume. */
+/** A leg still to walk: from the trigger or from a wait, at the time it would resume. */
 interface PendingLeg {
   start: string;
-  leg: number;
   now: Date;
+  /** The order it was met in, to break ties between waits that resume at the same time. */
+  order: number;
+  /** The wait step it continues, told which leg carries on from it once that is known. */
+  waitStep?: DryRunStep;
 }
 
 export async function dryRun(caller: Caller, automationId: string, body: unknown): Promise<DryRunResult> {
@@ -358,22 +361,27 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
   ];
   const nodeIds = new Set<string>([trigger.id]);
   const edgeIds = new Set<string>();
-  const legs: PendingLeg[] = [{ start: trigger.id, leg: 1, now }];
-  let lastLeg = 1;
+  // Legs are numbered as a run numbers them: in the order its waits come due.
+  const pendingLegs: PendingLeg[] = [{ start: trigger.id, now, order: 0 }];
+  let met = 0;
+  let legNumber = 0;
   let readsSteps = false;
 
-  for (let i = 0; i < legs.length; i++) {
-    const pending = legs[i]!;
+  while (pendingLegs.length > 0) {
+    pendingLegs.sort((a, b) => a.now.getTime() - b.now.getTime() || a.order - b.order);
+    const pending = pendingLegs.shift()!;
+    legNumber += 1;
+    pending.waitStep?.detail.push(`Then leg ${legNumber} carries on from here.`);
     const leg: LegContext = {
       tenantId,
       runId: DRY_RUN_ID,
       automationId: automation.id,
       automationName: automation.name,
       automationVersion: automation.version,
-      leg: pending.leg,
+      leg: legNumber,
       event,
       // The first leg sees the status the event fired for; a resumed leg the record as it is.
-      entity: pending.leg === 1 ? pinned : current,
+      entity: legNumber === 1 ? pinned : current,
       steps: {},
       now: pending.now,
     };
@@ -397,7 +405,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
         nodeId: step.nodeId,
         nodeType: step.nodeType,
         label: definition.label,
-        leg: pending.leg,
+        leg: legNumber,
         summary: summariseNode(node),
       };
       if (step.kind === "condition") {
@@ -453,23 +461,22 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           steps.push({ ...base, kind: "wait", outcome: "error", detail: [], error: messageOf(error) });
           continue;
         }
-        lastLeg += 1;
-        legs.push({ start: step.nodeId, leg: lastLeg, now: resumeAt });
-        steps.push({
+        const waitStep: DryRunStep = {
           ...base,
           kind: "wait",
           outcome: "would_wait",
           resumeAt: resumeAt.toISOString(),
           detail: [
             `Would wait until ${resumeAt.toISOString()}, ${fromNow(resumeAt.getTime() - now.getTime())}.`,
-            `Then leg ${lastLeg} carries on from here.`,
           ],
-        });
+        };
+        steps.push(waitStep);
+        pendingLegs.push({ start: step.nodeId, now: resumeAt, order: ++met, waitStep });
       }
     }
   }
 
-  if (lastLeg > 1 && hasRecord(domain)) {
+  if (legNumber > 1 && hasRecord(domain)) {
     const one = DOMAIN_LABELS[domain].one;
     notes.push(
       `When a wait ends, the real run reads the ${one} again, so the steps after it see the ${one} as it is then; this dry run shows it as it is now.`,
