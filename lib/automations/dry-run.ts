@@ -15,6 +15,7 @@ import { MAX_PLANNED_STEPS, planFrom, type PlannedStep } from "./engine/interpre
 import { graphSchema, MAX_GRAPH_BYTES, type Graph, type GraphNode } from "./graph/schema";
 import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
 import { validate } from "./graph/validate";
+import { recipientsProblem } from "./nodes/actions/send-email.execute";
 import { executorFor } from "./nodes/executors";
 import {
   effectiveDomain,
@@ -157,9 +158,6 @@ function excerpt(value: unknown, max = 120): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The executor's own check of a recipient (send-email.execute.ts), so the dry run fails where a run would. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 interface Said {
   detail: string[];
   error?: string;
@@ -198,14 +196,8 @@ const DESCRIBE: Record<ActionType, Describe> = {
   }),
   "auto.action.send_email": (request) => {
     const to = text(request.to);
-    if (!EMAIL.test(to)) {
-      return {
-        detail: [],
-        error: to
-          ? `'${to}' is not an email address.`
-          : "The recipient came out empty (does the record have an email?).",
-      };
-    }
+    const problem = recipientsProblem(to);
+    if (problem) return { detail: [], error: problem };
     return {
       detail: [
         `Would email ${to}: subject '${text(request.subject)}'`,
