@@ -88,16 +88,24 @@ function isTyping(target: EventTarget | null): boolean {
  * canvas read-only.
  */
 export function FlowEditor(props: FlowEditorProps) {
+  // Outlives the editor below, which starts over from each new version (publish, revert).
+  const [notice, setNotice] = useState<string | null>(null);
   return (
     <ReactFlowProvider>
       <ActiveToggleNotices>
-        <Editor {...props} />
+        <Editor key={props.automation.version} {...props} notice={notice} onNotice={setNotice} />
       </ActiveToggleNotices>
     </ReactFlowProvider>
   );
 }
 
-function Editor({ automation, canEdit, waitingRuns }: FlowEditorProps) {
+function Editor({
+  automation,
+  canEdit,
+  waitingRuns,
+  notice,
+  onNotice,
+}: FlowEditorProps & { notice: string | null; onNotice(text: string | null): void }) {
   const router = useRouter();
   const flow = useReactFlow<StepNode, StepEdge>();
   const initial = useMemo(() => toFlow(automation.draftGraph), [automation.draftGraph]);
@@ -399,9 +407,11 @@ function Editor({ automation, canEdit, waitingRuns }: FlowEditorProps) {
 
   // Selecting a step opens its settings.
   const selectedId = selected?.id;
-  useEffect(() => {
+  const [shownSelection, setShownSelection] = useState(selectedId);
+  if (selectedId !== shownSelection) {
+    setShownSelection(selectedId);
     if (selectedId) setPanel("step");
-  }, [selectedId]);
+  }
 
   const decorations = useMemo<CanvasDecorations>(() => {
     const issuesByNode = new Map<string, string[]>();
@@ -524,6 +534,14 @@ function Editor({ automation, canEdit, waitingRuns }: FlowEditorProps) {
         </div>
       </header>
 
+      {notice && (
+        <Notice tone="success" className="m-3">
+          {notice}{" "}
+          <button type="button" className="font-semibold underline" onClick={() => onNotice(null)}>
+            Dismiss
+          </button>
+        </Notice>
+      )}
       {autosave.state.kind === "conflict" && (
         <Notice tone="error" title="Someone else changed this draft" className="m-3">
           {autosave.state.message}{" "}
@@ -671,14 +689,15 @@ function Editor({ automation, canEdit, waitingRuns }: FlowEditorProps) {
                   Select a step on the canvas to set it up. With the keyboard: Tab to a step and press Enter.
                 </p>
               ))}
-            {panel === "dry-run" && (
+            {/* Kept mounted while hidden: its result stays with the highlighted path on the canvas. */}
+            <div hidden={panel !== "dry-run"}>
               <DryRunPanel
                 automationId={automation.id}
                 triggerDomain={triggerDomain}
                 getGraph={() => graph}
                 onResult={setDryRun}
               />
-            )}
+            </div>
             {panel === "versions" && (
               <VersionsPanel
                 automationId={automation.id}
@@ -690,7 +709,10 @@ function Editor({ automation, canEdit, waitingRuns }: FlowEditorProps) {
                   setDryRun(null);
                   requestAnimationFrame(() => void flow.fitView({ padding: 0.2, duration: 300 }));
                 }}
-                onReverted={() => router.refresh()}
+                onReverted={({ version }) => {
+                  onNotice(`Version ${version} is live, with the steps of the version you reverted to.`);
+                  router.refresh();
+                }}
               />
             )}
             {panel === "settings" && (
@@ -720,8 +742,13 @@ function Editor({ automation, canEdit, waitingRuns }: FlowEditorProps) {
           open={publishOpen}
           onClose={() => setPublishOpen(false)}
           beforePublish={autosave.flush}
-          onPublished={() => {
+          onPublished={({ version, published, message }) => {
             setPublishOpen(false);
+            onNotice(
+              published
+                ? `Version ${version} is live. ${message}`
+                : `Nothing changed since version ${version}; it is active. ${message}`,
+            );
             router.refresh();
           }}
         />

@@ -28,6 +28,18 @@ export function Palette({ disabled, target, onClearTarget, onAdd, searchRef }: P
   return (
     <aside aria-label="Steps" className="flex min-h-0 flex-col border-r border-zinc-200 bg-white">
       <div className="border-b border-zinc-200 p-3">
+        {target && (
+          <p className="mb-2 flex items-center justify-between gap-2 rounded-md bg-indigo-50 px-2 py-1 text-xs text-indigo-900">
+            <span className="truncate">Adds {target}</span>
+            <button
+              type="button"
+              className="shrink-0 rounded px-1 font-medium hover:underline"
+              onClick={onClearTarget}
+            >
+              Cancel
+            </button>
+          </p>
+        )}
         <label htmlFor={searchId} className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">
           Add a step
         </label>
@@ -42,19 +54,15 @@ export function Palette({ disabled, target, onClearTarget, onAdd, searchRef }: P
           value={query}
           disabled={disabled}
           onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter adds the first match: type "wait", press Enter.
+            const first = groups[0]?.items[0];
+            if (e.key === "Enter" && query.trim() && first) {
+              e.preventDefault();
+              onAdd(first);
+            }
+          }}
         />
-        {target && (
-          <p className="mt-2 flex items-center justify-between gap-2 rounded-md bg-indigo-50 px-2 py-1 text-xs text-indigo-900">
-            <span className="truncate">Adds {target}</span>
-            <button
-              type="button"
-              className="shrink-0 rounded px-1 font-medium hover:underline"
-              onClick={onClearTarget}
-            >
-              Cancel
-            </button>
-          </p>
-        )}
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {groups.length === 0 && <p className="p-2 text-sm text-zinc-500">No step matches “{query}”.</p>}

@@ -38,7 +38,9 @@ export function useAutosave(options: {
   const revision = useRef(options.revision);
   const inFlight = useRef<Promise<boolean> | null>(null);
   const latest = useRef({ key, payload });
-  latest.current = { key, payload };
+  useEffect(() => {
+    latest.current = { key, payload };
+  });
   const [state, setState] = useState<SaveState>({ kind: "saved", at: options.savedAt });
   const stopped = state.kind === "conflict";
 

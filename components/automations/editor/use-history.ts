@@ -12,8 +12,9 @@ export function useHistory<T>(initial: T) {
   const past = useRef<T[]>([]);
   const future = useRef<T[]>([]);
   const present = useRef<T>(initial);
-  const [, setTick] = useState(0);
-  const bump = () => setTick((n) => n + 1);
+  // What the Undo/Redo buttons show, mirrored from the stacks whenever they change.
+  const [counts, setCounts] = useState({ undo: 0, redo: 0 });
+  const bump = () => setCounts({ undo: past.current.length, redo: future.current.length });
 
   const record = useCallback((next: T) => {
     past.current = [...past.current, present.current].slice(-LIMIT);
@@ -47,7 +48,7 @@ export function useHistory<T>(initial: T) {
     undo,
     redo,
     present: () => present.current,
-    canUndo: past.current.length > 0,
-    canRedo: future.current.length > 0,
+    canUndo: counts.undo > 0,
+    canRedo: counts.redo > 0,
   };
 }

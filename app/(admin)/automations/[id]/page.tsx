@@ -32,9 +32,7 @@ export default async function AutomationEditorPage({ params }: { params: Params 
   if (!automation) notFound();
   const waiting = await waitingByNode(automation.id);
   return (
-    // A new version (publish, revert) is a new draft: the editor starts over from it.
     <FlowEditor
-      key={automation.version}
       automation={automation}
       canEdit={hasRole(caller.role, "editor")}
       waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
