@@ -198,3 +198,31 @@ test("keyboard only: add steps, connect them, configure, publish", async ({ page
   await page.keyboard.press("Enter");
   await expect(page.getByText("Version 1", { exact: true })).toBeVisible();
 });
+
+test("two tabs editing one draft: the second save is refused with a conflict instead of overwriting", async ({
+  page,
+}) => {
+  await signIn(page, "editor");
+  await startBlank(page, "Edited in two tabs");
+  await waitForSave(page);
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await expect(canvasNode(other, /./)).toHaveCount(0);
+
+  // The first tab adds a trigger and saves.
+  await page
+    .getByRole("complementary", { name: "Steps" })
+    .getByRole("button", { name: "Order paid" })
+    .click();
+  await waitForSave(page);
+
+  // The second tab still has the old draft; its edit must not overwrite the first tab's.
+  await other
+    .getByRole("complementary", { name: "Steps" })
+    .getByRole("button", { name: "Cart abandoned" })
+    .click();
+  await expect(other.getByRole("alert").filter({ hasText: "Someone else changed this draft" })).toBeVisible();
+  await other.getByRole("button", { name: "Reload" }).click();
+  await expect(canvasNode(other, "Order paid")).toBeVisible();
+  await expect(canvasNode(other, "Cart abandoned")).toHaveCount(0);
+});

@@ -635,7 +635,7 @@ function Editor({
                 role="tab"
                 aria-selected={panel === tab.id}
                 onClick={() => setPanel(tab.id)}
-                className={`rounded-t-md border-b-2 px-2.5 py-1.5 text-sm font-medium whitespace-nowrap ${panel === tab.id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"}`}
+                className={`rounded-t-md border-b-2 px-2 py-1.5 text-sm font-medium whitespace-nowrap ${panel === tab.id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"}`}
               >
                 {tab.label}
                 {tab.id === "issues" && issues.length > 0 && (

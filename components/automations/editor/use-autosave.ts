@@ -82,13 +82,13 @@ export function useAutosave(options: {
     return () => clearTimeout(timer);
   }, [key, enabled, stopped, save]);
 
-  // Leaving with unsaved edits asks first.
+  // Leaving with unsaved edits asks first (not after a conflict: reloading is the way out).
   useEffect(() => {
-    if (!enabled || key === savedKey.current) return;
+    if (!enabled || stopped || key === savedKey.current) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
-  }, [key, enabled]);
+  }, [key, enabled, stopped]);
 
   const flush = useCallback(async () => (stopped ? false : save()), [save, stopped]);
   return { state, flush };
