@@ -6,8 +6,7 @@ import { AppError, zodIssues, type ErrorCode, type Issue } from "@/lib/errors";
 
 /** What every server action returns: data, or an error a form can show next to its fields. */
 export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: string; issues?: Issue[]; code?: ErrorCode };
+  { ok: true; data: T } | { ok: false; error: string; issues?: Issue[]; code?: ErrorCode };
 
 /**
  * Builds a server action: checks the session and role, parses the input with zod, runs `fn`, and
