@@ -123,7 +123,7 @@ describe("registry", () => {
       "auto.control.wait",
       "auto.control.wait_until",
     ]);
-    expect(registry.all()).toHaveLength(25);
+    expect(registry.all()).toHaveLength(28);
   });
 
   it("tells conditions apart", () => {
