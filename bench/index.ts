@@ -3,10 +3,12 @@
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
 import { benchEngine } from "./engine";
+import { benchFanout } from "./fanout";
 import { benchResume } from "./resume";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
+  fanout: benchFanout,
   resume: benchResume,
 };
 
