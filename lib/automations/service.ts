@@ -438,6 +438,8 @@ export interface AutomationListItem {
   updatedAt: string;
   lastRunAt: string | null;
   waitingRuns: number;
+  /** A platform built-in (can be paused and reset, never archived). */
+  builtin: boolean;
 }
 
 export async function listAutomations(tenantId: string, query: unknown = {}) {
@@ -450,6 +452,7 @@ export async function listAutomations(tenantId: string, query: unknown = {}) {
       status: automations.status,
       version: automations.version,
       graph: automations.draftGraph,
+      builtinSlug: automations.builtinSlug,
       updatedAt: automations.updatedAt,
       lastRunAt: sql<Date | null>`(select max(created_at) from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = "automations"."id")`,
       waitingRuns: sql<number>`(select count(*)::int from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = "automations"."id" and r.status = 'waiting')`,
@@ -483,6 +486,7 @@ export async function listAutomations(tenantId: string, query: unknown = {}) {
     updatedAt: r.updatedAt.toISOString(),
     lastRunAt: r.lastRunAt ? new Date(r.lastRunAt).toISOString() : null,
     waitingRuns: r.waitingRuns,
+    builtin: r.builtinSlug !== null,
   }));
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null };
 }

@@ -10,6 +10,7 @@ import { firstParam } from "@/components/entities/fields";
 import { ListToolbar } from "@/components/entities/list-toolbar";
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { Pager } from "@/components/entities/pager";
+import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card, CardBody } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -142,7 +143,14 @@ function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; can
           const trigger = triggerLabel(item);
           return (
             <TR key={item.id} className="hover:bg-zinc-50" data-testid="automation-row">
-              <TD className="max-w-80 min-w-48 font-medium break-words text-zinc-900">{item.name}</TD>
+              <TD className="max-w-80 min-w-48 font-medium break-words text-zinc-900">
+                {item.name}
+                {item.builtin && (
+                  <Badge tone="info" className="ml-2 align-middle">
+                    Built-in
+                  </Badge>
+                )}
+              </TD>
               <TD>
                 <AutomationStatusBadge status={item.status} />
               </TD>
