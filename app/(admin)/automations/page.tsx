@@ -43,6 +43,8 @@ async function loadPage(tenantId: string, query: { status?: string; q?: string; 
 export default async function AutomationsPage({ searchParams }: { searchParams: SearchParams }) {
   const caller = await requireCaller();
   const canEdit = hasRole(caller.role, "editor");
+  // Built-in automations belong to the platform: only admins pause or change them.
+  const isAdmin = hasRole(caller.role, "admin");
   const params = await searchParams;
   const q = firstParam(params.q);
   const rawStatus = firstParam(params.status);
@@ -51,7 +53,9 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
   const created = firstParam(params.created);
   const { page, error } = await loadPage(caller.tenant.id, { status, q, cursor });
   const filtered = Boolean(q || status);
-  const empty = page !== null && page.items.length === 0 && !filtered && !cursor;
+  // Built-ins (the platform's own jobs) do not count: a shop with none of its own flows is still new.
+  const builtins = page?.items.filter((item) => item.builtin) ?? [];
+  const empty = page !== null && page.items.length === builtins.length && !filtered && !cursor;
 
   return (
     <>
@@ -72,7 +76,21 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
         </Notice>
       )}
       {empty ? (
-        <FirstAutomation canEdit={canEdit} />
+        <>
+          <FirstAutomation canEdit={canEdit} />
+          {builtins.length > 0 && (
+            <Card className="mt-6">
+              <ActiveToggleNotices>
+                <AutomationsTable
+                  items={builtins}
+                  canEdit={canEdit}
+                  isAdmin={isAdmin}
+                  caption="Built-in automations"
+                />
+              </ActiveToggleNotices>
+            </Card>
+          )}
+        </>
       ) : (
         <Card>
           <ListToolbar
@@ -92,7 +110,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
             </EmptyState>
           ) : (
             <ActiveToggleNotices>
-              <AutomationsTable items={page.items} canEdit={canEdit} />
+              <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} />
               <Pager
                 path="/automations"
                 params={{ q, status }}
@@ -118,9 +136,19 @@ function triggerLabel(item: AutomationListItem): string | null {
   return more > 0 ? `${label} (+${more} more)` : label;
 }
 
-function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; canEdit: boolean }) {
+function AutomationsTable({
+  items,
+  canEdit,
+  isAdmin,
+  caption = "Automations",
+}: {
+  items: AutomationListItem[];
+  canEdit: boolean;
+  isAdmin: boolean;
+  caption?: string;
+}) {
   return (
-    <Table caption="Automations">
+    <Table caption={caption}>
       <THead>
         <TR>
           <TH>Name</TH>
@@ -172,7 +200,7 @@ function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; can
               </TD>
               {canEdit && (
                 <TD align="right">
-                  {(item.status === "active" || item.status === "paused") && (
+                  {(item.status === "active" || item.status === "paused") && (!item.builtin || isAdmin) && (
                     <ActiveToggle
                       id={item.id}
                       name={item.name}
