@@ -209,6 +209,27 @@ describe("the heartbeat", () => {
   });
 });
 
+test("the heartbeat gives a pending fire whose fan-out job was lost a new job, and it finishes", async () => {
+  const id = await publishFlow(shop.keys.editor, "Lost job", scheduled("0 4 * * *"));
+  const [fire] = await getDb()
+    .insert(scheduleFires)
+    .values({
+      tenantId: shop.tenant.id,
+      automationId: id,
+      nodeId: "t",
+      fireAt: new Date(Date.now() - 10 * 60_000),
+      kind: "scheduled",
+      status: "pending",
+      automationVersion: 1,
+      createdAt: new Date(Date.now() - 10 * 60_000),
+    })
+    .returning();
+  await scheduleTick();
+  const runs = await settledRuns(id, 1);
+  expect(runs.map((r) => r.status)).toEqual(["succeeded"]);
+  expect((await firesOf(id))[0]).toMatchObject({ id: fire!.id, status: "done", runsCreated: 1 });
+});
+
 describe("audience fan-out and Run now", () => {
   test("one run per matching customer; the audience's size matches; Run now goes through the same path", async () => {
     const day = 86_400_000;

@@ -38,7 +38,10 @@ export const BUILTINS: readonly BuiltinDefinition[] = [
     name: "Mark carts abandoned",
     description:
       "Built-in: every 5 minutes, open carts idle for an hour become abandoned, which starts your 'Cart abandoned' flows.",
-    graph: scheduled("*/5 * * * *", { type: "auto.action.mark_carts_abandoned", params: { idleMinutes: 60 } }),
+    graph: scheduled("*/5 * * * *", {
+      type: "auto.action.mark_carts_abandoned",
+      params: { idleMinutes: 60 },
+    }),
   },
   {
     slug: "mark-invoices-overdue",

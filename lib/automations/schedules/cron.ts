@@ -91,7 +91,9 @@ export function cronProblem(expression: string): string | null {
 
 /** A time-zone problem as a sentence, or null. */
 export function timeZoneProblem(timezone: string): string | null {
-  return isTimeZone(timezone) ? null : `'${timezone}' is not a time zone; use one such as Europe/Paris or UTC`;
+  return isTimeZone(timezone)
+    ? null
+    : `'${timezone}' is not a time zone; use one such as Europe/Paris or UTC`;
 }
 
 /** A schedule compiled once, for callers that step through many fire times (the heartbeat). */

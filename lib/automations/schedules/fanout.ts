@@ -90,7 +90,10 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
       })
       .onConflictDoNothing()
       .returning({ id: automationRuns.id });
-    await enqueueRuns(tx, created.map((r) => r.id));
+    await enqueueRuns(
+      tx,
+      created.map((r) => r.id),
+    );
     await tx
       .update(scheduleFires)
       .set({ status: "done", runsCreated: created.length, finishedAt: new Date() })
@@ -142,6 +145,10 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
 async function enqueueRuns(tx: Tx, runIds: string[]): Promise<void> {
   await enqueueJobs(
     tx,
-    runIds.map((runId) => ({ task: "automation_execute" as const, payload: { runId }, jobKey: runJobKey(runId) })),
+    runIds.map((runId) => ({
+      task: "automation_execute" as const,
+      payload: { runId },
+      jobKey: runJobKey(runId),
+    })),
   );
 }

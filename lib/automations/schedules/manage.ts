@@ -56,7 +56,11 @@ export async function runNow(caller: Caller, id: string, body: unknown = {}): Pr
       throw new AppError(409, "conflict", "This automation is not active; publish or activate it first.");
     }
     if (nodes.length === 0) {
-      throw new AppError(409, "conflict", "Run now is for scheduled automations, and this one has no schedule.");
+      throw new AppError(
+        409,
+        "conflict",
+        "Run now is for scheduled automations, and this one has no schedule.",
+      );
     }
     const node = nodeId ? nodes.find((n) => n.nodeId === nodeId) : nodes[0];
     if (!node) throw new AppError(404, "not_found", `The schedule step '${nodeId}' was not found.`);

@@ -30,14 +30,17 @@ export async function syncSchedules(
   now = new Date(),
 ): Promise<void> {
   const nodes = automation.status === "active" ? scheduleNodes(automation.activeGraph) : [];
-  await tx
-    .delete(automationSchedules)
-    .where(
-      and(
-        eq(automationSchedules.automationId, automation.id),
-        nodes.length ? notInArray(automationSchedules.nodeId, nodes.map((n) => n.nodeId)) : undefined,
-      ),
-    );
+  await tx.delete(automationSchedules).where(
+    and(
+      eq(automationSchedules.automationId, automation.id),
+      nodes.length
+        ? notInArray(
+            automationSchedules.nodeId,
+            nodes.map((n) => n.nodeId),
+          )
+        : undefined,
+    ),
+  );
   if (nodes.length === 0) return;
   const existing = await tx
     .select()
@@ -63,6 +66,9 @@ export async function syncSchedules(
     await tx
       .insert(automationSchedules)
       .values(values)
-      .onConflictDoUpdate({ target: [automationSchedules.automationId, automationSchedules.nodeId], set: values });
+      .onConflictDoUpdate({
+        target: [automationSchedules.automationId, automationSchedules.nodeId],
+        set: values,
+      });
   }
 }

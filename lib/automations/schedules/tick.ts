@@ -1,4 +1,4 @@
-import { and, eq, lte, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automations, automationSchedules, scheduleFires } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
@@ -72,7 +72,35 @@ export async function scheduleTick(now = new Date()): Promise<TickResult> {
     missed += batch.missed;
     if (batch.count < TICK_BATCH) break;
   }
+  await rescueFanOuts(now);
   return { fired, missed, builtinsCreated };
+}
+
+/** A pending fire whose fan-out job is gone (lost, or out of retries) this long is given a new one. */
+const RESCUE_AFTER_MS = 5 * 60_000;
+
+/**
+ * Watchdog: a fire still `pending` with no live `schedule_fanout` job (its job failed five times,
+ * or was deleted by hand) gets its job back; the fan-out resumes from its cursor, and the per-run
+ * dedupe key keeps that from creating anyone's run twice.
+ */
+async function rescueFanOuts(now: Date): Promise<void> {
+  const stuck = await getDb().execute<{ id: string }>(sql`
+    select f.id from schedule_fires f
+    where f.status = 'pending' and f.created_at < ${new Date(now.getTime() - RESCUE_AFTER_MS).toISOString()}::timestamptz
+      and not exists (
+        select 1 from graphile_worker._private_jobs j
+        where j.key = 'fire:' || f.id::text and j.attempts < j.max_attempts)
+    limit 100`);
+  if (stuck.length === 0) return;
+  await enqueueJobs(
+    getDb(),
+    stuck.map((f) => ({
+      task: "schedule_fanout" as const,
+      payload: { fireId: f.id },
+      jobKey: fireJobKey(f.id),
+    })),
+  );
 }
 
 type DueRow = {
