@@ -32,5 +32,6 @@ ALTER TABLE "automation_schedules" ADD CONSTRAINT "automation_schedules_automati
 ALTER TABLE "schedule_fires" ADD CONSTRAINT "schedule_fires_automation_id_automations_id_fk" FOREIGN KEY ("automation_id") REFERENCES "public"."automations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "automation_schedules_due_idx" ON "automation_schedules" USING btree ("next_fire_at") WHERE "automation_schedules"."next_fire_at" is not null;--> statement-breakpoint
 CREATE INDEX "schedule_fires_list_idx" ON "schedule_fires" USING btree ("tenant_id","automation_id","fire_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "schedule_fires_pending_idx" ON "schedule_fires" USING btree ("created_at") WHERE "schedule_fires"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "automations_builtin_unique" ON "automations" USING btree ("tenant_id","builtin_slug") WHERE "automations"."builtin_slug" is not null;--> statement-breakpoint
 ALTER TABLE "automations" ADD CONSTRAINT "automations_builtin_not_archived" CHECK ("automations"."builtin_slug" is null or "automations"."status" <> 'archived');

@@ -75,5 +75,9 @@ export const scheduleFires = pgTable(
   (t) => [
     unique("schedule_fires_once").on(t.automationId, t.nodeId, t.fireAt),
     index("schedule_fires_list_idx").on(t.tenantId, t.automationId, t.fireAt.desc()),
+    // The heartbeat's watchdog looks for pending fires only; done and missed ones pile up.
+    index("schedule_fires_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
