@@ -205,3 +205,17 @@ test("a built-in cannot be archived, by the service's check or by the database's
   ).rejects.toThrow();
   expect(() => assertArchivable({ builtinSlug: null })).not.toThrow();
 });
+
+test("a built-in's slug cannot be changed through the API", async () => {
+  await ensureBuiltins(shop.tenant.id);
+  const builtin = await builtinAutomation(shop.tenant.id, "purge-run-history");
+  const res = await call<ErrorReply>(draftRoute, {
+    method: "PUT",
+    key: shop.keys.admin,
+    params: { id: builtin!.id },
+    body: { builtinSlug: "something-else" },
+  });
+  expect(res.status).toBe(422);
+  expect(res.body.error.message).toBe('The draft is invalid: Unrecognized key: "builtinSlug".');
+  expect((await builtinAutomation(shop.tenant.id, "purge-run-history"))!.id).toBe(builtin!.id);
+});
