@@ -34,7 +34,7 @@ test("built-ins are seeded by slug once per shop, active, in the shop's time zon
   expect(await ensureBuiltins(shop.tenant.id)).toBe(0);
   const carts = await builtinAutomation(shop.tenant.id, "mark-carts-abandoned");
   expect(carts).toMatchObject({ status: "active", version: 1, name: "Mark carts abandoned" });
-  expect(carts!.activeGraph!.nodes[0]!.params).toEqual({ cron: "*/5 * * * *", timezone: "Europe/Berlin" });
+  expect(carts!.activeGraph!.nodes[0]!.params).toEqual({ cron: "*/15 * * * *", timezone: "Europe/Berlin" });
   const [schedule] = await getDb()
     .select()
     .from(automationSchedules)
@@ -55,7 +55,7 @@ test("a missing built-in is re-created on the next tick", async () => {
 });
 
 //  cart_abandoned ──▶ add_tag(recover)      (the shop's own flow)
-//  built-in: schedule(*/5) ──▶ mark_carts_abandoned(idle 60 min)
+//  built-in: schedule(*/15) ──▶ mark_carts_abandoned(idle 60 min)
 test("the abandoned-cart built-in marks idle carts abandoned and emits the event a cart_abandoned flow consumes", async () => {
   await ensureBuiltins(shop.tenant.id);
   const hour = 3_600_000;

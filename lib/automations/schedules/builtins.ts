@@ -37,8 +37,8 @@ export const BUILTINS: readonly BuiltinDefinition[] = [
     slug: "mark-carts-abandoned",
     name: "Mark carts abandoned",
     description:
-      "Built-in: every 5 minutes, open carts idle for an hour become abandoned, which starts your 'Cart abandoned' flows.",
-    graph: scheduled("*/5 * * * *", {
+      "Built-in: every 15 minutes, open carts idle for an hour become abandoned, which starts your 'Cart abandoned' flows.",
+    graph: scheduled("*/15 * * * *", {
       type: "auto.action.mark_carts_abandoned",
       params: { idleMinutes: 60 },
     }),
