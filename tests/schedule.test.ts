@@ -6,6 +6,7 @@ import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
 import { POST as runNowRoute } from "@/app/api/v1/automations/[id]/run-now/route";
+import { POST as previewRoute } from "@/app/api/v1/schedules/preview/route";
 import { audienceSize } from "@/lib/automations/schedules/audience";
 import { nextFireAfter } from "@/lib/automations/schedules/cron";
 import { MISSED_LATE, MISSED_SUPERSEDED, scheduleTick } from "@/lib/automations/schedules/tick";
@@ -302,6 +303,56 @@ describe("audience fan-out and Run now", () => {
     expect(tagged.map((t) => t.id).sort()).toEqual(expected);
     const [fire] = await firesOf(id);
     expect(fire).toMatchObject({ status: "done", runsCreated: expected.length, kind: "manual" });
+  });
+
+  test("the preview API gives the next fire times, the DST rule and the audience's size before publishing", async () => {
+    const res = await call<{
+      problem: string | null;
+      nextFireTimes: string[];
+      dst: string;
+      audienceSize: number;
+    }>(previewRoute, {
+      method: "POST",
+      key: shop.keys.viewer,
+      body: {
+        cron: "30 2 * * *",
+        timezone: "America/New_York",
+        from: "2026-03-07T12:00:00Z",
+        count: 2,
+        audience: { tagsInclude: ["vip"] },
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      problem: null,
+      nextFireTimes: ["2026-03-08T07:00:00.000Z", "2026-03-09T06:30:00.000Z"],
+      audienceSize: 10,
+    });
+    expect(res.body.dst).toMatch(/^When clocks change/);
+    // The other shop has no vip customers of this shop's.
+    const elsewhere = await call<{ audienceSize: number }>(previewRoute, {
+      method: "POST",
+      key: other.keys.viewer,
+      body: { cron: "0 9 * * *", timezone: "UTC", audience: { tagsInclude: ["nobody"] } },
+    });
+    expect(elsewhere.body.audienceSize).toBe(0);
+    const broken = await call<{ problem: string; nextFireTimes: string[] }>(previewRoute, {
+      method: "POST",
+      key: shop.keys.viewer,
+      body: { cron: "0 25 * * *", timezone: "UTC" },
+    });
+    expect(broken.body).toEqual(
+      expect.objectContaining({
+        problem: "'0 25 * * *': hour must be 0–23, or a list, range or */step of them.",
+        nextFireTimes: [],
+      }),
+    );
+    const bad = await call<ErrorReply>(previewRoute, {
+      method: "POST",
+      key: shop.keys.viewer,
+      body: { cron: 5 },
+    });
+    expect(bad.status).toBe(422);
   });
 
   test("Run now refuses what it cannot run, in a sentence", async () => {
