@@ -179,6 +179,26 @@ describe("the heartbeat", () => {
     ).toBe(1);
   });
 
+  test("across New York's DST changes, a 02:30 daily schedule fires exactly once a day, minute by minute", async () => {
+    const id = await publishFlow(shop.keys.editor, "Nightly NY", scheduled("30 2 * * *", "America/New_York"));
+    const tickEveryMinute = async (fromIso: string, toIso: string) => {
+      await setNextFire(id, nextFireAfter("30 2 * * *", "America/New_York", new Date(fromIso))!);
+      for (let t = new Date(fromIso).getTime(); t <= new Date(toIso).getTime(); t += 60_000) {
+        await scheduleTick(new Date(t + 5_000)); // a tick a few seconds after each minute
+      }
+    };
+    // Spring forward, 2026-03-08: 02:30 does not exist; it fires once at 03:00 EDT (07:00Z).
+    await tickEveryMinute("2026-03-08T06:00:00Z", "2026-03-08T08:00:00Z");
+    // Fall back, 2026-11-01: 01:00–02:00 happens twice; 02:30 EST (07:30Z) fires once.
+    await tickEveryMinute("2026-11-01T05:00:00Z", "2026-11-01T08:00:00Z");
+    const fires = await firesOf(id);
+    expect(fires.map((f) => [f.fireAt.toISOString(), f.status])).toEqual([
+      ["2026-03-08T07:00:00.000Z", expect.stringMatching(/pending|done/)],
+      ["2026-11-01T07:30:00.000Z", expect.stringMatching(/pending|done/)],
+    ]);
+    await settledRuns(id, 2);
+  });
+
   test("after downtime, the latest fire within the hour runs once; older ones are recorded as missed", async () => {
     const id = await publishFlow(shop.keys.editor, "Half-hourly", scheduled("*/30 * * * *"));
     const now = new Date(Math.floor(Date.now() / 1_800_000) * 1_800_000 + 60_000); // 1 minute past a */30
