@@ -5,6 +5,9 @@ import { runJobKey } from "@/lib/automations/dispatch";
 import { enqueueJobs } from "@/lib/jobs";
 import { audienceWhere } from "./audience";
 
+/** Attempts of a run's first-leg job (as `enqueueJobs` gives it). */
+const RUN_JOB_ATTEMPTS = 5;
+
 /** Customers per fan-out batch (one transaction each). Default 1,000, or `SCHEDULE_FANOUT_BATCH`. */
 export const FANOUT_BATCH = Number(process.env.SCHEDULE_FANOUT_BATCH ?? 1_000);
 
@@ -102,7 +105,9 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
   }
 
   const prefix = `schedule:${fire.id}:`;
-  const rows = await tx.execute<{ kind: "run" | "last" | "picked"; value: string | null }>(sql`
+  // One statement: pick the batch, insert its runs, and add their `automation_execute` jobs
+  // (key run:<id>, as dispatch.ts does) — no round trip of a thousand ids through the app.
+  const [result] = await tx.execute<{ created: number; last: string | null; picked: number }>(sql`
     with picked as (
       select e.id from entities e
       where ${audienceWhere(fire.tenantId, fire.audience, fire.fireAt)}
@@ -122,20 +127,25 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
       from picked p
       on conflict do nothing
       returning id
+    ),
+    jobs as (
+      select graphile_worker.add_jobs(array(
+        select ('automation_execute', json_build_object('runId', c.id), null, null, ${RUN_JOB_ATTEMPTS}::int,
+                'run:' || c.id::text, null, null)::graphile_worker.job_spec
+        from created c)) as job
     )
-    select 'run' as kind, id::text as value from created
-    union all select 'last', (select max(id) from picked)
-    union all select 'picked', (select count(*)::text from picked)`);
-  const runIds = rows.filter((r) => r.kind === "run").map((r) => r.value!);
-  const last = rows.find((r) => r.kind === "last")?.value ?? null;
-  const picked = Number(rows.find((r) => r.kind === "picked")?.value ?? 0);
-  await enqueueRuns(tx, runIds);
+    select (select count(*)::int from jobs) as created,
+           (select max(id) from picked) as last,
+           (select count(*)::int from picked) as picked`);
+  const created = result?.created ?? 0;
+  const last = result?.last ?? null;
+  const picked = result?.picked ?? 0;
   const finished = picked < batchSize;
   await tx
     .update(scheduleFires)
     .set({
       cursor: last ?? fire.cursor,
-      runsCreated: sql`${scheduleFires.runsCreated} + ${runIds.length}`,
+      runsCreated: sql`${scheduleFires.runsCreated} + ${created}`,
       ...(finished ? { status: "done" as const, finishedAt: new Date() } : {}),
     })
     .where(eq(scheduleFires.id, fire.id));
