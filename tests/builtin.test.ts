@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { POST as activateRoute } from "@/app/api/v1/automations/[id]/activate/route";
 import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
@@ -218,4 +219,94 @@ test("a built-in's slug cannot be changed through the API", async () => {
   expect(res.status).toBe(422);
   expect(res.body.error.message).toBe('The draft is invalid: Unrecognized key: "builtinSlug".');
   expect((await builtinAutomation(shop.tenant.id, "purge-run-history"))!.id).toBe(builtin!.id);
+});
+
+//  built-in: schedule(hourly) ──▶ mark_invoices_overdue     built-in: schedule(nightly) ──▶ purge_run_history(90 days)
+test("the overdue-invoice and purge built-ins do their jobs and touch nothing else", async () => {
+  await ensureBuiltins(shop.tenant.id);
+  const day = 86_400_000;
+  const invoice = (id: string, status: string, dueInDays: number) => ({
+    tenantId: shop.tenant.id,
+    domain: "invoice",
+    id,
+    data: {
+      customerId: "c1",
+      amount: 10,
+      status,
+      dueAt: new Date(Date.now() + dueInDays * day).toISOString(),
+    },
+    status,
+  });
+  await getDb()
+    .insert(entities)
+    .values([invoice("late", "sent", -3), invoice("not-yet", "sent", 3), invoice("settled", "paid", -3)]);
+  const invoices = await builtinAutomation(shop.tenant.id, "mark-invoices-overdue");
+  // This shop's overdue-invoice built-in may have been reset and paused by an earlier test.
+  await call(activateRoute, { method: "POST", key: shop.keys.admin, params: { id: invoices!.id } });
+  expect(
+    (await call(runNowRoute, { method: "POST", key: shop.keys.admin, params: { id: invoices!.id } })).status,
+  ).toBe(202);
+  await settledRuns(invoices!.id, 1);
+  const statuses = await getDb()
+    .select({ id: entities.id, status: entities.status })
+    .from(entities)
+    .where(and(eq(entities.tenantId, shop.tenant.id), eq(entities.domain, "invoice")))
+    .orderBy(entities.id);
+  expect(statuses).toEqual([
+    { id: "late", status: "overdue" },
+    { id: "not-yet", status: "sent" },
+    { id: "settled", status: "paid" },
+  ]);
+
+  // Runs to purge: finished 100 days ago (gone), finished yesterday (kept), waiting for 100 days (kept),
+  // and another shop's old run (kept).
+  const purge = await builtinAutomation(shop.tenant.id, "purge-run-history");
+  await ensureBuiltins(other.tenant.id);
+  const otherPurge = await builtinAutomation(other.tenant.id, "purge-run-history");
+  const run = (tenantId: string, automationId: string, eventId: string, status: string, ageDays: number) => ({
+    tenantId,
+    automationId,
+    automationVersion: 1,
+    status: status as "succeeded",
+    eventId,
+    triggerNodeId: "schedule",
+    event: {
+      id: eventId,
+      type: "schedule.fired",
+      domain: "schedule",
+      entityId: null,
+      entityStatus: null,
+      payload: {},
+      occurredAt: new Date().toISOString(),
+    },
+    domain: "schedule",
+    createdAt: new Date(Date.now() - ageDays * day),
+    finishedAt: status === "waiting" ? null : new Date(Date.now() - ageDays * day),
+  });
+  await getDb()
+    .insert(automationRuns)
+    .values([
+      run(shop.tenant.id, purge!.id, "old", "succeeded", 100),
+      run(shop.tenant.id, purge!.id, "recent", "failed", 1),
+      run(shop.tenant.id, purge!.id, "parked", "waiting", 100),
+      run(other.tenant.id, otherPurge!.id, "theirs", "succeeded", 100),
+    ]);
+  expect(
+    (await call(runNowRoute, { method: "POST", key: shop.keys.admin, params: { id: purge!.id } })).status,
+  ).toBe(202);
+  await expect
+    .poll(
+      async () =>
+        (
+          await getDb()
+            .select({ eventId: automationRuns.eventId, status: automationRuns.status })
+            .from(automationRuns)
+            .where(sql`${automationRuns.automationId} in (${purge!.id}, ${otherPurge!.id})`)
+        )
+          .filter((r) => (r.eventId.startsWith("schedule:") ? r.status === "succeeded" : true))
+          .map((r) => (r.eventId.startsWith("schedule:") ? "the purge run" : r.eventId))
+          .sort(),
+      { timeout: 15_000, interval: 100 },
+    )
+    .toEqual(["parked", "recent", "the purge run", "theirs"]);
 });

@@ -9,6 +9,7 @@ import { POST as runNowRoute } from "@/app/api/v1/automations/[id]/run-now/route
 import { POST as previewRoute } from "@/app/api/v1/schedules/preview/route";
 import { audienceSize } from "@/lib/automations/schedules/audience";
 import { nextFireAfter } from "@/lib/automations/schedules/cron";
+import { FANOUT_CANCELLED, fanOut } from "@/lib/automations/schedules/fanout";
 import { MISSED_LATE, MISSED_SUPERSEDED, scheduleTick } from "@/lib/automations/schedules/tick";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationSchedules, entities, scheduleFires } from "@/lib/db/schema";
@@ -249,6 +250,30 @@ test("the heartbeat gives a pending fire whose fan-out job was lost a new job, a
   const runs = await settledRuns(id, 1);
   expect(runs.map((r) => r.status)).toEqual(["succeeded"]);
   expect((await firesOf(id))[0]).toMatchObject({ id: fire!.id, status: "done", runsCreated: 1 });
+});
+
+test("a fan-out stops (cancelled, with the reason) when its automation was paused before it ran", async () => {
+  const id = await publishFlow(shop.keys.editor, "Paused mid-fire", scheduled("0 5 * * *"));
+  await call(pauseRoute, { method: "POST", key: shop.keys.editor, params: { id } });
+  const [fire] = await getDb()
+    .insert(scheduleFires)
+    .values({
+      tenantId: shop.tenant.id,
+      automationId: id,
+      nodeId: "t",
+      fireAt: new Date(),
+      kind: "scheduled",
+      status: "pending",
+      automationVersion: 1,
+    })
+    .returning();
+  await fanOut(fire!.id);
+  expect((await firesOf(id))[0]).toMatchObject({
+    status: "cancelled",
+    reason: FANOUT_CANCELLED,
+    runsCreated: 0,
+  });
+  expect(await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, id))).toEqual([]);
 });
 
 describe("audience fan-out and Run now", () => {
