@@ -4,10 +4,12 @@
  */
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
+import { benchFanout } from "./fanout";
 import { benchResume } from "./resume";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
+  fanout: benchFanout,
   resume: benchResume,
   "editor-js": benchEditorJs,
 };

@@ -8,6 +8,7 @@ import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { AppError } from "@/lib/errors";
+import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/automations/schedules/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
 
 function role(value: string): Role {
@@ -117,6 +118,38 @@ export function buildProgram(): Command {
         console.log(key);
       }),
     );
+
+  const cron = program.command("cron").description("Check cron schedules.");
+  cron
+    .command("next <expr>")
+    .description("Print the next fire times of a 5-field cron expression in a time zone, as ISO instants.")
+    .requiredOption("--tz <zone>", "IANA time zone, such as Europe/Paris or UTC")
+    .option("--from <iso>", "start after this instant (default: now)")
+    .option("--count <n>", "how many fire times (1–1000)", "5")
+    .action((expr: string, opts: { tz: string; from?: string; count: string }) => {
+      const problem = cronProblem(expr) ?? timeZoneProblem(opts.tz);
+      if (problem) throw new AppError(400, "bad_request", `${problem}.`);
+      const from = opts.from === undefined ? new Date() : new Date(opts.from);
+      if (
+        Number.isNaN(from.getTime()) ||
+        (opts.from !== undefined && !/^\d{4}-\d{2}-\d{2}T/.test(opts.from))
+      ) {
+        throw new AppError(
+          400,
+          "bad_request",
+          `'${opts.from}' is not an ISO date-time such as 2026-03-08T00:00:00Z.`,
+        );
+      }
+      const count = Number(opts.count);
+      if (!Number.isInteger(count) || count < 1 || count > 1000) {
+        throw new AppError(
+          400,
+          "bad_request",
+          `--count must be a whole number from 1 to 1000, not '${opts.count}'.`,
+        );
+      }
+      for (const at of nextFireTimes(expr, opts.tz, from, count)) console.log(at.toISOString());
+    });
 
   return program;
 }

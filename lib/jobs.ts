@@ -18,6 +18,13 @@ export const taskPayloads = {
   automation_resume: z.strictObject({ waitId: z.uuid() }),
   /** Starts the run a `later` step asked for, when it comes due (job_key = the wait's id). */
   automation_later: z.strictObject({ waitId: z.uuid() }),
+  /**
+   * Every minute: fires due schedules (claims each fire time once, advances `next_fire_at`, records
+   * missed ones) and re-creates missing built-in automations.
+   */
+  schedule_tick: z.object({}).passthrough(),
+  /** Creates the runs of one schedule fire, in batches (job_key `fire:<fireId>`). */
+  schedule_fanout: z.strictObject({ fireId: z.uuid() }),
   /** Sends one outbox email through SMTP (only enqueued when SMTP_URL is set). */
   email_send: z.strictObject({ outboxId: z.uuid() }),
 } as const;
@@ -26,7 +33,13 @@ export type TaskName = keyof typeof taskPayloads;
 export type TaskPayload<T extends TaskName> = z.infer<(typeof taskPayloads)[T]>;
 
 /** The worker's crontab: graphile-worker's syntax, one task a line. */
-export const CRONTAB = ["* * * * * worker_sweep ?max=1", "*/5 * * * * automation_reap ?max=1"].join("\n");
+export const CRONTAB = [
+  "* * * * * worker_sweep ?max=1",
+  "*/5 * * * * automation_reap ?max=1",
+  // The schedules' heartbeat. No backfill: due fire times are read from `next_fire_at`, so the
+  // first tick after a restart catches up by itself (see schedules/tick.ts for what still runs).
+  "* * * * * schedule_tick ?max=1",
+].join("\n");
 
 export interface JobSpec<T extends TaskName = TaskName> {
   task: T;

@@ -98,6 +98,15 @@ const DESCRIBE: Record<ActionType, Describe> = {
       detail.push(`It would replace any later step waiting under the key '${request.key}'.`);
     return { detail };
   },
+  "auto.action.mark_carts_abandoned": (request) => ({
+    detail: [`Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`],
+  }),
+  "auto.action.mark_invoices_overdue": () => ({
+    detail: ["Would mark sent invoices past their due date as overdue, in batches."],
+  }),
+  "auto.action.purge_run_history": (request) => ({
+    detail: [`Would delete finished runs older than ${text(request.retentionDays)} days, in batches.`],
+  }),
 };
 
 export function describeAction(

@@ -7,6 +7,7 @@ import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { EMPTY_GRAPH, graphSchema, MAX_GRAPH_BYTES, type Graph } from "./graph/schema";
 import { validate, type ReadyIssue } from "./graph/validate";
 import { registry, summariseNode } from "./nodes/registry";
+import { syncSchedules } from "./schedules/sync";
 import { waitingByNode } from "./waits";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
 import { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy } from "./policies";
@@ -29,6 +30,8 @@ export interface AutomationView {
   /** True when the draft differs from the published version (or was never published). */
   hasUnpublishedChanges: boolean;
   activatedAt: string | null;
+  /** The slug of a built-in automation (seeded by the platform; can be reset, never archived), else null. */
+  builtinSlug: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -38,7 +41,7 @@ function sameGraph(a: Graph | null, b: Graph | null): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function view(row: AutomationRow): AutomationView {
+export function view(row: AutomationRow): AutomationView {
   return {
     id: row.id,
     name: row.name,
@@ -52,6 +55,7 @@ function view(row: AutomationRow): AutomationView {
     readyIssues: validate(row.draftGraph),
     hasUnpublishedChanges: row.version === 0 || !sameGraph(row.draftGraph, row.activeGraph),
     activatedAt: row.activatedAt?.toISOString() ?? null,
+    builtinSlug: row.builtinSlug,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -88,7 +92,7 @@ export const draftInput = z.strictObject({
   baseRevision: z.number().int().min(1).optional(),
 });
 
-async function loadRow(
+export async function loadRow(
   tx: Tx | ReturnType<typeof getDb>,
   tenantId: string,
   id: string,
@@ -130,6 +134,7 @@ export async function saveDraft(caller: Caller, id: string, body: unknown): Prom
   const graph = input.graph === undefined ? undefined : parseGraph(input.graph);
   return getDb().transaction(async (tx) => {
     const row = await loadRow(tx, caller.tenant.id, id, true);
+    assertMayChange(caller, row);
     if (row.status === "archived")
       throw new AppError(409, "conflict", "This automation is archived; restore it before editing.");
     if (input.baseRevision !== undefined && input.baseRevision !== row.draftRevision) {
@@ -211,8 +216,29 @@ async function replaceHookTokens(tx: Tx, row: AutomationRow, graph: Graph): Prom
   }
 }
 
+/**
+ * Built-in automations belong to the platform: only admins change them (edit, publish, pause,
+ * revert, reset). Their slug is never written after they are seeded.
+ */
+function assertMayChange(caller: Caller, row: AutomationRow): void {
+  if (row.builtinSlug && caller.role !== "admin") {
+    throw new AppError(403, "forbidden", "Only an admin can change a built-in automation.");
+  }
+}
+
+/** Archiving is refused for built-ins (disable them instead); call this before archiving anything. */
+export function assertArchivable(row: { builtinSlug: string | null }): void {
+  if (row.builtinSlug) {
+    throw new AppError(
+      409,
+      "conflict",
+      "A built-in automation cannot be archived; pause it to turn it off, or reset it to the built-in definition.",
+    );
+  }
+}
+
 /** Makes `graph` the active version N+1 and snapshots it, inside `tx`. */
-async function publishGraph(
+export async function publishGraph(
   tx: Tx,
   row: AutomationRow,
   caller: Caller,
@@ -246,6 +272,8 @@ async function publishGraph(
     })
     .where(eq(automations.id, row.id))
     .returning();
+  // The schedule's next fire time follows the published graph (same transaction).
+  await syncSchedules(tx, updated!);
   return updated!;
 }
 
@@ -263,6 +291,7 @@ export async function publishAutomation(
   const { note } = parseOrThrow(publishInput, body ?? {}, "The publish request is invalid");
   return getDb().transaction(async (tx) => {
     const row = await loadRow(tx, caller.tenant.id, id, true);
+    assertMayChange(caller, row);
     if (row.status === "archived")
       throw new AppError(409, "conflict", "This automation is archived; restore it before publishing.");
     const issues = validate(row.draftGraph);
@@ -291,13 +320,7 @@ export async function publishAutomation(
       current.inFlightPolicy === row.inFlightPolicy;
     if (unchanged && row.status === "active") return { automation: view(row), published: false, impact };
     const updated = unchanged
-      ? (
-          await tx
-            .update(automations)
-            .set({ status: "active", activatedAt: new Date(), updatedAt: new Date() })
-            .where(eq(automations.id, row.id))
-            .returning()
-        )[0]!
+      ? await reactivate(tx, row.id)
       : await publishGraph(tx, row, caller, {
           graph: row.draftGraph,
           name: row.name,
@@ -308,6 +331,16 @@ export async function publishAutomation(
   });
 }
 
+async function reactivate(tx: Tx, id: string): Promise<AutomationRow> {
+  const [updated] = await tx
+    .update(automations)
+    .set({ status: "active", activatedAt: new Date(), updatedAt: new Date() })
+    .where(eq(automations.id, id))
+    .returning();
+  await syncSchedules(tx, updated!);
+  return updated!;
+}
+
 /** Pause or activate without changing the version ("off means off": due waits are dropped while paused). */
 export async function setActive(
   caller: Caller,
@@ -316,6 +349,7 @@ export async function setActive(
 ): Promise<{ automation: AutomationView; impact: Impact }> {
   return getDb().transaction(async (tx) => {
     const row = await loadRow(tx, caller.tenant.id, id, true);
+    assertMayChange(caller, row);
     if (active && row.version === 0)
       throw new AppError(409, "conflict", "Publish this automation before activating it.");
     if (row.status === "archived") throw new AppError(409, "conflict", "This automation is archived.");
@@ -329,6 +363,8 @@ export async function setActive(
       })
       .where(eq(automations.id, row.id))
       .returning();
+    // Paused schedules stop firing; re-activated ones fire next after now ("off means off").
+    await syncSchedules(tx, updated!);
     return { automation: view(updated!), impact };
   });
 }
@@ -362,6 +398,7 @@ export async function revertToVersion(
   if (!Number.isInteger(version) || version < 1) throw notFound(`Version '${versionParam}'`);
   return getDb().transaction(async (tx) => {
     const row = await loadRow(tx, caller.tenant.id, id, true);
+    assertMayChange(caller, row);
     const [snapshot] = await tx
       .select()
       .from(automationVersions)
@@ -393,6 +430,8 @@ export interface AutomationListItem {
   updatedAt: string;
   lastRunAt: string | null;
   waitingRuns: number;
+  /** A platform built-in (can be paused and reset, never archived). */
+  builtin: boolean;
 }
 
 export async function listAutomations(tenantId: string, query: unknown = {}) {
@@ -405,6 +444,7 @@ export async function listAutomations(tenantId: string, query: unknown = {}) {
       status: automations.status,
       version: automations.version,
       graph: automations.draftGraph,
+      builtinSlug: automations.builtinSlug,
       updatedAt: automations.updatedAt,
       lastRunAt: sql<Date | null>`(select max(created_at) from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = "automations"."id")`,
       waitingRuns: sql<number>`(select count(*)::int from automation_runs r where r.tenant_id = ${tenantId} and r.automation_id = "automations"."id" and r.status = 'waiting')`,
@@ -438,6 +478,7 @@ export async function listAutomations(tenantId: string, query: unknown = {}) {
     updatedAt: r.updatedAt.toISOString(),
     lastRunAt: r.lastRunAt ? new Date(r.lastRunAt).toISOString() : null,
     waitingRuns: r.waitingRuns,
+    builtin: r.builtinSlug !== null,
   }));
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null };
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { createTenant } from "@/lib/auth/tenants";
+import { ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { addMember } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
@@ -167,5 +168,8 @@ export async function seedDemo(): Promise<boolean> {
   for (const user of DEMO_USERS) await addMember(tenant.id, { ...user, password: DEMO_PASSWORD });
   for (const record of demoRecords())
     await upsertEntity(tenant.id, record.domain, record.id, record.body, "seed");
+  // The platform's built-in automations (abandoned carts, overdue invoices, history purge); the
+  // worker's heartbeat would create them within a minute anyway, the demo should not wait for it.
+  await ensureBuiltins(tenant.id);
   return true;
 }

@@ -5,6 +5,8 @@ import { automationLater } from "./automation-later";
 import { automationReap } from "./automation-reap";
 import { automationResume } from "./automation-resume";
 import { emailSend } from "./email-send";
+import { scheduleFanout } from "./schedule-fanout";
+import { scheduleTickTask } from "./schedule-tick";
 import { workerSweep } from "./worker-sweep";
 
 /** One thin task per file; the record type makes a missing handler a compile error. */
@@ -14,5 +16,7 @@ export const tasks: Record<TaskName, Task> = {
   automation_execute: automationExecute,
   automation_resume: automationResume,
   automation_later: automationLater,
+  schedule_tick: scheduleTickTask,
+  schedule_fanout: scheduleFanout,
   email_send: emailSend,
 };

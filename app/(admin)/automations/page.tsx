@@ -11,6 +11,7 @@ import { firstParam } from "@/components/entities/fields";
 import { ListToolbar } from "@/components/entities/list-toolbar";
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { Pager } from "@/components/entities/pager";
+import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card, CardBody } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -42,6 +43,8 @@ async function loadPage(tenantId: string, query: { status?: string; q?: string; 
 export default async function AutomationsPage({ searchParams }: { searchParams: SearchParams }) {
   const caller = await requireCaller();
   const canEdit = hasRole(caller.role, "editor");
+  // Built-in automations belong to the platform: only admins pause or change them.
+  const isAdmin = hasRole(caller.role, "admin");
   const params = await searchParams;
   const q = firstParam(params.q);
   const rawStatus = firstParam(params.status);
@@ -49,7 +52,9 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
   const cursor = firstParam(params.cursor);
   const { page, error } = await loadPage(caller.tenant.id, { status, q, cursor });
   const filtered = Boolean(q || status);
-  const empty = page !== null && page.items.length === 0 && !filtered && !cursor;
+  // Built-ins (the platform's own jobs) do not count: a shop with none of its own flows is still new.
+  const builtins = page?.items.filter((item) => item.builtin) ?? [];
+  const empty = page !== null && page.items.length === builtins.length && !filtered && !cursor;
 
   return (
     <>
@@ -65,7 +70,21 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
         }
       />
       {empty ? (
-        <FirstAutomation canEdit={canEdit} />
+        <>
+          <FirstAutomation canEdit={canEdit} />
+          {builtins.length > 0 && (
+            <Card className="mt-6">
+              <ActiveToggleNotices>
+                <AutomationsTable
+                  items={builtins}
+                  canEdit={canEdit}
+                  isAdmin={isAdmin}
+                  caption="Built-in automations"
+                />
+              </ActiveToggleNotices>
+            </Card>
+          )}
+        </>
       ) : (
         <Card>
           <ListToolbar
@@ -85,7 +104,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
             </EmptyState>
           ) : (
             <ActiveToggleNotices>
-              <AutomationsTable items={page.items} canEdit={canEdit} />
+              <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} />
               <Pager
                 path="/automations"
                 params={{ q, status }}
@@ -111,9 +130,19 @@ function triggerLabel(item: AutomationListItem): string | null {
   return more > 0 ? `${label} (+${more} more)` : label;
 }
 
-function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; canEdit: boolean }) {
+function AutomationsTable({
+  items,
+  canEdit,
+  isAdmin,
+  caption = "Automations",
+}: {
+  items: AutomationListItem[];
+  canEdit: boolean;
+  isAdmin: boolean;
+  caption?: string;
+}) {
   return (
-    <Table caption="Automations">
+    <Table caption={caption}>
       <THead>
         <TR>
           <TH>Name</TH>
@@ -140,6 +169,11 @@ function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; can
                 <Link href={`/automations/${item.id}`} className="hover:text-indigo-700 hover:underline">
                   {item.name}
                 </Link>
+                {item.builtin && (
+                  <Badge tone="info" className="ml-2 align-middle">
+                    Built-in
+                  </Badge>
+                )}
               </TD>
               <TD>
                 <AutomationStatusBadge status={item.status} />
@@ -162,7 +196,7 @@ function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; can
               </TD>
               {canEdit && (
                 <TD align="right">
-                  {(item.status === "active" || item.status === "paused") && (
+                  {(item.status === "active" || item.status === "paused") && (!item.builtin || isAdmin) && (
                     <ActiveToggle
                       id={item.id}
                       name={item.name}

@@ -273,7 +273,9 @@ async function executeAction(leg: LegContext, step: ActionStep): Promise<void> {
       .set({ attempts: sql`${actionDeliveries.attempts} + 1` })
       .where(eq(actionDeliveries.id, deliveryId));
   }
-  const reason = resent ? "Re-sent after an interruption, with the same Idempotency-Key." : null;
+  const reason = resent
+    ? (executor.resendReason ?? "Re-sent after an interruption, with the same Idempotency-Key.")
+    : null;
   let output: ActionOutput;
   let failure: string | null = null;
   try {

@@ -65,6 +65,8 @@ export interface OutsideExecutor<P, R extends Request = Request> {
   /** Parses a stored request back, to re-send exactly what was sent before an interruption. */
   request: z.ZodType<R>;
   send(request: R, ctx: ActionContext): Promise<ActionOutput>;
+  /** What the step says when it is sent again after an interruption. Default: the HTTP sentence. */
+  resendReason?: string;
 }
 
 export type ActionExecutor<P, R extends Request = Request> = DatabaseExecutor<P, R> | OutsideExecutor<P, R>;

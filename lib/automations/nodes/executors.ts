@@ -3,6 +3,11 @@ import { addNoteExecutor } from "./actions/add-note.execute";
 import { createTaskExecutor } from "./actions/create-task.execute";
 import { httpRequestExecutor } from "./actions/http-request.execute";
 import { laterExecutor } from "./actions/later.execute";
+import {
+  markCartsAbandonedExecutor,
+  markInvoicesOverdueExecutor,
+  purgeRunHistoryExecutor,
+} from "./actions/platform.execute";
 import { sendEmailExecutor } from "./actions/send-email.execute";
 import { addTagExecutor, removeTagExecutor } from "./actions/tags.execute";
 import type { ActionExecutor } from "./executor";
@@ -22,6 +27,9 @@ export const EXECUTORS: { [T in ActionType]: ActionExecutor<ParamsOf<T>> } = {
   "auto.action.http_request": httpRequestExecutor,
   "auto.action.create_task": createTaskExecutor,
   "auto.action.later": laterExecutor,
+  "auto.action.mark_carts_abandoned": markCartsAbandonedExecutor,
+  "auto.action.mark_invoices_overdue": markInvoicesOverdueExecutor,
+  "auto.action.purge_run_history": purgeRunHistoryExecutor,
 };
 
 /** The executor for a stored node type, whose params the caller has already parsed with its schema. */

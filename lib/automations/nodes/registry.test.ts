@@ -32,6 +32,9 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.http_request"
       | "auto.action.later"
       | "auto.action.create_task"
+      | "auto.action.mark_carts_abandoned"
+      | "auto.action.mark_invoices_overdue"
+      | "auto.action.purge_run_history"
     >();
     expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
     // Timing nodes have no executor, so they must never be action types.
@@ -115,12 +118,12 @@ describe("registry", () => {
       "auto.condition.field",
       "auto.condition.has_tag",
     ]);
-    expect(registry.byCategory("action")).toHaveLength(7);
+    expect(registry.byCategory("action")).toHaveLength(10);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",
     ]);
-    expect(registry.all()).toHaveLength(25);
+    expect(registry.all()).toHaveLength(28);
   });
 
   it("tells conditions apart", () => {

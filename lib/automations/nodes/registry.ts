@@ -3,6 +3,7 @@ import { addNote } from "./actions/add-note";
 import { addTag } from "./actions/add-tag";
 import { createTask } from "./actions/create-task";
 import { laterAction } from "./actions/later";
+import { markCartsAbandoned, markInvoicesOverdue, purgeRunHistory } from "./actions/platform";
 import { httpRequest } from "./actions/http-request";
 import { removeTag } from "./actions/remove-tag";
 import { sendEmail } from "./actions/send-email";
@@ -31,6 +32,9 @@ export const NODE_DEFINITIONS = {
   "auto.action.http_request": httpRequest,
   "auto.action.create_task": createTask,
   "auto.action.later": laterAction,
+  "auto.action.mark_carts_abandoned": markCartsAbandoned,
+  "auto.action.mark_invoices_overdue": markInvoicesOverdue,
+  "auto.action.purge_run_history": purgeRunHistory,
   "auto.control.wait": wait,
   "auto.control.wait_until": waitUntil,
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/entities/domains";
 import { integer, line, paramsObject, randomToken, text } from "./params";
+import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/automations/schedules/cron";
 import { isTimeZone, localTimeZone } from "./timezones";
 import type { NodeDefinition, TriggerDomain } from "./types";
 
@@ -189,20 +190,35 @@ export const audienceSchema = paramsObject({
 });
 export type Audience = z.infer<typeof audienceSchema>;
 
-const scheduleParams = paramsObject({
-  cron: text()
-    .trim()
-    .regex(/^\S+(\s+\S+){4}$/, "must have five fields (minute hour day month weekday), such as 0 9 * * 1"),
+/**
+ * A cron expression croner accepts (see `schedules/cron.ts`): five fields first, then the field
+ * croner refuses, named in a sentence ("'0 25 * * *': hour must be 0–23…"). An invalid schedule
+ * is a ready issue, and a stored one that no longer parses never fires.
+ */
+const cronExpression = text()
+  .trim()
+  .superRefine((value, ctx) => {
+    if (!hasFiveFields(value)) {
+      ctx.addIssue({ code: "custom", message: FIVE_FIELDS });
+      return;
+    }
+    const problem = cronProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+export const scheduleParams = paramsObject({
+  cron: cronExpression,
   timezone: text().refine(isTimeZone, "must be a time zone such as Europe/Paris or UTC"),
   audience: audienceSchema.optional(),
 });
+export type ScheduleParams = z.infer<typeof scheduleParams>;
 
 export const schedule = {
   type: "auto.trigger.schedule",
   category: "trigger",
   label: "On a schedule",
   description:
-    "Starts at the times of a cron schedule in a time zone. With an audience, it starts one run for each matching customer.",
+    "Starts at the times of a cron schedule in a time zone. With an audience, it starts one run for each matching customer. When clocks change, a time written out (such as 02:30) that is skipped runs once at the first valid time after the jump, and one that happens twice runs once.",
   params: scheduleParams,
   defaultParams: () => ({ cron: "0 9 * * *", timezone: localTimeZone() }),
   handles: TRIGGER_HANDLES,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  check,
   index,
   integer,
   jsonb,
@@ -49,6 +50,11 @@ export const automations = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     activatedAt: timestamp("activated_at", { withTimezone: true }),
+    /**
+     * Set on the platform's built-in automations (`schedules/builtins.ts`): the slug they are
+     * seeded and re-created by. Immutable; a built-in can be disabled but never archived.
+     */
+    builtinSlug: text("builtin_slug"),
     createdBy: text("created_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -56,6 +62,10 @@ export const automations = pgTable(
   (t) => [
     index("automations_list_idx").on(t.tenantId, t.updatedAt.desc(), t.id),
     index("automations_trigger_events_idx").using("gin", t.triggerEvents),
+    uniqueIndex("automations_builtin_unique")
+      .on(t.tenantId, t.builtinSlug)
+      .where(sql`${t.builtinSlug} is not null`),
+    check("automations_builtin_not_archived", sql`${t.builtinSlug} is null or ${t.status} <> 'archived'`),
   ],
 );
 

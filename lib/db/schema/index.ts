@@ -3,3 +3,4 @@ export * from "./tenants";
 export * from "./entities";
 export * from "./workers";
 export * from "./automations";
+export * from "./schedules";

@@ -1,0 +1,57 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { Notice } from "@/components/ui/notice";
+import { resetAutomationToBuiltinAction } from "@/lib/actions/automations/reset-automation-to-builtin";
+
+export interface ResetBuiltinButtonProps {
+  /** A built-in automation (`builtinSlug` set). Admins only: do not render it for other roles. */
+  automationId: string;
+  name: string;
+}
+
+/**
+ * "Reset to built-in": publishes the platform's own definition as a new version, after asking.
+ * History is kept, so an earlier edit can still be restored from the versions list.
+ */
+export function ResetBuiltinButton({ automationId, name }: ResetBuiltinButtonProps) {
+  const [pending, startTransition] = useTransition();
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+
+  function reset() {
+    setOutcome(null);
+    startTransition(async () => {
+      const result = await resetAutomationToBuiltinAction({ id: automationId });
+      setOutcome(
+        result.ok
+          ? { ok: true, text: `Published the built-in definition as version ${result.data.version}.` }
+          : { ok: false, text: result.error },
+      );
+    });
+  }
+
+  return (
+    <div className="space-y-2">
+      <ConfirmButton
+        label="Reset to built-in"
+        ariaLabel={`Reset ${name} to built-in`}
+        title={`Reset '${name}' to the built-in definition?`}
+        confirmLabel="Reset to built-in"
+        variant="danger"
+        pending={pending}
+        onConfirm={reset}
+      >
+        <p>
+          Your changes to its schedule and steps are replaced by the platform&apos;s definition, published as
+          a new version. Earlier versions stay in the history, and a paused built-in stays paused.
+        </p>
+      </ConfirmButton>
+      {outcome && (
+        <Notice tone={outcome.ok ? "success" : "error"} title={outcome.ok ? "Reset" : "Could not reset it"}>
+          {outcome.text}
+        </Notice>
+      )}
+    </div>
+  );
+}
