@@ -226,3 +226,31 @@ test("two tabs editing one draft: the second save is refused with a conflict ins
   await expect(canvasNode(other, "Order paid")).toBeVisible();
   await expect(canvasNode(other, "Cart abandoned")).toHaveCount(0);
 });
+
+test("a built-in's schedule shows its next fire times; an admin resets it to the built-in definition", async ({
+  page,
+}) => {
+  await signIn(page, "admin");
+  await page.getByRole("link", { name: "Mark carts abandoned" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Mark carts abandoned" })).toBeVisible();
+  await canvasNode(page, /On schedule/).click();
+  const panel = page.getByRole("tabpanel");
+  await expect(panel.getByRole("heading", { name: "Next five fire times" })).toBeVisible();
+  await expect(panel.getByRole("table").getByRole("row")).toHaveCount(6);
+
+  // An admin's edit of the built-in is a draft like any other; Reset publishes the definition again.
+  await page.getByRole("tab", { name: "Settings" }).click();
+  await page.getByRole("button", { name: "Reset Mark carts abandoned to built-in" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Reset to built-in" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Reset to the built-in definition" }),
+  ).toBeVisible();
+  await expect(page.getByText("Version 2", { exact: true })).toBeVisible();
+});
+
+test("an editor reads a built-in but cannot change it", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.getByRole("link", { name: "Mark carts abandoned" }).click();
+  await expect(page.getByText("Read-only: only admins change built-in automations")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
+});

@@ -9,13 +9,15 @@ export interface ResetBuiltinButtonProps {
   /** A built-in automation (`builtinSlug` set). Admins only: do not render it for other roles. */
   automationId: string;
   name: string;
+  /** Reports success to a parent that outlives this button (the editor starts over on a new version). */
+  onReset?(version: number): void;
 }
 
 /**
  * "Reset to built-in": publishes the platform's own definition as a new version, after asking.
  * History is kept, so an earlier edit can still be restored from the versions list.
  */
-export function ResetBuiltinButton({ automationId, name }: ResetBuiltinButtonProps) {
+export function ResetBuiltinButton({ automationId, name, onReset }: ResetBuiltinButtonProps) {
   const [pending, startTransition] = useTransition();
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
 
@@ -23,6 +25,7 @@ export function ResetBuiltinButton({ automationId, name }: ResetBuiltinButtonPro
     setOutcome(null);
     startTransition(async () => {
       const result = await resetAutomationToBuiltinAction({ id: automationId });
+      if (result.ok && onReset) return onReset(result.data.version);
       setOutcome(
         result.ok
           ? { ok: true, text: `Published the built-in definition as version ${result.data.version}.` }

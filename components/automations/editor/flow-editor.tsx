@@ -19,6 +19,9 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
+import { ResetBuiltinButton } from "@/components/automations/reset-builtin-button";
+import { RunNowButton } from "@/components/automations/run-now-button";
+import { SchedulePreview } from "@/components/automations/schedule-preview";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { autoLayout, NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/layout";
@@ -34,6 +37,7 @@ import type { DryRunResult } from "@/lib/automations/dry-run";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { validate } from "@/lib/automations/graph/validate";
 import { effectiveDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { audienceSchema, type Audience } from "@/lib/automations/nodes/triggers";
 import type { NodeDefinition } from "@/lib/automations/nodes/types";
 import type { InFlightPolicy } from "@/lib/automations/policies";
 import type { AutomationView } from "@/lib/automations/service";
@@ -51,11 +55,15 @@ import { useAutosave } from "./use-autosave";
 import { useHistory } from "./use-history";
 import { dryRunStatuses } from "./dry-run-statuses";
 
+const SCHEDULE_TRIGGER = "auto.trigger.schedule";
+
 type Panel = "step" | "issues" | "settings" | "versions" | "dry-run";
 
 export interface FlowEditorProps {
   automation: AutomationView;
+  /** Editors and admins; for a built-in, admins only. */
   canEdit: boolean;
+  isAdmin: boolean;
   waitingRuns: number;
   shopTimezone: string;
 }
@@ -73,6 +81,12 @@ const PANEL_TABS: { id: Panel; label: string }[] = [
   { id: "versions", label: "Versions" },
   { id: "settings", label: "Settings" },
 ];
+
+/** The audience as the preview reads it: an object, or none (the form may hold anything while typing). */
+function scheduleAudience(value: unknown): Audience | undefined {
+  const parsed = audienceSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
 function isTyping(target: EventTarget | null): boolean {
   return (
@@ -102,6 +116,8 @@ export function FlowEditor(props: FlowEditorProps) {
 function Editor({
   automation,
   canEdit,
+  isAdmin,
+  shopTimezone,
   waitingRuns,
   notice,
   onNotice,
@@ -448,6 +464,7 @@ function Editor({
       ? `after '${labelOf(selected.id)}'`
       : null;
 
+  const publishedSchedule = automation.activeGraph?.nodes.some((n) => n.type === SCHEDULE_TRIGGER) ?? false;
   const canPublish = canEdit && !viewing && issues.length === 0 && name.trim() !== "";
 
   return (
@@ -475,7 +492,9 @@ function Editor({
           {canEdit && <SaveStatus state={autosave.state} />}
           {!canEdit && (
             <span className="rounded-md bg-zinc-100 px-2 py-1 text-xs font-medium text-zinc-700">
-              Read-only: viewers can’t edit
+              {automation.builtinSlug
+                ? "Read-only: only admins change built-in automations"
+                : "Read-only: viewers can’t edit"}
             </span>
           )}
           {canEdit && (
@@ -507,6 +526,9 @@ function Editor({
                 Tidy up
               </Button>
             </>
+          )}
+          {canEdit && automation.status === "active" && publishedSchedule && (
+            <RunNowButton automationId={automation.id} name={automation.name} />
           )}
           {canEdit && (automation.status === "active" || automation.status === "paused") && (
             <ActiveToggle
@@ -667,6 +689,15 @@ function Editor({
                     readOnly={readOnly}
                     onParamsChange={(params) => updateParams(selected.id, params)}
                   />
+                  {selected.type === SCHEDULE_TRIGGER && (
+                    <SchedulePreview
+                      cron={typeof selected.params.cron === "string" ? selected.params.cron : ""}
+                      timezone={typeof selected.params.timezone === "string" ? selected.params.timezone : ""}
+                      audience={scheduleAudience(selected.params.audience)}
+                      shopTimeZone={shopTimezone}
+                      automationId={automation.id}
+                    />
+                  )}
                   <ConnectionsEditor
                     nodeId={selected.id}
                     graph={graph}
@@ -716,13 +747,33 @@ function Editor({
               />
             )}
             {panel === "settings" && (
-              <SettingsPanel
-                name={name}
-                policy={policy}
-                readOnly={readOnly}
-                onNameChange={setName}
-                onPolicyChange={setPolicy}
-              />
+              <div className="space-y-6">
+                <SettingsPanel
+                  name={name}
+                  policy={policy}
+                  readOnly={readOnly}
+                  onNameChange={setName}
+                  onPolicyChange={setPolicy}
+                />
+                {automation.builtinSlug && (
+                  <section className="space-y-2 border-t border-zinc-200 pt-4 text-sm text-zinc-600">
+                    <h3 className="font-semibold text-zinc-900">Built-in automation</h3>
+                    <p>
+                      One of the platform&apos;s own jobs. You can change its schedule and steps or pause it;
+                      it cannot be archived.
+                    </p>
+                    {isAdmin && (
+                      <ResetBuiltinButton
+                        automationId={automation.id}
+                        name={automation.name}
+                        onReset={(version) =>
+                          onNotice(`Reset to the built-in definition, published as version ${version}.`)
+                        }
+                      />
+                    )}
+                  </section>
+                )}
+              </div>
             )}
           </div>
         </aside>

@@ -34,7 +34,8 @@ export default async function AutomationEditorPage({ params }: { params: Params 
   return (
     <FlowEditor
       automation={automation}
-      canEdit={hasRole(caller.role, "editor")}
+      canEdit={hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")}
+      isAdmin={hasRole(caller.role, "admin")}
       waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
       shopTimezone={caller.tenant.timezone}
     />
