@@ -3,11 +3,13 @@
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
 import { benchEngine } from "./engine";
+import { benchHistory } from "./history";
 import { benchResume } from "./resume";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
   resume: benchResume,
+  history: benchHistory,
 };
 
 async function main() {
