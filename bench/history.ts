@@ -161,7 +161,11 @@ export async function benchHistory(): Promise<void> {
     const automation = automationIds[3]!;
     const cases: Array<{ name: string; query: string; where: string }> = [
       { name: "unfiltered", query: "", where: "" },
-      { name: "automation", query: `automationId=${automation}`, where: `and automation_id = '${automation}'` },
+      {
+        name: "automation",
+        query: `automationId=${automation}`,
+        where: `and automation_id = '${automation}'`,
+      },
       { name: "status", query: "status=failed", where: "and status = 'failed'" },
       {
         name: "automationStatus",
@@ -173,7 +177,8 @@ export async function benchHistory(): Promise<void> {
     const metrics: Record<string, number | string | boolean> = {
       runs: N,
       steps: Number(
-        (await getDb().execute<{ n: number }>(sql`select count(*)::int as n from automation_run_steps`))[0]!.n,
+        (await getDb().execute<{ n: number }>(sql`select count(*)::int as n from automation_run_steps`))[0]!
+          .n,
       ),
       seedSeconds,
       pageSize: LIMIT,
@@ -183,7 +188,10 @@ export async function benchHistory(): Promise<void> {
     for (const c of cases) {
       const base = `${c.query}${c.query ? "&" : ""}limit=${LIMIT}`;
       // Warm the caches the way a live server is warm; the warm-up is not measured.
-      await timeRequests(key, Array.from({ length: 10 }, () => base));
+      await timeRequests(
+        key,
+        Array.from({ length: 10 }, () => base),
+      );
       const first = await timeRequests(
         key,
         Array.from({ length: SAMPLES }, () => base),

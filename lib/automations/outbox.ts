@@ -17,7 +17,10 @@ export async function listOutbox(tenantId: string, query: unknown = {}) {
   const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
   if (q.kind === "email") {
     const rows = await getDb()
-      .select({ e: outboxEmails, at: sql<string>`${sql.raw(preciseTimestamp('"outbox_emails"."created_at"'))}` })
+      .select({
+        e: outboxEmails,
+        at: sql<string>`${sql.raw(preciseTimestamp('"outbox_emails"."created_at"'))}`,
+      })
       .from(outboxEmails)
       .where(
         and(
@@ -49,7 +52,10 @@ export async function listOutbox(tenantId: string, query: unknown = {}) {
     };
   }
   const rows = await getDb()
-    .select({ d: actionDeliveries, at: sql<string>`${sql.raw(preciseTimestamp('"action_deliveries"."created_at"'))}` })
+    .select({
+      d: actionDeliveries,
+      at: sql<string>`${sql.raw(preciseTimestamp('"action_deliveries"."created_at"'))}`,
+    })
     .from(actionDeliveries)
     .where(
       and(

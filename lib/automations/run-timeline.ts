@@ -25,7 +25,9 @@ export function numberOccurrences<S extends { nodeId: string }>(
 }
 
 /** Steps grouped by leg, legs in ascending order; steps keep their order within a leg. */
-export function groupByLeg<S extends { leg: number }>(steps: readonly S[]): Array<{ leg: number; steps: S[] }> {
+export function groupByLeg<S extends { leg: number }>(
+  steps: readonly S[],
+): Array<{ leg: number; steps: S[] }> {
   const legs = new Map<number, S[]>();
   for (const step of steps) {
     const list = legs.get(step.leg);
