@@ -93,24 +93,25 @@ async function seed(tenantId: string, automationIds: string[]): Promise<void> {
 }
 
 /**
- * Cursors into the history at random depths (up to 90% of the matching rows), as the API would
- * hand them out after that many pages. Found once, with OFFSET, outside the timed part.
+ * Cursors into the history at random depths (5% to 90% of the matching rows), as the API would hand
+ * them out after that many pages. Found in one numbered scan per case, outside the timed part.
  */
 async function deepCursors(tenantId: string, where: string, count: number) {
   const [counted] = await getDb().execute<{ n: number }>(
     sql`select count(*)::int as n from automation_runs where tenant_id = ${tenantId}::uuid ${sql.raw(where)}`,
   );
   const matching = counted!.n;
-  const cursors: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const offset = Math.min(matching - LIMIT - 1, Math.floor(matching * (0.05 + Math.random() * 0.85)));
-    const [row] = await getDb().execute<{ at: string; id: string }>(sql`
-      select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id
-      from automation_runs where tenant_id = ${tenantId}::uuid ${sql.raw(where)}
-      order by created_at desc, id desc offset ${offset} limit 1`);
-    cursors.push(encodePreciseCursor(row!.at, row!.id));
-  }
-  return cursors;
+  const depths = Array.from({ length: count }, () =>
+    Math.min(matching - LIMIT - 1, Math.floor(matching * (0.05 + Math.random() * 0.85))),
+  );
+  const rows = await getDb().execute<{ at: string; id: string; rn: number }>(sql`
+    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id, rn::int as rn
+    from (select created_at, id, row_number() over (order by created_at desc, id desc) as rn
+          from automation_runs where tenant_id = ${tenantId}::uuid ${sql.raw(where)}) numbered
+    where rn = any(${`{${depths.join(",")}}`}::bigint[])`);
+  const byDepth = new Map(rows.map((row) => [Number(row.rn), encodePreciseCursor(row.at, row.id)]));
+  // Shuffled, so consecutive requests do not walk the index in order.
+  return depths.map((depth) => byDepth.get(depth)!).sort(() => Math.random() - 0.5);
 }
 
 async function timeRequests(key: string, queries: string[]): Promise<number[]> {

@@ -2,7 +2,8 @@
 
 import { useSyncExternalStore } from "react";
 import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } from "@/components/ui/clock";
-import { formatExact, formatRelative } from "@/components/ui/format";
+import { formatExact } from "@/components/ui/format";
+import { formatUntil } from "./until";
 
 /**
  * "Resumes in 2 hours" for a waiting run, with the exact time in the viewer's time zone on hover
@@ -14,7 +15,7 @@ export function ResumesIn({ value, className }: { value: string; className?: str
   if (Number.isNaN(date.getTime())) return null;
   const now = readClock();
   const exact = formatExact(date, minute === null ? "UTC" : undefined);
-  const text = date.getTime() - now < 60_000 ? "Resuming now" : `Resumes ${formatRelative(date, now)}`;
+  const text = date.getTime() - now < 60_000 ? "Resuming now" : `Resumes ${formatUntil(date, now)}`;
   return (
     <time
       dateTime={date.toISOString()}
