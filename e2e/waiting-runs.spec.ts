@@ -46,6 +46,20 @@ async function putCustomer(request: APIRequestContext, id: string) {
   expect(res.ok(), await res.text()).toBe(true);
 }
 
+/** Waits until `count` pending waits exist for the entity (the worker runs the first leg). */
+async function pendingWaits(request: APIRequestContext, entityId: string, count: number) {
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get("/api/v1/waiting?limit=200");
+        const body = (await res.json()) as { items: { entity: { id: string | null } }[] };
+        return body.items.filter((w) => w.entity.id === entityId).length;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThanOrEqual(count);
+}
+
 /** Opens the run list of one automation and then its only (newest) run for `entityId`. */
 async function openRun(page: Page, automationId: string, entityId: string) {
   await page.goto(`/runs?automationId=${automationId}&domain=order&entityId=${entityId}`);
@@ -207,6 +221,8 @@ test("the Waiting list cancels all of an automation's waits after confirming, an
   await signIn(page, "editor");
   await putOrder(page.request, "e2e_all_1");
   await putOrder(page.request, "e2e_all_2");
+  await pendingWaits(page.request, "e2e_all_1", 1);
+  await pendingWaits(page.request, "e2e_all_2", 1);
   await page.goto(`/automations/${waitAutomation}/waiting`);
   await expect(page.getByRole("heading", { level: 1, name: "E2E follow-up in 2 hours" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Open editor" })).toHaveAttribute(
@@ -231,6 +247,7 @@ test("a viewer sees waiting runs without cancel or resume buttons, and the API r
   const editor = await browser.newPage();
   await signIn(editor, "editor");
   await putOrder(editor.request, "e2e_viewer_1");
+  await pendingWaits(editor.request, "e2e_viewer_1", 1);
   await editor.close();
 
   const page = await browser.newPage();

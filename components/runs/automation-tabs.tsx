@@ -29,7 +29,10 @@ export function AutomationOpsHeader({
         actions={
           <>
             {actions}
-            <ButtonLink href={base}>Open editor</ButtonLink>
+            {/* No prefetch: the editor page is built in another branch, and a prefetch must never 404. */}
+            <ButtonLink href={base} prefetch={false}>
+              Open editor
+            </ButtonLink>
           </>
         }
       />

@@ -1,6 +1,7 @@
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { listWaiting } from "@/lib/automations/waits";
 import { AppError } from "@/lib/errors";
+import { AutoRefresh } from "./auto-refresh";
 import { WaitingList } from "./waiting-list";
 
 /** Loads one page of the Waiting list (one automation's or the shop's) and renders it. */
@@ -26,14 +27,17 @@ export async function WaitingPageBody({
     throw error;
   }
   return (
-    <WaitingList
-      items={page.items}
-      dropped={page.dropped}
-      nextCursor={page.nextCursor}
-      path={path}
-      paged={Boolean(cursor)}
-      canEdit={canEdit}
-      showAutomation={automationId === null}
-    />
+    <>
+      <AutoRefresh />
+      <WaitingList
+        items={page.items}
+        dropped={page.dropped}
+        nextCursor={page.nextCursor}
+        path={path}
+        paged={Boolean(cursor)}
+        canEdit={canEdit}
+        showAutomation={automationId === null}
+      />
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { firstParam } from "@/components/entities/fields";
+import { AutoRefresh } from "@/components/runs/auto-refresh";
 import { Pager } from "@/components/entities/pager";
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { EmailList, type OutboxEmail } from "@/components/outbox/email-list";
@@ -39,6 +40,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Searc
         description="What flows sent out: emails (kept here, and sent through SMTP when configured) and HTTP requests with the Idempotency-Key each carried."
       />
       <Card>
+        <AutoRefresh />
         <OutboxTabs kind={kind} />
         {problem || !page ? (
           <StaleLinkNotice error={problem} firstPage={kind === "http" ? "/outbox?kind=http" : "/outbox"} />

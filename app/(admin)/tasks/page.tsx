@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { firstParam } from "@/components/entities/fields";
+import { AutoRefresh } from "@/components/runs/auto-refresh";
 import { Pager } from "@/components/entities/pager";
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { TasksTable } from "@/components/tasks/tasks-table";
@@ -39,6 +40,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Search
         description="To-dos that flows created for your staff, such as “call this customer if the order is still unpaid”."
       />
       <Card>
+        <AutoRefresh />
         <nav aria-label="Tasks" className="flex gap-1 border-b border-zinc-200 px-5">
           {(["open", "done"] as const).map((value) => (
             <Link
