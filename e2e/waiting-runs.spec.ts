@@ -277,7 +277,12 @@ test("a viewer sees waiting runs without cancel or resume buttons, and the API r
   await page.close();
 });
 
-test("the outbox previews a flow's email and the tasks list marks a flow's task done", async ({ page }) => {
+test("the outbox previews a flow's email and the tasks list marks a flow's task done", async ({
+  page,
+  consoleGuard,
+}) => {
+  // The preview frame is sandboxed without scripts; Chromium reports Playwright's own probe into it.
+  consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/);
   await signIn(page, "editor");
   //  order_created ──▶ send_email ──▶ create_task
   await publish(
