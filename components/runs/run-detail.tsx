@@ -70,7 +70,7 @@ export function RunDetail({ initial, canEdit }: { initial: RunDetailData; canEdi
               description={`${run.steps.length} ${run.steps.length === 1 ? "step" : "steps"} in ${run.legs} ${run.legs === 1 ? "leg" : "legs"}.`}
             />
             <RunTimeline steps={run.steps} />
-            <LiveStatus error={TERMINAL_RUN_STATUSES.has(run.status) ? null : error} />
+            {!TERMINAL_RUN_STATUSES.has(run.status) && <LiveStatus error={error} />}
           </Card>
           <Card>
             <CardHeader

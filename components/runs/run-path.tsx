@@ -18,7 +18,10 @@ export interface RunPathProps {
  * drawing, `nodeStatuses` to colour each node, `steps` for the order the path was taken).
  */
 export function RunPath({ graph, nodeStatuses, steps }: RunPathProps) {
-  const notReached = (graph?.nodes ?? []).filter((node) => !(node.id in nodeStatuses));
+  // Triggers have no step of their own (the run itself is the trigger firing).
+  const notReached = (graph?.nodes ?? []).filter(
+    (node) => !(node.id in nodeStatuses) && !node.type.startsWith("auto.trigger."),
+  );
   return (
     <div data-testid="run-path">
       {steps.length === 0 ? (
@@ -36,14 +39,9 @@ export function RunPath({ graph, nodeStatuses, steps }: RunPathProps) {
           ))}
         </ol>
       )}
-      {graph && notReached.length > 0 && (
+      {notReached.length > 0 && (
         <p className="mt-3 text-xs text-zinc-500">
-          Not reached:{" "}
-          {notReached
-            .filter((node) => !node.type.startsWith("auto.trigger."))
-            .map((node) => `${nodeLabel(node.type)} (${node.id})`)
-            .join(", ") || "only the trigger, which starts every run"}
-          .
+          Not reached: {notReached.map((node) => `${nodeLabel(node.type)} (${node.id})`).join(", ")}.
         </p>
       )}
     </div>
