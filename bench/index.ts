@@ -2,6 +2,7 @@
  * `npm run bench -- <name>`: runs one benchmark (or all with no name) against a fresh database and
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
+import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchHistory } from "./history";
 import { benchResume } from "./resume";
@@ -10,6 +11,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
   resume: benchResume,
   history: benchHistory,
+  "editor-js": benchEditorJs,
 };
 
 async function main() {

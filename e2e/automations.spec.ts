@@ -7,12 +7,14 @@ test("the empty list teaches the parts of a flow and offers templates to editors
   // Runs first, on the freshly seeded shop, before the tests below create drafts.
   await signIn(page, "editor");
   await expect(page.getByRole("heading", { name: "No automations yet" })).toBeVisible();
-  await expect(page.getByText("The visual editor arrives soon.")).toBeVisible();
+  await expect(page.getByText("You draw the flow on a canvas")).toBeVisible();
   await expect(page.getByRole("list", { name: "The parts of an automation, in order" })).toBeVisible();
   await expect(page.getByRole("link", { name: "New automation" })).toHaveCount(1);
 });
 
-test("an editor creates a draft from the abandoned cart template and finds it listed", async ({ page }) => {
+test("an editor creates a draft from the abandoned cart template, lands in the editor and finds it listed", async ({
+  page,
+}) => {
   await signIn(page, "editor");
   await page.getByRole("link", { name: "New automation" }).first().click();
   await expect(page).toHaveURL(/\/automations\/new$/);
@@ -20,10 +22,12 @@ test("an editor creates a draft from the abandoned cart template and finds it li
   await expect(page.getByRole("button", { name: "Start blank" })).toBeVisible();
 
   await page.getByRole("button", { name: "Use template: Abandoned cart reminder" }).click();
-  await expect(page).toHaveURL(/\/automations\?created=/);
-  await expect(page.getByRole("status").filter({ hasText: "Draft created" })).toContainText(
-    "until then the draft can be edited through the API.",
-  );
+  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Abandoned cart reminder" })).toBeVisible();
+  await expect(page.locator(".react-flow__node").filter({ hasText: "Cart abandoned" })).toBeVisible();
+  await expect(page.getByText("Ready to publish")).toBeVisible();
+
+  await page.getByRole("link", { name: "Automations", exact: true }).first().click();
 
   const row = page.getByTestId("automation-row").filter({ hasText: "Abandoned cart reminder" }).first();
   await expect(row).toContainText("Draft");
@@ -52,7 +56,8 @@ test("search and the status filter narrow the list", async ({ page }) => {
   await signIn(page, "editor");
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Use template: Tag VIP customers" }).click();
-  await expect(page).toHaveURL(/\/automations\?created=/);
+  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await page.goto("/automations");
 
   await page.getByLabel("Search").fill("vip");
   await page.getByRole("button", { name: "Apply" }).click();

@@ -19,7 +19,8 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       </a>
       <Sidebar caller={caller} />
       <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 md:py-8">
-        <div className="mx-auto max-w-6xl">
+        {/* A page marked `data-wide` (the flow editor) uses the whole width. */}
+        <div className="mx-auto max-w-6xl has-data-wide:max-w-none">
           <Providers>{children}</Providers>
         </div>
       </main>

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { assertRole, type Caller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
 import { currentCaller } from "@/lib/auth/session";
-import { AppError, zodIssues, type Issue } from "@/lib/errors";
+import { AppError, zodIssues, type ErrorCode, type Issue } from "@/lib/errors";
 
 /** What every server action returns: data, or an error a form can show next to its fields. */
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; issues?: Issue[] };
+export type ActionResult<T> =
+  { ok: true; data: T } | { ok: false; error: string; issues?: Issue[]; code?: ErrorCode };
 
 /**
  * Builds a server action: checks the session and role, parses the input with zod, runs `fn`, and
@@ -28,7 +29,8 @@ export function action<S extends z.ZodType, T>(
       }
       return { ok: true, data: await fn(parsed.data, caller) };
     } catch (error) {
-      if (error instanceof AppError) return { ok: false, error: error.message, issues: error.issues };
+      if (error instanceof AppError)
+        return { ok: false, error: error.message, issues: error.issues, code: error.code };
       console.error("Unhandled error in server action", error);
       return { ok: false, error: "Something went wrong on our side. It has been logged; try again." };
     }

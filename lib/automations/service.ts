@@ -9,17 +9,9 @@ import { validate, type ReadyIssue } from "./graph/validate";
 import { registry, summariseNode } from "./nodes/registry";
 import { waitingByNode } from "./waits";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy } from "./policies";
 
-export const IN_FLIGHT_POLICIES = ["cancel", "finish_on_started_version", "move_to_latest"] as const;
-export type InFlightPolicy = (typeof IN_FLIGHT_POLICIES)[number];
-
-/** What happens to a waiting run on wake after a publish, per policy (ends an impact sentence). */
-export const POLICY_SENTENCES: Record<InFlightPolicy, string> = {
-  cancel: "with the current policy they will be cancelled when they wake.",
-  finish_on_started_version: "with the current policy they will finish on the version they started with.",
-  move_to_latest:
-    "with the current policy they will continue on the new version if their step still exists there.",
-};
+export { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy };
 
 type AutomationRow = typeof automations.$inferSelect;
 

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Metadata } from "next";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
 import {
@@ -13,7 +14,6 @@ import { Pager } from "@/components/entities/pager";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card, CardBody } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
@@ -47,7 +47,6 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
   const rawStatus = firstParam(params.status);
   const status = isListedStatus(rawStatus) ? rawStatus : undefined;
   const cursor = firstParam(params.cursor);
-  const created = firstParam(params.created);
   const { page, error } = await loadPage(caller.tenant.id, { status, q, cursor });
   const filtered = Boolean(q || status);
   const empty = page !== null && page.items.length === 0 && !filtered && !cursor;
@@ -65,11 +64,6 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
           ) : undefined
         }
       />
-      {created && (
-        <Notice tone="success" title="Draft created" className="mb-4">
-          The visual editor is coming; until then the draft can be edited through the API.
-        </Notice>
-      )}
       {empty ? (
         <FirstAutomation canEdit={canEdit} />
       ) : (
@@ -142,7 +136,11 @@ function AutomationsTable({ items, canEdit }: { items: AutomationListItem[]; can
           const trigger = triggerLabel(item);
           return (
             <TR key={item.id} className="hover:bg-zinc-50" data-testid="automation-row">
-              <TD className="max-w-80 min-w-48 font-medium break-words text-zinc-900">{item.name}</TD>
+              <TD className="max-w-80 min-w-48 font-medium break-words text-zinc-900">
+                <Link href={`/automations/${item.id}`} className="hover:text-indigo-700 hover:underline">
+                  {item.name}
+                </Link>
+              </TD>
               <TD>
                 <AutomationStatusBadge status={item.status} />
               </TD>
@@ -212,7 +210,7 @@ function FirstAutomation({ canEdit }: { canEdit: boolean }) {
           {canEdit
             ? "Start from a template such as an abandoned cart reminder, or from a blank flow. "
             : "Editors and admins create automations; they will be listed here. "}
-          The visual editor arrives soon. Each automation shows here with its status (draft, active or paused)
+          You draw the flow on a canvas; each automation shows here with its status (draft, active or paused)
           and its published version.
         </p>
       </EmptyState>

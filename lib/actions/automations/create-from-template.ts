@@ -26,14 +26,13 @@ const create = action({ role: "editor", input }, async ({ templateId }, caller) 
 });
 
 /**
- * Creates a draft automation from a template and lands on the list, where the new draft shows with
- * a notice. Redirects outside `action()`: `redirect()` works by throwing, which the wrapper would
+ * Creates a draft automation from a template and opens it in the flow editor. Redirects outside `action()`: `redirect()` works by throwing, which the wrapper would
  * otherwise report as an unexpected error.
  */
 export async function createFromTemplateAction(
   raw: z.input<typeof input>,
 ): Promise<ActionResult<{ id: string }>> {
   const result = await create(raw);
-  if (result.ok) redirect(`/automations?created=${encodeURIComponent(result.data.id)}`);
+  if (result.ok) redirect(`/automations/${encodeURIComponent(result.data.id)}`);
   return result;
 }

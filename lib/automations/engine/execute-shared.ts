@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRunSteps, type RunEvent } from "@/lib/db/schema";
-import { renderTemplate } from "@/lib/automations/graph/tokens";
+import { renderTemplate, type TemplateContext } from "@/lib/automations/graph/tokens";
 import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import { ActionError, type ActionContext, type ActionOutput } from "@/lib/automations/nodes/executor";
@@ -55,19 +55,19 @@ export function actionContext(leg: LegContext, nodeId: string): ActionContext {
     entity: leg.entity,
     event: leg.event,
     now: leg.now,
-    render: (template, options) =>
-      renderTemplate(
-        template,
-        {
-          entity: leg.entity?.data ?? null,
-          event: { ...leg.event },
-          steps: leg.steps,
-          variables: {},
-          run: { id: leg.runId },
-          now: leg.now,
-        },
-        options,
-      ),
+    render: (template, options) => renderTemplate(template, templateContext(leg), options),
+  };
+}
+
+/** What `{token}`s read in a leg: its entity, event, earlier outputs, run and time. Also used by the dry run. */
+export function templateContext(leg: LegContext): TemplateContext {
+  return {
+    entity: leg.entity?.data ?? null,
+    event: { ...leg.event },
+    steps: leg.steps,
+    variables: {},
+    run: { id: leg.runId },
+    now: leg.now,
   };
 }
 

@@ -10,6 +10,18 @@ interface EmailParams {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * Why a rendered recipient list cannot be sent to, or null when it can: one address or several
+ * separated by commas, as the step's settings allow. Shared with the dry run.
+ */
+export function recipientsProblem(to: string): string | null {
+  const recipients = to.split(",").map((part) => part.trim());
+  if (recipients.every((part) => part === ""))
+    return "The recipient came out empty (does the record have an email?).";
+  const bad = recipients.find((part) => !EMAIL.test(part));
+  return bad === undefined ? null : `'${bad}' is not an email address.`;
+}
+
 /** Plain text with `{tokens}` → HTML: values are escaped, line breaks kept. */
 function toHtml(body: string): string {
   return body.replace(/\r?\n/g, "<br>\n");
@@ -28,13 +40,8 @@ export const sendEmailExecutor: DatabaseExecutor<EmailParams, { to: string; subj
       html: toHtml(ctx.render(params.body, { escapeHtml: true })),
     }),
     async run(tx, request, ctx) {
-      if (!EMAIL.test(request.to)) {
-        throw new ActionError(
-          request.to
-            ? `'${request.to}' is not an email address.`
-            : "The recipient came out empty (does the record have an email?).",
-        );
-      }
+      const problem = recipientsProblem(request.to);
+      if (problem) throw new ActionError(problem);
       const smtp = Boolean(process.env.SMTP_URL);
       const [email] = await tx
         .insert(outboxEmails)

@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { FlowEditor } from "@/components/automations/editor/flow-editor";
+import { hasRole } from "@/lib/auth/roles";
+import { requireCaller } from "@/lib/auth/session";
+import { getAutomation, type AutomationView } from "@/lib/automations/service";
+import { waitingByNode } from "@/lib/automations/waits";
+import { AppError } from "@/lib/errors";
+
+type Params = Promise<{ id: string }>;
+
+/** The automation, or null when this shop has none with that id (another shop's ids included). */
+async function findAutomation(tenantId: string, id: string): Promise<AutomationView | null> {
+  try {
+    return await getAutomation(tenantId, id);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const caller = await requireCaller();
+  const automation = await findAutomation(caller.tenant.id, (await params).id);
+  return { title: automation ? automation.name : "Automation not found" };
+}
+
+/** The flow editor: a viewer gets the same canvas, read-only. */
+export default async function AutomationEditorPage({ params }: { params: Params }) {
+  const caller = await requireCaller();
+  const automation = await findAutomation(caller.tenant.id, (await params).id);
+  if (!automation) notFound();
+  const waiting = await waitingByNode(automation.id);
+  return (
+    <FlowEditor
+      automation={automation}
+      canEdit={hasRole(caller.role, "editor")}
+      waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
+      shopTimezone={caller.tenant.timezone}
+    />
+  );
+}

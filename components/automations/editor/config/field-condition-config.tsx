@@ -1,0 +1,332 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { Input, Select } from "@/components/ui/form";
+import {
+  fieldCondition,
+  fieldConditionDomainIssues,
+  type FieldOperator,
+} from "@/lib/automations/nodes/conditions/field";
+import { hasRecord } from "@/lib/automations/nodes/registry";
+import { domainFields, fieldAt, type FieldInfo } from "@/lib/entities/fields";
+import { Checkbox, FormError, FormField, FormFieldset } from "./field";
+import type { ConfigFormProps } from "./form-props";
+import {
+  defaultInput,
+  inputToValue,
+  isFieldOperator,
+  operatorLabel,
+  operatorsFor,
+  valueKindFor,
+  valueToInput,
+  type ConditionValue,
+  type ValueInput,
+  type ValueKind,
+} from "./operators";
+
+/** The Field select's choice that reveals a free-text path. */
+const OTHER = "__other__";
+
+function readValue(value: unknown): ConditionValue {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (Array.isArray(value)) {
+    return value.filter(
+      (item): item is string | number => typeof item === "string" || typeof item === "number",
+    );
+  }
+  return undefined;
+}
+
+/**
+ * `auto.condition.field`: a field of the trigger's record (picked from its schema, or typed as a
+ * dot path such as `lineItems.0.sku`), a comparison that fits its type, and a value input that
+ * fits both. Runs without a record (webhook, schedule) get a free-text path.
+ */
+export function FieldConditionConfig({ params, errors, triggerDomain, disabled, onChange }: ConfigFormProps) {
+  const domain = hasRecord(triggerDomain) ? triggerDomain : null;
+  const fields = useMemo(() => (domain ? domainFields(domain) : []), [domain]);
+
+  const path = typeof params.path === "string" ? params.path : "";
+  const operator: FieldOperator =
+    typeof params.operator === "string" && isFieldOperator(params.operator) ? params.operator : "eq";
+  const field: FieldInfo | null = domain ? (fieldAt(domain, path) ?? null) : null;
+  const kind = valueKindFor(field, operator);
+
+  const [other, setOther] = useState(() => path !== "" && !fields.some((f) => f.path === path));
+  const [input, setInput] = useState<ValueInput>(() => valueToInput(kind, readValue(params.value)));
+
+  // Messages about the record (an unknown path, a value the field never has), under their field.
+  const domainIssue = useMemo(() => {
+    if (!domain) return undefined;
+    const parsed = fieldCondition.params.safeParse(params);
+    return parsed.success ? fieldConditionDomainIssues(parsed.data, domain)[0] : undefined;
+  }, [domain, params]);
+  const pathError = errors.path ?? (domainIssue && !field ? domainIssue : undefined);
+  const valueError = errors.value ?? (domainIssue && field ? domainIssue : undefined);
+
+  function emit(
+    nextPath: string,
+    nextOperator: FieldOperator,
+    nextInput: ValueInput,
+    nextField: FieldInfo | null,
+  ) {
+    setInput(nextInput);
+    const value = inputToValue(valueKindFor(nextField, nextOperator), nextInput, nextField);
+    const next: Record<string, unknown> = { ...params, path: nextPath, operator: nextOperator };
+    if (value === undefined) delete next.value;
+    else next.value = value;
+    onChange(next);
+  }
+
+  /** A new path keeps the comparison and value when they still fit, and starts them over when not. */
+  function changePath(nextPath: string) {
+    const nextField = domain ? (fieldAt(domain, nextPath) ?? null) : null;
+    const allowed = operatorsFor(nextField?.type ?? null);
+    const nextOperator = allowed.includes(operator) ? operator : (allowed[0] ?? "eq");
+    const nextKind = valueKindFor(nextField, nextOperator);
+    const keep = nextKind === kind && nextKind !== "enum" && nextKind !== "enum-list";
+    emit(nextPath, nextOperator, keep ? input : defaultInput(nextKind, nextField), nextField);
+  }
+
+  /** A new comparison carries the value over into its input, where it can. */
+  function changeOperator(nextOperator: FieldOperator) {
+    const nextKind = valueKindFor(field, nextOperator);
+    let nextInput = input;
+    if (nextKind !== kind) {
+      nextInput = valueToInput(nextKind, inputToValue(kind, input, field));
+      const empty = Array.isArray(nextInput) ? nextInput.length === 0 : nextInput === "";
+      if (empty) nextInput = defaultInput(nextKind, field);
+    }
+    emit(path, nextOperator, nextInput, field);
+  }
+
+  const operators = operatorsFor(field?.type ?? null);
+  // A stored comparison that does not fit the field is still shown, so it is not silently replaced.
+  const shownOperators = operators.includes(operator) ? operators : [operator, ...operators];
+
+  return (
+    <div className="space-y-4">
+      <FormError>{errors[""]}</FormError>
+      {domain ? (
+        <>
+          <FormField label="Field" param="path" error={other ? undefined : pathError}>
+            {(a11y) => (
+              <Select
+                {...a11y}
+                value={other ? OTHER : path}
+                disabled={disabled}
+                onChange={(event) => {
+                  if (event.target.value === OTHER) {
+                    setOther(true);
+                    return;
+                  }
+                  setOther(false);
+                  changePath(event.target.value);
+                }}
+              >
+                {path === "" && !other && (
+                  <option value="" disabled>
+                    Choose a field…
+                  </option>
+                )}
+                {fields.map((f) => (
+                  <option key={f.path} value={f.path}>
+                    {f.path}
+                  </option>
+                ))}
+                <option value={OTHER}>Other path…</option>
+              </Select>
+            )}
+          </FormField>
+          {other && (
+            <PathInput label="Path" path={path} error={pathError} disabled={disabled} onChange={changePath} />
+          )}
+        </>
+      ) : (
+        <PathInput
+          label="Field"
+          path={path}
+          error={pathError}
+          disabled={disabled}
+          onChange={changePath}
+          hint={
+            triggerDomain === null
+              ? "Add a trigger to pick from its record's fields."
+              : "Runs of this trigger have no record to check."
+          }
+        />
+      )}
+      <FormField label="Operator" param="operator" error={errors.operator}>
+        {(a11y) => (
+          <Select
+            {...a11y}
+            value={operator}
+            disabled={disabled}
+            onChange={(event) => {
+              if (isFieldOperator(event.target.value)) changeOperator(event.target.value);
+            }}
+          >
+            {shownOperators.map((op) => (
+              <option key={op} value={op}>
+                {operatorLabel(op)}
+              </option>
+            ))}
+          </Select>
+        )}
+      </FormField>
+      <ValueInputFor
+        kind={kind}
+        field={field}
+        input={input}
+        error={valueError}
+        disabled={disabled}
+        onChange={(next) => emit(path, operator, next, field)}
+      />
+    </div>
+  );
+}
+
+function PathInput({
+  label,
+  path,
+  error,
+  hint = "A dot path such as total or lineItems.0.sku.",
+  disabled,
+  onChange,
+}: {
+  label: string;
+  path: string;
+  error: string | undefined;
+  hint?: string;
+  disabled: boolean;
+  onChange(path: string): void;
+}) {
+  const [text, setText] = useState(path);
+  return (
+    <FormField label={label} param="path" hint={hint} error={error}>
+      {(a11y) => (
+        <Input
+          {...a11y}
+          type="text"
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="lineItems.0.sku"
+          className="font-mono"
+          value={text}
+          disabled={disabled}
+          onChange={(event) => {
+            setText(event.target.value);
+            onChange(event.target.value);
+          }}
+        />
+      )}
+    </FormField>
+  );
+}
+
+interface ValueInputProps {
+  kind: ValueKind;
+  field: FieldInfo | null;
+  input: ValueInput;
+  error: string | undefined;
+  disabled: boolean;
+  onChange(input: ValueInput): void;
+}
+
+/** The value input that fits the field and comparison; nothing for "is set" / "is not set". */
+function ValueInputFor({ kind, field, input, error, disabled, onChange }: ValueInputProps) {
+  const text = Array.isArray(input) ? input.join(", ") : input;
+  switch (kind) {
+    case "none":
+      return null;
+    case "enum-list":
+      return (
+        <FormFieldset legend="Value" hint="Any of the ticked values matches." error={error}>
+          {(invalid) => (
+            <div className="flex flex-wrap gap-x-4 gap-y-2">
+              {(field?.options ?? []).map((option) => {
+                const list = Array.isArray(input) ? input : [];
+                return (
+                  <Checkbox
+                    key={option}
+                    label={option}
+                    checked={list.includes(option)}
+                    disabled={disabled}
+                    aria-invalid={invalid}
+                    onChange={(event) =>
+                      onChange(
+                        event.target.checked ? [...list, option] : list.filter((item) => item !== option),
+                      )
+                    }
+                  />
+                );
+              })}
+            </div>
+          )}
+        </FormFieldset>
+      );
+    case "enum":
+    case "boolean": {
+      const options = kind === "boolean" ? ["true", "false"] : (field?.options ?? []);
+      return (
+        <FormField label="Value" param="value" error={error}>
+          {(a11y) => (
+            <Select
+              {...a11y}
+              value={text}
+              disabled={disabled}
+              onChange={(event) => onChange(event.target.value)}
+            >
+              {!options.includes(text) && <option value={text}>{text || "Choose…"}</option>}
+              {options.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </Select>
+          )}
+        </FormField>
+      );
+    }
+    case "number":
+      return (
+        <FormField label="Value" param="value" error={error}>
+          {(a11y) => (
+            <Input
+              {...a11y}
+              type="number"
+              step="any"
+              inputMode="decimal"
+              value={text}
+              disabled={disabled}
+              onChange={(event) => onChange(event.target.value)}
+            />
+          )}
+        </FormField>
+      );
+    default: {
+      const hint =
+        kind === "list"
+          ? "Separate values with commas."
+          : kind === "date"
+            ? "A date such as 2026-11-30 or 2026-11-30T09:00:00Z."
+            : field?.type === "array"
+              ? "Matches when any item is this value, whatever its case."
+              : undefined;
+      return (
+        <FormField label="Value" param="value" hint={hint} error={error}>
+          {(a11y) => (
+            <Input
+              {...a11y}
+              type="text"
+              placeholder={kind === "list" ? "paid, fulfilled" : undefined}
+              value={text}
+              disabled={disabled}
+              onChange={(event) => onChange(event.target.value)}
+            />
+          )}
+        </FormField>
+      );
+    }
+  }
+}

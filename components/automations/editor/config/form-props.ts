@@ -1,0 +1,17 @@
+import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
+import type { TokenOption } from "./tokens-for";
+
+/** What every settings form of the config panel is given (see `NodeConfig`). */
+export interface ConfigFormProps {
+  definition: NodeDefinition;
+  /** The params as they are now, edits included. */
+  params: Record<string, unknown>;
+  /** `paramErrors` of `params`: the first message per param, `""` for the whole step. */
+  errors: Record<string, string>;
+  triggerDomain: TriggerDomain | null;
+  /** The tokens templated fields offer. */
+  tokens: readonly TokenOption[];
+  disabled: boolean;
+  /** The complete new params after an edit. */
+  onChange(params: Record<string, unknown>): void;
+}

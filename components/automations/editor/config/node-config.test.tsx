@@ -1,0 +1,146 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { registry } from "@/lib/automations/nodes/registry";
+import type { TriggerDomain } from "@/lib/automations/nodes/types";
+import { NodeConfig } from "./node-config";
+
+/**
+ * The panel rendered to HTML (no DOM in these tests): what a screen reader and the Playwright
+ * specs rely on, labels, names and invalid states, for every node type.
+ */
+function render(
+  type: string,
+  params: Record<string, unknown>,
+  options: { domain?: TriggerDomain | null; readOnly?: boolean } = {},
+): string {
+  return renderToStaticMarkup(
+    <NodeConfig
+      node={{ id: "n1", type, params }}
+      triggerDomain={options.domain === undefined ? "order" : options.domain}
+      otherSteps={[{ id: "tag_1", label: "Add tag 'vip'" }]}
+      readOnly={options.readOnly ?? false}
+      onParamsChange={() => {}}
+    />,
+  );
+}
+
+/** The text of the label of each control (by `for`), or of the label wrapping it. */
+function controlsWithoutLabel(html: string): string[] {
+  const missing: string[] = [];
+  for (const match of html.matchAll(/<(input|select|textarea)\b([^>]*)>/g)) {
+    const attrs = match[2] ?? "";
+    const id = /\bid="([^"]+)"/.exec(attrs)?.[1];
+    const labelled = id !== undefined && html.includes(`for="${id}"`);
+    const wrapped = /type="checkbox"/.test(attrs); // Checkboxes sit inside their <label>.
+    if (!labelled && !wrapped) missing.push(match[0]);
+  }
+  return missing;
+}
+
+function labels(html: string): string[] {
+  return [...html.matchAll(/<label[^>]*>([^<]*)/g)].map((m) => m[1] ?? "").filter(Boolean);
+}
+
+describe("NodeConfig", () => {
+  it.each(registry.all().map((d) => [d.type, d]))(
+    "%s: heading, description, every control labelled",
+    (type, d) => {
+      const html = render(type, d.defaultParams() as Record<string, unknown>);
+      expect(html).toContain(d.label);
+      expect(html).toContain(d.description.replace(/'/g, "&#x27;"));
+      expect(controlsWithoutLabel(html)).toEqual([]);
+    },
+  );
+
+  it("says so for an unknown type", () => {
+    expect(render("auto.action.nope", {})).toContain("is not a step Tillflow knows");
+  });
+
+  it("Wait: Duration and Unit, the helper sentence for the trigger's record, the 30-day limit", () => {
+    const html = render("auto.control.wait", { duration: 31, unit: "days" }, { domain: "customer" });
+    expect(labels(html)).toEqual(expect.arrayContaining(["Duration", "Unit"]));
+    expect(html).toContain(
+      "When the wait finishes we look at the customer again — if it no longer matches the conditions after this step, the rest of the flow won&#x27;t run.",
+    );
+    expect(html).toContain("A wait can be at most 30 days.");
+    expect(html).toMatch(/<input(?=[^>]*type="number")(?=[^>]*aria-invalid="true")[^>]*>/);
+    expect(render("auto.control.wait", { duration: 2, unit: "days" })).not.toContain(`aria-invalid="true"`);
+  });
+
+  it("Wait: a webhook run simply carries on", () => {
+    expect(render("auto.control.wait", { duration: 1, unit: "hours" }, { domain: "webhook" })).toContain(
+      "When the wait finishes the flow continues with the rest of its steps.",
+    );
+  });
+
+  it("Wait until: Time, Time zone, the weekdays and a word on daylight saving", () => {
+    const html = render("auto.control.wait_until", {
+      time: "09:00",
+      timezone: "Europe/Paris",
+      weekdays: [1, 5],
+    });
+    expect(labels(html)).toEqual(expect.arrayContaining(["Time", "Time zone"]));
+    expect(html).toContain("<legend");
+    expect(html.match(/type="checkbox"[^>]*checked=""/g)).toHaveLength(2);
+    expect(html).toContain('<option value="Europe/Paris">');
+    expect(html).toContain("clocks change");
+    const bad = render("auto.control.wait_until", { time: "25:00", timezone: "Nowhere/Else" });
+    expect(bad).toContain("must be a time of day");
+    expect(bad).toContain("must be a time zone");
+  });
+
+  it("Check a field: known fields, operators for a number, a number input", () => {
+    const html = render("auto.condition.field", { path: "total", operator: "gt", value: 100 });
+    expect(labels(html)).toEqual(expect.arrayContaining(["Field", "Operator", "Value"]));
+    expect(html).toContain('<option value="lineItems.0.sku">');
+    expect(html).toContain("Other path…");
+    expect(html).toContain("is greater than");
+    expect(html).not.toContain(">contains<");
+    expect(html).toMatch(/<input[^>]*type="number"[^>]*value="100"/);
+  });
+
+  it("Check a field: an enum gets a select of its values, exists no value at all", () => {
+    const status = render("auto.condition.field", { path: "status", operator: "eq", value: "paid" });
+    expect(status).toContain('<option value="refunded">refunded</option>');
+    expect(status).not.toContain("is greater than");
+    const exists = render("auto.condition.field", { path: "email", operator: "exists" });
+    expect(labels(exists)).not.toContain("Value");
+  });
+
+  it("Check a field: says when a value can never match the field", () => {
+    const html = render("auto.condition.field", { path: "status", operator: "eq", value: "shipped" });
+    expect(html).toContain("is never the status of an order");
+  });
+
+  it("Check a field: a typed path under a webhook, or an unknown stored path", () => {
+    const webhook = render(
+      "auto.condition.field",
+      { path: "payload.x", operator: "eq", value: "1" },
+      { domain: "webhook" },
+    );
+    expect(webhook).not.toContain('<select id="');
+    expect(webhook).toMatch(/<input[^>]*value="payload.x"/);
+    const other = render("auto.condition.field", { path: "lineItems.3.sku", operator: "eq", value: "A" });
+    expect(labels(other)).toContain("Path");
+    expect(other).toMatch(/<input[^>]*value="lineItems.3.sku"/);
+  });
+
+  it("offers tokens beside templated fields only", () => {
+    const html = render("auto.action.send_email", { to: "{entity.email}", subject: "", body: "" });
+    // One picker per templated field, each described by its field's label.
+    expect(html.match(/>Insert token<\/button>/g)).toHaveLength(3);
+    for (const name of ["To", "Subject", "Body"]) {
+      const labelId = new RegExp(`<label[^>]*id="([^"]+)"[^>]*>${name}<`).exec(html)?.[1];
+      expect(labelId).toBeDefined();
+      expect(html).toContain(`aria-describedby="${labelId}"`);
+    }
+    expect(html).toContain("Subject cannot be empty.");
+    expect(render("auto.control.wait", { duration: 1, unit: "hours" })).not.toContain("Insert token");
+  });
+
+  it("is read-only when asked", () => {
+    const html = render("auto.action.add_tag", { tag: "vip" }, { readOnly: true });
+    expect(html).toContain('<fieldset disabled=""');
+    expect(html).toMatch(/<input[^>]*disabled=""/);
+  });
+});

@@ -1,0 +1,102 @@
+"use client";
+
+import { useMemo, useState, type ComponentType, type JSX } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Notice } from "@/components/ui/notice";
+import { paramErrors } from "@/lib/automations/editor/param-form";
+import { registry } from "@/lib/automations/nodes/registry";
+import type { TriggerDomain } from "@/lib/automations/nodes/types";
+import { CATEGORY_STYLES } from "../category-style";
+import { FieldConditionConfig } from "./field-condition-config";
+import type { ConfigFormProps } from "./form-props";
+import { ParamForm } from "./param-form";
+import { initialSync, receive, send } from "./params-sync";
+import { tokensFor } from "./tokens-for";
+import { WaitConfig } from "./wait-config";
+import { WaitUntilConfig } from "./wait-until-config";
+
+export interface NodeConfigProps {
+  node: { id: string; type: string; params: Record<string, unknown> };
+  /** The trigger's domain ("order", "customer", "webhook", "schedule"…) or null when the flow has no trigger yet. */
+  triggerDomain: TriggerDomain | null;
+  /** Ids and labels of the other steps (for {steps.<id>.…} tokens). */
+  otherSteps: { id: string; label: string }[];
+  readOnly: boolean;
+  /** Called on every edit with the complete new params object (the lead debounces saving). */
+  onParamsChange(params: Record<string, unknown>): void;
+}
+
+/** Node types with a form of their own; every other type gets the generic `ParamForm`. */
+const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
+  "auto.control.wait": WaitConfig,
+  "auto.control.wait_until": WaitUntilConfig,
+  "auto.condition.field": FieldConditionConfig,
+};
+
+/**
+ * The settings of the selected node, for the editor's side panel: its label and description,
+ * then its form, validated as you type. Edits go out whole through `onParamsChange`.
+ */
+export function NodeConfig({
+  node,
+  triggerDomain,
+  otherSteps,
+  readOnly,
+  onParamsChange,
+}: NodeConfigProps): JSX.Element {
+  const definition = registry.get(node.type);
+  const [sync, setSync] = useState(() => initialSync(node));
+  // Params that changed elsewhere (or another node) start the form over; its own edits coming back do not.
+  const current = receive(sync, node);
+  if (current !== sync) setSync(current);
+
+  const tokens = useMemo(() => tokensFor(triggerDomain, otherSteps), [triggerDomain, otherSteps]);
+  const errors = useMemo(
+    () => (definition ? paramErrors(definition, current.values) : {}),
+    [definition, current.values],
+  );
+
+  if (!definition) {
+    return (
+      <Notice tone="warning" title="Unknown step">
+        &lsquo;{node.type}&rsquo; is not a step Tillflow knows, so it has no settings to edit here.
+      </Notice>
+    );
+  }
+
+  function change(values: Record<string, unknown>) {
+    setSync((state) => send(state, values));
+    onParamsChange(values);
+  }
+
+  const Form = FORMS[definition.type] ?? ParamForm;
+  return (
+    // Not a named region or form: their names would make label lookups ("Field" in "Check a field") ambiguous.
+    <section className="space-y-4">
+      <header>
+        <div className="flex items-center gap-2">
+          <h2 className="text-sm font-semibold text-zinc-900">{definition.label}</h2>
+          <Badge>{CATEGORY_STYLES[definition.category].name}</Badge>
+        </div>
+        <p className="mt-1 text-sm text-zinc-600">{definition.description}</p>
+      </header>
+      <form noValidate onSubmit={(event) => event.preventDefault()} className="space-y-4">
+        <fieldset disabled={readOnly} className="min-w-0">
+          <Form
+            key={`${current.nodeId}:${current.revision}`}
+            definition={definition}
+            params={current.values}
+            errors={errors}
+            triggerDomain={triggerDomain}
+            tokens={tokens}
+            disabled={readOnly}
+            onChange={change}
+          />
+        </fieldset>
+        {readOnly && (
+          <p className="text-xs text-zinc-500">You can read these settings but not change them.</p>
+        )}
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+import { hasRecord } from "@/lib/automations/nodes/registry";
+import type { TriggerDomain } from "@/lib/automations/nodes/types";
+import { DOMAIN_LABELS } from "@/lib/entities/domains";
+import { domainFields } from "@/lib/entities/fields";
+
+/**
+ * The `{token}`s the token picker offers a step, for the trigger's domain and the other steps of
+ * the flow (SPEC §2 "Templating"; syntax in `lib/automations/graph/tokens.ts`). Pure.
+ *
+ * A token that needs a path the editor cannot know (a field of a webhook's payload, an earlier
+ * step's output) is inserted open, as `{steps.abc.}`, with the caret before the closing brace so
+ * the merchant types the rest; until they do, validation says the token is incomplete.
+ */
+
+export type TokenGroup = "Record" | "Event" | "Run" | "Steps";
+
+export interface TokenOption {
+  /** The text inserted: `{entity.email}`. */
+  token: string;
+  /** What the option reads as: `email`. */
+  label: string;
+  /** A short note beside it: the field's type, what the value is. */
+  hint: string;
+  group: TokenGroup;
+  /** Where the caret goes within `token` once inserted; the end when absent. */
+  caret?: number;
+}
+
+/** An open token: the caret lands before its closing brace. */
+function open(prefix: string, label: string, hint: string, group: TokenGroup): TokenOption {
+  const token = `{${prefix}.}`;
+  return { token, label, hint, group, caret: token.length - 1 };
+}
+
+/** What the event carries besides its type, for each domain whose runs have no record. */
+function eventTokens(domain: TriggerDomain | null): TokenOption[] {
+  const tokens: TokenOption[] = [
+    { token: "{event.type}", label: "event.type", hint: "what started the run", group: "Event" },
+    { token: "{event.occurredAt}", label: "event.occurredAt", hint: "when it happened", group: "Event" },
+  ];
+  switch (domain) {
+    case "webhook":
+      tokens.push(open("event.payload", "event.payload.…", "a field of the posted JSON", "Event"));
+      break;
+    case "later":
+      tokens.push(
+        {
+          token: "{event.payload.step}",
+          label: "event.payload.step",
+          hint: "the later step",
+          group: "Event",
+        },
+        {
+          token: "{event.payload.due}",
+          label: "event.payload.due",
+          hint: "when it came due",
+          group: "Event",
+        },
+        open("event.payload.then", "event.payload.then.…", "a value handed back", "Event"),
+      );
+      break;
+    default:
+      break;
+  }
+  return tokens;
+}
+
+export function tokensFor(
+  domain: TriggerDomain | null,
+  steps: readonly { id: string; label: string }[],
+): TokenOption[] {
+  const record: TokenOption[] = hasRecord(domain)
+    ? domainFields(domain)
+        // Top-level fields only: `{entity.lineItems.0.sku}` is better typed than picked from a long list.
+        .filter((field) => !field.path.includes("."))
+        .map((field) => ({
+          token: `{entity.${field.path}}`,
+          label: field.path,
+          hint: `${DOMAIN_LABELS[domain].one} · ${field.type}`,
+          group: "Record" as const,
+        }))
+    : [];
+  const run: TokenOption[] = [
+    { token: "{run.id}", label: "run.id", hint: "this run's id", group: "Run" },
+    { token: "{now}", label: "now", hint: "when the step runs", group: "Run" },
+  ];
+  const earlier = steps
+    // Only an id made of letters, digits and underscores can be read back as a token.
+    .filter((step) => /^\w+$/.test(step.id))
+    .map((step) => open(`steps.${step.id}`, `steps.${step.id}.…`, step.label, "Steps"));
+  return [...record, ...eventTokens(domain), ...run, ...earlier];
+}
+
+/** Options in the order shown, with the group each starts (for the listbox's group headings). */
+export function groupTokens(tokens: readonly TokenOption[]): { group: TokenGroup; tokens: TokenOption[] }[] {
+  const groups: { group: TokenGroup; tokens: TokenOption[] }[] = [];
+  for (const token of tokens) {
+    const last = groups.at(-1);
+    if (last && last.group === token.group) last.tokens.push(token);
+    else groups.push({ group: token.group, tokens: [token] });
+  }
+  return groups;
+}
+
+/**
+ * `text` with `insert` put in place of the selection `[start, end)` (the caret when they are
+ * equal), and where the caret goes after it. Offsets out of range are clamped, so a stale
+ * selection never throws.
+ */
+export function insertAt(
+  text: string,
+  start: number | null,
+  end: number | null,
+  insert: string,
+  caretInInsert: number = insert.length,
+): { text: string; caret: number } {
+  const from = Math.min(Math.max(start ?? text.length, 0), text.length);
+  const to = Math.min(Math.max(end ?? from, from), text.length);
+  return { text: text.slice(0, from) + insert + text.slice(to), caret: from + caretInInsert };
+}

@@ -1,0 +1,55 @@
+import { WEEKDAY_NAMES } from "@/lib/automations/nodes/timing/wait-until";
+
+/** Choices of the "Wait until" form: time zones and weekdays. Pure. */
+
+let zones: readonly string[] | undefined;
+
+/**
+ * The IANA zones the browser knows, with "UTC" (which `Intl.supportedValuesOf` leaves out, as
+ * `timezones.ts` explains), sorted. A stored zone the list lacks is kept first, so the form shows
+ * what is saved rather than silently changing it.
+ */
+export function timeZoneOptions(current = ""): readonly string[] {
+  if (!zones) {
+    const listed = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+    zones = [...new Set([...listed, "UTC"])].sort((a, b) => a.localeCompare(b));
+  }
+  return current && !zones.includes(current) ? [current, ...zones] : zones;
+}
+
+const LONG_NAMES: Readonly<Record<number, string>> = {
+  1: "Monday",
+  2: "Tuesday",
+  3: "Wednesday",
+  4: "Thursday",
+  5: "Friday",
+  6: "Saturday",
+  7: "Sunday",
+};
+
+/** ISO weekdays, Monday first, with the short name shown and the long name read out. */
+export const WEEKDAYS: readonly { day: number; short: string; long: string }[] = [1, 2, 3, 4, 5, 6, 7].map(
+  (day) => ({ day, short: WEEKDAY_NAMES[day] ?? String(day), long: LONG_NAMES[day] ?? String(day) }),
+);
+
+/**
+ * The weekdays after ticking (`on`) or unticking `day`: sorted, each once. Unticking the last
+ * leaves `undefined`, which the node reads as "any day" (its schema refuses an empty list).
+ */
+export function toggleWeekday(
+  days: readonly number[] | undefined,
+  day: number,
+  on: boolean,
+): number[] | undefined {
+  const next = new Set(days ?? []);
+  if (on) next.add(day);
+  else next.delete(day);
+  return next.size === 0 ? undefined : [...next].sort((a, b) => a - b);
+}
+
+/** The weekdays of stored params, if they are a list of numbers; anything else counts as none. */
+export function readWeekdays(value: unknown): number[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const days = value.filter((day): day is number => typeof day === "number");
+  return days.length > 0 ? days : undefined;
+}

@@ -1,0 +1,758 @@
+"use client";
+
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+} from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
+import { AutomationStatusBadge } from "@/components/automations/automation-status";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { autoLayout, NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/layout";
+import {
+  fromFlow,
+  newEdgeId,
+  newNodeId,
+  toFlow,
+  type StepEdge,
+  type StepNode,
+} from "@/lib/automations/editor/flow";
+import type { DryRunResult } from "@/lib/automations/dry-run";
+import type { Graph } from "@/lib/automations/graph/schema";
+import { validate } from "@/lib/automations/graph/validate";
+import { effectiveDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
+import type { NodeDefinition } from "@/lib/automations/nodes/types";
+import type { InFlightPolicy } from "@/lib/automations/policies";
+import type { AutomationView } from "@/lib/automations/service";
+import { NodeConfig } from "./config/node-config";
+import { ConnectionsEditor } from "./connections-editor";
+import { Palette } from "./palette";
+import { DryRunPanel } from "./panels/dry-run-panel";
+import { PublishDialog } from "./panels/publish-dialog";
+import { VersionsPanel } from "./panels/versions-panel";
+import { ReadyIssuesPanel } from "./ready-issues-panel";
+import { SaveStatus } from "./save-status";
+import { SettingsPanel } from "./settings-panel";
+import { DecorationsContext, STEP_NODE_TYPES, type CanvasDecorations } from "./step-nodes";
+import { useAutosave } from "./use-autosave";
+import { useHistory } from "./use-history";
+import { dryRunStatuses } from "./dry-run-statuses";
+
+type Panel = "step" | "issues" | "settings" | "versions" | "dry-run";
+
+export interface FlowEditorProps {
+  automation: AutomationView;
+  canEdit: boolean;
+  waitingRuns: number;
+  shopTimezone: string;
+}
+
+/** Where a new step goes and what it connects from: an exit of a step, or nowhere. */
+interface AddTarget {
+  nodeId: string;
+  handle: string;
+}
+
+const PANEL_TABS: { id: Panel; label: string }[] = [
+  { id: "issues", label: "Issues" },
+  { id: "step", label: "Step" },
+  { id: "dry-run", label: "Dry run" },
+  { id: "versions", label: "Versions" },
+  { id: "settings", label: "Settings" },
+];
+
+function isTyping(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+  );
+}
+
+/**
+ * The flow editor: palette, React Flow canvas and a side panel (the selected step's settings,
+ * ready issues, dry run, versions, automation settings). Edits autosave to the draft; Publish
+ * makes the draft the next version. A viewer, or anyone looking at an old version, gets the same
+ * canvas read-only.
+ */
+export function FlowEditor(props: FlowEditorProps) {
+  // Outlives the editor below, which starts over from each new version (publish, revert).
+  const [notice, setNotice] = useState<string | null>(null);
+  return (
+    <ReactFlowProvider>
+      <ActiveToggleNotices>
+        <Editor key={props.automation.version} {...props} notice={notice} onNotice={setNotice} />
+      </ActiveToggleNotices>
+    </ReactFlowProvider>
+  );
+}
+
+function Editor({
+  automation,
+  canEdit,
+  waitingRuns,
+  notice,
+  onNotice,
+}: FlowEditorProps & { notice: string | null; onNotice(text: string | null): void }) {
+  const router = useRouter();
+  const flow = useReactFlow<StepNode, StepEdge>();
+  const initial = useMemo(() => toFlow(automation.draftGraph), [automation.draftGraph]);
+  const [nodes, setNodes] = useState<StepNode[]>(initial.nodes);
+  const [edges, setEdges] = useState<StepEdge[]>(initial.edges);
+  const [name, setName] = useState(automation.name);
+  const [policy, setPolicy] = useState<InFlightPolicy>(automation.inFlightPolicy);
+  const [panel, setPanel] = useState<Panel>("issues");
+  const [addTarget, setAddTarget] = useState<AddTarget | null>(null);
+  const [viewing, setViewing] = useState<{ version: number; graph: Graph } | null>(null);
+  const [dryRun, setDryRun] = useState<DryRunResult | null>(null);
+  const [publishOpen, setPublishOpen] = useState(false);
+  const [flash, setFlash] = useState<string | null>(null);
+  const clipboard = useRef<Graph | null>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const graph = useMemo(() => fromFlow(nodes, edges), [nodes, edges]);
+  const history = useHistory<Graph>(graph);
+  const readOnly = !canEdit || viewing !== null;
+  const issues = useMemo(() => validate(graph), [graph]);
+  const autosave = useAutosave({
+    id: automation.id,
+    enabled: canEdit,
+    payload: { graph, name: name.trim() || automation.name, inFlightPolicy: policy },
+    revision: automation.draftRevision,
+    savedAt: automation.updatedAt,
+  });
+
+  const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
+  const selected = selectedIds.length === 1 ? graph.nodes.find((n) => n.id === selectedIds[0]) : undefined;
+  const trigger = graph.nodes.find((n) => registry.get(n.type)?.category === "trigger");
+  const triggerDomain = trigger ? effectiveDomain(trigger) : null;
+  const labelOf = useCallback(
+    (id: string) => {
+      const node = graph.nodes.find((n) => n.id === id);
+      return node ? summariseNode(node) : id;
+    },
+    [graph],
+  );
+
+  /** Replaces the canvas with `next` and remembers it for undo. */
+  const commit = useCallback(
+    (next: Graph, selectIds: string[] = []) => {
+      const flowState = toFlow(next);
+      setNodes(flowState.nodes.map((n) => ({ ...n, selected: selectIds.includes(n.id) })));
+      setEdges(flowState.edges);
+      history.record(next);
+    },
+    [history],
+  );
+
+  const restore = useCallback((snapshot: Graph | undefined) => {
+    if (!snapshot) return;
+    const flowState = toFlow(snapshot);
+    setNodes(flowState.nodes);
+    setEdges(flowState.edges);
+  }, []);
+
+  const focusNode = useCallback(
+    (id: string) => {
+      setNodes((ns) => ns.map((n) => ({ ...n, selected: n.id === id })));
+      const node = flow.getNode(id);
+      if (node) {
+        void flow.setCenter(node.position.x + NODE_WIDTH / 2, node.position.y + NODE_HEIGHT / 2, {
+          zoom: Math.max(flow.getZoom(), 0.9),
+          duration: 300,
+        });
+      }
+      setPanel("step");
+    },
+    [flow],
+  );
+
+  const addStep = useCallback(
+    (definition: NodeDefinition) => {
+      if (readOnly) return;
+      const taken = graph.nodes.map((n) => n.id);
+      const id = newNodeId(definition.type, taken);
+      // After the chosen exit, else after the selected step's first free exit, else on its own.
+      const from: AddTarget | null =
+        addTarget ??
+        (selected && definition.category !== "trigger"
+          ? (() => {
+              const outs = registry.get(selected.type)?.handles.out ?? [];
+              const handle =
+                outs.find(
+                  (h) => !graph.edges.some((e) => e.source === selected.id && e.sourceHandle === h),
+                ) ?? outs[0];
+              return handle ? { nodeId: selected.id, handle } : null;
+            })()
+          : null);
+      const source = from ? graph.nodes.find((n) => n.id === from.nodeId) : undefined;
+      const lowest = graph.nodes.reduce((y, n) => Math.max(y, n.position?.y ?? 0), 0);
+      const position =
+        definition.category === "trigger"
+          ? { x: 0, y: Math.min(0, ...graph.nodes.map((n) => n.position?.y ?? 0)) - NODE_HEIGHT - 80 }
+          : source?.position
+            ? {
+                x:
+                  source.position.x +
+                  (from?.handle === "false"
+                    ? NODE_WIDTH / 2 + 40
+                    : from?.handle === "true"
+                      ? -(NODE_WIDTH / 2 + 40)
+                      : 0),
+                y: source.position.y + NODE_HEIGHT + 80,
+              }
+            : { x: 0, y: graph.nodes.length ? lowest + NODE_HEIGHT + 80 : 0 };
+      const node = {
+        id,
+        type: definition.type,
+        params: definition.defaultParams() as Record<string, unknown>,
+        position,
+      };
+      const edgesNext =
+        from && definition.handles.in
+          ? [
+              ...graph.edges,
+              {
+                id: newEdgeId(
+                  from.nodeId,
+                  from.handle,
+                  id,
+                  graph.edges.map((e) => e.id),
+                ),
+                source: from.nodeId,
+                sourceHandle: from.handle,
+                target: id,
+              },
+            ]
+          : graph.edges;
+      commit({ nodes: [...graph.nodes, node], edges: edgesNext }, [id]);
+      setAddTarget(null);
+      setPanel("step");
+      setDryRun(null);
+      requestAnimationFrame(() => {
+        void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
+          duration: 300,
+          zoom: flow.getZoom(),
+        });
+      });
+    },
+    [readOnly, graph, addTarget, selected, commit, flow],
+  );
+
+  const connect = useCallback(
+    (source: string, sourceHandle: string, target: string) => {
+      if (readOnly || source === target) return;
+      if (
+        graph.edges.some((e) => e.source === source && e.sourceHandle === sourceHandle && e.target === target)
+      )
+        return;
+      const id = newEdgeId(
+        source,
+        sourceHandle,
+        target,
+        graph.edges.map((e) => e.id),
+      );
+      commit(
+        { nodes: graph.nodes, edges: [...graph.edges, { id, source, sourceHandle, target }] },
+        selectedIds,
+      );
+    },
+    [readOnly, graph, commit, selectedIds],
+  );
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      if (!connection.source || !connection.target) return;
+      connect(connection.source, connection.sourceHandle ?? "out", connection.target);
+    },
+    [connect],
+  );
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<StepNode>[]) => {
+      const allowed = readOnly
+        ? changes.filter((c) => c.type === "select" || c.type === "dimensions")
+        : changes;
+      setNodes((ns) => applyNodeChanges(allowed, ns));
+      if (allowed.some((c) => c.type === "remove")) setDryRun(null);
+    },
+    [readOnly],
+  );
+
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<StepEdge>[]) => {
+      const allowed = readOnly ? changes.filter((c) => c.type === "select") : changes;
+      setEdges((es) => applyEdgeChanges(allowed, es));
+    },
+    [readOnly],
+  );
+
+  // Deletions, drags and connections land in state first; record them once they are done.
+  const recordCurrent = useCallback(() => {
+    requestAnimationFrame(() => history.record(fromFlow(flow.getNodes(), flow.getEdges())));
+  }, [flow, history]);
+
+  const updateParams = useCallback((nodeId: string, params: Record<string, unknown>) => {
+    setNodes((ns) => ns.map((n) => (n.id === nodeId ? { ...n, data: { ...n.data, params } } : n)));
+  }, []);
+
+  // Typing in a form records one undo step once typing pauses, not one per key.
+  const graphKey = JSON.stringify(graph.nodes.map((n) => [n.id, n.type, n.params]));
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const present = history.present();
+      const presentKey = JSON.stringify(present.nodes.map((n) => [n.id, n.type, n.params]));
+      if (presentKey !== graphKey) history.record(graph);
+    }, 600);
+    return () => clearTimeout(timer);
+  }, [graphKey, graph, history]);
+
+  const layout = useCallback(() => {
+    const laidOut = autoLayout(nodes, edges);
+    commit(fromFlow(laidOut, edges), selectedIds);
+    requestAnimationFrame(() => void flow.fitView({ padding: 0.2, duration: 300 }));
+  }, [nodes, edges, commit, selectedIds, flow]);
+
+  const copy = useCallback(() => {
+    const ids = new Set(selectedIds);
+    if (ids.size === 0) return;
+    clipboard.current = {
+      nodes: graph.nodes.filter((n) => ids.has(n.id)),
+      edges: graph.edges.filter((e) => ids.has(e.source) && ids.has(e.target)),
+    };
+    setFlash(ids.size === 1 ? "Copied 1 step." : `Copied ${ids.size} steps.`);
+  }, [selectedIds, graph]);
+
+  const paste = useCallback(() => {
+    const copied = clipboard.current;
+    if (!copied || readOnly) return;
+    const taken = graph.nodes.map((n) => n.id);
+    const renamed = new Map<string, string>();
+    for (const node of copied.nodes) {
+      const id = newNodeId(node.type, [...taken, ...renamed.values()]);
+      renamed.set(node.id, id);
+    }
+    const pastedNodes = copied.nodes.map((n) => ({
+      ...n,
+      id: renamed.get(n.id)!,
+      position: { x: (n.position?.x ?? 0) + 40, y: (n.position?.y ?? 0) + 40 },
+    }));
+    const edgeIds = graph.edges.map((e) => e.id);
+    const pastedEdges = copied.edges.map((e) => {
+      const source = renamed.get(e.source)!;
+      const target = renamed.get(e.target)!;
+      const id = newEdgeId(source, e.sourceHandle, target, edgeIds);
+      edgeIds.push(id);
+      return { ...e, id, source, target };
+    });
+    commit({ nodes: [...graph.nodes, ...pastedNodes], edges: [...graph.edges, ...pastedEdges] }, [
+      ...renamed.values(),
+    ]);
+    clipboard.current = { nodes: pastedNodes, edges: pastedEdges };
+  }, [readOnly, graph, commit]);
+
+  const deleteSelected = useCallback(() => {
+    if (readOnly) return;
+    const ids = new Set(selectedIds);
+    const selectedEdges = new Set(edges.filter((e) => e.selected).map((e) => e.id));
+    if (ids.size === 0 && selectedEdges.size === 0) return;
+    commit({
+      nodes: graph.nodes.filter((n) => !ids.has(n.id)),
+      edges: graph.edges.filter((e) => !ids.has(e.source) && !ids.has(e.target) && !selectedEdges.has(e.id)),
+    });
+    setDryRun(null);
+  }, [readOnly, selectedIds, edges, graph, commit]);
+
+  // Editor shortcuts; React Flow handles Delete/Backspace and arrow keys on the canvas itself.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (isTyping(event.target)) return;
+      const mod = event.metaKey || event.ctrlKey;
+      if (!mod) return;
+      const key = event.key.toLowerCase();
+      if (key === "z" && !event.shiftKey && !readOnly) {
+        event.preventDefault();
+        restore(history.undo());
+      } else if (((key === "z" && event.shiftKey) || key === "y") && !readOnly) {
+        event.preventDefault();
+        restore(history.redo());
+      } else if (key === "c") {
+        copy();
+      } else if (key === "v" && !readOnly) {
+        event.preventDefault();
+        paste();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [history, restore, copy, paste, readOnly]);
+
+  useEffect(() => {
+    if (!flash) return;
+    const timer = setTimeout(() => setFlash(null), 2500);
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  // Selecting a step opens its settings.
+  const selectedId = selected?.id;
+  const [shownSelection, setShownSelection] = useState(selectedId);
+  if (selectedId !== shownSelection) {
+    setShownSelection(selectedId);
+    if (selectedId) setPanel("step");
+  }
+
+  const decorations = useMemo<CanvasDecorations>(() => {
+    const issuesByNode = new Map<string, string[]>();
+    for (const issue of issues) {
+      if (!issue.nodeId) continue;
+      issuesByNode.set(issue.nodeId, [...(issuesByNode.get(issue.nodeId) ?? []), issue.message]);
+    }
+    return {
+      issuesByNode: viewing ? new Map() : issuesByNode,
+      statusByNode: dryRun && !viewing ? dryRunStatuses(dryRun) : null,
+      readOnly,
+      onAddAfter: (nodeId, handle) => {
+        setAddTarget({ nodeId, handle });
+        searchRef.current?.focus();
+      },
+    };
+  }, [issues, dryRun, viewing, readOnly]);
+
+  const versionFlow = useMemo(() => (viewing ? toFlow(viewing.graph) : null), [viewing]);
+  const pathEdges = useMemo(() => new Set(dryRun?.path.edgeIds ?? []), [dryRun]);
+  const issueEdges = useMemo(() => new Set(issues.flatMap((i) => (i.edgeId ? [i.edgeId] : []))), [issues]);
+  const shownNodes = versionFlow ? versionFlow.nodes : nodes;
+  const shownEdges = (versionFlow ? versionFlow.edges : edges).map((edge) => {
+    const onPath = !versionFlow && pathEdges.has(edge.id);
+    const broken = !versionFlow && issueEdges.has(edge.id);
+    return onPath || broken
+      ? { ...edge, animated: onPath, style: { stroke: broken ? "#dc2626" : "#059669", strokeWidth: 2 } }
+      : edge;
+  });
+
+  const addTargetLabel = addTarget
+    ? `after '${labelOf(addTarget.nodeId)}'${(registry.get(graph.nodes.find((n) => n.id === addTarget.nodeId)?.type ?? "")?.handles.out.length ?? 0) > 1 ? ` (${addTarget.handle})` : ""}`
+    : selected && registry.get(selected.type)?.handles.out.length
+      ? `after '${labelOf(selected.id)}'`
+      : null;
+
+  const canPublish = canEdit && !viewing && issues.length === 0 && name.trim() !== "";
+
+  return (
+    <div data-wide className="-mx-4 -my-6 flex h-[calc(100vh-0px)] min-h-[640px] flex-col sm:-mx-8 md:-my-8">
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-3">
+        <div className="flex min-w-0 items-center gap-3">
+          <Link href="/automations" className="text-sm text-zinc-600 hover:text-zinc-900">
+            <span aria-hidden="true">←</span> Automations
+          </Link>
+          <h1 className="truncate text-lg font-semibold text-zinc-900">{name.trim() || automation.name}</h1>
+          <AutomationStatusBadge status={automation.status} />
+          <span className="text-sm text-zinc-500">
+            {automation.version > 0 ? `Version ${automation.version}` : "Never published"}
+          </span>
+        </div>
+        <nav aria-label="Automation" className="flex items-center gap-3 text-sm">
+          <Link href={`/automations/${automation.id}/runs`} className="text-zinc-600 hover:text-zinc-900">
+            Runs
+          </Link>
+          <Link href={`/automations/${automation.id}/waiting`} className="text-zinc-600 hover:text-zinc-900">
+            Waiting{waitingRuns > 0 ? ` (${waitingRuns})` : ""}
+          </Link>
+        </nav>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          {canEdit && <SaveStatus state={autosave.state} />}
+          {!canEdit && (
+            <span className="rounded-md bg-zinc-100 px-2 py-1 text-xs font-medium text-zinc-700">
+              Read-only: viewers can’t edit
+            </span>
+          )}
+          {canEdit && (
+            <>
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={readOnly || !history.canUndo}
+                onClick={() => restore(history.undo())}
+                aria-keyshortcuts="Control+Z"
+              >
+                Undo
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={readOnly || !history.canRedo}
+                onClick={() => restore(history.redo())}
+                aria-keyshortcuts="Control+Shift+Z"
+              >
+                Redo
+              </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={readOnly || nodes.length === 0}
+                onClick={layout}
+              >
+                Tidy up
+              </Button>
+            </>
+          )}
+          {canEdit && (automation.status === "active" || automation.status === "paused") && (
+            <ActiveToggle
+              id={automation.id}
+              name={automation.name}
+              status={automation.status}
+              waitingRuns={waitingRuns}
+            />
+          )}
+          {canEdit && (
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={!canPublish}
+              title={
+                issues.length > 0
+                  ? `Fix ${issues.length === 1 ? "1 issue" : `${issues.length} issues`} to publish`
+                  : undefined
+              }
+              onClick={() => setPublishOpen(true)}
+            >
+              Publish
+            </Button>
+          )}
+        </div>
+      </header>
+
+      {notice && (
+        <Notice tone="success" className="m-3">
+          {notice}{" "}
+          <button type="button" className="font-semibold underline" onClick={() => onNotice(null)}>
+            Dismiss
+          </button>
+        </Notice>
+      )}
+      {autosave.state.kind === "conflict" && (
+        <Notice tone="error" title="Someone else changed this draft" className="m-3">
+          {autosave.state.message}{" "}
+          <button type="button" className="font-semibold underline" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        </Notice>
+      )}
+      {viewing && (
+        <div
+          role="status"
+          className="flex items-center justify-between gap-3 border-b border-sky-200 bg-sky-50 px-4 py-2 text-sm text-sky-900"
+        >
+          <span>Viewing version {viewing.version} — read-only.</span>
+          <button type="button" className="font-semibold underline" onClick={() => setViewing(null)}>
+            Back to the draft
+          </button>
+        </div>
+      )}
+
+      <div className="grid min-h-0 flex-1 grid-cols-[15rem_minmax(0,1fr)_22rem]">
+        <Palette
+          disabled={readOnly}
+          target={addTargetLabel}
+          onClearTarget={() => setAddTarget(null)}
+          onAdd={addStep}
+          searchRef={searchRef}
+        />
+        <div className="relative min-h-0" aria-label="Flow canvas" role="region">
+          <DecorationsContext value={decorations}>
+            <ReactFlow<StepNode, StepEdge>
+              nodes={shownNodes}
+              edges={shownEdges}
+              nodeTypes={STEP_NODE_TYPES}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={onConnect}
+              onNodeDragStop={recordCurrent}
+              onDelete={() => {
+                recordCurrent();
+                setDryRun(null);
+              }}
+              nodesDraggable={!readOnly}
+              nodesConnectable={!readOnly}
+              edgesReconnectable={false}
+              deleteKeyCode={readOnly ? null : ["Delete", "Backspace"]}
+              snapToGrid
+              snapGrid={[20, 20]}
+              fitView
+              fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+              defaultEdgeOptions={{ type: "smoothstep" }}
+              minZoom={0.2}
+              maxZoom={1.5}
+            >
+              <Background gap={20} size={1} />
+              <Controls showInteractive={false} />
+              <MiniMap pannable zoomable ariaLabel="Mini map of the flow" />
+            </ReactFlow>
+          </DecorationsContext>
+          {nodes.length === 0 && !viewing && (
+            <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-8">
+              <div className="max-w-sm rounded-xl border border-dashed border-zinc-300 bg-white/90 p-6 text-center text-sm text-zinc-600">
+                <p className="font-semibold text-zinc-900">Start with a trigger</p>
+                <p className="mt-1">
+                  Pick what starts this flow from the list on the left — an order being paid, a cart being
+                  abandoned, a schedule. Then add waits, conditions and actions after it.
+                </p>
+              </div>
+            </div>
+          )}
+          {flash && (
+            <p
+              role="status"
+              className="absolute top-3 left-1/2 -translate-x-1/2 rounded-md bg-zinc-900 px-3 py-1.5 text-sm text-white shadow"
+            >
+              {flash}
+            </p>
+          )}
+        </div>
+
+        <aside aria-label="Details" className="flex min-h-0 flex-col border-l border-zinc-200 bg-white">
+          <div
+            role="tablist"
+            aria-label="Panels"
+            className="flex gap-1 overflow-x-auto border-b border-zinc-200 px-2 pt-2"
+          >
+            {PANEL_TABS.map((tab) => (
+              <button
+                key={tab.id}
+                type="button"
+                role="tab"
+                aria-selected={panel === tab.id}
+                onClick={() => setPanel(tab.id)}
+                className={`rounded-t-md border-b-2 px-2 py-1.5 text-sm font-medium whitespace-nowrap ${panel === tab.id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"}`}
+              >
+                {tab.label}
+                {tab.id === "issues" && issues.length > 0 && (
+                  <span className="ml-1 rounded-full bg-red-100 px-1.5 text-xs text-red-800">
+                    {issues.length}
+                  </span>
+                )}
+              </button>
+            ))}
+          </div>
+          <div
+            role="tabpanel"
+            aria-label={PANEL_TABS.find((t) => t.id === panel)?.label}
+            className="min-h-0 flex-1 overflow-y-auto p-4"
+          >
+            {panel === "issues" && (
+              <ReadyIssuesPanel issues={issues} labelOf={labelOf} onFocusNode={focusNode} />
+            )}
+            {panel === "step" &&
+              (selected ? (
+                <div className="space-y-5">
+                  <NodeConfig
+                    key={selected.id}
+                    node={{ id: selected.id, type: selected.type, params: selected.params }}
+                    triggerDomain={triggerDomain}
+                    otherSteps={graph.nodes
+                      .filter((n) => n.id !== selected.id)
+                      .map((n) => ({ id: n.id, label: summariseNode(n) }))}
+                    readOnly={readOnly}
+                    onParamsChange={(params) => updateParams(selected.id, params)}
+                  />
+                  <ConnectionsEditor
+                    nodeId={selected.id}
+                    graph={graph}
+                    readOnly={readOnly}
+                    onConnect={(handle, target) => connect(selected.id, handle, target)}
+                    onDisconnect={(edgeId) =>
+                      commit({ nodes: graph.nodes, edges: graph.edges.filter((e) => e.id !== edgeId) }, [
+                        selected.id,
+                      ])
+                    }
+                  />
+                  {!readOnly && (
+                    <Button size="sm" variant="danger-outline" onClick={deleteSelected}>
+                      Delete step
+                    </Button>
+                  )}
+                </div>
+              ) : (
+                <p className="text-sm text-zinc-600">
+                  Select a step on the canvas to set it up. With the keyboard: Tab to a step and press Enter.
+                </p>
+              ))}
+            {/* Kept mounted while hidden: its result stays with the highlighted path on the canvas. */}
+            <div hidden={panel !== "dry-run"}>
+              <DryRunPanel
+                automationId={automation.id}
+                triggerDomain={triggerDomain}
+                getGraph={() => graph}
+                onResult={setDryRun}
+              />
+            </div>
+            {panel === "versions" && (
+              <VersionsPanel
+                automationId={automation.id}
+                currentVersion={automation.version}
+                canEdit={canEdit}
+                viewing={viewing?.version ?? null}
+                onView={(version) => {
+                  setViewing(version);
+                  setDryRun(null);
+                  requestAnimationFrame(() => void flow.fitView({ padding: 0.2, duration: 300 }));
+                }}
+                onReverted={({ version }) => {
+                  onNotice(`Version ${version} is live, with the steps of the version you reverted to.`);
+                  router.refresh();
+                }}
+              />
+            )}
+            {panel === "settings" && (
+              <SettingsPanel
+                name={name}
+                policy={policy}
+                readOnly={readOnly}
+                onNameChange={setName}
+                onPolicyChange={setPolicy}
+              />
+            )}
+          </div>
+        </aside>
+      </div>
+
+      {canEdit && (
+        <PublishDialog
+          automation={{
+            id: automation.id,
+            name: automation.name,
+            version: automation.version,
+            status: automation.status,
+            inFlightPolicy: policy,
+            activeGraph: automation.activeGraph,
+          }}
+          draftGraph={graph}
+          open={publishOpen}
+          onClose={() => setPublishOpen(false)}
+          beforePublish={autosave.flush}
+          onPublished={({ version, published, message }) => {
+            setPublishOpen(false);
+            onNotice(
+              published
+                ? `Version ${version} is live. ${message}`
+                : `Nothing changed since version ${version}; it is active. ${message}`,
+            );
+            router.refresh();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { registry } from "@/lib/automations/nodes/registry";
+import { paletteGroups } from "./palette-groups";
+
+describe("paletteGroups", () => {
+  it("lists every node type once, in the order Triggers, Timing, Conditions, Actions", () => {
+    const groups = paletteGroups();
+    expect(groups.map((g) => g.title)).toEqual(["Triggers", "Timing", "Conditions", "Actions"]);
+    const listed = groups.flatMap((g) => g.items.map((d) => d.type));
+    expect(listed.sort()).toEqual(
+      registry
+        .all()
+        .map((d) => d.type)
+        .sort(),
+    );
+  });
+
+  it("puts waits and Later under Timing, not under Actions", () => {
+    const timing = paletteGroups().find((g) => g.title === "Timing")!;
+    expect(timing.items.map((d) => d.type)).toEqual(
+      expect.arrayContaining(["auto.control.wait", "auto.control.wait_until", "auto.action.later"]),
+    );
+    const actions = paletteGroups().find((g) => g.title === "Actions")!;
+    expect(actions.items.map((d) => d.type)).not.toContain("auto.action.later");
+  });
+
+  it("filters by every word of the search, and drops empty groups", () => {
+    const groups = paletteGroups("add tag");
+    expect(groups.map((g) => g.title)).toEqual(["Actions"]);
+    expect(groups[0]!.items.map((d) => d.type)).toContain("auto.action.add_tag");
+    expect(paletteGroups("no step is called this")).toEqual([]);
+  });
+});

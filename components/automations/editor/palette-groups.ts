@@ -1,0 +1,39 @@
+import { registry } from "@/lib/automations/nodes/registry";
+import type { NodeDefinition } from "@/lib/automations/nodes/types";
+
+export interface PaletteGroup {
+  title: string;
+  items: NodeDefinition[];
+}
+
+/**
+ * Timing steps defer what follows: the Wait nodes, and "Later", which is an action to the engine
+ * (it writes a keyed follow-up) but a timing step to the merchant.
+ */
+const TIMING_ACTIONS: ReadonlySet<string> = new Set(["auto.action.later"]);
+
+function groupOf(definition: NodeDefinition): "Triggers" | "Timing" | "Conditions" | "Actions" {
+  if (definition.category === "trigger") return "Triggers";
+  if (definition.category === "wait" || TIMING_ACTIONS.has(definition.type)) return "Timing";
+  if (definition.category === "condition") return "Conditions";
+  return "Actions";
+}
+
+const ORDER = ["Triggers", "Timing", "Conditions", "Actions"] as const;
+
+function matches(definition: NodeDefinition, words: string[]): boolean {
+  const haystack = `${definition.label} ${definition.description} ${definition.type}`.toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+/**
+ * The palette: every node type of the registry in the groups merchants look for them in
+ * (Triggers, Timing, Conditions, Actions), filtered by every word of `query`. Empty groups drop out.
+ */
+export function paletteGroups(query = "", definitions: NodeDefinition[] = registry.all()): PaletteGroup[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return ORDER.map((title) => ({
+    title,
+    items: definitions.filter((d) => groupOf(d) === title && matches(d, words)),
+  })).filter((group) => group.items.length > 0);
+}

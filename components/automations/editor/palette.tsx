@@ -1,0 +1,98 @@
+"use client";
+
+import { useId, useState, type RefObject } from "react";
+import { Input } from "@/components/ui/form";
+import type { NodeDefinition } from "@/lib/automations/nodes/types";
+import { CategoryIcon, CATEGORY_STYLES } from "./category-style";
+import { paletteGroups } from "./palette-groups";
+
+export interface PaletteProps {
+  disabled: boolean;
+  /** Where the next step goes: after a node's exit ("After 'Order paid'"), or null (on its own). */
+  target: string | null;
+  onClearTarget(): void;
+  onAdd(definition: NodeDefinition): void;
+  searchRef: RefObject<HTMLInputElement | null>;
+}
+
+/**
+ * The step palette: every node type in Triggers, Timing, Conditions, Actions, with search. A click
+ * (or Enter) adds the step after the selected one and connects it, so a flow can be built from the
+ * keyboard alone.
+ */
+export function Palette({ disabled, target, onClearTarget, onAdd, searchRef }: PaletteProps) {
+  const [query, setQuery] = useState("");
+  const groups = paletteGroups(query);
+  const searchId = useId();
+
+  return (
+    <aside aria-label="Steps" className="flex min-h-0 flex-col border-r border-zinc-200 bg-white">
+      <div className="border-b border-zinc-200 p-3">
+        {target && (
+          <p className="mb-2 flex items-center justify-between gap-2 rounded-md bg-indigo-50 px-2 py-1 text-xs text-indigo-900">
+            <span className="truncate">Adds {target}</span>
+            <button
+              type="button"
+              className="shrink-0 rounded px-1 font-medium hover:underline"
+              onClick={onClearTarget}
+            >
+              Cancel
+            </button>
+          </p>
+        )}
+        <label htmlFor={searchId} className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+          Add a step
+        </label>
+        <Input
+          id={searchId}
+          ref={searchRef}
+          type="search"
+          controlSize="sm"
+          className="mt-2"
+          placeholder="Search steps"
+          aria-label="Search steps"
+          value={query}
+          disabled={disabled}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter adds the first match: type "wait", press Enter.
+            const first = groups[0]?.items[0];
+            if (e.key === "Enter" && query.trim() && first) {
+              e.preventDefault();
+              onAdd(first);
+            }
+          }}
+        />
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+        {groups.length === 0 && <p className="p-2 text-sm text-zinc-500">No step matches “{query}”.</p>}
+        {groups.map((group) => (
+          <section key={group.title} className="mb-3">
+            <h3 className="px-2 py-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+              {group.title}
+            </h3>
+            <ul>
+              {group.items.map((definition) => (
+                <li key={definition.type}>
+                  <button
+                    type="button"
+                    disabled={disabled}
+                    title={definition.description}
+                    onClick={() => onAdd(definition)}
+                    className="flex w-full items-start gap-2 rounded-md px-2 py-1.5 text-left text-sm text-zinc-800 hover:bg-zinc-100 focus-visible:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-50"
+                  >
+                    <CategoryIcon
+                      category={definition.category}
+                      className={`mt-0.5 size-4 shrink-0 ${CATEGORY_STYLES[definition.category].icon}`}
+                    />
+                    <span>{definition.label}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+    </aside>
+  );
+}

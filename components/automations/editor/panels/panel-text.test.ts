@@ -1,0 +1,202 @@
+import { describe, expect, test } from "vitest";
+import type { DryRunStep } from "@/lib/automations/dry-run";
+import type { GraphDiff } from "@/lib/automations/editor/diff";
+import {
+  diffEntries,
+  groupByLeg,
+  legTitle,
+  outcomeText,
+  parsePayload,
+  previousVersion,
+  stepCount,
+} from "./panel-text";
+
+const emptyDiff: GraphDiff = {
+  added: [],
+  removed: [],
+  changed: [],
+  edgesAdded: [],
+  edgesRemoved: [],
+  isEmpty: true,
+};
+
+function step(over: Partial<DryRunStep>): DryRunStep {
+  return {
+    nodeId: "n",
+    nodeType: "auto.action.add_tag",
+    label: "Add tag",
+    leg: 1,
+    kind: "action",
+    outcome: "would_run",
+    summary: "Add tag 'vip'",
+    detail: [],
+    ...over,
+  };
+}
+
+describe("diffEntries", () => {
+  test("an empty diff has no lines", () => {
+    expect(diffEntries(emptyDiff)).toEqual([]);
+  });
+
+  //  v1: t ──▶ w(Wait 1 hour) ──▶ tag
+  //  v2: t ──▶ w(Wait 2 hours) ──▶ note          (tag removed, note added)
+  test("steps added, removed and changed, then connections, each with a text marker", () => {
+    const diff: GraphDiff = {
+      added: [{ nodeId: "note", type: "auto.action.add_note", label: "Add note", summary: "Add note 'hi'" }],
+      removed: [{ nodeId: "tag", type: "auto.action.add_tag", label: "Add tag", summary: "Add tag 'vip'" }],
+      changed: [
+        {
+          nodeId: "w",
+          type: "auto.control.wait",
+          label: "Wait",
+          summary: "Wait 2 hours",
+          summaryBefore: "Wait 1 hour",
+          params: [{ key: "duration", before: 1, after: 2 }],
+          typeChanged: false,
+        },
+      ],
+      edgesAdded: [{ id: "e2", source: "w", sourceHandle: "out", target: "note" }],
+      edgesRemoved: [{ id: "e1", source: "w", sourceHandle: "out", target: "tag" }],
+      isEmpty: false,
+      names: { w: "'Wait'", note: "'Add note'", tag: "'Add tag'" },
+    };
+    expect(diffEntries(diff)).toEqual([
+      { marker: "+", kind: "added", text: "Added step: Add note 'hi'", details: [] },
+      { marker: "−", kind: "removed", text: "Removed step: Add tag 'vip'", details: [] },
+      {
+        marker: "~",
+        kind: "changed",
+        text: "Changed step: Wait 1 hour → Wait 2 hours",
+        details: ["duration: 1 → 2"],
+      },
+      { marker: "+", kind: "added", text: "Added connection: 'Wait' → 'Add note'", details: [] },
+      { marker: "−", kind: "removed", text: "Removed connection: 'Wait' → 'Add tag'", details: [] },
+    ]);
+  });
+
+  test("a changed step whose summary is the same names it once; a new type says so; branches name their handle", () => {
+    const diff: GraphDiff = {
+      ...emptyDiff,
+      changed: [
+        {
+          nodeId: "c",
+          type: "auto.condition.has_tag",
+          label: "Has tag",
+          summary: "Has tag 'vip'",
+          summaryBefore: "Has tag 'vip'",
+          params: [{ key: "note", before: undefined, after: "x" }],
+          typeChanged: true,
+        },
+      ],
+      edgesAdded: [{ id: "e", source: "c", sourceHandle: "true", target: "t" }],
+      isEmpty: false,
+    };
+    const [changed, edge] = diffEntries(diff);
+    expect(changed!.text).toBe("Changed step: Has tag 'vip'");
+    expect(changed!.details).toEqual(["The kind of step changed.", "note: nothing → 'x'"]);
+    // Without names from the diff, a connection's ends are their ids.
+    expect(edge!.text).toBe("Added connection: 'c' (true) → 't'");
+  });
+
+  test("a step without a summary is named by its label, then its id", () => {
+    const diff: GraphDiff = {
+      ...emptyDiff,
+      added: [
+        { nodeId: "a", type: "x", label: "Add tag", summary: "" },
+        { nodeId: "b", type: "x", label: "", summary: "" },
+      ],
+      isEmpty: false,
+    };
+    expect(diffEntries(diff).map((e) => e.text)).toEqual(["Added step: Add tag", "Added step: b"]);
+  });
+});
+
+describe("previousVersion", () => {
+  const versions = [{ version: 4 }, { version: 2 }, { version: 1 }];
+  test("finds the version published just before, across gaps", () => {
+    expect(previousVersion(versions, 4)).toEqual({ version: 2 });
+    expect(previousVersion(versions, 2)).toEqual({ version: 1 });
+  });
+  test("the first version has none", () => {
+    expect(previousVersion(versions, 1)).toBeNull();
+  });
+});
+
+test("stepCount", () => {
+  expect(stepCount({ nodes: [], edges: [] })).toBe("0 steps");
+  expect(stepCount({ nodes: [{ id: "a", type: "t", params: {} }], edges: [] })).toBe("1 step");
+});
+
+describe("parsePayload", () => {
+  test("an empty box means no payload", () => {
+    expect(parsePayload("")).toEqual({ ok: true, payload: undefined });
+    expect(parsePayload("  \n ")).toEqual({ ok: true, payload: undefined });
+  });
+
+  test("a JSON object is the payload", () => {
+    expect(parsePayload('{"total": 120, "tags": ["vip"]}')).toEqual({
+      ok: true,
+      payload: { total: 120, tags: ["vip"] },
+    });
+  });
+
+  test("invalid JSON is a sentence that says so and how to fix it", () => {
+    const result = parsePayload('{"total": 120,}');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error).toMatch(
+        /^The event payload is not valid JSON \(.+\)\. Check quotes, commas and braces\.$/,
+      );
+    }
+  });
+
+  test.each([
+    ["[1, 2]", "a list"],
+    ["null", "null"],
+    ["42", "a number"],
+    ['"hello"', "a string"],
+  ])("%s is refused: the payload must be an object", (text, what) => {
+    expect(parsePayload(text)).toEqual({
+      ok: false,
+      error: `The event payload must be a JSON object such as {"total": 120}, not ${what}.`,
+    });
+  });
+});
+
+describe("groupByLeg", () => {
+  test("keeps each leg's order and sorts legs, titling the later ones", () => {
+    const steps = [
+      step({ nodeId: "t", leg: 1, kind: "trigger", outcome: "started" }),
+      step({ nodeId: "w", leg: 1, kind: "wait", outcome: "would_wait" }),
+      step({ nodeId: "a", leg: 2 }),
+      step({ nodeId: "b", leg: 1 }),
+      step({ nodeId: "c", leg: 2 }),
+    ];
+    const groups = groupByLeg(steps);
+    expect(groups.map((g) => [g.title, g.steps.map((s) => s.nodeId)])).toEqual([
+      ["Leg 1", ["t", "w", "b"]],
+      ["Leg 2 — after the wait", ["a", "c"]],
+    ]);
+  });
+
+  test("no steps, no legs", () => {
+    expect(groupByLeg([])).toEqual([]);
+  });
+
+  test("legTitle", () => {
+    expect(legTitle(1)).toBe("Leg 1");
+    expect(legTitle(3)).toBe("Leg 3 — after the wait");
+  });
+});
+
+test.each([
+  ["started", "started"],
+  ["true", "true"],
+  ["false", "false"],
+  ["would_run", "would run"],
+  ["would_wait", "would wait"],
+  ["error", "error"],
+] as const)("outcomeText(%s) reads '%s'", (outcome, text) => {
+  expect(outcomeText(outcome)).toBe(text);
+});

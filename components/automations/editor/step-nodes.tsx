@@ -1,0 +1,142 @@
+"use client";
+
+import { Handle, Position, type NodeProps, type NodeTypes } from "@xyflow/react";
+import { createContext, useContext } from "react";
+import { cn } from "@/components/ui/cn";
+import type { StepNode } from "@/lib/automations/editor/flow";
+import { registry, summariseNode } from "@/lib/automations/nodes/registry";
+import type { NodeCategory } from "@/lib/automations/nodes/types";
+import { CATEGORY_STYLES, CategoryIcon } from "./category-style";
+
+export type StepStatusTone = "success" | "warning" | "danger" | "neutral" | "info";
+
+/** What the canvas shows on top of the graph: ready issues, and a dry run's or a run's path. */
+export interface CanvasDecorations {
+  issuesByNode: ReadonlyMap<string, string[]>;
+  /** Set while a path is shown: nodes on it get their status, the others are dimmed. */
+  statusByNode: ReadonlyMap<string, { label: string; tone: StepStatusTone }> | null;
+  readOnly: boolean;
+  onAddAfter(nodeId: string, handle: string): void;
+}
+
+export const DecorationsContext = createContext<CanvasDecorations>({
+  issuesByNode: new Map(),
+  statusByNode: null,
+  readOnly: true,
+  onAddAfter: () => {},
+});
+
+const TONES: Record<StepStatusTone, string> = {
+  success: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  warning: "bg-amber-50 text-amber-900 ring-amber-600/20",
+  danger: "bg-red-50 text-red-800 ring-red-600/20",
+  neutral: "bg-zinc-100 text-zinc-700 ring-zinc-500/20",
+  info: "bg-sky-50 text-sky-800 ring-sky-600/20",
+};
+
+/** Where each exit sits along the bottom edge: one centred, two at a third and two thirds… */
+function exitOffset(index: number, count: number): string {
+  return `${((index + 1) / (count + 1)) * 100}%`;
+}
+
+function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { category: NodeCategory | null }) {
+  const decorations = useContext(DecorationsContext);
+  const definition = registry.get(data.type);
+  const style = category ? CATEGORY_STYLES[category] : null;
+  const issues = decorations.issuesByNode.get(id) ?? [];
+  const status = decorations.statusByNode?.get(id);
+  const dimmed = decorations.statusByNode !== null && !status;
+  const exits = definition?.handles.out ?? [];
+  const summary = summariseNode(data);
+
+  return (
+    <div
+      className={cn(
+        "w-[260px] rounded-xl border-2 bg-white shadow-sm transition-opacity",
+        style?.chrome ?? "border-red-300",
+        selected && "ring-2 ring-indigo-500 ring-offset-2",
+        issues.length > 0 && "border-red-400",
+        dimmed && "opacity-40",
+      )}
+    >
+      {definition?.handles.in && (
+        <Handle
+          type="target"
+          position={Position.Top}
+          id="in"
+          className="!size-3 !border-2 !border-white !bg-zinc-400"
+        />
+      )}
+      <div
+        className={cn(
+          "flex items-center gap-2 rounded-t-[10px] px-3 py-1.5 text-xs font-medium",
+          style?.band ?? "bg-red-50 text-red-800",
+        )}
+      >
+        {category && <CategoryIcon category={category} className={cn("size-4", style?.icon)} />}
+        <span className="truncate">{definition ? definition.label : "Unknown step"}</span>
+        {status && (
+          <span
+            className={cn(
+              "ml-auto rounded-full px-2 py-0.5 text-[11px] font-medium ring-1 ring-inset",
+              TONES[status.tone],
+            )}
+          >
+            {status.label}
+          </span>
+        )}
+      </div>
+      <p className="px-3 py-2 text-sm leading-5 text-zinc-900">{summary}</p>
+      {issues.length > 0 && (
+        <p className="flex items-center gap-1 border-t border-red-100 px-3 py-1.5 text-xs font-medium text-red-700">
+          <span aria-hidden="true">⚠</span>
+          {issues.length === 1 ? "1 issue" : `${issues.length} issues`}
+          <span className="sr-only">: {issues.join(" ")}</span>
+        </p>
+      )}
+      {exits.map((handle, index) => (
+        <div key={handle}>
+          <Handle
+            type="source"
+            position={Position.Bottom}
+            id={handle}
+            style={{ left: exitOffset(index, exits.length) }}
+            className="!size-3 !border-2 !border-white !bg-zinc-500"
+          />
+          {exits.length > 1 && (
+            <span
+              className="pointer-events-none absolute -bottom-5 -translate-x-1/2 text-[11px] font-medium text-zinc-500"
+              style={{ left: `calc(${exitOffset(index, exits.length)} + 18px)` }}
+            >
+              {handle}
+            </span>
+          )}
+          {!decorations.readOnly && (
+            <button
+              type="button"
+              aria-label={`Add a step after '${summary}'${exits.length > 1 ? ` (${handle})` : ""}`}
+              title="Add a step here"
+              onClick={(event) => {
+                event.stopPropagation();
+                decorations.onAddAfter(id, handle);
+              }}
+              className="nodrag nopan absolute -bottom-9 flex size-5 -translate-x-1/2 items-center justify-center rounded-full border border-zinc-300 bg-white text-xs leading-none text-zinc-600 shadow-sm hover:border-indigo-500 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              style={{ left: exitOffset(index, exits.length) }}
+            >
+              +
+            </button>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** React Flow node components, one per category (the node's `type` in React Flow). */
+export const STEP_NODE_TYPES: NodeTypes = {
+  trigger: (props: NodeProps<StepNode>) => <StepCard {...props} category="trigger" />,
+  condition: (props: NodeProps<StepNode>) => <StepCard {...props} category="condition" />,
+  action: (props: NodeProps<StepNode>) => <StepCard {...props} category="action" />,
+  wait: (props: NodeProps<StepNode>) => <StepCard {...props} category="wait" />,
+  unknown: (props: NodeProps<StepNode>) => <StepCard {...props} category={null} />,
+};

@@ -1,0 +1,21 @@
+"use server";
+
+import { refresh } from "next/cache";
+import { z } from "zod";
+import { action } from "@/lib/actions/action";
+import { revertToVersion } from "@/lib/automations/service";
+
+const input = z.object({
+  id: z.string().min(1).max(200),
+  version: z.number("choose a version").int().min(1, "choose a version"),
+});
+
+/**
+ * Publishes an old version's steps, name and policy as a new version (history stays append-only)
+ * and replaces the draft with them. Returns the new version and the draft's new revision.
+ */
+export const revertVersionAction = action({ role: "editor", input }, async ({ id, version }, caller) => {
+  const automation = await revertToVersion(caller, id, String(version));
+  refresh();
+  return { version: automation.version, draftRevision: automation.draftRevision };
+});

@@ -1,0 +1,112 @@
+import type { RunEntity } from "./engine/entity";
+import { recipientsProblem } from "./nodes/actions/send-email.execute";
+import type { ActionType } from "./nodes/registry";
+
+/**
+ * What a dry run says an action would do ("Would add tag 'vip' to order #1001."), or the error a
+ * real run would meet, from the action's request as the executor prepared it (templates filled in).
+ */
+
+export function text(value: unknown): string {
+  return typeof value === "string"
+    ? value
+    : value === undefined || value === null
+      ? ""
+      : JSON.stringify(value);
+}
+
+export function excerpt(value: unknown, max = 120): string {
+  const flat = text(value)
+    .replace(/<br>\n?/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export interface Said {
+  detail: string[];
+  error?: string;
+}
+
+type Describe = (request: Record<string, unknown>, subject: string, entity: RunEntity | null) => Said;
+
+function hasTag(entity: RunEntity | null, tag: string): boolean {
+  return Array.isArray(entity?.data.tags) && entity.data.tags.includes(tag);
+}
+
+/**
+ * What each action would do, from the request its executor prepared. A complete record over the
+ * action types, so a new action without a sentence here is a compile error.
+ */
+const DESCRIBE: Record<ActionType, Describe> = {
+  "auto.action.add_tag": (request, subject, entity) => {
+    const tag = text(request.tag);
+    if (!tag) return { detail: [], error: "The tag came out empty after filling in its placeholders." };
+    return {
+      detail: [
+        `Would add tag '${tag}' to ${subject}${hasTag(entity, tag) ? "; it already has it, so nothing would change" : ""}.`,
+      ],
+    };
+  },
+  "auto.action.remove_tag": (request, subject, entity) => {
+    const tag = text(request.tag);
+    return {
+      detail: [
+        `Would remove tag '${tag}' from ${subject}${entity && !hasTag(entity, tag) ? "; it does not have it, so nothing would change" : ""}.`,
+      ],
+    };
+  },
+  "auto.action.add_note": (request, subject) => ({
+    detail: [`Would add a note to ${subject}: “${excerpt(request.body)}”`],
+  }),
+  "auto.action.send_email": (request) => {
+    const to = text(request.to);
+    const problem = recipientsProblem(to);
+    if (problem) return { detail: [], error: problem };
+    return {
+      detail: [
+        `Would email ${to}: subject '${text(request.subject)}'`,
+        `Body: ${excerpt(request.html, 300)}`,
+      ],
+    };
+  },
+  "auto.action.http_request": (request) => {
+    const url = text(request.url);
+    try {
+      const parsed = new URL(url);
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("protocol");
+    } catch {
+      return { detail: [], error: `'${url}' is not an http(s) address.` };
+    }
+    const headers = Object.entries((request.headers as Record<string, unknown> | undefined) ?? {});
+    const detail = [`Would send ${text(request.method)} ${url}, with an Idempotency-Key header.`];
+    if (headers.length > 0) detail.push(`Headers: ${headers.map(([k, v]) => `${k}: ${text(v)}`).join(", ")}`);
+    if (request.body !== null && request.body !== undefined)
+      detail.push(`Body: ${excerpt(request.body, 300)}`);
+    return { detail };
+  },
+  "auto.action.create_task": (request) => {
+    const due = typeof request.dueAt === "string" ? `, due ${request.dueAt}` : "";
+    const assignee = typeof request.assignee === "string" ? `, assigned to ${request.assignee}` : "";
+    return { detail: [`Would create the task '${text(request.title)}'${due}${assignee}.`] };
+  },
+  "auto.action.later": (request) => {
+    const detail = [
+      `Would run this automation again from step '${text(request.step)}' at ${text(request.due)}.`,
+    ];
+    if (typeof request.key === "string")
+      detail.push(`It would replace any later step waiting under the key '${request.key}'.`);
+    return { detail };
+  },
+};
+
+export function describeAction(
+  type: string,
+  request: Record<string, unknown>,
+  subject: string,
+  entity: RunEntity | null,
+): Said {
+  return Object.hasOwn(DESCRIBE, type)
+    ? DESCRIBE[type as ActionType](request, subject, entity)
+    : { detail: [`Would run '${type}'.`] };
+}

@@ -1,0 +1,429 @@
+import { z } from "zod";
+import type { Caller } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db/client";
+import type { RunEvent } from "@/lib/db/schema";
+import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import { DOMAIN_LABELS, STATUS_EVENTS, type Domain } from "@/lib/entities/domains";
+import { readPath } from "@/lib/entities/fields";
+import { entityLabel, entityName } from "@/lib/entities/options";
+import { parseEntityId } from "@/lib/entities/service";
+import { describeAction, excerpt } from "./dry-run-actions";
+import { toRunEvent } from "./dispatch";
+import { EntityNotFoundError, loadRunEntity, type RunEntity } from "./engine/entity";
+import { evaluatorFor } from "./engine/evaluate";
+import { actionContext, redact, templateContext, type LegContext } from "./engine/execute-shared";
+import { MAX_PLANNED_STEPS, planFrom, type PlannedStep } from "./engine/interpreter";
+import { graphSchema, MAX_GRAPH_BYTES, type Graph, type GraphNode } from "./graph/schema";
+import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
+import { validate } from "./graph/validate";
+import { executorFor } from "./nodes/executors";
+import { effectiveDomain, hasRecord, registry, summariseNode, triggerMatches } from "./nodes/registry";
+import { resumeAtFor } from "./nodes/timing/resume-at";
+import type { NodeDefinition, TriggerDomain } from "./nodes/types";
+import { getAutomation } from "./service";
+
+/**
+ * The dry run ("try it now", seed 003): walks an automation's graph the way a run would, against
+ * a real record or a pasted payload, and says what each step would do, without doing it and
+ * without writing anything. It uses the engine's own pieces, so what it predicts is what a run
+ * does: the interpreter plans each leg, conditions are evaluated by the engine's evaluator,
+ * templates are filled by the engine's rendering and each action's own `prepare`, waits resume
+ * at the time `resumeAtFor` computes. Where it cannot know (an action's output, the record after
+ * a wait), it says so in `notes`.
+ */
+
+export const dryRunInput = z.strictObject({
+  entityId: z.string().optional(),
+  payload: z.record(z.string(), z.unknown()).optional(),
+  graph: z.unknown().optional(),
+});
+
+export interface DryRunStep {
+  nodeId: string;
+  nodeType: string;
+  label: string;
+  leg: number;
+  kind: "trigger" | "condition" | "action" | "wait";
+  outcome: "started" | "true" | "false" | "would_run" | "would_wait" | "error";
+  summary: string;
+  detail: string[];
+  resolvedParams?: Record<string, unknown>;
+  resumeAt?: string;
+  error?: string;
+}
+
+export interface DryRunResult {
+  steps: DryRunStep[];
+  path: { nodeIds: string[]; edgeIds: string[] };
+  entity: { domain: string; id: string; label: string } | null;
+  notes: string[];
+}
+
+const DRY_RUN_ID = "dry-run";
+
+/** The graph to try: shape and size checked, and refused with every ready issue when it has any. */
+function readyGraph(input: unknown): Graph {
+  const size = JSON.stringify(input ?? null).length;
+  if (size > MAX_GRAPH_BYTES) {
+    throw new AppError(
+      422,
+      "invalid",
+      `The flow is ${Math.round(size / 1000)} KB; a flow can be at most ${MAX_GRAPH_BYTES / 1000} KB.`,
+    );
+  }
+  const issues = validate(input);
+  if (issues.length > 0) {
+    const [first] = issues;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+    throw new AppError(
+      422,
+      "invalid",
+      `Fix this flow before trying it: ${first!.message}${more}`,
+      issues.map((issue) => ({ nodeId: issue.nodeId, edgeId: issue.edgeId, message: issue.message })),
+    );
+  }
+  return graphSchema.parse(input);
+}
+
+function statusOf(entity: RunEntity | null): string | null {
+  return typeof entity?.data.status === "string" ? entity.data.status : null;
+}
+
+/**
+ * The payload the trigger's real event would carry for this record, so the run sees what it would
+ * see then: `order.paid` pins the status to `paid` (from → to), `order.created` carries the status.
+ */
+function defaultPayload(
+  trigger: GraphNode,
+  definition: NodeDefinition,
+  entity: RunEntity | null,
+): Record<string, unknown> {
+  const event = definition.event ?? "";
+  if (!entity) return trigger.type === "auto.trigger.later" ? { step: trigger.params.step } : {};
+  const current = statusOf(entity);
+  if (event === `${entity.domain}.created`) return { status: current };
+  const named = Object.entries(STATUS_EVENTS[entity.domain] ?? {}).find(([, type]) => type === event)?.[0];
+  if (named) return { from: current === named ? null : current, to: named };
+  if (event === `${entity.domain}.status_changed`) {
+    const to = typeof trigger.params.to === "string" ? trigger.params.to : current;
+    const from =
+      typeof trigger.params.from === "string" ? trigger.params.from : current === to ? null : current;
+    return { from, to };
+  }
+  if (event === "product.low_stock") {
+    const threshold = typeof trigger.params.threshold === "number" ? trigger.params.threshold : 5;
+    const inventory = typeof entity.data.inventory === "number" ? entity.data.inventory : threshold;
+    return { from: threshold + 1, to: Math.min(inventory, threshold) };
+  }
+  return {};
+}
+
+/** The record the run would be about, as the engine loads it: by id, in the caller's shop. */
+async function loadEntity(
+  tenantId: string,
+  domain: Domain,
+  rawId: string,
+  event: RunEvent,
+  pinStatus: boolean,
+) {
+  const id = parseEntityId(rawId);
+  try {
+    return await loadRunEntity(getDb(), tenantId, { ...event, entityId: id }, { pinStatus });
+  } catch (error) {
+    if (error instanceof EntityNotFoundError) throw notFound(`The ${DOMAIN_LABELS[domain].one} '${id}'`);
+    throw error;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** "in 2 days", "in 3 hours", "in 45 minutes". */
+function fromNow(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  const [amount, unit] =
+    minutes >= 2 * 1440
+      ? [Math.round(minutes / 1440), "day"]
+      : minutes >= 120
+        ? [Math.round(minutes / 60), "hour"]
+        : [minutes, "minute"];
+  return `in ${amount} ${unit}${amount === 1 ? "" : "s"}`;
+}
+
+/** A leg still to walk: from the trigger or from a wait, at the time it would resume. */
+interface PendingLeg {
+  start: string;
+  now: Date;
+  /** The order it was met in, to break ties between waits that resume at the same time. */
+  order: number;
+  /** The wait step it continues, told which leg carries on from it once that is known. */
+  waitStep?: DryRunStep;
+}
+
+export async function dryRun(caller: Caller, automationId: string, body: unknown): Promise<DryRunResult> {
+  const input = parseOrThrow(dryRunInput, body ?? {}, "The dry run is invalid");
+  const tenantId = caller.tenant.id;
+  const automation = await getAutomation(tenantId, automationId);
+  const graph = readyGraph(input.graph === undefined ? automation.draftGraph : input.graph);
+  const notes: string[] = ["Nothing was saved or sent: this was a dry run."];
+
+  // Validation guarantees a trigger of a known type.
+  const triggers = graph.nodes.filter((node) => registry.get(node.type)?.category === "trigger");
+  const trigger = triggers[0]!;
+  const triggerDefinition = registry.get(trigger.type)!;
+  if (triggers.length > 1) {
+    notes.push(
+      `This flow has ${triggers.length} triggers; the dry run starts from the first, '${triggerDefinition.label}'.`,
+    );
+  }
+  const domain: TriggerDomain | null = effectiveDomain(trigger);
+  const now = new Date();
+  const eventBase = {
+    id: DRY_RUN_ID,
+    type: triggerDefinition.event ?? "dry_run",
+    domain: domain ?? "webhook",
+    entityId: null,
+    payload: {},
+    createdAt: now,
+    inserted: true,
+  };
+
+  // The record, as it is now (what a resumed leg sees) and as the first leg sees it (status pinned).
+  let current: RunEntity | null = null;
+  if (input.entityId !== undefined && hasRecord(domain)) {
+    current = await loadEntity(tenantId, domain, input.entityId, toRunEvent(eventBase), false);
+  } else if (input.entityId !== undefined) {
+    notes.push(
+      `Runs of this trigger are not about a stored record, so the record '${input.entityId}' was not used.`,
+    );
+  }
+  const payload = input.payload ?? defaultPayload(trigger, triggerDefinition, current);
+  const event: RunEvent = toRunEvent({ ...eventBase, entityId: current?.id ?? null, payload });
+  const pinned =
+    current && hasRecord(domain) ? await loadEntity(tenantId, domain, current.id, event, true) : null;
+
+  if (hasRecord(domain) && !current) {
+    const one = DOMAIN_LABELS[domain].one;
+    notes.push(
+      `No ${one} was chosen, so conditions see no record and {entity.…} tokens come out empty. Choose one to try the flow on real data.`,
+    );
+  }
+  if (pinned && current && statusOf(pinned) !== statusOf(current)) {
+    notes.push(
+      `The ${DOMAIN_LABELS[pinned.domain].one}'s status is taken as '${statusOf(pinned)}', the status '${triggerDefinition.label}' fires for; it is '${statusOf(current)}' now.`,
+    );
+  }
+  if (!triggerMatches(triggerDefinition, trigger.params, { type: event.type, payload: event.payload })) {
+    notes.push(
+      `A real ${event.type} event with this payload would not start '${summariseNode(trigger)}'; the dry run goes on as if it had.`,
+    );
+  }
+
+  const subject = pinned
+    ? entityName(pinned.domain, pinned.id, pinned.data)
+    : hasRecord(domain)
+      ? `the ${DOMAIN_LABELS[domain].one} this run is about`
+      : "the run's record";
+  const steps: DryRunStep[] = [
+    {
+      nodeId: trigger.id,
+      nodeType: trigger.type,
+      label: triggerDefinition.label,
+      leg: 1,
+      kind: "trigger",
+      outcome: "started",
+      summary: summariseNode(trigger),
+      detail: [
+        pinned ? `Started for ${subject}.` : "Started without a record.",
+        `The ${event.type} event carries ${excerpt(JSON.stringify(event.payload), 300)}.`,
+      ],
+    },
+  ];
+  const nodeIds = new Set<string>([trigger.id]);
+  const edgeIds = new Set<string>();
+  // Legs are numbered as a run numbers them: in the order its waits come due.
+  const pendingLegs: PendingLeg[] = [{ start: trigger.id, now, order: 0 }];
+  let met = 0;
+  let legNumber = 0;
+  let readsSteps = false;
+
+  while (pendingLegs.length > 0) {
+    pendingLegs.sort((a, b) => a.now.getTime() - b.now.getTime() || a.order - b.order);
+    const pending = pendingLegs.shift()!;
+    legNumber += 1;
+    pending.waitStep?.detail.push(`Then leg ${legNumber} carries on from here.`);
+    const leg: LegContext = {
+      tenantId,
+      runId: DRY_RUN_ID,
+      automationId: automation.id,
+      automationName: automation.name,
+      automationVersion: automation.version,
+      leg: legNumber,
+      event,
+      // The first leg sees the status the event fired for; a resumed leg the record as it is.
+      entity: legNumber === 1 ? pinned : current,
+      steps: {},
+      now: pending.now,
+    };
+    let plan: PlannedStep[];
+    try {
+      plan = planFrom(graph, pending.start, registry, evaluatorFor(leg));
+    } catch (error) {
+      notes.push(messageOf(error));
+      break;
+    }
+    if (steps.length + plan.length > MAX_PLANNED_STEPS) {
+      notes.push(`This run would take more than ${MAX_PLANNED_STEPS} steps; the dry run stops there.`);
+      break;
+    }
+    markPath(graph, pending.start, plan, nodeIds, edgeIds);
+
+    for (const step of plan) {
+      const node = graph.nodes.find((n) => n.id === step.nodeId)!;
+      const definition = registry.get(step.nodeType)!;
+      const base = {
+        nodeId: step.nodeId,
+        nodeType: step.nodeType,
+        label: definition.label,
+        leg: legNumber,
+        summary: summariseNode(node),
+      };
+      if (step.kind === "condition") {
+        leg.steps[step.nodeId] = { result: step.result };
+        steps.push({
+          ...base,
+          kind: "condition",
+          outcome: step.result ? "true" : "false",
+          detail: [conditionDetail(node, leg.entity, step.result)],
+        });
+      } else if (step.kind === "action") {
+        const parsed = definition.params.safeParse(step.params);
+        const executor = executorFor(step.nodeType);
+        if (!parsed.success || !executor) {
+          const error = `${definition.label}: the step's settings are invalid.`;
+          steps.push({ ...base, kind: "action", outcome: "error", detail: [], error });
+          continue;
+        }
+        const params = parsed.data as Record<string, unknown>;
+        readsSteps ||= templatedStrings(params, definition.templated).some(({ text }) =>
+          findTokens(text).some((token) => token.root === "steps"),
+        );
+        const resolvedParams = redact(renderParams(params, definition.templated, templateContext(leg)));
+        let request: Record<string, unknown>;
+        try {
+          request = executor.prepare(params as never, actionContext(leg, step.nodeId));
+        } catch (error) {
+          const message = messageOf(error);
+          steps.push({
+            ...base,
+            kind: "action",
+            outcome: "error",
+            detail: [],
+            resolvedParams,
+            error: message,
+          });
+          continue;
+        }
+        const said = describeAction(step.nodeType, redact(request), subject, leg.entity);
+        steps.push({
+          ...base,
+          kind: "action",
+          outcome: said.error ? "error" : "would_run",
+          detail: said.detail,
+          resolvedParams,
+          ...(said.error ? { error: said.error } : {}),
+        });
+      } else {
+        let resumeAt: Date;
+        try {
+          resumeAt = resumeAtFor({ type: step.nodeType, params: step.params }, leg.now);
+        } catch (error) {
+          steps.push({ ...base, kind: "wait", outcome: "error", detail: [], error: messageOf(error) });
+          continue;
+        }
+        const waitStep: DryRunStep = {
+          ...base,
+          kind: "wait",
+          outcome: "would_wait",
+          resumeAt: resumeAt.toISOString(),
+          detail: [
+            `Would wait until ${resumeAt.toISOString()}, ${fromNow(resumeAt.getTime() - now.getTime())}.`,
+          ],
+        };
+        steps.push(waitStep);
+        pendingLegs.push({ start: step.nodeId, now: resumeAt, order: ++met, waitStep });
+      }
+    }
+  }
+
+  if (legNumber > 1 && hasRecord(domain)) {
+    const one = DOMAIN_LABELS[domain].one;
+    notes.push(
+      `When a wait ends, the real run reads the ${one} again, so the steps after it see the ${one} as it is then; this dry run shows it as it is now.`,
+    );
+  }
+  if (readsSteps) {
+    notes.push(
+      "Outputs of earlier actions ({steps.…}) only exist in a real run, so they come out empty here.",
+    );
+  }
+
+  return {
+    steps,
+    path: { nodeIds: [...nodeIds], edgeIds: [...edgeIds] },
+    entity: pinned
+      ? {
+          domain: pinned.domain,
+          id: pinned.id,
+          label: entityLabel(pinned.domain, pinned.id, current?.data ?? pinned.data),
+        }
+      : null,
+    notes,
+  };
+}
+
+/** Why a condition came out as it did: the value it read. */
+function conditionDetail(node: GraphNode, entity: RunEntity | null, result: boolean): string {
+  const verdict = `so it follows '${result ? "true" : "false"}'.`;
+  if (!entity) return `There is no record to check, ${verdict}`;
+  if (node.type === "auto.condition.field" && typeof node.params.path === "string") {
+    const value = readPath(entity.data, node.params.path);
+    const shown = value === undefined || value === null ? "not set" : `${JSON.stringify(value)}`;
+    return `${node.params.path} is ${shown}, ${verdict}`;
+  }
+  if (node.type === "auto.condition.has_tag") {
+    const tags = Array.isArray(entity.data.tags) ? entity.data.tags.map(String) : [];
+    return `${tags.length > 0 ? `Its tags are ${tags.join(", ")}` : "It has no tags"}, ${verdict}`;
+  }
+  return `It is ${result ? "true" : "false"}, ${verdict}`;
+}
+
+/**
+ * Adds the nodes a leg plans and the connections it takes to the path: every exit of the start
+ * node and of an action, only the chosen exit of a condition, none out of a wait (that is the
+ * next leg's).
+ */
+function markPath(
+  graph: Graph,
+  start: string,
+  plan: PlannedStep[],
+  nodeIds: Set<string>,
+  edgeIds: Set<string>,
+) {
+  const planned = new Map(plan.map((step) => [step.nodeId, step]));
+  for (const step of plan) nodeIds.add(step.nodeId);
+  for (const edge of graph.edges) {
+    if (!planned.has(edge.target)) continue;
+    const from = planned.get(edge.source);
+    const handles =
+      edge.source === start
+        ? (registry.get(graph.nodes.find((n) => n.id === start)?.type ?? "")?.handles.out ?? [])
+        : from?.kind === "condition"
+          ? [from.result ? "true" : "false"]
+          : from?.kind === "action"
+            ? (registry.get(from.nodeType)?.handles.out ?? [])
+            : [];
+    if (handles.includes(edge.sourceHandle)) edgeIds.add(edge.id);
+  }
+}

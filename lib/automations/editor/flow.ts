@@ -1,0 +1,142 @@
+import type { Edge, Node } from "@xyflow/react";
+import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
+import { registry } from "@/lib/automations/nodes/registry";
+import { autoLayout } from "./layout";
+
+/**
+ * Conversions between a stored graph and React Flow's nodes and edges. Pure and browser-safe:
+ * the canvas holds React Flow state while a merchant edits, and saving turns it back into a graph.
+ *
+ * - A node's React Flow `type` is its registry category (`trigger`, `condition`, `action`,
+ *   `wait`, or `unknown` for a type this build does not know), so the canvas needs one component
+ *   per category; the node type itself (`auto.action.add_tag`) and its params ride in `data`.
+ * - An edge keeps the graph edge's `sourceHandle` (`out`, `true`, `false`…); every target handle
+ *   is `in`.
+ */
+
+export interface StepNodeData extends Record<string, unknown> {
+  type: string;
+  params: Record<string, unknown>;
+}
+/** React Flow node `type` = the registry category. */
+export type StepNodeKind = "trigger" | "condition" | "action" | "wait" | "unknown";
+export type StepNode = Node<StepNodeData, StepNodeKind>;
+export type StepEdge = Edge;
+
+/** The id regex of `graph/schema.ts`, and its length limit. */
+const ID_CHARS = /[^A-Za-z0-9_-]+/g;
+const MAX_ID = 100;
+
+export function nodeKind(type: string): StepNodeKind {
+  return registry.get(type)?.category ?? "unknown";
+}
+
+function toStepNode(node: GraphNode): StepNode {
+  return {
+    id: node.id,
+    type: nodeKind(node.type),
+    position: node.position ? { x: node.position.x, y: node.position.y } : { x: 0, y: 0 },
+    data: { type: node.type, params: node.params },
+  };
+}
+
+function toStepEdge(edge: GraphEdge): StepEdge {
+  return {
+    id: edge.id,
+    source: edge.source,
+    sourceHandle: edge.sourceHandle,
+    target: edge.target,
+    targetHandle: "in",
+  };
+}
+
+/**
+ * A graph as React Flow nodes and edges. Nodes without a stored position are placed by
+ * `autoLayout`: all of them when none has one, otherwise shifted so the laid-out flow lines up
+ * with the steps that already have a place (the mean offset between the two).
+ */
+export function toFlow(graph: Graph): { nodes: StepNode[]; edges: StepEdge[] } {
+  const nodes = graph.nodes.map(toStepNode);
+  const edges = graph.edges.map(toStepEdge);
+  const missing = graph.nodes.filter((node) => !node.position);
+  if (missing.length === 0) return { nodes, edges };
+
+  const laidOut = new Map(autoLayout(nodes, edges).map((node) => [node.id, node.position]));
+  const placed = graph.nodes.filter((node) => node.position);
+  let dx = 0;
+  let dy = 0;
+  for (const node of placed) {
+    const auto = laidOut.get(node.id);
+    if (!auto || !node.position) continue;
+    dx += node.position.x - auto.x;
+    dy += node.position.y - auto.y;
+  }
+  if (placed.length > 0) {
+    dx = Math.round(dx / placed.length);
+    dy = Math.round(dy / placed.length);
+  }
+  const without = new Set(missing.map((node) => node.id));
+  return {
+    nodes: nodes.map((node) => {
+      const auto = laidOut.get(node.id);
+      return without.has(node.id) && auto ? { ...node, position: { x: auto.x + dx, y: auto.y + dy } } : node;
+    }),
+    edges,
+  };
+}
+
+/**
+ * React Flow state back into a graph: ids, types and params as they are, positions rounded to
+ * whole pixels, everything React Flow adds (selection, measurements, handles' `in`) dropped. An
+ * edge without a source handle leaves by `out`.
+ */
+export function fromFlow(nodes: StepNode[], edges: StepEdge[]): Graph {
+  return {
+    nodes: nodes.map((node) => ({
+      id: node.id,
+      type: node.data.type,
+      params: node.data.params,
+      position: { x: Math.round(node.position.x), y: Math.round(node.position.y) },
+    })),
+    edges: edges.map((edge) => ({
+      id: edge.id,
+      source: edge.source,
+      sourceHandle: edge.sourceHandle ?? "out",
+      target: edge.target,
+    })),
+  };
+}
+
+/** `text` made fit for an id: only letters, digits, dashes and underscores, never empty. */
+function slug(text: string, fallback: string): string {
+  const cleaned = text.replace(ID_CHARS, "_").replace(/^_+|_+$/g, "");
+  return cleaned || fallback;
+}
+
+/** `base`, or `base_2`, `base_3`… whichever is free, always within the id length limit. */
+function firstFree(base: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  const stem = base.slice(0, MAX_ID);
+  if (!used.has(stem)) return stem;
+  for (let n = 2; ; n++) {
+    const suffix = `_${n}`;
+    const candidate = `${stem.slice(0, MAX_ID - suffix.length)}${suffix}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}
+
+/** A readable id for a new node of `type`: `add_tag`, then `add_tag_2`… (`auto.action.add_tag`). */
+export function newNodeId(type: string, taken: Iterable<string>): string {
+  const last = type.split(".").pop() ?? type;
+  return firstFree(slug(last, "step"), taken);
+}
+
+/** A readable id for a new connection: `check-true-add_tag`, unique among `taken`. */
+export function newEdgeId(
+  source: string,
+  sourceHandle: string,
+  target: string,
+  taken: Iterable<string>,
+): string {
+  return firstFree(slug(`${source}-${slug(sourceHandle, "out")}-${target}`, "edge"), taken);
+}

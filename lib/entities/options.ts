@@ -1,0 +1,121 @@
+import { and, desc, eq, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { entities } from "@/lib/db/schema";
+import { parseOrThrow } from "@/lib/errors";
+import { DOMAIN_LABELS, isDomain, type Domain } from "./domains";
+import { parseDomain } from "./service";
+
+/**
+ * Records as people recognise them, for pickers ("try this flow on order #1001") and sentences
+ * ("Would add tag 'vip' to order #1001"). Every query is scoped to the tenant.
+ */
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+function amount(value: unknown, currency?: unknown): string | null {
+  if (typeof value !== "number") return null;
+  return text(currency) ? `${value} ${String(currency)}` : String(value);
+}
+
+/** "#1001" for order number 1001 or "#1001". */
+function orderNumber(value: unknown, id: string): string {
+  const number = text(value);
+  if (!number) return `'${id}'`;
+  return number.startsWith("#") ? number : `#${number}`;
+}
+
+/** How a sentence names a record: "order #1001", "customer ada@example.com", "product 'Mug'". */
+export function entityName(domain: Domain, id: string, data: Record<string, unknown>): string {
+  const one = DOMAIN_LABELS[domain].one;
+  switch (domain) {
+    case "order":
+      return `${one} ${orderNumber(data.number, id)}`;
+    case "customer":
+      return `${one} ${text(data.email) ?? `'${id}'`}`;
+    case "product":
+      return `${one} '${text(data.title) ?? id}'`;
+    default:
+      return `${one} '${id}'`;
+  }
+}
+
+/** A picker line: "Order #1001 · ada@example.com · paid". */
+export function entityLabel(domain: Domain, id: string, data: Record<string, unknown>): string {
+  const name = entityName(domain, id, data);
+  const parts: (string | null)[] = [name.charAt(0).toUpperCase() + name.slice(1)];
+  switch (domain) {
+    case "order":
+      parts.push(text(data.email), amount(data.total, data.currency));
+      break;
+    case "cart":
+      parts.push(text(data.email), amount(data.total));
+      break;
+    case "customer":
+      parts.push(text(data.name));
+      break;
+    case "product":
+      parts.push(typeof data.inventory === "number" ? `${data.inventory} in stock` : null);
+      break;
+    case "refund":
+    case "invoice":
+      parts.push(amount(data.amount));
+      break;
+    case "shipment":
+      parts.push(text(data.carrier), text(data.tracking));
+      break;
+  }
+  parts.push(text(data.status));
+  return parts.filter((part): part is string => part !== null).join(" · ");
+}
+
+const optionsQuery = z.object({
+  query: z.string().max(200, "the search is longer than 200 characters").optional(),
+  limit: z.number().int().min(1).max(50).default(20),
+});
+
+/** `%` and `_` typed into a search mean themselves, not LIKE wildcards. */
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/**
+ * Up to `limit` records of `domain` for a picker, most recently changed first, matching `query`
+ * in the id, email, order number, name or title. An entityless domain (webhook, schedule, later)
+ * has no records to pick: `[]`. An unknown domain is a 404.
+ */
+export async function entityOptions(
+  tenantId: string,
+  domain: string,
+  query?: string,
+  limit = 20,
+): Promise<{ id: string; label: string }[]> {
+  if (domain === "webhook" || domain === "schedule" || domain === "later") return [];
+  const parsedDomain = isDomain(domain) ? domain : parseDomain(domain);
+  const input = parseOrThrow(optionsQuery, { query, limit }, "The search is invalid");
+  const search = input.query?.trim();
+  const pattern = search ? likePattern(search) : null;
+  const rows = await getDb()
+    .select({ id: entities.id, data: entities.data, status: entities.status })
+    .from(entities)
+    .where(
+      and(
+        eq(entities.tenantId, tenantId),
+        eq(entities.domain, parsedDomain),
+        pattern
+          ? or(
+              sql`${entities.id} ilike ${pattern}`,
+              sql`${entities.email} ilike ${pattern}`,
+              sql`${entities.data}->>'number' ilike ${pattern}`,
+              sql`${entities.data}->>'name' ilike ${pattern}`,
+              sql`${entities.data}->>'title' ilike ${pattern}`,
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(entities.updatedAt), desc(entities.id))
+    .limit(input.limit);
+  return rows.map((row) => ({ id: row.id, label: entityLabel(parsedDomain, row.id, row.data) }));
+}
