@@ -5,12 +5,14 @@
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchFanout } from "./fanout";
+import { benchHistory } from "./history";
 import { benchResume } from "./resume";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
   fanout: benchFanout,
   resume: benchResume,
+  history: benchHistory,
   "editor-js": benchEditorJs,
 };
 

@@ -17,14 +17,8 @@ test("the sidebar reaches every section and marks the current one", async ({ pag
   }
 });
 
-// The automations empty state is checked in automations.spec.ts, which runs before drafts exist.
-test("runs explain themselves honestly while empty", async ({ page }) => {
-  await signIn(page, "viewer");
-  await page.goto("/runs");
-  await expect(page.getByRole("heading", { name: "No runs yet" })).toBeVisible();
-  for (const status of ["Waiting", "Cancelled"])
-    await expect(page.getByText(status, { exact: true })).toBeVisible();
-});
+// The automations empty state is checked in automations.spec.ts, which runs before drafts exist;
+// the runs empty state in empty-runs.spec.ts, which runs before any spec publishes a flow.
 
 test("settings opens on its first tab", async ({ page }) => {
   await signIn(page, "editor");

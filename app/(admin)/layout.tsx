@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Providers } from "@/components/providers";
 import { Sidebar } from "@/components/shell/sidebar";
 import { requireCaller } from "@/lib/auth/session";
 
@@ -19,7 +20,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       <Sidebar caller={caller} />
       <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 md:py-8">
         {/* A page marked `data-wide` (the flow editor) uses the whole width. */}
-        <div className="mx-auto max-w-6xl has-data-wide:max-w-none">{children}</div>
+        <div className="mx-auto max-w-6xl has-data-wide:max-w-none">
+          <Providers>{children}</Providers>
+        </div>
       </main>
     </div>
   );

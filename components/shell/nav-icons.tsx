@@ -33,6 +33,24 @@ export const NAV_ICONS = {
       <path d="M8.5 7l4 3-4 3z" />
     </Icon>
   ),
+  waiting: (
+    <Icon>
+      <path d="M6 2.5h8M6 17.5h8" />
+      <path d="M7 2.5c0 4 6 4.5 6 7.5s-6 3.5-6 7.5M13 2.5c0 4-6 4.5-6 7.5s6 3.5 6 7.5" />
+    </Icon>
+  ),
+  outbox: (
+    <Icon>
+      <rect x="2.5" y="4.5" width="15" height="11" rx="1.5" />
+      <path d="M3 5.5l7 5.5 7-5.5" />
+    </Icon>
+  ),
+  tasks: (
+    <Icon>
+      <rect x="3" y="3" width="14" height="14" rx="2" />
+      <path d="M6.5 10l2.5 2.5 4.5-5" />
+    </Icon>
+  ),
   orders: (
     <Icon>
       <path d="M5 2.5h10v15l-2.5-1.5-2.5 1.5-2.5-1.5L5 17.5z" />

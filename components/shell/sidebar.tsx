@@ -9,6 +9,9 @@ import { RoleBadge } from "./role-badge";
 const NAV = [
   { href: "/automations", label: "Automations", icon: NAV_ICONS.automations },
   { href: "/runs", label: "Runs", icon: NAV_ICONS.runs },
+  { href: "/waiting", label: "Waiting list", icon: NAV_ICONS.waiting },
+  { href: "/outbox", label: "Outbox", icon: NAV_ICONS.outbox },
+  { href: "/tasks", label: "Tasks", icon: NAV_ICONS.tasks },
   { href: "/orders", label: "Orders", icon: NAV_ICONS.orders },
   { href: "/customers", label: "Customers", icon: NAV_ICONS.customers },
   { href: "/settings", label: "Settings", icon: NAV_ICONS.settings },

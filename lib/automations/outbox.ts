@@ -1,9 +1,9 @@
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, outboxEmails } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";
-import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 
 export const outboxQuery = z.object({
   kind: z.enum(["email", "http"]).default("email"),
@@ -14,28 +14,28 @@ export const outboxQuery = z.object({
 /** Emails written by flows, or HTTP deliveries with their idempotency key and response. */
 export async function listOutbox(tenantId: string, query: unknown = {}) {
   const q = parseOrThrow(outboxQuery, query, "The outbox query is invalid");
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
   if (q.kind === "email") {
     const rows = await getDb()
-      .select()
+      .select({
+        e: outboxEmails,
+        at: sql<string>`${sql.raw(preciseTimestamp('"outbox_emails"."created_at"'))}`,
+      })
       .from(outboxEmails)
       .where(
         and(
           eq(outboxEmails.tenantId, tenantId),
           after
-            ? or(
-                lt(outboxEmails.createdAt, after.at),
-                and(eq(outboxEmails.createdAt, after.at), lt(outboxEmails.id, after.id)),
-              )
+            ? sql`(${outboxEmails.createdAt}, ${outboxEmails.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
             : undefined,
         ),
       )
-      .orderBy(desc(outboxEmails.createdAt), desc(outboxEmails.id))
+      .orderBy(sql`${outboxEmails.createdAt} desc nulls last`, sql`${outboxEmails.id} desc nulls last`)
       .limit(q.limit + 1);
     const page = rows.slice(0, q.limit);
     const last = page.at(-1);
     return {
-      items: page.map((e) => ({
+      items: page.map(({ e }) => ({
         kind: "email" as const,
         id: e.id,
         runId: e.runId,
@@ -48,30 +48,30 @@ export async function listOutbox(tenantId: string, query: unknown = {}) {
         sentAt: e.sentAt?.toISOString() ?? null,
         createdAt: e.createdAt.toISOString(),
       })),
-      nextCursor: rows.length > q.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+      nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.e.id) : null,
     };
   }
   const rows = await getDb()
-    .select()
+    .select({
+      d: actionDeliveries,
+      at: sql<string>`${sql.raw(preciseTimestamp('"action_deliveries"."created_at"'))}`,
+    })
     .from(actionDeliveries)
     .where(
       and(
         eq(actionDeliveries.tenantId, tenantId),
         eq(actionDeliveries.nodeType, "auto.action.http_request"),
         after
-          ? or(
-              lt(actionDeliveries.createdAt, after.at),
-              and(eq(actionDeliveries.createdAt, after.at), lt(actionDeliveries.id, after.id)),
-            )
+          ? sql`(${actionDeliveries.createdAt}, ${actionDeliveries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
           : undefined,
       ),
     )
-    .orderBy(desc(actionDeliveries.createdAt), desc(actionDeliveries.id))
+    .orderBy(sql`${actionDeliveries.createdAt} desc nulls last`, sql`${actionDeliveries.id} desc nulls last`)
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return {
-    items: page.map((d) => ({
+    items: page.map(({ d }) => ({
       kind: "http" as const,
       id: d.id,
       runId: d.runId,
@@ -85,6 +85,6 @@ export async function listOutbox(tenantId: string, query: unknown = {}) {
       createdAt: d.createdAt.toISOString(),
       completedAt: d.completedAt?.toISOString() ?? null,
     })),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.d.id) : null,
   };
 }

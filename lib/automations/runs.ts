@@ -1,25 +1,61 @@
-import { and, asc, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { automationRuns, automationRunSteps, automationRunWaits, type RunStatus } from "@/lib/db/schema";
+import {
+  automationRuns,
+  automationRunSteps,
+  automationRunWaits,
+  automations,
+  automationVersions,
+  type RunStatus,
+} from "@/lib/db/schema";
+import type { Graph } from "./graph/schema";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
+import { nodeStatuses, numberOccurrences } from "./run-timeline";
 import { waitView } from "./waits";
 import { isUuid, notFound, parseOrThrow } from "@/lib/errors";
-import { decodeCursor, encodeCursor } from "@/lib/pagination";
 
-const RUN_STATUSES = ["queued", "running", "waiting", "succeeded", "partial", "failed", "cancelled"] as const;
+export const RUN_STATUSES = [
+  "queued",
+  "running",
+  "waiting",
+  "succeeded",
+  "partial",
+  "failed",
+  "cancelled",
+] as const;
 
-export const runsQuery = z.object({
-  automationId: z.uuid("must be an automation id").optional(),
-  status: z.enum(RUN_STATUSES, `must be one of ${RUN_STATUSES.join(", ")}`).optional(),
-  domain: z.string().max(50).optional(),
-  entityId: z.string().max(200).optional(),
-  cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+/** An instant with its offset (`2026-11-30T09:00:00+01:00`), or a date, read as midnight UTC. */
+const instant = z.union(
+  [z.iso.datetime({ offset: true }), z.iso.date()],
+  "must be a date (2026-11-30) or a date-time with its offset (2026-11-30T09:00:00Z)",
+);
+
+export const runsQuery = z
+  .object({
+    automationId: z.uuid("must be an automation id").optional(),
+    status: z.enum(RUN_STATUSES, `must be one of ${RUN_STATUSES.join(", ")}`).optional(),
+    domain: z.string().max(50).optional(),
+    entityId: z.string().max(200).optional(),
+    /** Runs created at or after this instant. */
+    from: instant.optional(),
+    /** Runs created before this instant. */
+    to: instant.optional(),
+    cursor: z.string().max(500).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .refine((q) => !q.from || !q.to || new Date(q.from) < new Date(q.to), {
+    message: "from must be before to",
+    path: ["to"],
+  });
+
+export type RunsQuery = z.input<typeof runsQuery>;
 
 export interface RunSummary {
   id: string;
   automationId: string;
+  /** The automation's current name (null when it was deleted since). */
+  automationName: string | null;
   automationVersion: number;
   status: RunStatus;
   eventType: string;
@@ -29,16 +65,19 @@ export interface RunSummary {
   finishedAt: string | null;
   durationMs: number | null;
   createdAt: string;
-  /** While waiting: when the earliest pending wait is due. */
+  /** While waiting: when the earliest pending wait is due (a column kept by pause, resume and settle). */
   resumeAt: string | null;
   reason: string | null;
   error: string | null;
 }
 
-function summary(r: typeof automationRuns.$inferSelect): RunSummary {
+type RunRow = typeof automationRuns.$inferSelect;
+
+function summary(r: RunRow, automationName: string | null): RunSummary {
   return {
     id: r.id,
     automationId: r.automationId,
+    automationName,
     automationVersion: r.automationVersion,
     status: r.status,
     eventType: r.event.type,
@@ -48,71 +87,90 @@ function summary(r: typeof automationRuns.$inferSelect): RunSummary {
     finishedAt: r.finishedAt?.toISOString() ?? null,
     durationMs: r.durationMs,
     createdAt: r.createdAt.toISOString(),
-    resumeAt: r.resumeAt?.toISOString() ?? null,
+    resumeAt: r.status === "waiting" ? (r.resumeAt?.toISOString() ?? null) : null,
     reason: r.reason,
     error: r.error,
   };
 }
 
-/** Runs, newest first, keyset-paginated on (created_at, id); every filter is served by an index. */
+/**
+ * Runs, newest first, keyset-paginated on (created_at, id). Every filter combination the UI offers
+ * is one range scan of an index that starts with the tenant (see the indexes of
+ * `automation_runs`); there is no OFFSET and no count.
+ */
 export async function listRuns(tenantId: string, query: unknown = {}) {
   const q = parseOrThrow(runsQuery, query, "The runs query is invalid");
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
+  const r = automationRuns;
   const rows = await getDb()
-    .select()
-    .from(automationRuns)
+    .select({
+      run: r,
+      at: sql<string>`${sql.raw(preciseTimestamp('"automation_runs"."created_at"'))}`,
+      automationName: automations.name,
+    })
+    .from(r)
+    .leftJoin(automations, eq(automations.id, r.automationId))
     .where(
       and(
-        eq(automationRuns.tenantId, tenantId),
-        q.automationId ? eq(automationRuns.automationId, q.automationId) : undefined,
-        q.status ? eq(automationRuns.status, q.status) : undefined,
-        q.domain ? eq(automationRuns.domain, q.domain) : undefined,
-        q.entityId ? eq(automationRuns.entityId, q.entityId) : undefined,
-        after
-          ? or(
-              lt(automationRuns.createdAt, after.at),
-              and(eq(automationRuns.createdAt, after.at), lt(automationRuns.id, after.id)),
-            )
-          : undefined,
+        eq(r.tenantId, tenantId),
+        q.automationId ? eq(r.automationId, q.automationId) : undefined,
+        q.status ? eq(r.status, q.status) : undefined,
+        q.domain ? eq(r.domain, q.domain) : undefined,
+        q.entityId ? eq(r.entityId, q.entityId) : undefined,
+        q.from ? gte(r.createdAt, new Date(q.from)) : undefined,
+        q.to ? lt(r.createdAt, new Date(q.to)) : undefined,
+        // A row comparison, so the index serves it as one range condition.
+        after ? sql`(${r.createdAt}, ${r.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
       ),
     )
-    .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
+    // Spelled like the indexes (DESC NULLS LAST) so the planner reads them in order instead of sorting.
+    .orderBy(sql`${r.createdAt} desc nulls last`, sql`${r.id} desc nulls last`)
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return {
-    items: page.map(summary),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    items: page.map((row) => summary(row.run, row.automationName)),
+    nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.run.id) : null,
   };
 }
 
-/** One run with every step of every leg, in order. */
+/** One run with every step of every leg, in order, its waits, and the graph of its version. */
 export async function getRun(tenantId: string, id: string) {
   if (!isUuid(id)) throw notFound("That run");
-  const [run] = await getDb()
-    .select()
+  const [found] = await getDb()
+    .select({ run: automationRuns, automationName: automations.name })
     .from(automationRuns)
+    .leftJoin(automations, eq(automations.id, automationRuns.automationId))
     .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.id, id)));
-  if (!run) throw notFound("That run");
-  const steps = await getDb()
-    .select()
-    .from(automationRunSteps)
-    .where(eq(automationRunSteps.runId, run.id))
-    .orderBy(
-      asc(automationRunSteps.leg),
-      asc(automationRunSteps.position),
-      asc(automationRunSteps.startedAt),
-    );
-  const waits = await getDb()
-    .select()
-    .from(automationRunWaits)
-    .where(and(eq(automationRunWaits.tenantId, tenantId), eq(automationRunWaits.runId, run.id)))
-    .orderBy(asc(automationRunWaits.createdAt));
-  return {
-    ...summary(run),
-    event: run.event,
-    legs: run.legs,
-    steps: steps.map((s) => ({
+  if (!found) throw notFound("That run");
+  const { run } = found;
+  const [steps, waits, versions] = await Promise.all([
+    getDb()
+      .select()
+      .from(automationRunSteps)
+      .where(eq(automationRunSteps.runId, run.id))
+      .orderBy(
+        asc(automationRunSteps.leg),
+        asc(automationRunSteps.position),
+        asc(automationRunSteps.startedAt),
+      ),
+    getDb()
+      .select()
+      .from(automationRunWaits)
+      .where(and(eq(automationRunWaits.tenantId, tenantId), eq(automationRunWaits.runId, run.id)))
+      .orderBy(asc(automationRunWaits.createdAt)),
+    getDb()
+      .select({ graph: automationVersions.graph })
+      .from(automationVersions)
+      .where(
+        and(
+          eq(automationVersions.automationId, run.automationId),
+          eq(automationVersions.version, run.automationVersion),
+        ),
+      ),
+  ]);
+  const shaped = numberOccurrences(
+    steps.map((s) => ({
       id: s.id,
       nodeId: s.nodeId,
       nodeType: s.nodeType,
@@ -127,6 +185,18 @@ export async function getRun(tenantId: string, id: string) {
       finishedAt: s.finishedAt?.toISOString() ?? null,
       durationMs: s.durationMs,
     })),
+  );
+  return {
+    ...summary(run, found.automationName),
+    event: run.event,
+    legs: run.legs,
+    steps: shaped,
     waits: waits.map(waitView),
+    /** The graph of the version this run started on (null if that snapshot is gone). */
+    graph: (versions[0]?.graph ?? null) as Graph | null,
+    /** Each node's latest status in this run, for drawing the path taken on the canvas. */
+    nodeStatuses: nodeStatuses(shaped),
   };
 }
+
+export type RunDetail = Awaited<ReturnType<typeof getRun>>;

@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
 import { automationRunWaits, automations } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
-import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { automationNames } from "./automation-names";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { finishRun } from "./store/runs";
 import { cancelWait, countPendingWaits, markRunWaiting, resumeTask, type WaitRow } from "./store/waits";
 
@@ -141,6 +142,11 @@ export const waitingQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+export interface WaitingItem extends WaitView {
+  /** The automation's current name (null when it was deleted since). */
+  automationName: string | null;
+}
+
 /**
  * The Waiting list: pending waits soonest first (keyset on resume time), and the most recent waits
  * dropped because the automation was off or edited, with that reason.
@@ -155,27 +161,21 @@ export async function listWaiting(tenantId: string, automationId: string | null,
       .where(and(eq(automations.tenantId, tenantId), eq(automations.id, automationId)));
     if (!found) throw notFound("That automation");
   }
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
-  const scope = and(
-    eq(automationRunWaits.tenantId, tenantId),
-    automationId ? eq(automationRunWaits.automationId, automationId) : undefined,
-  );
+  const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
+  const w = automationRunWaits;
+  const scope = and(eq(w.tenantId, tenantId), automationId ? eq(w.automationId, automationId) : undefined);
   const rows = await getDb()
-    .select()
-    .from(automationRunWaits)
+    .select({ wait: w, at: sql<string>`${sql.raw(preciseTimestamp('"automation_run_waits"."resume_at"'))}` })
+    .from(w)
     .where(
       and(
         scope,
-        eq(automationRunWaits.status, "pending"),
-        after
-          ? or(
-              gt(automationRunWaits.resumeAt, after.at),
-              and(eq(automationRunWaits.resumeAt, after.at), gt(automationRunWaits.id, after.id)),
-            )
-          : undefined,
+        // Literal, not a parameter: the partial indexes' predicates must match in a generic plan too.
+        sql`${w.status} = 'pending'`,
+        after ? sql`(${w.resumeAt}, ${w.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
       ),
     )
-    .orderBy(asc(automationRunWaits.resumeAt), asc(automationRunWaits.id))
+    .orderBy(asc(w.resumeAt), asc(w.id))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
@@ -183,14 +183,22 @@ export async function listWaiting(tenantId: string, automationId: string | null,
     ? []
     : await getDb()
         .select()
-        .from(automationRunWaits)
-        .where(and(scope, inArray(automationRunWaits.status, ["cancelled", "failed"])))
-        .orderBy(desc(automationRunWaits.resolvedAt))
+        .from(w)
+        .where(and(scope, sql`${w.status} in ('cancelled', 'failed')`))
+        .orderBy(sql`${w.resolvedAt} desc nulls last`)
         .limit(20);
+  const names = await automationNames(tenantId, [
+    ...page.map((row) => row.wait.automationId),
+    ...dropped.map((d) => d.automationId),
+  ]);
+  const item = (row: WaitRow): WaitingItem => ({
+    ...waitView(row),
+    automationName: names.get(row.automationId) ?? null,
+  });
   return {
-    items: page.map(waitView),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(last.resumeAt, last.id) : null,
-    dropped: dropped.map(waitView),
+    items: page.map((row) => item(row.wait)),
+    nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.wait.id) : null,
+    dropped: dropped.map(item),
   };
 }
 

@@ -1,60 +1,48 @@
 import type { Metadata } from "next";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
-import { Card, CardBody } from "@/components/ui/card";
+import { RunHistory } from "@/components/runs/run-history";
+import { StatusLegend } from "@/components/runs/status-legend";
+import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { ButtonLink } from "@/components/ui/button-link";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireCaller } from "@/lib/auth/session";
+import { automationOptions } from "@/lib/automations/automation-names";
 
 export const metadata: Metadata = { title: "Runs" };
 
-const RUN_STATUSES: Array<{ label: string; tone: BadgeTone; meaning: string }> = [
-  {
-    label: "Waiting",
-    tone: "info",
-    meaning: "Paused at a wait step until its time comes or someone approves; nothing is lost meanwhile.",
-  },
-  { label: "Succeeded", tone: "success", meaning: "Every action did its work." },
-  { label: "Partial", tone: "warning", meaning: "Some actions failed; the run shows which and why." },
-  { label: "Failed", tone: "danger", meaning: "No action succeeded, or the run hit an error." },
-  {
-    label: "Cancelled",
-    tone: "neutral",
-    meaning: "The automation was paused or edited while the run waited, so it stopped without acting.",
-  },
-];
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function RunsPage() {
-  await requireCaller();
+export default async function RunsPage({ searchParams }: { searchParams: SearchParams }) {
+  const caller = await requireCaller();
+  const params = await searchParams;
   return (
     <>
       <PageHeader
         title="Runs"
         description="The history of every automation execution: what triggered it, each step, and how it ended."
+        actions={<ButtonLink href="/waiting">Waiting list</ButtonLink>}
       />
       <Card>
-        <EmptyState title="No runs yet">
-          <p>
-            Each time an automation fires for an order, a customer or a schedule, it creates a run. This page
-            will list every run, newest first, filterable by automation and status, and each run opens on its
-            steps.
-          </p>
-          <p>Runs appear here once you have an active automation.</p>
-        </EmptyState>
-        <CardBody className="border-t border-zinc-200 bg-zinc-50/60 px-6 py-6">
-          <h2 className="mb-3 text-sm font-semibold text-zinc-900">What a run&apos;s status tells you</h2>
-          <dl className="space-y-3">
-            {RUN_STATUSES.map((s) => (
-              <div key={s.label} className="flex items-start gap-3">
-                <dt className="w-24 shrink-0">
-                  <Badge tone={s.tone} dot>
-                    {s.label}
-                  </Badge>
-                </dt>
-                <dd className="text-sm text-zinc-600">{s.meaning}</dd>
-              </div>
-            ))}
-          </dl>
-        </CardBody>
+        <RunHistory
+          tenantId={caller.tenant.id}
+          timeZone={caller.tenant.timezone}
+          path="/runs"
+          params={params}
+          automations={await automationOptions(caller.tenant.id)}
+          empty={
+            <>
+              <EmptyState title="No runs yet">
+                <p>
+                  Each time an automation fires for an order, a customer or a schedule, it creates a run. This
+                  page lists every run, newest first, filterable by automation, status, entity and date, and
+                  each run opens on its steps.
+                </p>
+                <p>Runs appear here once you have an active automation.</p>
+              </EmptyState>
+              <StatusLegend />
+            </>
+          }
+        />
       </Card>
     </>
   );

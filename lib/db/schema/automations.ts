@@ -134,6 +134,14 @@ export const automationRuns = pgTable(
     index("automation_runs_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc()),
     index("automation_runs_automation_idx").on(t.tenantId, t.automationId, t.createdAt.desc(), t.id.desc()),
     index("automation_runs_status_idx").on(t.tenantId, t.status, t.createdAt.desc(), t.id.desc()),
+    // Run history filtered by automation and status together ("this flow's failed runs").
+    index("automation_runs_automation_status_idx").on(
+      t.tenantId,
+      t.automationId,
+      t.status,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     index("automation_runs_entity_idx").on(t.tenantId, t.domain, t.entityId, t.createdAt.desc()),
     index("automation_runs_active_idx")
       .on(t.status, t.updatedAt)
@@ -181,6 +189,13 @@ export const automationRunWaits = pgTable(
     index("automation_run_waits_pending_idx").on(t.runId, t.status),
     index("automation_run_waits_due_idx").on(t.status, t.resumeAt),
     index("automation_run_waits_automation_idx").on(t.tenantId, t.automationId, t.status, t.resumeAt),
+    // The shop-wide Waiting list: pending waits soonest first, and the latest dropped ones.
+    index("automation_run_waits_tenant_pending_idx")
+      .on(t.tenantId, t.resumeAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    index("automation_run_waits_tenant_dropped_idx")
+      .on(t.tenantId, t.resolvedAt.desc())
+      .where(sql`${t.status} in ('cancelled', 'failed')`),
     uniqueIndex("automation_run_waits_later_key_unique")
       .on(t.automationId, t.key)
       .where(sql`${t.status} = 'pending' and ${t.kind} = 'later' and ${t.key} is not null`),

@@ -1,0 +1,6 @@
+import { apiRoute } from "@/lib/api/route";
+import { completeTask } from "@/lib/automations/tasks";
+
+export const POST = apiRoute<{ id: string }>({ role: "editor" }, async ({ params, caller }) =>
+  completeTask(caller, params.id),
+);

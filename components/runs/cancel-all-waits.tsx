@@ -1,0 +1,47 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { cancelAllWaitsAction } from "@/lib/actions/waits/cancel-all-waits";
+
+/** "Cancel all" for one automation's Waiting list, after a confirmation that says what it does. */
+export function CancelAllWaits({ automationId, name }: { automationId: string; name: string }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  return (
+    <div className="flex items-center gap-3">
+      <span role="status" className={message?.error ? "text-sm text-red-700" : "text-sm text-zinc-600"}>
+        {message?.text}
+      </span>
+      <ConfirmButton
+        label="Cancel all"
+        ariaLabel={`Cancel all waits of ${name}`}
+        title={`Cancel every wait of '${name}'?`}
+        confirmLabel="Cancel all waits"
+        size="md"
+        pending={pending}
+        onConfirm={() =>
+          startTransition(async () => {
+            const result = await cancelAllWaitsAction({ automationId });
+            setMessage(
+              result.ok
+                ? {
+                    error: false,
+                    text: `${result.data.cancelled} ${result.data.cancelled === 1 ? "wait" : "waits"} cancelled.`,
+                  }
+                : { error: true, text: result.error },
+            );
+            router.refresh();
+          })
+        }
+      >
+        <p>
+          Every pending wait of this automation will be cancelled: the steps after them will not run, and
+          their runs end as cancelled. Later steps it asked for are dropped too. This cannot be undone.
+        </p>
+      </ConfirmButton>
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Card, CardHeader } from "@/components/ui/card";
+import { DescriptionList } from "@/components/ui/description-list";
+import { Notice } from "@/components/ui/notice";
+import { PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/ui/relative-time";
+import type { RunDetail as RunDetailData } from "@/lib/automations/runs";
+import { formatDuration } from "./duration";
+import { EntityLink } from "./entity-link";
+import { fetchJson, POLL_MS } from "./fetch-json";
+import { LiveStatus } from "./live-status";
+import { ResumesIn } from "./resumes-in";
+import { RunPath } from "./run-path";
+import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "./run-status";
+import { RunTimeline } from "./run-timeline";
+import { RunWaits } from "./run-waits";
+
+/**
+ * One run, live: it polls the run API until the run has ended, so a Resume now (here or anywhere)
+ * shows its outcome without a reload.
+ */
+export function RunDetail({ initial, canEdit }: { initial: RunDetailData; canEdit: boolean }) {
+  const { data: run, error } = useQuery({
+    queryKey: ["run", initial.id],
+    queryFn: () => fetchJson<RunDetailData>(`/api/v1/runs/${initial.id}`),
+    initialData: initial,
+    refetchInterval: (query) => (TERMINAL_RUN_STATUSES.has(query.state.data?.status ?? "") ? false : POLL_MS),
+  });
+  const name = run.automationName ?? "Deleted automation";
+  return (
+    <>
+      <PageHeader
+        back={{ href: "/runs", label: "Runs" }}
+        title={`Run of ${name}`}
+        meta={<RunStatusBadge status={run.status} />}
+        description={
+          <>
+            <span className="font-mono text-xs">{run.id}</span>
+            {run.status === "waiting" && run.resumeAt && (
+              <>
+                {" · "}
+                <ResumesIn value={run.resumeAt} />
+              </>
+            )}
+          </>
+        }
+      />
+      {run.status === "cancelled" && run.reason && (
+        <Notice tone="info" title="Why this run was cancelled" className="mb-4">
+          <span data-testid="run-reason">{run.reason}</span>
+        </Notice>
+      )}
+      {run.error && (run.status === "failed" || run.status === "partial") && (
+        <Notice
+          tone="error"
+          title={run.status === "failed" ? "This run failed" : "Some actions failed"}
+          className="mb-4"
+        >
+          {run.error}
+        </Notice>
+      )}
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
+          <Card>
+            <CardHeader
+              title="Timeline"
+              description={`${run.steps.length} ${run.steps.length === 1 ? "step" : "steps"} in ${run.legs} ${run.legs === 1 ? "leg" : "legs"}.`}
+            />
+            <RunTimeline steps={run.steps} />
+            {!TERMINAL_RUN_STATUSES.has(run.status) && <LiveStatus error={error} />}
+          </Card>
+          <Card>
+            <CardHeader
+              title="Waits"
+              description="Each pause of this run: what it waited for, and how it ended."
+            />
+            <RunWaits waits={run.waits} canEdit={canEdit} />
+          </Card>
+        </div>
+        <div className="min-w-0 space-y-6">
+          <Card>
+            <CardHeader title="Details" />
+            <div className="px-5 py-4">
+              <DescriptionList
+                columns={1}
+                items={[
+                  {
+                    term: "Automation",
+                    detail: run.automationName ? (
+                      <Link
+                        href={`/automations/${run.automationId}/runs`}
+                        className="underline-offset-2 hover:underline"
+                      >
+                        {run.automationName}
+                      </Link>
+                    ) : (
+                      name
+                    ),
+                  },
+                  { term: "Version", detail: `v${run.automationVersion}` },
+                  { term: "Entity", detail: <EntityLink domain={run.domain} id={run.entityId} /> },
+                  { term: "Trigger", detail: <span className="font-mono text-xs">{run.eventType}</span> },
+                  { term: "Started", detail: <RelativeTime value={run.startedAt ?? run.createdAt} /> },
+                  {
+                    term: "Finished",
+                    detail: run.finishedAt ? <RelativeTime value={run.finishedAt} /> : "Not yet",
+                  },
+                  { term: "Duration", detail: formatDuration(run.durationMs) },
+                ]}
+              />
+            </div>
+          </Card>
+          <Card>
+            <CardHeader
+              title="Path taken"
+              description={`Version ${run.automationVersion} of the flow, as this run went through it.`}
+            />
+            <div className="px-5 py-4">
+              <RunPath graph={run.graph} nodeStatuses={run.nodeStatuses} steps={run.steps} />
+            </div>
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import { RelativeTime } from "@/components/ui/relative-time";
+import type { RunDetail } from "@/lib/automations/runs";
+import { groupByLeg } from "@/lib/automations/run-timeline";
+import { formatDuration } from "./duration";
+import { JsonBlock } from "./json-block";
+import { nodeLabel } from "./node-label";
+import { StepStatusBadge } from "./run-status";
+
+type Step = RunDetail["steps"][number];
+
+/**
+ * Every step of every leg, grouped by leg: leg 1 from the trigger, one more per resumed wait. A
+ * step is keyed by node id and occurrence, since a node can run once in each leg.
+ */
+export function RunTimeline({ steps }: { steps: Step[] }) {
+  if (steps.length === 0)
+    return (
+      <p className="px-5 py-4 text-sm text-zinc-600">No step has run yet: the run is queued for a worker.</p>
+    );
+  return (
+    <div className="divide-y divide-zinc-100">
+      {groupByLeg(steps).map(({ leg, steps: legSteps }) => (
+        <section key={leg} aria-labelledby={`leg-${leg}`} className="px-5 py-4" data-testid="run-leg">
+          <h3 id={`leg-${leg}`} className="mb-3 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+            Leg {leg}
+            <span className="ml-2 font-normal tracking-normal normal-case">
+              {leg === 1 ? "from the trigger" : "after a wait resumed"}
+            </span>
+          </h3>
+          <ol className="space-y-3">
+            {legSteps.map((step) => (
+              <StepItem key={step.key} step={step} />
+            ))}
+          </ol>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function StepItem({ step }: { step: Step }) {
+  return (
+    <li
+      className="rounded-lg border border-zinc-200 px-4 py-3"
+      data-testid="run-step"
+      data-step-key={step.key}
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span className="font-medium text-zinc-900">{nodeLabel(step.nodeType)}</span>
+        <span className="font-mono text-xs text-zinc-500">{step.nodeId}</span>
+        {step.occurrence > 1 && (
+          <span className="text-xs text-zinc-600">run {step.occurrence} of this step</span>
+        )}
+        <StepStatusBadge status={step.status} />
+        <span className="ml-auto text-xs text-zinc-500">
+          <RelativeTime value={step.startedAt} />
+          {step.durationMs !== null && <> · {formatDuration(step.durationMs)}</>}
+        </span>
+      </div>
+      {step.reason && (
+        <p className="mt-2 text-sm text-zinc-700">
+          <span className="font-medium">{step.status === "skipped" ? "Why skipped: " : "Note: "}</span>
+          {step.reason}
+        </p>
+      )}
+      {step.error && (
+        <p className="mt-2 text-sm text-red-700">
+          <span className="font-medium">Error: </span>
+          {step.error}
+        </p>
+      )}
+      <JsonBlock label="Input" value={step.input} />
+      <JsonBlock label="Output" value={step.output} />
+    </li>
+  );
+}

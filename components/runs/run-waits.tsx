@@ -1,0 +1,59 @@
+import { RelativeTime } from "@/components/ui/relative-time";
+import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import type { WaitView } from "@/lib/automations/waits";
+import { nodeLabel } from "./node-label";
+import { ResumesIn } from "./resumes-in";
+import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
+import { WaitActions } from "./wait-actions";
+
+/** The waits of one run: kind, status, due time, reason, and for editors Resume now / Cancel. */
+export function RunWaits({ waits, canEdit }: { waits: WaitView[]; canEdit: boolean }) {
+  if (waits.length === 0) return <p className="px-5 py-4 text-sm text-zinc-600">This run never waited.</p>;
+  return (
+    <Table caption="Waits of this run">
+      <THead>
+        <TR>
+          <TH>Step</TH>
+          <TH>Kind</TH>
+          <TH>Status</TH>
+          <TH>Resume at</TH>
+          <TH>Reason</TH>
+          {canEdit && (
+            <TH>
+              <span className="sr-only">Actions</span>
+            </TH>
+          )}
+        </TR>
+      </THead>
+      <TBody>
+        {waits.map((wait) => (
+          <TR key={wait.id} data-testid="run-wait">
+            <TD>
+              <span className="text-zinc-900">{nodeLabel(wait.nodeType)}</span>{" "}
+              <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
+            </TD>
+            <TD>{WAIT_KIND_LABELS[wait.kind] ?? wait.kind}</TD>
+            <TD>
+              <WaitStatusBadge status={wait.status} />
+            </TD>
+            <TD className="whitespace-nowrap text-zinc-600">
+              {wait.status === "pending" ? (
+                <ResumesIn value={wait.resumeAt} />
+              ) : (
+                <RelativeTime value={wait.resumeAt} />
+              )}
+            </TD>
+            <TD className="max-w-72 text-zinc-600">{wait.reason ?? "—"}</TD>
+            {canEdit && (
+              <TD align="right">
+                {wait.status === "pending" && (
+                  <WaitActions waitId={wait.id} label={`${nodeLabel(wait.nodeType)} ${wait.nodeId}`} />
+                )}
+              </TD>
+            )}
+          </TR>
+        ))}
+      </TBody>
+    </Table>
+  );
+}

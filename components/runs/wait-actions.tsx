@@ -1,0 +1,63 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { cancelWaitAction } from "@/lib/actions/waits/cancel-wait";
+import { resumeWaitNowAction } from "@/lib/actions/waits/resume-wait-now";
+
+/**
+ * Resume now and Cancel for one pending wait (editors and admins: pages leave it out for viewers,
+ * and the actions refuse them anyway). Afterwards every live query refetches and server-rendered
+ * lists refresh, so the run's new status shows without a reload.
+ */
+export function WaitActions({ waitId, label }: { waitId: string; label: string }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+
+  function run(kind: "resume" | "cancel") {
+    setMessage(null);
+    startTransition(async () => {
+      const result =
+        kind === "resume" ? await resumeWaitNowAction({ waitId }) : await cancelWaitAction({ waitId });
+      if (!result.ok) setMessage({ error: true, text: result.error });
+      else setMessage({ error: false, text: kind === "resume" ? "Resuming now…" : "Wait cancelled." });
+      await queryClient.invalidateQueries();
+      router.refresh();
+    });
+  }
+
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2">
+      <Button
+        size="sm"
+        variant="secondary"
+        pending={pending}
+        onClick={() => run("resume")}
+        aria-label={`Resume now: ${label}`}
+      >
+        Resume now
+      </Button>
+      <ConfirmButton
+        label="Cancel"
+        ariaLabel={`Cancel wait: ${label}`}
+        title="Cancel this wait?"
+        confirmLabel="Cancel wait"
+        pending={pending}
+        onConfirm={() => run("cancel")}
+      >
+        <p>
+          The steps after this wait will not run. The run ends as cancelled unless another of its branches is
+          still waiting.
+        </p>
+      </ConfirmButton>
+      <span role="status" className={message?.error ? "text-xs text-red-700" : "text-xs text-zinc-600"}>
+        {message?.text}
+      </span>
+    </div>
+  );
+}

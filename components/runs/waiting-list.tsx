@@ -1,0 +1,176 @@
+import Link from "next/link";
+import { ButtonLink } from "@/components/ui/button-link";
+import { CardHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import type { WaitingItem } from "@/lib/automations/waits";
+import { EntityLink } from "./entity-link";
+import { nodeLabel } from "./node-label";
+import { ResumesIn } from "./resumes-in";
+import { WAIT_KIND_LABELS } from "./run-status";
+import { WaitActions } from "./wait-actions";
+
+export interface WaitingListProps {
+  items: WaitingItem[];
+  dropped: WaitingItem[];
+  nextCursor: string | null;
+  /** The page's path, for "Next page" and "First page". */
+  path: string;
+  paged: boolean;
+  canEdit: boolean;
+  /** Show which automation each wait belongs to (the shop-wide list). */
+  showAutomation: boolean;
+}
+
+/** Pending waits soonest first, with their run and entity; then the waits dropped, with why. */
+export function WaitingList({
+  items,
+  dropped,
+  nextCursor,
+  path,
+  paged,
+  canEdit,
+  showAutomation,
+}: WaitingListProps) {
+  return (
+    <>
+      {items.length === 0 && !paged ? (
+        <EmptyState title="Nothing is waiting">
+          <p>
+            When a run reaches a Wait step, an approval or a later step, it parks here until its time comes.
+            You can resume one early or cancel it; nothing is lost while it waits.
+          </p>
+        </EmptyState>
+      ) : (
+        <>
+          <Table caption="Pending waits, soonest first">
+            <THead>
+              <TR>
+                <TH>Due</TH>
+                {showAutomation && <TH>Automation</TH>}
+                <TH>Step</TH>
+                <TH>Run</TH>
+                <TH>Entity</TH>
+                {canEdit && (
+                  <TH>
+                    <span className="sr-only">Actions</span>
+                  </TH>
+                )}
+              </TR>
+            </THead>
+            <TBody>
+              {items.map((wait) => (
+                <TR key={wait.id} data-testid="waiting-row">
+                  <TD className="whitespace-nowrap text-zinc-700">
+                    <ResumesIn value={wait.resumeAt} />
+                  </TD>
+                  {showAutomation && (
+                    <TD className="max-w-56 break-words">
+                      <Link
+                        href={`/automations/${wait.automationId}/waiting`}
+                        className="underline-offset-2 hover:underline"
+                      >
+                        {wait.automationName ?? "Deleted automation"}
+                      </Link>
+                    </TD>
+                  )}
+                  <TD>
+                    <span className="text-zinc-900">{WAIT_KIND_LABELS[wait.kind] ?? wait.kind}</span>{" "}
+                    <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
+                    {wait.step && <span className="block text-xs text-zinc-500">step “{wait.step}”</span>}
+                  </TD>
+                  <TD>
+                    <Link
+                      href={`/runs/${wait.runId}`}
+                      className="font-mono text-xs underline-offset-2 hover:underline"
+                    >
+                      {wait.runId.slice(0, 8)}
+                    </Link>
+                  </TD>
+                  <TD className="max-w-48">
+                    <EntityLink domain={wait.entity.domain} id={wait.entity.id} />
+                  </TD>
+                  {canEdit && (
+                    <TD align="right">
+                      <WaitActions
+                        waitId={wait.id}
+                        label={`${nodeLabel(wait.nodeType)} ${wait.nodeId} of run ${wait.runId.slice(0, 8)}`}
+                      />
+                    </TD>
+                  )}
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+          <nav
+            aria-label="Pagination"
+            className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-5 py-3"
+          >
+            <p className="text-sm text-zinc-500">
+              Showing {items.length} pending {items.length === 1 ? "wait" : "waits"}, soonest first
+              {paged ? ", continued" : ""}
+            </p>
+            <div className="flex gap-2">
+              {paged && (
+                <ButtonLink href={path} size="sm">
+                  First page
+                </ButtonLink>
+              )}
+              {nextCursor && (
+                <ButtonLink href={`${path}?cursor=${encodeURIComponent(nextCursor)}`} size="sm" rel="next">
+                  Next page <span aria-hidden="true">→</span>
+                </ButtonLink>
+              )}
+            </div>
+          </nav>
+        </>
+      )}
+      {dropped.length > 0 && (
+        <div className="border-t border-zinc-200">
+          <CardHeader
+            level={3}
+            title="Dropped recently"
+            description="Waits that did not resume: cancelled by someone, or dropped because the automation was off or edited when they came due."
+          />
+          <Table caption="Waits dropped recently">
+            <THead>
+              <TR>
+                <TH>Dropped</TH>
+                {showAutomation && <TH>Automation</TH>}
+                <TH>Step</TH>
+                <TH>Run</TH>
+                <TH>Reason</TH>
+              </TR>
+            </THead>
+            <TBody>
+              {dropped.map((wait) => (
+                <TR key={wait.id} data-testid="dropped-row">
+                  <TD className="whitespace-nowrap text-zinc-500">
+                    {wait.resolvedAt ? <RelativeTime value={wait.resolvedAt} /> : "—"}
+                  </TD>
+                  {showAutomation && (
+                    <TD className="max-w-56 break-words">{wait.automationName ?? "Deleted automation"}</TD>
+                  )}
+                  <TD>
+                    {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}{" "}
+                    <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
+                  </TD>
+                  <TD>
+                    <Link
+                      href={`/runs/${wait.runId}`}
+                      className="font-mono text-xs underline-offset-2 hover:underline"
+                    >
+                      {wait.runId.slice(0, 8)}
+                    </Link>
+                  </TD>
+                  <TD className="max-w-96 text-zinc-700">{wait.reason ?? "—"}</TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
+import { listWaiting } from "@/lib/automations/waits";
+import { AppError } from "@/lib/errors";
+import { AutoRefresh } from "./auto-refresh";
+import { WaitingList } from "./waiting-list";
+
+/** Loads one page of the Waiting list (one automation's or the shop's) and renders it. */
+export async function WaitingPageBody({
+  tenantId,
+  automationId,
+  cursor,
+  path,
+  canEdit,
+}: {
+  tenantId: string;
+  automationId: string | null;
+  cursor: string | undefined;
+  path: string;
+  canEdit: boolean;
+}) {
+  let page;
+  try {
+    page = await listWaiting(tenantId, automationId, { cursor, limit: 50 });
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500 && error.status !== 404)
+      return <StaleLinkNotice error={error.message} firstPage={path} />;
+    throw error;
+  }
+  return (
+    <>
+      <AutoRefresh />
+      <WaitingList
+        items={page.items}
+        dropped={page.dropped}
+        nextCursor={page.nextCursor}
+        path={path}
+        paged={Boolean(cursor)}
+        canEdit={canEdit}
+        showAutomation={automationId === null}
+      />
+    </>
+  );
+}

@@ -1,0 +1,3 @@
+CREATE INDEX "automation_run_waits_tenant_pending_idx" ON "automation_run_waits" USING btree ("tenant_id","resume_at","id") WHERE "automation_run_waits"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "automation_run_waits_tenant_dropped_idx" ON "automation_run_waits" USING btree ("tenant_id","resolved_at" DESC NULLS LAST) WHERE "automation_run_waits"."status" in ('cancelled', 'failed');--> statement-breakpoint
+CREATE INDEX "automation_runs_automation_status_idx" ON "automation_runs" USING btree ("tenant_id","automation_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);
