@@ -3,7 +3,6 @@ import { expect, signIn, test } from "./helpers";
 
 // One automation is built in the first test and used by the ones after it.
 test.describe.configure({ mode: "serial" });
-test.beforeEach(({ consoleGuard }) => consoleGuard.ignore(/404/)); // TEMP until runs pages merge
 
 let editorUrl = "";
 
@@ -77,10 +76,13 @@ test("an editor builds trigger → wait 2 days → condition → action from a b
     data: { type: "order.paid", domain: "order", entityId: "ord_1001" },
   });
   expect(paid.ok()).toBe(true);
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByRole("link", { name: "Waiting (1)" })).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  await page.getByRole("navigation", { name: "Automation" }).getByRole("link", { name: "Runs" }).click();
+  const run = page.getByTestId("run-row").first();
+  await expect(run).toContainText("Waiting");
+  await expect(run).toContainText("Resumes in 2 days");
+  await run.getByRole("link").first().click();
+  await expect(page.getByRole("region", { name: "The flow, with the path this run took" })).toBeVisible();
+  await expect(canvasNode(page, "Wait 2 days")).toContainText("Waiting");
 });
 
 test("an editor publishes version 2, then reverts to version 1", async ({ page }) => {

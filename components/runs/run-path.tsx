@@ -1,5 +1,10 @@
+"use client";
+
+import { useMemo } from "react";
+import { ReadOnlyCanvas } from "@/components/automations/editor/read-only-canvas";
+import type { StepStatusTone } from "@/components/automations/editor/step-nodes";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { StepStatusBadge } from "./run-status";
+import { STEP_STATUS, StepStatusBadge } from "./run-status";
 import { nodeLabel } from "./node-label";
 
 export interface RunPathProps {
@@ -11,19 +16,50 @@ export interface RunPathProps {
   steps: Array<{ key: string; nodeId: string; nodeType: string; status: string; leg: number }>;
 }
 
+const TONES: Record<string, StepStatusTone> = {
+  success: "success",
+  failed: "danger",
+  skipped: "neutral",
+  waiting: "neutral",
+};
+
 /**
- * CANVAS SLOT — the run's version drawn read-only with the path taken and each node's status.
- * Until the flow editor's React Flow canvas is merged, this renders the path as an ordered list;
- * the canvas should replace the body of this component and keep its props (`graph` for the
- * drawing, `nodeStatuses` to colour each node, `steps` for the order the path was taken).
+ * The run's version drawn read-only with the path taken (each reached node with its status, the
+ * connections between reached nodes in green, the rest dimmed), then the same path as a list.
  */
 export function RunPath({ graph, nodeStatuses, steps }: RunPathProps) {
+  const { statusByNode, pathEdgeIds } = useMemo(() => {
+    const statuses = new Map<string, { label: string; tone: StepStatusTone }>();
+    for (const node of graph?.nodes ?? []) {
+      const status = nodeStatuses[node.id];
+      // The trigger has no step: the run itself is the trigger firing.
+      if (node.type.startsWith("auto.trigger.")) statuses.set(node.id, { label: "fired", tone: "info" });
+      else if (status)
+        statuses.set(node.id, {
+          label: STEP_STATUS[status]?.label ?? status,
+          tone: TONES[status] ?? "neutral",
+        });
+    }
+    const edges = new Set(
+      (graph?.edges ?? []).filter((e) => statuses.has(e.source) && statuses.has(e.target)).map((e) => e.id),
+    );
+    return { statusByNode: statuses, pathEdgeIds: edges };
+  }, [graph, nodeStatuses]);
   // Triggers have no step of their own (the run itself is the trigger firing).
   const notReached = (graph?.nodes ?? []).filter(
     (node) => !(node.id in nodeStatuses) && !node.type.startsWith("auto.trigger."),
   );
   return (
     <div data-testid="run-path">
+      {graph && (
+        <ReadOnlyCanvas
+          graph={graph}
+          statusByNode={statusByNode}
+          pathEdgeIds={pathEdgeIds}
+          label="The flow, with the path this run took"
+          className="mb-4 h-80 rounded-lg border border-zinc-200"
+        />
+      )}
       {steps.length === 0 ? (
         <p className="text-sm text-zinc-600">No step has run yet.</p>
       ) : (

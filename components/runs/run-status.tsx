@@ -66,7 +66,7 @@ export function RunStatusBadge({ status }: { status: string }) {
   );
 }
 
-const STEP_STATUS: Record<string, { label: string; tone: BadgeTone }> = {
+export const STEP_STATUS: Record<string, { label: string; tone: BadgeTone }> = {
   success: { label: "Succeeded", tone: "success" },
   failed: { label: "Failed", tone: "danger" },
   skipped: { label: "Skipped", tone: "neutral" },
