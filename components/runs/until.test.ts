@@ -12,5 +12,7 @@ describe("formatUntil", () => {
     expect(formatUntil(at(100 * 60_000), now)).toBe("in 2 hours");
     expect(formatUntil(at(30 * 3_600_000), now)).toBe("in 30 hours");
     expect(formatUntil(at(3 * 86_400_000 + 60_000), now)).toBe("in 3 days");
+    // A fresh 2-day wait seen seconds later reads in days, not "in 48 hours".
+    expect(formatUntil(at(2 * 86_400_000 - 5_000), now)).toBe("in 2 days");
   });
 });

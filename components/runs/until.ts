@@ -6,8 +6,8 @@ const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
  */
 export function formatUntil(due: Date, now: number): string {
   const minutes = (due.getTime() - now) / 60_000;
-  if (minutes < 90) return relative.format(Math.max(1, Math.round(minutes)), "minute");
+  if (Math.round(minutes) < 90) return relative.format(Math.max(1, Math.round(minutes)), "minute");
   const hours = minutes / 60;
-  if (hours < 48) return relative.format(Math.round(hours), "hour");
+  if (Math.round(hours) < 48) return relative.format(Math.round(hours), "hour");
   return relative.format(Math.round(hours / 24), "day");
 }
