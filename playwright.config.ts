@@ -29,6 +29,12 @@ export default defineConfig({
     timeout: 300_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(PORT), TILLFLOW_DATA_DIR: ".data/e2e", TILLFLOW_RESET: "1" },
+    // No schedules' heartbeat (lib/jobs.ts crontabFor): the demo's built-ins would start runs mid-test.
+    env: {
+      PORT: String(PORT),
+      TILLFLOW_DATA_DIR: ".data/e2e",
+      TILLFLOW_RESET: "1",
+      TILLFLOW_SCHEDULES: "off",
+    },
   },
 });

@@ -33,13 +33,21 @@ export type TaskName = keyof typeof taskPayloads;
 export type TaskPayload<T extends TaskName> = z.infer<(typeof taskPayloads)[T]>;
 
 /** The worker's crontab: graphile-worker's syntax, one task a line. */
-export const CRONTAB = [
-  "* * * * * worker_sweep ?max=1",
-  "*/5 * * * * automation_reap ?max=1",
-  // The schedules' heartbeat. No backfill: due fire times are read from `next_fire_at`, so the
-  // first tick after a restart catches up by itself (see schedules/tick.ts for what still runs).
-  "* * * * * schedule_tick ?max=1",
-].join("\n");
+const MAINTENANCE = ["* * * * * worker_sweep ?max=1", "*/5 * * * * automation_reap ?max=1"];
+// The schedules' heartbeat. No backfill: due fire times are read from `next_fire_at`, so the
+// first tick after a restart catches up by itself (see schedules/tick.ts for what still runs).
+const HEARTBEAT = "* * * * * schedule_tick ?max=1";
+
+const CRONTAB = [...MAINTENANCE, HEARTBEAT].join("\n");
+
+/**
+ * The worker's crontab. `TILLFLOW_SCHEDULES=off` leaves out the schedules' heartbeat: the browser
+ * tests assert exact run lists, and the demo's built-ins would otherwise fire on the quarter hour
+ * in the middle of them. Schedules are tested with the real heartbeat in tests/schedule*.test.ts.
+ */
+export function crontabFor(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TILLFLOW_SCHEDULES === "off" ? MAINTENANCE.join("\n") : CRONTAB;
+}
 
 export interface JobSpec<T extends TaskName = TaskName> {
   task: T;

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import os from "node:os";
 import { EventEmitter } from "node:events";
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
-import { CRONTAB } from "@/lib/jobs";
+import { crontabFor } from "@/lib/jobs";
 import { workerLogger } from "@/lib/worker/logger";
 import { beat, BEAT_EVERY_MS, markStopped, registerWorker } from "@/lib/worker/heartbeat";
 import { tasks } from "./tasks";
@@ -73,7 +73,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     // Due jobs (waits, laters) are found by polling: this bounds how late one can start.
     pollInterval: 250,
     taskList: { ...tasks, ...options.extraTasks },
-    parsedCronItems: options.crontab === false ? [] : parseCrontab(CRONTAB),
+    parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
   });
 
   const sendBeat = () =>
