@@ -45,7 +45,7 @@ const CRONTAB = [...MAINTENANCE, HEARTBEAT].join("\n");
  * tests assert exact run lists, and the demo's built-ins would otherwise fire on the quarter hour
  * in the middle of them. Schedules are tested with the real heartbeat in tests/schedule*.test.ts.
  */
-export function crontabFor(env: NodeJS.ProcessEnv = process.env): string {
+export function crontabFor(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return env.TILLFLOW_SCHEDULES === "off" ? MAINTENANCE.join("\n") : CRONTAB;
 }
 
