@@ -13,14 +13,14 @@ import { EntityNotFoundError, loadRunEntity, type RunEntity } from "./engine/ent
 import { evaluatorFor } from "./engine/evaluate";
 import { actionContext, redact, templateContext, type LegContext } from "./engine/execute-shared";
 import { MAX_PLANNED_STEPS, planFrom, type PlannedStep } from "./engine/interpreter";
-import { graphSchema, MAX_GRAPH_BYTES, type Graph, type GraphNode } from "./graph/schema";
+import { graphSchema, type Graph, type GraphNode } from "./graph/schema";
 import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
 import { validate } from "./graph/validate";
 import { executorFor } from "./nodes/executors";
 import { effectiveDomain, hasRecord, registry, summariseNode, triggerMatches } from "./nodes/registry";
 import { resumeAtFor } from "./nodes/timing/resume-at";
 import type { NodeDefinition, TriggerDomain } from "./nodes/types";
-import { getAutomation } from "./service";
+import { assertGraphSize, getAutomation } from "./service";
 
 /**
  * The dry run ("try it now", seed 003): walks an automation's graph the way a run would, against
@@ -63,14 +63,7 @@ const DRY_RUN_ID = "dry-run";
 
 /** The graph to try: shape and size checked, and refused with every ready issue when it has any. */
 function readyGraph(input: unknown): Graph {
-  const size = JSON.stringify(input ?? null).length;
-  if (size > MAX_GRAPH_BYTES) {
-    throw new AppError(
-      422,
-      "invalid",
-      `The flow is ${Math.round(size / 1000)} KB; a flow can be at most ${MAX_GRAPH_BYTES / 1000} KB.`,
-    );
-  }
+  assertGraphSize(input);
   const issues = validate(input);
   if (issues.length > 0) {
     const [first] = issues;

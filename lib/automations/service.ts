@@ -61,8 +61,8 @@ export function view(row: AutomationRow): AutomationView {
   };
 }
 
-/** Shape-checks a graph (not its meaning: that is `validate`) and refuses oversized ones. */
-function parseGraph(input: unknown): Graph {
+/** Refuses a graph larger than any flow a merchant draws (a 422 with its size). */
+export function assertGraphSize(input: unknown): void {
   const size = JSON.stringify(input ?? null).length;
   if (size > MAX_GRAPH_BYTES) {
     throw new AppError(
@@ -71,6 +71,11 @@ function parseGraph(input: unknown): Graph {
       `The flow is ${Math.round(size / 1000)} KB; a flow can be at most ${MAX_GRAPH_BYTES / 1000} KB.`,
     );
   }
+}
+
+/** Shape-checks a graph (not its meaning: that is `validate`) and refuses oversized ones. */
+function parseGraph(input: unknown): Graph {
+  assertGraphSize(input);
   return parseOrThrow(graphSchema, input, "The flow is malformed");
 }
 
