@@ -6,6 +6,7 @@ import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { GET as runsRoute } from "@/app/api/v1/runs/route";
 import { POST as taskDoneRoute } from "@/app/api/v1/tasks/[id]/done/route";
 import { GET as tasksRoute } from "@/app/api/v1/tasks/route";
+import { POST as cancelShopWaitsRoute } from "@/app/api/v1/waiting/cancel-all/route";
 import { GET as waitingRoute } from "@/app/api/v1/waiting/route";
 import { POST as cancelRoute } from "@/app/api/v1/waits/[id]/cancel/route";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
@@ -305,6 +306,55 @@ describe("waits", () => {
     expect(
       detail.body.steps.every((s) => s.status === "skipped" && s.reason?.startsWith("Cancelled by")),
     ).toBe(true);
+  });
+});
+
+describe("cancel all across the shop", () => {
+  //  order_created ──▶ Wait 1 hour ──▶ tag(late)
+  const oneWait = flow(
+    [
+      { id: "t", type: "auto.trigger.order_created" },
+      { id: "w", type: "auto.control.wait", params: { duration: 1, unit: "hours" } },
+      { id: "a", type: "auto.action.add_tag", params: { tag: "late" } },
+    ],
+    [
+      ["t", "w"],
+      ["w", "a"],
+    ],
+  );
+
+  test("cancels every pending wait of the shop and none of another shop's; viewers are refused", async () => {
+    const mine = await publishFlow(shop.keys.editor, "Shop-wide waits", oneWait);
+    const theirs = await publishFlow(other.keys.editor, "Another shop's waits", oneWait);
+    await upsertEntity(shop.tenant.id, "order", "shop-wide-1", order(5), "test");
+    await upsertEntity(other.tenant.id, "order", "shop-wide-2", order(5), "test");
+    const myRun = await runOf(mine);
+    const theirRun = await runOf(theirs);
+    await runStatus(myRun.id, ["waiting"]);
+    await runStatus(theirRun.id, ["waiting"]);
+
+    expect((await call(cancelShopWaitsRoute, { method: "POST", key: shop.keys.viewer })).status).toBe(403);
+    const cancelled = await call<{ cancelled: number }>(cancelShopWaitsRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+    });
+    expect(cancelled.status).toBe(200);
+    await runStatus(myRun.id, ["cancelled"]);
+    const pendingMine = await getDb()
+      .select()
+      .from(automationRunWaits)
+      .where(
+        sql`${automationRunWaits.tenantId} = ${shop.tenant.id} and ${automationRunWaits.status} = 'pending'`,
+      );
+    expect(pendingMine).toHaveLength(0);
+    const pendingTheirs = await getDb()
+      .select()
+      .from(automationRunWaits)
+      .where(
+        sql`${automationRunWaits.tenantId} = ${other.tenant.id} and ${automationRunWaits.status} = 'pending'`,
+      );
+    expect(pendingTheirs.length).toBeGreaterThan(0);
+    expect(pendingTheirs.every((w) => w.runId === theirRun.id)).toBe(true);
   });
 });
 

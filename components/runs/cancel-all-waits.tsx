@@ -5,8 +5,12 @@ import { useState, useTransition } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { cancelAllWaitsAction } from "@/lib/actions/waits/cancel-all-waits";
 
-/** "Cancel all" for one automation's Waiting list, after a confirmation that says what it does. */
-export function CancelAllWaits({ automationId, name }: { automationId: string; name: string }) {
+/**
+ * "Cancel all" for one automation's Waiting list (or the shop's, with `automationId` null), after
+ * a confirmation that says what it does.
+ */
+export function CancelAllWaits({ automationId, name }: { automationId: string | null; name: string }) {
+  const scope = automationId ? "this automation" : "every automation in the shop";
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
@@ -17,8 +21,8 @@ export function CancelAllWaits({ automationId, name }: { automationId: string; n
       </span>
       <ConfirmButton
         label="Cancel all"
-        ariaLabel={`Cancel all waits of ${name}`}
-        title={`Cancel every wait of '${name}'?`}
+        ariaLabel={automationId ? `Cancel all waits of ${name}` : "Cancel all waits in the shop"}
+        title={automationId ? `Cancel every wait of '${name}'?` : "Cancel every wait in the shop?"}
         confirmLabel="Cancel all waits"
         size="md"
         pending={pending}
@@ -38,8 +42,8 @@ export function CancelAllWaits({ automationId, name }: { automationId: string; n
         }
       >
         <p>
-          Every pending wait of this automation will be cancelled: the steps after them will not run, and
-          their runs end as cancelled. Later steps it asked for are dropped too. This cannot be undone.
+          Every pending wait of {scope} will be cancelled: the steps after them will not run, and their runs
+          end as cancelled. Later steps it asked for are dropped too. This cannot be undone.
         </p>
       </ConfirmButton>
     </div>

@@ -88,15 +88,22 @@ export async function cancelWaitById(caller: Caller, waitId: string): Promise<Wa
 }
 
 /** Cancels every pending wait of an automation (the Waiting list's "Cancel all"). */
-export async function cancelAllWaits(caller: Caller, automationId: string): Promise<{ cancelled: number }> {
-  if (!isUuid(automationId)) throw notFound("That automation");
+/**
+ * Cancels every pending wait of one automation, or of the whole shop when `automationId` is null,
+ * one at a time through the same path as a single cancel (a wait resumed meanwhile is skipped).
+ */
+export async function cancelAllWaits(
+  caller: Caller,
+  automationId: string | null,
+): Promise<{ cancelled: number }> {
+  if (automationId !== null && !isUuid(automationId)) throw notFound("That automation");
   const pending = await getDb()
     .select({ id: automationRunWaits.id })
     .from(automationRunWaits)
     .where(
       and(
         eq(automationRunWaits.tenantId, caller.tenant.id),
-        eq(automationRunWaits.automationId, automationId),
+        automationId === null ? undefined : eq(automationRunWaits.automationId, automationId),
         eq(automationRunWaits.status, "pending"),
       ),
     );
