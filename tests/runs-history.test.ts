@@ -310,10 +310,10 @@ describe("waits", () => {
 });
 
 describe("cancel all across the shop", () => {
-  //  order_created ──▶ Wait 1 hour ──▶ tag(late)
+  //  customer_created ──▶ Wait 1 hour ──▶ tag(late)   (no other flow here listens to customers)
   const oneWait = flow(
     [
-      { id: "t", type: "auto.trigger.order_created" },
+      { id: "t", type: "auto.trigger.customer_created" },
       { id: "w", type: "auto.control.wait", params: { duration: 1, unit: "hours" } },
       { id: "a", type: "auto.action.add_tag", params: { tag: "late" } },
     ],
@@ -326,8 +326,9 @@ describe("cancel all across the shop", () => {
   test("cancels every pending wait of the shop and none of another shop's; viewers are refused", async () => {
     const mine = await publishFlow(shop.keys.editor, "Shop-wide waits", oneWait);
     const theirs = await publishFlow(other.keys.editor, "Another shop's waits", oneWait);
-    await upsertEntity(shop.tenant.id, "order", "shop-wide-1", order(5), "test");
-    await upsertEntity(other.tenant.id, "order", "shop-wide-2", order(5), "test");
+    const customer = { email: "ada@example.com", name: "Ada" };
+    await upsertEntity(shop.tenant.id, "customer", "shop-wide-1", customer, "test");
+    await upsertEntity(other.tenant.id, "customer", "shop-wide-2", customer, "test");
     const myRun = await runOf(mine);
     const theirRun = await runOf(theirs);
     await runStatus(myRun.id, ["waiting"]);
