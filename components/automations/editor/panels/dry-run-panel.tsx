@@ -3,7 +3,6 @@
 import { useId, useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Label } from "@/components/ui/form";
-import { Notice } from "@/components/ui/notice";
 import { dryRunAction } from "@/lib/actions/automations/dry-run";
 import type { DryRunResult } from "@/lib/automations/dry-run";
 import type { Graph } from "@/lib/automations/graph/schema";
@@ -11,6 +10,7 @@ import { DOMAIN_LABELS, isDomain } from "@/lib/entities/domains";
 import { DryRunResults } from "./dry-run-results";
 import { parsePayload } from "./panel-text";
 import { RecordPicker, type EntityOption } from "./record-picker";
+import { FailureNotice, type Failure } from "./failure-notice";
 
 export interface DryRunPanelProps {
   automationId: string;
@@ -21,8 +21,6 @@ export interface DryRunPanelProps {
   /** The canvas highlights `result.path`; null clears it. */
   onResult(result: DryRunResult | null): void;
 }
-
-type Failure = { title: string; text: string; issues: string[] };
 
 const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
 
@@ -159,18 +157,7 @@ export function DryRunPanel({ automationId, triggerDomain, getGraph, onResult }:
       </p>
 
       <div className="space-y-4">
-        {failure && (
-          <Notice tone="error" title={failure.title}>
-            <p>{failure.text}</p>
-            {failure.issues.length > 0 && (
-              <ul className="mt-1.5 list-disc space-y-1 pl-5">
-                {failure.issues.map((issue, i) => (
-                  <li key={`${i}-${issue}`}>{issue}</li>
-                ))}
-              </ul>
-            )}
-          </Notice>
-        )}
+        {failure && <FailureNotice failure={failure} />}
         {result && <DryRunResults result={result} />}
       </div>
     </section>

@@ -9,6 +9,7 @@ import { publishAutomationAction } from "@/lib/actions/automations/publish-autom
 import { describeDiff, diffGraphs } from "@/lib/automations/editor/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { InFlightPolicy } from "@/lib/automations/policies";
+import { FailureNotice, type Failure } from "./failure-notice";
 
 export interface PublishDialogProps {
   automation: {
@@ -78,8 +79,6 @@ export function PublishDialog(props: PublishDialogProps) {
 }
 
 type Impact = { state: "loading" } | { state: "ready"; message: string } | { state: "failed"; error: string };
-
-type Failure = { title: string; text: string; issues: string[] };
 
 type Done = { version: number; published: boolean; message: string };
 
@@ -285,18 +284,7 @@ function PublishForm({
           </p>
         </section>
 
-        {failure && (
-          <Notice tone="error" title={failure.title} className="mt-5">
-            <p>{failure.text}</p>
-            {failure.issues.length > 0 && (
-              <ul className="mt-1.5 list-disc space-y-1 pl-5">
-                {failure.issues.map((issue, i) => (
-                  <li key={`${i}-${issue}`}>{issue}</li>
-                ))}
-              </ul>
-            )}
-          </Notice>
-        )}
+        {failure && <FailureNotice failure={failure} className="mt-5" />}
       </div>
 
       <div className="flex items-center justify-end gap-3 border-t border-zinc-200 px-6 py-4">
