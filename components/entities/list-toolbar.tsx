@@ -50,19 +50,23 @@ export function ListToolbar({ path, searchHint, q, status }: ListToolbarProps) {
           </Select>
         </div>
       )}
-      <div className="flex items-center gap-2">
-        <Button type="submit" variant="primary">
-          Apply
-        </Button>
-        {filtered && (
-          <Link
-            href={path}
-            className="rounded px-2 py-2 text-sm font-medium text-zinc-600 hover:text-zinc-900"
-          >
-            Clear filters
-          </Link>
-        )}
-      </div>
+      <FilterActions path={path} filtered={filtered} />
     </Form>
+  );
+}
+
+/** The end of a filter form: Apply, and while any filter is set, a link back to the unfiltered list. */
+export function FilterActions({ path, filtered }: { path: string; filtered: boolean }) {
+  return (
+    <div className="flex items-center gap-2">
+      <Button type="submit" variant="primary">
+        Apply
+      </Button>
+      {filtered && (
+        <Link href={path} className="rounded px-2 py-2 text-sm font-medium text-zinc-600 hover:text-zinc-900">
+          Clear filters
+        </Link>
+      )}
+    </div>
   );
 }

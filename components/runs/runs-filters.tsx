@@ -1,6 +1,5 @@
 import Form from "next/form";
-import Link from "next/link";
-import { Button } from "@/components/ui/button";
+import { FilterActions } from "@/components/entities/list-toolbar";
 import { Input, Label, Select } from "@/components/ui/form";
 import { RUN_STATUS_OPTIONS } from "./run-status";
 
@@ -130,19 +129,7 @@ export function RunsFilters({
           Days in the shop&apos;s time zone, {timeZone}; both days included.
         </p>
       </fieldset>
-      <div className="flex items-center gap-2">
-        <Button type="submit" variant="primary">
-          Apply
-        </Button>
-        {filtered && (
-          <Link
-            href={path}
-            className="rounded px-2 py-2 text-sm font-medium text-zinc-600 hover:text-zinc-900"
-          >
-            Clear filters
-          </Link>
-        )}
-      </div>
+      <FilterActions path={path} filtered={filtered} />
     </Form>
   );
 }
