@@ -34,7 +34,7 @@ import {
   type StepNode,
 } from "@/lib/automations/editor/flow";
 import type { DryRunResult } from "@/lib/automations/dry-run";
-import type { Graph } from "@/lib/automations/graph/schema";
+import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import { validate } from "@/lib/automations/graph/validate";
 import { effectiveDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 import { audienceSchema, type Audience } from "@/lib/automations/nodes/triggers";
@@ -86,6 +86,14 @@ const PANEL_TABS: { id: Panel; label: string }[] = [
 function scheduleAudience(value: unknown): Audience | undefined {
   const parsed = audienceSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** A step's first exit with nothing connected yet (else its first exit); null when it has none. */
+function firstFreeExit(node: GraphNode, graph: Graph): AddTarget | null {
+  const outs = registry.get(node.type)?.handles.out ?? [];
+  const handle =
+    outs.find((h) => !graph.edges.some((e) => e.source === node.id && e.sourceHandle === h)) ?? outs[0];
+  return handle ? { nodeId: node.id, handle } : null;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -152,6 +160,8 @@ function Editor({
 
   const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
   const selected = selectedIds.length === 1 ? graph.nodes.find((n) => n.id === selectedIds[0]) : undefined;
+  // Where the next palette pick goes: the chosen exit, else the selected step's first free exit.
+  const nextTarget = addTarget ?? (selected ? firstFreeExit(selected, graph) : null);
   const trigger = graph.nodes.find((n) => registry.get(n.type)?.category === "trigger");
   const triggerDomain = trigger ? effectiveDomain(trigger) : null;
   const labelOf = useCallback(
@@ -200,19 +210,8 @@ function Editor({
       if (readOnly) return;
       const taken = graph.nodes.map((n) => n.id);
       const id = newNodeId(definition.type, taken);
-      // After the chosen exit, else after the selected step's first free exit, else on its own.
-      const from: AddTarget | null =
-        addTarget ??
-        (selected && definition.category !== "trigger"
-          ? (() => {
-              const outs = registry.get(selected.type)?.handles.out ?? [];
-              const handle =
-                outs.find(
-                  (h) => !graph.edges.some((e) => e.source === selected.id && e.sourceHandle === h),
-                ) ?? outs[0];
-              return handle ? { nodeId: selected.id, handle } : null;
-            })()
-          : null);
+      // Triggers stand alone; other steps go after the next target, when there is one.
+      const from = definition.category === "trigger" ? null : nextTarget;
       const source = from ? graph.nodes.find((n) => n.id === from.nodeId) : undefined;
       const lowest = graph.nodes.reduce((y, n) => Math.max(y, n.position?.y ?? 0), 0);
       const position =
@@ -264,7 +263,7 @@ function Editor({
         });
       });
     },
-    [readOnly, graph, addTarget, selected, commit, flow],
+    [readOnly, graph, nextTarget, commit, flow],
   );
 
   const connect = useCallback(
@@ -458,10 +457,10 @@ function Editor({
       : edge;
   });
 
-  const addTargetLabel = addTarget
-    ? `after '${labelOf(addTarget.nodeId)}'${(registry.get(graph.nodes.find((n) => n.id === addTarget.nodeId)?.type ?? "")?.handles.out.length ?? 0) > 1 ? ` (${addTarget.handle})` : ""}`
-    : selected && registry.get(selected.type)?.handles.out.length
-      ? `after '${labelOf(selected.id)}'`
+  const targetNode = nextTarget && graph.nodes.find((n) => n.id === nextTarget.nodeId);
+  const targetLabel =
+    nextTarget && targetNode
+      ? `after '${labelOf(nextTarget.nodeId)}'${(registry.get(targetNode.type)?.handles.out.length ?? 0) > 1 ? ` (${nextTarget.handle})` : ""}`
       : null;
 
   const publishedSchedule = automation.activeGraph?.nodes.some((n) => n.type === SCHEDULE_TRIGGER) ?? false;
@@ -587,7 +586,7 @@ function Editor({
       <div className="grid min-h-0 flex-1 grid-cols-[15rem_minmax(0,1fr)_22rem]">
         <Palette
           disabled={readOnly}
-          target={addTargetLabel}
+          target={targetLabel}
           onClearTarget={() => setAddTarget(null)}
           onAdd={addStep}
           searchRef={searchRef}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 
 const LIMIT = 100;
 
@@ -43,12 +43,10 @@ export function useHistory<T>(initial: T) {
     return next;
   }, []);
 
-  return {
-    record,
-    undo,
-    redo,
-    present: () => present.current,
-    canUndo: counts.undo > 0,
-    canRedo: counts.redo > 0,
-  };
+  const read = useCallback(() => present.current, []);
+  // One object per change of the stacks, so callers can list it in effect dependencies.
+  return useMemo(
+    () => ({ record, undo, redo, present: read, canUndo: counts.undo > 0, canRedo: counts.redo > 0 }),
+    [record, undo, redo, read, counts],
+  );
 }
