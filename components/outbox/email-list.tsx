@@ -1,7 +1,7 @@
-import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { EmailPreview } from "./email-preview";
+import { RunLink } from "@/components/runs/run-link";
 
 export interface OutboxEmail {
   id: string;
@@ -46,12 +46,7 @@ export function EmailList({ items }: { items: OutboxEmail[] }) {
                 {email.runId ? (
                   <>
                     Written by step <span className="font-mono">{email.nodeId}</span> of run{" "}
-                    <Link
-                      href={`/runs/${email.runId}`}
-                      className="font-mono underline-offset-2 hover:underline"
-                    >
-                      {email.runId.slice(0, 8)}
-                    </Link>
+                    <RunLink runId={email.runId} />
                   </>
                 ) : (
                   "Its run has been purged."

@@ -1,7 +1,7 @@
-import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { JsonBlock } from "@/components/runs/json-block";
+import { RunLink } from "@/components/runs/run-link";
 
 export interface HttpDelivery {
   id: string;
@@ -55,10 +55,7 @@ export function HttpList({ items }: { items: HttpDelivery[] }) {
               </dd>
               <dt className="font-medium">Run</dt>
               <dd>
-                <Link href={`/runs/${d.runId}`} className="font-mono underline-offset-2 hover:underline">
-                  {d.runId.slice(0, 8)}
-                </Link>{" "}
-                step <span className="font-mono">{d.nodeId}</span>
+                <RunLink runId={d.runId} /> step <span className="font-mono">{d.nodeId}</span>
               </dd>
             </dl>
             {d.error && <p className="mt-2 text-sm text-red-700">{d.error}</p>}

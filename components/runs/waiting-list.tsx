@@ -10,6 +10,7 @@ import { nodeLabel } from "./node-label";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS } from "./run-status";
 import { WaitActions } from "./wait-actions";
+import { RunLink } from "./run-link";
 
 export interface WaitingListProps {
   items: WaitingItem[];
@@ -81,12 +82,7 @@ export function WaitingList({
                     {wait.step && <span className="block text-xs text-zinc-500">step “{wait.step}”</span>}
                   </TD>
                   <TD>
-                    <Link
-                      href={`/runs/${wait.runId}`}
-                      className="font-mono text-xs underline-offset-2 hover:underline"
-                    >
-                      {wait.runId.slice(0, 8)}
-                    </Link>
+                    <RunLink runId={wait.runId} className="text-xs" />
                   </TD>
                   <TD className="max-w-48">
                     <EntityLink domain={wait.entity.domain} id={wait.entity.id} />
@@ -157,12 +153,7 @@ export function WaitingList({
                     <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
                   </TD>
                   <TD>
-                    <Link
-                      href={`/runs/${wait.runId}`}
-                      className="font-mono text-xs underline-offset-2 hover:underline"
-                    >
-                      {wait.runId.slice(0, 8)}
-                    </Link>
+                    <RunLink runId={wait.runId} className="text-xs" />
                   </TD>
                   <TD className="max-w-96 text-zinc-700">{wait.reason ?? "—"}</TD>
                 </TR>

@@ -1,9 +1,9 @@
-import Link from "next/link";
 import { EntityLink } from "@/components/runs/entity-link";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TaskView } from "@/lib/automations/tasks";
 import { CompleteTaskButton } from "./complete-task-button";
+import { RunLink } from "@/components/runs/run-link";
 
 /** Staff tasks created by flows: what to do, about which record, by when, and which run asked. */
 export function TasksTable({ items, canEdit }: { items: TaskView[]; canEdit: boolean }) {
@@ -50,12 +50,9 @@ export function TasksTable({ items, canEdit }: { items: TaskView[]; canEdit: boo
               {task.runId ? (
                 <>
                   {task.automationName ?? "A flow"} ·{" "}
-                  <Link
-                    href={`/runs/${task.runId}`}
-                    className="font-mono text-xs underline-offset-2 hover:underline"
-                  >
+                  <RunLink runId={task.runId} className="text-xs">
                     run {task.runId.slice(0, 8)}
-                  </Link>
+                  </RunLink>
                 </>
               ) : (
                 "Its run has been purged"
