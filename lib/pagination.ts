@@ -1,3 +1,5 @@
+import { and, eq, lt, or, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { AppError } from "@/lib/errors";
 
 /** Keyset cursors: an opaque encoding of the last row's (timestamp, id). */
@@ -18,4 +20,18 @@ export function decodeCursor(cursor: string): { at: Date; id: string } {
       "The cursor is not one this API returned; start again without it.",
     );
   }
+}
+
+/**
+ * The rows after a decoded cursor in `(at desc, id desc)` order, as a where-condition; `undefined`
+ * (no condition) on the first page.
+ */
+export function afterCursor(
+  atColumn: AnyPgColumn,
+  idColumn: AnyPgColumn,
+  cursor: { at: Date; id: string } | null,
+): SQL | undefined {
+  return cursor
+    ? or(lt(atColumn, cursor.at), and(eq(atColumn, cursor.at), lt(idColumn, cursor.id)))
+    : undefined;
 }

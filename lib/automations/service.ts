@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, sql } from "drizzle-orm";
 import { z } from "zod";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb, type Tx } from "@/lib/db/client";
@@ -9,7 +9,7 @@ import { validate, type ReadyIssue } from "./graph/validate";
 import { registry, summariseNode } from "./nodes/registry";
 import { syncSchedules } from "./schedules/sync";
 import { waitingByNode } from "./waits";
-import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
 import { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy } from "./policies";
 
 export { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy };
@@ -460,12 +460,7 @@ export async function listAutomations(tenantId: string, query: unknown = {}) {
         eq(automations.tenantId, tenantId),
         status ? eq(automations.status, status) : sql`${automations.status} <> 'archived'`,
         q ? ilike(automations.name, `%${q.replace(/[%_\\]/g, "\\$&")}%`) : undefined,
-        after
-          ? or(
-              lt(automations.updatedAt, after.at),
-              and(eq(automations.updatedAt, after.at), lt(automations.id, after.id)),
-            )
-          : undefined,
+        afterCursor(automations.updatedAt, automations.id, after),
       ),
     )
     .orderBy(desc(automations.updatedAt), desc(automations.id))

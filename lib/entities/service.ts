@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type DbOrTx, type Tx } from "@/lib/db/client";
 import { entities, entityNotes } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
-import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
 import { recordEvents, type NewEvent, type RecordedEvent } from "@/lib/events/record";
 import { DOMAIN_LABELS, domainSchemas, isDomain, STATUS_EVENTS, type Domain } from "./domains";
 
@@ -335,12 +335,7 @@ export async function listEntities(
               sql`${entities.data}->>'name' ilike ${`%${search}%`}`,
             )
           : undefined,
-        after
-          ? or(
-              lt(entities.updatedAt, after.at),
-              and(eq(entities.updatedAt, after.at), lt(entities.id, after.id)),
-            )
-          : undefined,
+        afterCursor(entities.updatedAt, entities.id, after),
       ),
     )
     .orderBy(desc(entities.updatedAt), desc(entities.id))

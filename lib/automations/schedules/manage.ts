@@ -1,10 +1,10 @@
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
 import { automations, scheduleFires, type FireKind, type FireStatus } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";
-import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
 import { loadRow, publishGraph, view, type AutomationView } from "@/lib/automations/service";
 import { enqueueJobs } from "@/lib/jobs";
 import { builtinBySlug } from "./builtins";
@@ -138,12 +138,7 @@ export async function listFires(
       and(
         eq(scheduleFires.tenantId, tenantId),
         eq(scheduleFires.automationId, row.id),
-        after
-          ? or(
-              lt(scheduleFires.fireAt, after.at),
-              and(eq(scheduleFires.fireAt, after.at), lt(scheduleFires.id, after.id)),
-            )
-          : undefined,
+        afterCursor(scheduleFires.fireAt, scheduleFires.id, after),
       ),
     )
     .orderBy(desc(scheduleFires.fireAt), desc(scheduleFires.id))
