@@ -132,7 +132,8 @@ function Editor({
 }: FlowEditorProps & { notice: string | null; onNotice(text: string | null): void }) {
   const router = useRouter();
   const flow = useReactFlow<StepNode, StepEdge>();
-  const initial = useMemo(() => toFlow(automation.draftGraph), [automation.draftGraph]);
+  // The draft as it was when this version opened; later refreshes of the props do not reset edits.
+  const [initial] = useState(() => toFlow(automation.draftGraph));
   const [nodes, setNodes] = useState<StepNode[]>(initial.nodes);
   const [edges, setEdges] = useState<StepEdge[]>(initial.edges);
   const [name, setName] = useState(automation.name);
@@ -301,7 +302,6 @@ function Editor({
         ? changes.filter((c) => c.type === "select" || c.type === "dimensions")
         : changes;
       setNodes((ns) => applyNodeChanges(allowed, ns));
-      if (allowed.some((c) => c.type === "remove")) setDryRun(null);
     },
     [readOnly],
   );
@@ -314,7 +314,7 @@ function Editor({
     [readOnly],
   );
 
-  // Deletions, drags and connections land in state first; record them once they are done.
+  // React Flow's own deletions and drags land in state first; record them once they are done.
   const recordCurrent = useCallback(() => {
     requestAnimationFrame(() => history.record(fromFlow(flow.getNodes(), flow.getEdges())));
   }, [flow, history]);
