@@ -16,13 +16,6 @@ export interface RunPathProps {
   steps: Array<{ key: string; nodeId: string; nodeType: string; status: string; leg: number }>;
 }
 
-const TONES: Record<string, StepStatusTone> = {
-  success: "success",
-  failed: "danger",
-  skipped: "neutral",
-  waiting: "neutral",
-};
-
 /**
  * The run's version drawn read-only with the path taken (each reached node with its status, the
  * connections between reached nodes in green, the rest dimmed), then the same path as a list.
@@ -37,7 +30,7 @@ export function RunPath({ graph, nodeStatuses, steps }: RunPathProps) {
       else if (status)
         statuses.set(node.id, {
           label: STEP_STATUS[status]?.label ?? status,
-          tone: TONES[status] ?? "neutral",
+          tone: STEP_STATUS[status]?.tone ?? "neutral",
         });
     }
     const edges = new Set(

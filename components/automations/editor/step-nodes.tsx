@@ -2,13 +2,15 @@
 
 import { Handle, Position, type NodeProps, type NodeTypes } from "@xyflow/react";
 import { createContext, useContext } from "react";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import type { StepNode } from "@/lib/automations/editor/flow";
 import { registry, summariseNode } from "@/lib/automations/nodes/registry";
 import type { NodeCategory } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES, CategoryIcon } from "./category-style";
 
-export type StepStatusTone = "success" | "warning" | "danger" | "neutral" | "info";
+/** A step status on the canvas is coloured like the app's badges. */
+export type StepStatusTone = BadgeTone;
 
 /** What the canvas shows on top of the graph: ready issues, and a dry run's or a run's path. */
 export interface CanvasDecorations {
@@ -25,14 +27,6 @@ export const DecorationsContext = createContext<CanvasDecorations>({
   readOnly: true,
   onAddAfter: () => {},
 });
-
-const TONES: Record<StepStatusTone, string> = {
-  success: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
-  warning: "bg-amber-50 text-amber-900 ring-amber-600/20",
-  danger: "bg-red-50 text-red-800 ring-red-600/20",
-  neutral: "bg-zinc-100 text-zinc-700 ring-zinc-500/20",
-  info: "bg-sky-50 text-sky-800 ring-sky-600/20",
-};
 
 /** Where each exit sits along the bottom edge: one centred, two at a third and two thirds… */
 function exitOffset(index: number, count: number): string {
@@ -76,14 +70,9 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
         {category && <CategoryIcon category={category} className={cn("size-4", style?.icon)} />}
         <span className="truncate">{definition ? definition.label : "Unknown step"}</span>
         {status && (
-          <span
-            className={cn(
-              "ml-auto rounded-full px-2 py-0.5 text-[11px] font-medium ring-1 ring-inset",
-              TONES[status.tone],
-            )}
-          >
+          <Badge tone={status.tone} className="ml-auto">
             {status.label}
-          </span>
+          </Badge>
         )}
       </div>
       <p className="px-3 py-2 text-sm leading-5 text-zinc-900">{summary}</p>
