@@ -12,7 +12,7 @@ import { GET as versionsRoute } from "@/app/api/v1/automations/[id]/versions/rou
 import { GET as listRoute, POST as createRoute } from "@/app/api/v1/automations/route";
 import { GET as nodeTypesRoute } from "@/app/api/v1/node-types/route";
 import { GET as outboxRoute } from "@/app/api/v1/outbox/route";
-import { executeRun } from "@/lib/automations/engine/execute";
+import { executeRun } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, staffTasks } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { executeRunBatch } from "@/lib/automations/engine/execute-batch";
+import { runLegs } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRuns, automationRunSteps, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
@@ -129,7 +129,7 @@ test("an action that fails inside a batch fails only its own step; the run is pa
   expect(entity!.tags).toContain("paid");
 });
 
-test("runs needing the one-run path are handed back: an HTTP call, an earlier attempt, a missing record", async () => {
+test("one batch takes every kind of leg: an HTTP call, an earlier attempt, a missing record, a plain one", async () => {
   await worker?.stop();
   worker = null;
   const server = http.createServer((_req, res) => res.end("ok"));
@@ -179,14 +179,23 @@ test("runs needing the one-run path are handed back: an HTTP call, an earlier at
     .where(eq(automationRuns.id, byEntity["c-2"]!));
   await getDb().delete(entities).where(eq(entities.id, "c-3"));
 
-  const { alone } = await executeRunBatch(runs.map((r) => r.id));
-  expect(new Set(alone)).toEqual(new Set([byEntity["h-1"], byEntity["c-2"], byEntity["c-3"]]));
-  const [done] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, byEntity["c-1"]!));
-  expect(done!.status).toBe("succeeded");
+  const outcomes = await runLegs(runs.map((r) => ({ kind: "start" as const, runId: r.id })));
+  expect(new Set(outcomes.values())).toEqual(new Set(["ran", "stopped"]));
+  const statusOf = async (entityId: string) =>
+    (await getDb().select().from(automationRuns).where(eq(automationRuns.id, byEntity[entityId]!)))[0]!;
+  expect((await statusOf("c-1")).status).toBe("succeeded");
+  expect((await statusOf("c-2")).status).toBe("succeeded");
+  expect((await statusOf("h-1")).status).toBe("succeeded");
+  expect(await statusOf("c-3")).toMatchObject({
+    status: "failed",
+    error: "The order 'c-3' no longer exists.",
+  });
   const sent = await getDb()
     .select()
     .from(actionDeliveries)
     .where(eq(actionDeliveries.runId, byEntity["h-1"]!));
-  expect(sent).toHaveLength(0); // nothing was sent by the batch: the job sends it itself
+  expect(sent).toMatchObject([{ status: "delivered", attempts: 1 }]);
+  const [c2] = await getDb().select({ tags: entities.tags }).from(entities).where(eq(entities.id, "c-2"));
+  expect(c2!.tags).toEqual(["x"]);
   await new Promise((resolve) => server.close(resolve));
 });

@@ -7,7 +7,7 @@ import { GET as getAutomationRoute } from "@/app/api/v1/automations/[id]/route";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[id]/route";
 import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
-import { executeRun } from "@/lib/automations/engine/execute";
+import { executeRun } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRuns, outboxEmails, staffTasks } from "@/lib/db/schema";
 import { getEntity, upsertEntity } from "@/lib/entities/service";

@@ -9,8 +9,8 @@ import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { POST as cancelRoute } from "@/app/api/v1/waits/[id]/cancel/route";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
 import { reapRuns } from "@/lib/automations/engine/reap";
-import { resumeWait } from "@/lib/automations/engine/resume";
-import { executeRun } from "@/lib/automations/engine/execute";
+import { resumeWait } from "@/lib/automations/engine/pipeline";
+import { executeRun } from "@/lib/automations/engine/pipeline";
 import { claimWait } from "@/lib/automations/store/waits";
 import { getDb } from "@/lib/db/client";
 import {

@@ -11,25 +11,23 @@ import { describeAction, excerpt } from "./dry-run-actions";
 import { toRunEvent } from "./dispatch";
 import { EntityNotFoundError, loadRunEntity, type RunEntity } from "./engine/entity";
 import { evaluatorFor } from "./engine/evaluate";
-import { actionContext, redact, templateContext, type LegContext } from "./engine/execute-shared";
-import { MAX_PLANNED_STEPS, planFrom, type PlannedStep } from "./engine/interpreter";
+import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "./engine/interpreter";
+import { newLeg, redact, templateContext } from "./engine/leg";
+import { prepareAction, prepareWait } from "./engine/prepare";
 import { graphSchema, type Graph, type GraphNode } from "./graph/schema";
 import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
 import { validate } from "./graph/validate";
-import { executorFor } from "./nodes/executors";
 import { effectiveDomain, hasRecord, registry, summariseNode, triggerMatches } from "./nodes/registry";
-import { resumeAtFor } from "./nodes/timing/resume-at";
 import type { NodeDefinition, TriggerDomain } from "./nodes/types";
 import { assertGraphSize, getAutomation } from "./service";
 
 /**
- * The dry run ("try it now", seed 003): walks an automation's graph the way a run would, against
- * a real record or a pasted payload, and says what each step would do, without doing it and
- * without writing anything. It uses the engine's own pieces, so what it predicts is what a run
- * does: the interpreter plans each leg, conditions are evaluated by the engine's evaluator,
- * templates are filled by the engine's rendering and each action's own `prepare`, waits resume
- * at the time `resumeAtFor` computes. Where it cannot know (an action's output, the record after
- * a wait), it says so in `notes`.
+ * The dry run ("try it now", seed 003): the leg pipeline in a mode that takes no effect. It walks
+ * an automation's graph leg by leg against a real record or a pasted payload and says what each
+ * step would do, writing nothing. Each stage is the pipeline's own: a leg context from `newLeg`,
+ * the interpreter's walk (steps and the connections taken), the evaluator, and `prepareAction` /
+ * `prepareWait` — so what it predicts, failures and their messages included, is what a run does.
+ * Where it cannot know (an action's output, the record after a wait), it says so in `notes`.
  */
 
 export const dryRunInput = z.strictObject({
@@ -246,7 +244,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
     const pending = pendingLegs.shift()!;
     legNumber += 1;
     pending.waitStep?.detail.push(`Then leg ${legNumber} carries on from here.`);
-    const leg: LegContext = {
+    const leg = newLeg({
       tenantId,
       runId: DRY_RUN_ID,
       automationId: automation.id,
@@ -256,23 +254,23 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
       event,
       // The first leg sees the status the event fired for; a resumed leg the record as it is.
       entity: legNumber === 1 ? pinned : current,
-      steps: {},
       now: pending.now,
-    };
-    let plan: PlannedStep[];
+    });
+    let walk: Walk;
     try {
-      plan = planFrom(graph, pending.start, registry, evaluatorFor(leg));
+      walk = walkFrom(graph, pending.start, registry, evaluatorFor(leg));
     } catch (error) {
       notes.push(messageOf(error));
       break;
     }
-    if (steps.length + plan.length > MAX_PLANNED_STEPS) {
+    if (steps.length + walk.steps.length > MAX_PLANNED_STEPS) {
       notes.push(`This run would take more than ${MAX_PLANNED_STEPS} steps; the dry run stops there.`);
       break;
     }
-    markPath(graph, pending.start, plan, nodeIds, edgeIds);
+    for (const step of walk.steps) nodeIds.add(step.nodeId);
+    for (const id of walk.edgeIds) edgeIds.add(id);
 
-    for (const step of plan) {
+    for (const step of walk.steps) {
       const node = graph.nodes.find((n) => n.id === step.nodeId)!;
       const definition = registry.get(step.nodeType)!;
       const base = {
@@ -291,33 +289,18 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           detail: [conditionDetail(node, leg.entity, step.result)],
         });
       } else if (step.kind === "action") {
-        const parsed = definition.params.safeParse(step.params);
-        const executor = executorFor(step.nodeType);
-        if (!parsed.success || !executor) {
-          const error = `${definition.label}: the step's settings are invalid.`;
-          steps.push({ ...base, kind: "action", outcome: "error", detail: [], error });
+        const prepared = prepareAction(leg, step);
+        if (!prepared.ok) {
+          steps.push({ ...base, kind: "action", outcome: "error", detail: [], error: prepared.error });
           continue;
         }
-        const params = parsed.data as Record<string, unknown>;
-        readsSteps ||= templatedStrings(params, definition.templated).some(({ text }) =>
+        readsSteps ||= templatedStrings(prepared.params, definition.templated).some(({ text }) =>
           findTokens(text).some((token) => token.root === "steps"),
         );
-        const resolvedParams = redact(renderParams(params, definition.templated, templateContext(leg)));
-        let request: Record<string, unknown>;
-        try {
-          request = executor.prepare(params as never, actionContext(leg, step.nodeId));
-        } catch (error) {
-          const message = messageOf(error);
-          steps.push({
-            ...base,
-            kind: "action",
-            outcome: "error",
-            detail: [],
-            resolvedParams,
-            error: message,
-          });
-          continue;
-        }
+        const resolvedParams = redact(
+          renderParams(prepared.params, definition.templated, templateContext(leg)),
+        );
+        const request = prepared.request;
         const said = describeAction(step.nodeType, redact(request), subject, leg.entity);
         steps.push({
           ...base,
@@ -328,13 +311,12 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           ...(said.error ? { error: said.error } : {}),
         });
       } else {
-        let resumeAt: Date;
-        try {
-          resumeAt = resumeAtFor({ type: step.nodeType, params: step.params }, leg.now);
-        } catch (error) {
-          steps.push({ ...base, kind: "wait", outcome: "error", detail: [], error: messageOf(error) });
+        const wait = prepareWait(leg, step);
+        if (!wait.ok) {
+          steps.push({ ...base, kind: "wait", outcome: "error", detail: [], error: wait.error });
           continue;
         }
+        const resumeAt = wait.resumeAt;
         const waitStep: DryRunStep = {
           ...base,
           kind: "wait",
@@ -390,33 +372,4 @@ function conditionDetail(node: GraphNode, entity: RunEntity | null, result: bool
     return `${tags.length > 0 ? `Its tags are ${tags.join(", ")}` : "It has no tags"}, ${verdict}`;
   }
   return `It is ${result ? "true" : "false"}, ${verdict}`;
-}
-
-/**
- * Adds the nodes a leg plans and the connections it takes to the path: every exit of the start
- * node and of an action, only the chosen exit of a condition, none out of a wait (that is the
- * next leg's).
- */
-function markPath(
-  graph: Graph,
-  start: string,
-  plan: PlannedStep[],
-  nodeIds: Set<string>,
-  edgeIds: Set<string>,
-) {
-  const planned = new Map(plan.map((step) => [step.nodeId, step]));
-  for (const step of plan) nodeIds.add(step.nodeId);
-  for (const edge of graph.edges) {
-    if (!planned.has(edge.target)) continue;
-    const from = planned.get(edge.source);
-    const handles =
-      edge.source === start
-        ? (registry.get(graph.nodes.find((n) => n.id === start)?.type ?? "")?.handles.out ?? [])
-        : from?.kind === "condition"
-          ? [from.result ? "true" : "false"]
-          : from?.kind === "action"
-            ? (registry.get(from.nodeType)?.handles.out ?? [])
-            : [];
-    if (handles.includes(edge.sourceHandle)) edgeIds.add(edge.id);
-  }
 }

@@ -1,7 +1,7 @@
 import type { ConditionDefinition } from "@/lib/automations/nodes/types";
 import type { GraphNode } from "@/lib/automations/graph/schema";
 import type { Evaluate } from "./interpreter";
-import type { LegContext } from "./execute-shared";
+import type { LegContext } from "./leg";
 
 /**
  * Evaluates conditions against the leg's entity, event and earlier step outputs. A condition

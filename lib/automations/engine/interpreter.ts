@@ -43,6 +43,13 @@ function outgoing(graph: Graph): Map<string, GraphEdge[]> {
   return bySource;
 }
 
+/** A leg's walk: the steps it takes, in order, and the connections it follows to them. */
+export interface Walk {
+  steps: PlannedStep[];
+  /** Ids of the edges followed into planned steps (a diamond's two edges both count). */
+  edgeIds: string[];
+}
+
 /** The steps one leg takes from `startNodeId` (not itself a step of the plan), in order. */
 export function planFrom(
   graph: Graph,
@@ -51,18 +58,32 @@ export function planFrom(
   evaluate: Evaluate,
   options: PlanOptions = {},
 ): PlannedStep[] {
+  return walkFrom(graph, startNodeId, registry, evaluate, options).steps;
+}
+
+/** `planFrom`, also saying which connections the walk took (the dry run lights them). */
+export function walkFrom(
+  graph: Graph,
+  startNodeId: string,
+  registry: Registry,
+  evaluate: Evaluate,
+  options: PlanOptions = {},
+): Walk {
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const start = nodes.get(startNodeId);
-  if (!start) return [];
+  if (!start) return { steps: [], edgeIds: [] };
   const exits = outgoing(graph);
   const plan: PlannedStep[] = [];
+  const followed: GraphEdge[] = [];
   // A node is planned once per walk, however many branches reach it (a diamond).
   const queued = new Set<string>([startNodeId]);
   const queue: GraphNode[] = [start];
 
   const follow = (node: GraphNode, handles: readonly string[]) => {
     for (const edge of exits.get(node.id) ?? []) {
-      if (!handles.includes(edge.sourceHandle) || queued.has(edge.target)) continue;
+      if (!handles.includes(edge.sourceHandle)) continue;
+      followed.push(edge);
+      if (queued.has(edge.target)) continue;
       const target = nodes.get(edge.target);
       if (!target) continue;
       queued.add(edge.target);
@@ -106,7 +127,8 @@ export function planFrom(
         break;
     }
   }
-  return plan;
+  const planned = new Set(plan.map((step) => step.nodeId));
+  return { steps: plan, edgeIds: followed.filter((e) => planned.has(e.target)).map((e) => e.id) };
 }
 
 /** The first leg's steps: the walk from the first trigger node of `triggerType`; `[]` if there is none. */

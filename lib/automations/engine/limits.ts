@@ -1,16 +1,15 @@
 import pLimit from "p-limit";
 
 /**
- * The one-run path (HTTP calls, replays, wake-table edge cases) runs at most this many legs at
- * once per worker process, however many jobs the worker holds: the batched path is why the worker
- * can hold thousands, and thousands of simultaneous HTTP calls would be a flood, not throughput.
- * Default 32 (or `WORKER_SOLO_CONCURRENCY`).
+ * Outside effects (HTTP calls) in flight at once per worker process, however many jobs the worker
+ * holds: thousands of simultaneous calls to merchants' servers would be a flood, not throughput.
+ * Default 32 (or `WORKER_OUTSIDE_CONCURRENCY`).
  */
-export const soloLimit = pLimit(Number(process.env.WORKER_SOLO_CONCURRENCY ?? 32));
+export const outsideLimit = pLimit(Number(process.env.WORKER_OUTSIDE_CONCURRENCY ?? 32));
 
 /**
- * Batched legs claim their runs or waits as soon as their jobs arrive (so a storm of due waits
- * all start at once), but their one big transaction each queues here: on a 2-core machine, two
+ * Legs claim their runs or waits as soon as their jobs arrive (so a storm of due waits all
+ * start at once), but their phases' transactions queue here: on a 2-core machine, two
  * at a time keep the database busy without the contention of dozens fighting over it.
  * Default 2 (or `WORKER_BATCH_TRANSACTIONS`).
  */

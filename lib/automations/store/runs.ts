@@ -89,6 +89,30 @@ export async function settleRuns(tx: DbOrTx, runIds: string[]): Promise<void> {
     where r.id = ids.id and r.status in ('running', 'waiting')`);
 }
 
+/** How a run ends without settling from its steps: the wake table stopped it, or it failed. */
+export interface RunEnding {
+  runId: string;
+  status: Extract<RunStatus, "failed" | "cancelled">;
+  reason?: string | null;
+  error?: string | null;
+}
+
+/** `finishRun` for many runs in one statement. */
+export async function finishRuns(tx: DbOrTx, endings: RunEnding[]): Promise<void> {
+  if (endings.length === 0) return;
+  const rows = endings.map((e) => ({
+    id: e.runId,
+    status: e.status,
+    reason: e.reason ?? null,
+    error: e.error ?? null,
+  }));
+  await tx.execute(sql`
+    update automation_runs r set status = v.status, reason = v.reason, error = v.error, resume_at = null,
+      finished_at = now(), duration_ms = ${RUN_DURATION_MS}, updated_at = now()
+    from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text)
+    where r.id = v.id and r.status in ('queued', 'running', 'waiting')`);
+}
+
 /** Settles one run (see `settleRuns`). */
 export async function settleRun(tx: DbOrTx, runId: string): Promise<void> {
   await settleRuns(tx, [runId]);

@@ -27,21 +27,24 @@ export interface NewWait {
 }
 
 /**
- * Writes the wait row and its delayed `automation_resume` job (job_key = the wait's id) in the
- * caller's transaction: a wait never exists without its job. Throws if scheduling fails.
+ * Writes wait rows and their delayed `automation_resume` jobs (job_key = the wait's id) in the
+ * caller's transaction, in two statements however many: a wait never exists without its job.
+ * Throws if scheduling fails.
  */
-export async function createWait(tx: DbOrTx, wait: NewWait): Promise<WaitRow> {
-  const [row] = await tx.insert(automationRunWaits).values(wait).returning();
-  await enqueueJobs(tx, [
-    {
-      task: "automation_resume",
-      payload: { waitId: row!.id },
-      runAt: wait.resumeAt,
-      jobKey: row!.id,
+export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<WaitRow[]> {
+  if (waits.length === 0) return [];
+  const rows = await tx.insert(automationRunWaits).values(waits).returning();
+  await enqueueJobs(
+    tx,
+    rows.map((row) => ({
+      task: "automation_resume" as const,
+      payload: { waitId: row.id },
+      runAt: row.resumeAt,
+      jobKey: row.id,
       maxAttempts: 5,
-    },
-  ]);
-  return row!;
+    })),
+  );
+  return rows;
 }
 
 /**
@@ -181,4 +184,54 @@ export async function failOverdueWaits(tx: DbOrTx): Promise<{ failed: string[]; 
   // A late `later` fails alone; a late pause fails its run.
   const runs = overdue.filter((w) => w.kind !== "later").map((w) => w.run_id);
   return { failed: [...new Set(runs)], rescheduled: lost.length };
+}
+
+/** Ends wait steps in one statement: `success` on wake (with a note), `skipped` or `failed` when stopped. */
+export async function completeSteps(
+  tx: DbOrTx,
+  steps: {
+    stepId: string;
+    status: Exclude<StepStatus, "waiting">;
+    reason?: string | null;
+    error?: string | null;
+  }[],
+): Promise<void> {
+  if (steps.length === 0) return;
+  const rows = steps.map((s) => ({
+    id: s.stepId,
+    status: s.status,
+    reason: s.reason ?? null,
+    error: s.error ?? null,
+  }));
+  await tx.execute(sql`
+    update automation_run_steps s set status = v.status, reason = v.reason, error = v.error, finished_at = now(),
+      duration_ms = (extract(epoch from now() - s.started_at) * 1000)::int
+    from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text)
+    where s.id = v.id`);
+}
+
+/**
+ * `cancelPendingWaits` for many runs in one round of statements: each run's pending waits (not
+ * the later steps it asked for) are cancelled with that run's reason, their jobs removed and
+ * their steps skipped.
+ */
+export async function cancelPendingWaitsOf(
+  tx: DbOrTx,
+  runs: { runId: string; reason: string }[],
+): Promise<void> {
+  if (runs.length === 0) return;
+  const cancelled = await tx.execute<{ id: string; step_id: string | null; reason: string }>(sql`
+    update automation_run_waits w set status = 'cancelled', reason = v.reason, resolved_at = now()
+    from json_to_recordset(${JSON.stringify(runs)}::json) as v("runId" uuid, reason text)
+    where w.run_id = v."runId" and w.status = 'pending' and w.kind <> 'later'
+    returning w.id, w.step_id, w.reason`);
+  if (cancelled.length === 0) return;
+  await tx.execute(sql`
+    select graphile_worker.remove_job(k) from json_array_elements_text(${JSON.stringify(cancelled.map((w) => w.id))}::json) as k`);
+  await completeSteps(
+    tx,
+    cancelled.flatMap((w) =>
+      w.step_id ? [{ stepId: w.step_id, status: "skipped" as const, reason: w.reason }] : [],
+    ),
+  );
 }

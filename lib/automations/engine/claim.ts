@@ -1,0 +1,133 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import type { RunEvent } from "@/lib/db/schema";
+import type { AutomationStatus, InFlightPolicy, LiveAutomation } from "./wake";
+
+/**
+ * Claims: one statement per kind of leg takes any number of them, at most once. A claimed leg
+ * carries the automation's live state (what the wake table reads) and whether an earlier attempt
+ * may have done part of it (`replay`: its steps and deliveries must be read, not repeated).
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A Postgres array literal of uuids (drizzle would spread a JS array into separate parameters). */
+export function uuidArray(ids: string[]): string {
+  for (const id of ids) if (!UUID.test(id)) throw new Error(`Not a uuid: ${id}`);
+  return `{${ids.join(",")}}`;
+}
+
+export interface ClaimedLeg {
+  tenantId: string;
+  runId: string;
+  automationId: string;
+  /** The version the run is on. */
+  automationVersion: number;
+  event: RunEvent;
+  leg: number;
+  /** Where the walk starts: the trigger (first leg) or the wait node (a resumed leg). */
+  startNodeId: string;
+  automation: LiveAutomation;
+  /** An earlier attempt of this very leg may have recorded steps and deliveries. */
+  replay: boolean;
+  /** A resumed leg: the wait it continues and that wait's step row. */
+  wait: { id: string; stepId: string | null } | null;
+}
+
+function live(row: Record<string, unknown>): LiveAutomation {
+  if (row.automation_status === null || row.automation_status === undefined) return null;
+  return {
+    status: row.automation_status as AutomationStatus,
+    version: Number(row.current_version),
+    inFlightPolicy: row.in_flight_policy as InFlightPolicy,
+  };
+}
+
+/**
+ * Takes queued runs for their first leg (or re-takes `running` ones whose worker died: steps and
+ * deliveries are keyed, so the leg is replayed, not repeated). Runs that already ended are not
+ * returned.
+ */
+export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
+  if (runIds.length === 0) return [];
+  const rows = await getDb().execute<Record<string, unknown>>(sql`
+    update automation_runs r set
+      status = 'running', started_at = coalesce(r.started_at, now()), legs = greatest(r.legs, 1), updated_at = now()
+    from automation_runs src left join automations a on a.id = src.automation_id
+    where r.id = src.id and r.id = any(${uuidArray(runIds)}::uuid[]) and r.status in ('queued', 'running')
+    returning r.id, r.tenant_id, r.automation_id, r.automation_version, r.event, r.trigger_node_id,
+      src.status as previous_status, a.status as automation_status, a.version as current_version,
+      a.in_flight_policy,
+      exists (select 1 from automation_run_steps s where s.run_id = r.id) as has_steps`);
+  return rows.map((row) => ({
+    tenantId: String(row.tenant_id),
+    runId: String(row.id),
+    automationId: String(row.automation_id),
+    automationVersion: Number(row.automation_version),
+    event: row.event as RunEvent,
+    leg: 1,
+    startNodeId: String(row.trigger_node_id),
+    automation: live(row),
+    replay: row.previous_status === "running" || row.has_steps === true,
+    wait: null,
+  }));
+}
+
+/**
+ * Takes due waits for resuming, numbering the leg each starts and marking its run running. At
+ * most one wait per run per call (a second wait of the same run, due at the same moment, is left
+ * pending for the next call, so each leg gets its own number). A wait claimed before by a leg
+ * that a crash cut short (wait resumed, run still `running` on that leg) is returned as a replay;
+ * one whose leg finished, or that was cancelled, is not returned at all.
+ */
+export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
+  if (waitIds.length === 0) return [];
+  const ids = uuidArray(waitIds);
+  const rows = await getDb().execute<Record<string, unknown>>(sql`
+    with candidates as (
+      select distinct on (run_id) id from automation_run_waits
+      where id = any(${ids}::uuid[]) and status = 'pending' and kind <> 'later'
+      order by run_id, resume_at, id
+    ), claimed as (
+      update automation_run_waits w set status = 'resumed', resolved_at = now(), resume_leg = r.legs + 1
+      from automation_runs r
+      where r.id = w.run_id and w.id in (select id from candidates) and w.status = 'pending'
+      returning w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
+        w.resume_leg, w.event
+    ), runs as (
+      update automation_runs r set legs = c.resume_leg, status = 'running', updated_at = now()
+      from claimed c where r.id = c.run_id
+      returning r.id
+    ), legs as (
+      select c.*, false as replay from claimed c join runs on runs.id = c.run_id
+      union all
+      select w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
+        w.resume_leg, w.event, true as replay
+      from automation_run_waits w join automation_runs r on r.id = w.run_id
+      where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
+        and r.status = 'running' and r.legs = w.resume_leg
+    )
+    select l.*, a.status as automation_status, a.version as current_version, a.in_flight_policy
+    from legs l left join automations a on a.id = l.automation_id`);
+  return rows.map((row) => ({
+    tenantId: String(row.tenant_id),
+    runId: String(row.run_id),
+    automationId: String(row.automation_id),
+    automationVersion: Number(row.automation_version),
+    event: row.event as RunEvent,
+    leg: Number(row.resume_leg),
+    startNodeId: String(row.node_id),
+    automation: live(row),
+    replay: row.replay === true,
+    wait: { id: String(row.id), stepId: row.step_id === null ? null : String(row.step_id) },
+  }));
+}
+
+/** Of these waits, the ones still pending (left for a later call by the one-per-run rule). */
+export async function stillPending(waitIds: string[]): Promise<string[]> {
+  if (waitIds.length === 0) return [];
+  const rows = await getDb().execute<{ id: string }>(sql`
+    select id from automation_run_waits
+    where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending' and kind <> 'later'`);
+  return rows.map((r) => String(r.id));
+}

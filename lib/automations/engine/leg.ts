@@ -1,0 +1,77 @@
+import type { RunEvent } from "@/lib/db/schema";
+import { renderTemplate, type TemplateContext } from "@/lib/automations/graph/tokens";
+import type { ActionContext } from "@/lib/automations/nodes/executor";
+import type { RunEntity } from "./entity";
+
+/**
+ * Everything one leg needs: whose run it is, which version's graph it walks, the record and the
+ * event it reads, and the outputs of the steps it has taken so far. Built in one place
+ * (`newLeg`) for first legs, resumed legs and dry runs alike.
+ */
+export interface LegContext {
+  tenantId: string;
+  runId: string;
+  automationId: string;
+  automationName: string;
+  /** The version whose graph this leg executes (recorded on any wait it creates). */
+  automationVersion: number;
+  leg: number;
+  event: RunEvent;
+  entity: RunEntity | null;
+  /** Outputs of earlier steps, for `{steps.<nodeId>.…}` tokens; filled as the leg runs. */
+  steps: Record<string, Record<string, unknown>>;
+  now: Date;
+}
+
+export function newLeg(fields: Omit<LegContext, "steps" | "now"> & { now?: Date }): LegContext {
+  return { ...fields, steps: {}, now: fields.now ?? new Date() };
+}
+
+/** A side effect's dedupe key: one per (run, node, leg); sent as `Idempotency-Key` by HTTP actions. */
+export function dedupeKey(leg: LegContext, nodeId: string): string {
+  return `${leg.runId}:${nodeId}:${leg.leg}`;
+}
+
+/** What `{token}`s read in a leg: its entity, event, earlier outputs, run and time. */
+export function templateContext(leg: LegContext): TemplateContext {
+  return {
+    entity: leg.entity?.data ?? null,
+    event: { ...leg.event },
+    steps: leg.steps,
+    variables: {},
+    run: { id: leg.runId },
+    now: leg.now,
+  };
+}
+
+export function actionContext(leg: LegContext, nodeId: string): ActionContext {
+  return {
+    tenantId: leg.tenantId,
+    runId: leg.runId,
+    automationId: leg.automationId,
+    automationName: leg.automationName,
+    automationVersion: leg.automationVersion,
+    nodeId,
+    leg: leg.leg,
+    dedupeKey: dedupeKey(leg, nodeId),
+    entity: leg.entity,
+    event: leg.event,
+    now: leg.now,
+    render: (template, options) => renderTemplate(template, templateContext(leg), options),
+  };
+}
+
+const SECRET_HEADER = /auth|token|secret|key|cookie/i;
+
+/** A step's recorded input must not leak credentials into run history. */
+export function redact(request: Record<string, unknown>): Record<string, unknown> {
+  const headers = request.headers;
+  if (!headers || typeof headers !== "object") return request;
+  const safe = Object.fromEntries(
+    Object.entries(headers as Record<string, unknown>).map(([k, v]) => [
+      k,
+      SECRET_HEADER.test(k) ? "••••" : v,
+    ]),
+  );
+  return { ...request, headers: safe };
+}

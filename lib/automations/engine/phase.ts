@@ -1,0 +1,486 @@
+import { sql } from "drizzle-orm";
+import { getDb, type Tx } from "@/lib/db/client";
+import { actionDeliveries, automationRunSteps, type DeliveryStatus } from "@/lib/db/schema";
+import {
+  ActionError,
+  type ActionContext,
+  type ActionOutput,
+  type DatabaseExecutor,
+  type OutsideExecutor,
+} from "@/lib/automations/nodes/executor";
+import { executorFor } from "@/lib/automations/nodes/executors";
+import { settleRuns } from "@/lib/automations/store/runs";
+import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
+import { completeSteps, createWaits, type NewWait } from "@/lib/automations/store/waits";
+import type { PlannedStep } from "./interpreter";
+import { actionContext, redact, type LegContext } from "./leg";
+import { batchTransactionLimit, outsideLimit } from "./limits";
+import { prepareAction, prepareWait } from "./prepare";
+
+/**
+ * Executing legs: the part of the pipeline after the claim and the wake decision.
+ *
+ * A **phase** is one transaction for any number of legs. It takes each leg from where it stands
+ * to its next outside effect (or its end): conditions recorded, database actions done (round k is
+ * every leg's k-th action, one statement per action type), waits written with their jobs, and the
+ * legs that ended settled. Then each leg stopped at an outside effect takes it on its own, at
+ * most `WORKER_OUTSIDE_CONCURRENCY` at once (so a slow call holds up no one): delivery recorded
+ * `sending`, request sent with the dedupe key, outcome and step recorded — the window in which a
+ * crash forces a re-send is just the request — and goes on in a phase of its own.
+ * A batch of one leg is the same code.
+ */
+
+type ActionStep = Extract<PlannedStep, { kind: "action" }>;
+
+/** What an earlier attempt of a leg recorded for one action (a replay reads it instead of acting). */
+export interface RecordedAction {
+  status: DeliveryStatus;
+  request: Record<string, unknown>;
+  response: Record<string, unknown> | null;
+  error: string | null;
+  step: { status: string; output: Record<string, unknown> | null } | null;
+}
+
+/** A leg being executed. */
+export interface Leg {
+  ctx: LegContext;
+  plan: PlannedStep[];
+  /** The next step of `plan` to take. */
+  cursor: number;
+  /** A replay's recorded actions by node id; null for a leg nobody tried before. */
+  recorded: Map<string, RecordedAction> | null;
+  /** A resumed leg's wait step, completed by the leg's first phase (with the wake note, if any). */
+  opening: { stepId: string | null; note: string | null } | null;
+  /** Set by a phase: the outside action the leg stopped at. */
+  outside: {
+    step: ActionStep;
+    executor: OutsideExecutor<never>;
+    request: Record<string, unknown>;
+    /** An earlier attempt was cut short mid-request: send again under the same key, and say so. */
+    resend: boolean;
+  } | null;
+}
+
+const DEFAULT_RESEND_REASON = "Re-sent after an interruption, with the same Idempotency-Key.";
+
+/** Thrown when a delivery of a phase exists already: another attempt got there first. */
+export class DeliveryConflict extends Error {
+  constructor() {
+    super("A delivery of this batch already exists.");
+    this.name = "DeliveryConflict";
+  }
+}
+
+type Delivery = typeof actionDeliveries.$inferInsert;
+
+interface PendingDb {
+  leg: Leg;
+  step: ActionStep;
+  executor: DatabaseExecutor<never, Record<string, unknown>>;
+  ctx: ActionContext;
+  request: Record<string, unknown>;
+}
+
+/** Everything one phase writes, gathered while the legs advance. */
+class PhaseWrites {
+  steps: StepRecord[] = [];
+  deliveries: Delivery[] = [];
+  waits: { leg: Leg; step: PlannedStep; position: number; resumeAt: Date }[] = [];
+  outcomes: {
+    leg: Leg;
+    nodeId: string;
+    status: DeliveryStatus;
+    response: ActionOutput;
+    error: string | null;
+  }[] = [];
+  resends: Leg[] = [];
+  readonly startedAt = new Date();
+
+  base(leg: Leg, step: PlannedStep) {
+    return {
+      tenantId: leg.ctx.tenantId,
+      runId: leg.ctx.runId,
+      nodeId: step.nodeId,
+      nodeType: step.nodeType,
+      leg: leg.ctx.leg,
+      position: leg.cursor,
+      startedAt: this.startedAt,
+    };
+  }
+
+  delivery(
+    leg: Leg,
+    step: PlannedStep,
+    fields: Omit<Delivery, "tenantId" | "runId" | "nodeId" | "leg" | "nodeType" | "dedupeKey">,
+  ) {
+    const { position: _p, startedAt: _s, ...key } = this.base(leg, step);
+    this.deliveries.push({ ...key, dedupeKey: `${leg.ctx.runId}:${step.nodeId}:${leg.ctx.leg}`, ...fields });
+  }
+
+  actionFailed(
+    leg: Leg,
+    step: PlannedStep,
+    error: string,
+    request?: Record<string, unknown>,
+    output?: ActionOutput,
+  ) {
+    this.steps.push({
+      ...this.base(leg, step),
+      category: "action",
+      status: "failed",
+      input: request ? redact(request) : null,
+      output: output ?? null,
+      error,
+    });
+    this.delivery(leg, step, {
+      status: "failed",
+      request: request ?? {},
+      response: output ?? null,
+      error,
+      completedAt: new Date(),
+    });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Takes one leg up to its next database action (returned), outside action (set on `leg.outside`)
+ * or end (null). Conditions, waits, failures to prepare and replayed actions are recorded on the way.
+ */
+function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
+  while (leg.cursor < leg.plan.length) {
+    const step = leg.plan[leg.cursor]!;
+    if (step.kind === "condition") {
+      writes.steps.push({
+        ...writes.base(leg, step),
+        category: "condition",
+        status: "success",
+        output: { result: step.result },
+      });
+      leg.ctx.steps[step.nodeId] = { result: step.result };
+    } else if (step.kind === "wait") {
+      const wait = prepareWait(leg.ctx, step);
+      if (wait.ok) writes.waits.push({ leg, step, position: leg.cursor, resumeAt: wait.resumeAt });
+      else
+        writes.steps.push({
+          ...writes.base(leg, step),
+          category: "wait",
+          status: "failed",
+          error: wait.error,
+        });
+    } else {
+      const recorded = leg.recorded?.get(step.nodeId);
+      if (recorded && recorded.status === "sending") {
+        const executor = executorFor(step.nodeType);
+        if (executor?.effect === "outside") {
+          leg.outside = { step, executor, request: executor.request.parse(recorded.request), resend: true };
+          return null;
+        }
+      }
+      if (recorded) {
+        // Done by an earlier attempt: read its outcome instead of acting again.
+        if (recorded.step?.status === "success" && recorded.step.output)
+          leg.ctx.steps[step.nodeId] = recorded.step.output;
+        if (!recorded.step) {
+          writes.steps.push({
+            ...writes.base(leg, step),
+            category: "action",
+            status: recorded.status === "delivered" ? "success" : "failed",
+            input: redact(recorded.request),
+            output: recorded.response,
+            error: recorded.error,
+          });
+        }
+      } else {
+        const prepared = prepareAction(leg.ctx, step);
+        if (!prepared.ok) {
+          writes.actionFailed(leg, step, prepared.error);
+        } else if (prepared.executor.effect === "outside") {
+          leg.outside = { step, executor: prepared.executor, request: prepared.request, resend: false };
+          return null;
+        } else {
+          return {
+            leg,
+            step,
+            executor: prepared.executor as DatabaseExecutor<never, Record<string, unknown>>,
+            ctx: actionContext(leg.ctx, step.nodeId),
+            request: prepared.request,
+          };
+        }
+      }
+    }
+    leg.cursor += 1;
+  }
+  return null;
+}
+
+/** Splits items so that no group touches the same record twice (an UPDATE … FROM cannot). */
+function distinctRecords(items: PendingDb[]): PendingDb[][] {
+  const groups: { keys: Set<string>; items: PendingDb[] }[] = [];
+  for (const item of items) {
+    const key = item.ctx.entity
+      ? `${item.ctx.tenantId}|${item.ctx.entity.domain}|${item.ctx.entity.id}`
+      : `run:${item.ctx.runId}`;
+    let group = groups.find((g) => !g.keys.has(key));
+    if (!group) groups.push((group = { keys: new Set(), items: [] }));
+    group.keys.add(key);
+    group.items.push(item);
+  }
+  return groups.map((g) => g.items);
+}
+
+async function runEach(tx: Tx, items: PendingDb[]): Promise<(ActionOutput | ActionError)[]> {
+  const results: (ActionOutput | ActionError)[] = [];
+  for (const item of items) {
+    try {
+      results.push(await item.executor.run(tx, item.request as never, item.ctx));
+    } catch (error) {
+      if (!(error instanceof ActionError)) throw error;
+      results.push(error);
+    }
+  }
+  return results;
+}
+
+/** One round: every leg's next database action, one statement per action type where it can. */
+async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promise<void> {
+  const byType = new Map<string, PendingDb[]>();
+  for (const item of round) byType.set(item.step.nodeType, [...(byType.get(item.step.nodeType) ?? []), item]);
+  for (const items of byType.values()) {
+    for (const group of distinctRecords(items)) {
+      const executor = group[0]!.executor;
+      const results = executor.runMany
+        ? await executor.runMany(
+            tx,
+            group.map(({ request, ctx }) => ({ request: request as never, ctx })),
+          )
+        : await runEach(tx, group);
+      group.forEach((item, i) => {
+        const result = results[i]!;
+        if (result instanceof ActionError) {
+          writes.actionFailed(item.leg, item.step, result.message, item.request, result.output);
+        } else {
+          item.leg.ctx.steps[item.step.nodeId] = result;
+          writes.steps.push({
+            ...writes.base(item.leg, item.step),
+            category: "action",
+            status: "success",
+            input: redact(item.request),
+            output: result,
+          });
+          writes.delivery(item.leg, item.step, {
+            status: "delivered",
+            request: item.request,
+            response: result,
+            completedAt: new Date(),
+          });
+        }
+        item.leg.cursor += 1;
+      });
+    }
+  }
+}
+
+/** Writes a phase's waits: their `waiting` steps, the rows and their jobs (none twice on a replay). */
+async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
+  if (writes.waits.length === 0) return;
+  const inserted = await tx
+    .insert(automationRunSteps)
+    .values(
+      writes.waits.map(({ leg, step, position, resumeAt }) => ({
+        ...writes.base(leg, step),
+        position,
+        category: "wait",
+        status: "waiting" as const,
+        input: step.kind === "condition" ? null : step.params,
+        output: { resumeAt: resumeAt.toISOString() },
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({
+      id: automationRunSteps.id,
+      runId: automationRunSteps.runId,
+      nodeId: automationRunSteps.nodeId,
+    });
+  const stepIds = new Map(inserted.map((row) => [`${row.runId}|${row.nodeId}`, row.id]));
+  const waits: NewWait[] = writes.waits.flatMap(({ leg, step, resumeAt }) => {
+    const stepId = stepIds.get(`${leg.ctx.runId}|${step.nodeId}`);
+    if (!stepId) return []; // written by an earlier attempt of this leg, with its job
+    return [
+      {
+        tenantId: leg.ctx.tenantId,
+        runId: leg.ctx.runId,
+        automationId: leg.ctx.automationId,
+        automationVersion: leg.ctx.automationVersion,
+        nodeId: step.nodeId,
+        nodeType: step.nodeType,
+        stepId,
+        leg: leg.ctx.leg,
+        event: leg.ctx.event,
+        kind: "delay" as const,
+        resumeAt,
+      },
+    ];
+  });
+  await createWaits(tx, waits);
+}
+
+/** One phase for these legs, in one transaction (see the top of this file). */
+async function writePhase(tx: Tx, legs: Leg[]): Promise<void> {
+  const writes = new PhaseWrites();
+  await completeSteps(
+    tx,
+    legs.flatMap((leg) =>
+      leg.opening?.stepId
+        ? [{ stepId: leg.opening.stepId, status: "success" as const, reason: leg.opening.note }]
+        : [],
+    ),
+  );
+  for (const leg of legs) leg.opening = null;
+  for (;;) {
+    const round = legs.flatMap((leg) =>
+      leg.outside ? [] : [nextDatabaseAction(leg, writes)].filter((a) => a !== null),
+    );
+    if (round.length === 0) break;
+    await runRound(tx, round, writes);
+  }
+
+  if (writes.deliveries.length > 0) {
+    const inserted = await tx
+      .insert(actionDeliveries)
+      .values(writes.deliveries)
+      .onConflictDoNothing()
+      .returning({ id: actionDeliveries.id });
+    if (inserted.length !== writes.deliveries.length) throw new DeliveryConflict();
+  }
+  await recordSteps(tx, writes.steps);
+  await writeWaits(tx, writes);
+  await settleRuns(
+    tx,
+    legs.filter((leg) => !leg.outside).map((leg) => leg.ctx.runId),
+  );
+}
+
+/**
+ * Takes a leg's outside action: records the delivery `sending` (or, re-sending after a crash,
+ * counts the attempt), sends with the dedupe key, then records the outcome and the step together.
+ * A delivery that another attempt recorded meanwhile is read back for the next phase to replay.
+ */
+async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
+  const { step, executor, request, resend } = leg.outside!;
+  const key = { runId: leg.ctx.runId, nodeId: step.nodeId, leg: leg.ctx.leg };
+  const where = sql`run_id = ${key.runId} and node_id = ${key.nodeId} and leg = ${key.leg}`;
+  if (resend) {
+    await getDb().execute(sql`update action_deliveries set attempts = attempts + 1 where ${where}`);
+  } else {
+    const [fresh] = await getDb()
+      .insert(actionDeliveries)
+      .values({
+        tenantId: leg.ctx.tenantId,
+        ...key,
+        nodeType: step.nodeType,
+        dedupeKey: `${key.runId}:${key.nodeId}:${key.leg}`,
+        status: "sending",
+        request,
+      })
+      .onConflictDoNothing()
+      .returning({ id: actionDeliveries.id });
+    if (!fresh) {
+      leg.outside = null;
+      await hooks.reload(leg);
+      return;
+    }
+  }
+  const startedAt = new Date();
+  let output: ActionOutput;
+  let failure: string | null = null;
+  try {
+    output = await executor.send(request as never, actionContext(leg.ctx, step.nodeId));
+  } catch (error) {
+    failure = messageOf(error);
+    output = error instanceof ActionError ? error.output : {};
+  }
+  if (resend) output = { ...output, resentAfterInterruption: true };
+  await getDb().transaction(async (tx) => {
+    await tx.execute(sql`
+      update action_deliveries set status = ${failure ? "failed" : "delivered"}, response = ${JSON.stringify(output)}::jsonb,
+        error = ${failure}, completed_at = now()
+      where ${where}`);
+    await recordSteps(tx, [
+      {
+        tenantId: leg.ctx.tenantId,
+        ...key,
+        nodeType: step.nodeType,
+        category: "action",
+        position: leg.cursor,
+        status: failure ? "failed" : "success",
+        input: redact(request),
+        output,
+        error: failure,
+        reason: resend ? (executor.resendReason ?? DEFAULT_RESEND_REASON) : null,
+        startedAt,
+      },
+    ]);
+  });
+  if (!failure) leg.ctx.steps[step.nodeId] = output;
+  leg.outside = null;
+  leg.cursor += 1;
+}
+
+function snapshot(leg: Leg): () => void {
+  const saved = { ...leg, steps: { ...leg.ctx.steps } };
+  return () => {
+    Object.assign(leg, { cursor: saved.cursor, opening: saved.opening, outside: saved.outside });
+    leg.ctx.steps = saved.steps;
+  };
+}
+
+/** What the pipeline does for a leg that executeLegs cannot finish by itself. */
+export interface LegHooks {
+  /** Reads back what an earlier attempt of the leg recorded, into `leg.recorded`. */
+  reload(leg: Leg): Promise<void>;
+  /** A leg alone failed unexpectedly (not an ActionError: those only fail their step). */
+  onError(leg: Leg, error: unknown): Promise<void>;
+}
+
+/**
+ * Executes legs to their end. A phase that fails as a whole is undone and, for a batch, each leg
+ * is tried again alone with what an earlier attempt recorded read back; a leg alone that fails
+ * goes to `hooks.onError`.
+ */
+export async function executeLegs(legs: Leg[], hooks: LegHooks): Promise<void> {
+  if (legs.length === 0) return;
+  const restore = legs.map(snapshot);
+  const phase = () => getDb().transaction((tx) => writePhase(tx, legs));
+  try {
+    // Big phases queue for the database; a single leg's small one goes straight in.
+    await (legs.length > 1 ? batchTransactionLimit(phase) : phase());
+  } catch (error) {
+    restore.forEach((undo) => undo());
+    if (legs.length === 1) return hooks.onError(legs[0]!, error);
+    if (!(error instanceof DeliveryConflict))
+      console.warn(`A phase of ${legs.length} legs failed; running them one by one.`, error);
+    await Promise.all(
+      legs.map(async (leg) => {
+        await hooks.reload(leg);
+        await executeLegs([leg], hooks);
+      }),
+    );
+    return;
+  }
+  await Promise.all(
+    legs
+      .filter((leg) => leg.outside)
+      .map(async (leg) => {
+        try {
+          await outsideLimit(() => takeOutside(leg, hooks));
+        } catch (error) {
+          return hooks.onError(leg, error);
+        }
+        await executeLegs([leg], hooks);
+      }),
+  );
+}

@@ -1,0 +1,261 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { isDomain } from "@/lib/entities/domains";
+import { registry } from "@/lib/automations/nodes/registry";
+import { finishRuns } from "@/lib/automations/store/runs";
+import { loadVersion } from "@/lib/automations/store/versions";
+import { cancelPendingWaitsOf, completeSteps } from "@/lib/automations/store/waits";
+import { claimRuns, claimWaits, stillPending, type ClaimedLeg } from "./claim";
+import { EntityNotFoundError, loadRunEntities } from "./entity";
+import { evaluatorFor } from "./evaluate";
+import { planFrom } from "./interpreter";
+import { newLeg } from "./leg";
+import { executeLegs, type Leg, type RecordedAction } from "./phase";
+import { decideStart, decideWake, type Decision } from "./wake";
+
+/**
+ * The leg pipeline: every leg of every run — a first leg from its trigger, a resumed leg from its
+ * wait — goes through here, one at a time or a thousand together, by the same code:
+ *
+ *   claim (one statement per kind) → decide (the wake table, pure) → load records (one query)
+ *   → plan (the interpreter, pure) → execute in phases (phase.ts) → settle
+ *
+ * A leg that may not run (automation off, record gone, plan too long) is stopped before it acts,
+ * all such legs in one transaction. Everything is keyed per (run, node, leg), so a job that runs
+ * twice replays what the first attempt recorded instead of repeating it.
+ */
+
+export type LegRequest = { kind: "start"; runId: string } | { kind: "resume"; waitId: string };
+
+/** `ran`: the leg executed · `stopped`: it ended its run without acting · `noop`: nothing to claim. */
+export type LegOutcome = "ran" | "stopped" | "noop";
+
+const keyOf = (request: LegRequest) => (request.kind === "start" ? request.runId : request.waitId);
+const claimKey = (claim: ClaimedLeg) => claim.wait?.id ?? claim.runId;
+
+interface Stop {
+  claim: ClaimedLeg;
+  status: "cancelled" | "failed";
+  message: string;
+}
+
+/** Ends legs that will not run: their wait steps, their runs' other waits, and the runs. */
+async function stopLegs(stops: Stop[]): Promise<void> {
+  if (stops.length === 0) return;
+  await getDb().transaction(async (tx) => {
+    await completeSteps(
+      tx,
+      stops.flatMap(({ claim, status, message }) =>
+        claim.wait?.stepId
+          ? [
+              status === "cancelled"
+                ? { stepId: claim.wait.stepId, status: "skipped" as const, reason: message }
+                : { stepId: claim.wait.stepId, status: "failed" as const, error: message },
+            ]
+          : [],
+      ),
+    );
+    await cancelPendingWaitsOf(
+      tx,
+      stops.map(({ claim, status, message }) => ({
+        runId: claim.runId,
+        reason: status === "cancelled" ? message : "The run failed in another branch.",
+      })),
+    );
+    await finishRuns(
+      tx,
+      stops.map(({ claim, status, message }) => ({
+        runId: claim.runId,
+        status,
+        ...(status === "cancelled" ? { reason: message } : { error: message }),
+      })),
+    );
+  });
+}
+
+/** What earlier attempts of these legs recorded, by run and node (the replay of a retried job). */
+async function loadRecorded(legs: Leg[]): Promise<Map<string, Map<string, RecordedAction>>> {
+  const byRun = new Map<string, Map<string, RecordedAction>>(legs.map((leg) => [leg.ctx.runId, new Map()]));
+  if (legs.length === 0) return byRun;
+  const keys = legs.map((leg) => ({ r: leg.ctx.runId, l: leg.ctx.leg }));
+  const rows = await getDb().execute<Record<string, unknown>>(sql`
+    select d.run_id, d.node_id, d.status, d.request, d.response, d.error, s.status as step_status, s.output as step_output
+    from json_to_recordset(${JSON.stringify(keys)}::json) as v(r uuid, l int)
+    join action_deliveries d on d.run_id = v.r and d.leg = v.l
+    left join automation_run_steps s on s.run_id = d.run_id and s.node_id = d.node_id and s.leg = d.leg`);
+  for (const row of rows) {
+    byRun.get(String(row.run_id))?.set(String(row.node_id), {
+      status: row.status as RecordedAction["status"],
+      request: row.request as Record<string, unknown>,
+      response: row.response as Record<string, unknown> | null,
+      error: row.error as string | null,
+      step: row.step_status
+        ? { status: String(row.step_status), output: row.step_output as Record<string, unknown> | null }
+        : null,
+    });
+  }
+  return byRun;
+}
+
+async function decide(claim: ClaimedLeg): Promise<Decision> {
+  const db = getDb();
+  const started = await loadVersion(db, claim.automationId, claim.automationVersion);
+  if (!claim.wait) return decideStart(claim.automation, started);
+  const current = claim.automation?.version;
+  const latest =
+    current === undefined || current === claim.automationVersion
+      ? started
+      : await loadVersion(db, claim.automationId, current);
+  return decideWake({
+    automation: claim.automation,
+    wait: { automationVersion: claim.automationVersion, nodeId: claim.startNodeId },
+    started,
+    latest,
+  });
+}
+
+/** Claimed legs → decided, loaded and planned legs ready to execute; the rest stopped. */
+async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome | Error>) {
+  const stops: Stop[] = [];
+  const going: { claim: ClaimedLeg; decision: Extract<Decision, { go: true }> }[] = [];
+  for (const claim of claims) {
+    const decision = await decide(claim);
+    if (decision.go) going.push({ claim, decision });
+    else stops.push({ claim, status: "cancelled", message: decision.reason });
+  }
+  // The first leg sees the status its event fired for; a resumed leg sees the record as it is now.
+  const runsOf = (first: boolean) =>
+    going
+      .filter(({ claim }) => (claim.wait === null) === first)
+      .map(({ claim }) => ({ id: claim.runId, tenantId: claim.tenantId, event: claim.event }));
+  const entities = new Map([
+    ...(await loadRunEntities(runsOf(true), { pinStatus: true })),
+    ...(await loadRunEntities(runsOf(false), { pinStatus: false })),
+  ]);
+
+  const legs: Leg[] = [];
+  const keys = new Map<Leg, string>();
+  const moved: { id: string; version: number }[] = [];
+  for (const { claim, decision } of going) {
+    const entity = entities.get(claim.runId) ?? null;
+    const { domain, entityId } = claim.event;
+    if (!entity && isDomain(domain) && entityId) {
+      stops.push({ claim, status: "failed", message: new EntityNotFoundError(domain, entityId).message });
+      continue;
+    }
+    const ctx = newLeg({
+      tenantId: claim.tenantId,
+      runId: claim.runId,
+      automationId: claim.automationId,
+      automationName: decision.version.name,
+      automationVersion: decision.version.version,
+      leg: claim.leg,
+      event: claim.event,
+      entity,
+    });
+    let plan;
+    try {
+      plan = planFrom(decision.version.graph, claim.startNodeId, registry, evaluatorFor(ctx));
+    } catch (error) {
+      stops.push({
+        claim,
+        status: "failed",
+        message: error instanceof Error ? error.message : String(error),
+      });
+      continue;
+    }
+    if (decision.version.version !== claim.automationVersion)
+      moved.push({ id: claim.runId, version: decision.version.version });
+    const leg: Leg = {
+      ctx,
+      plan,
+      cursor: 0,
+      recorded: null,
+      opening: claim.wait ? { stepId: claim.wait.stepId, note: decision.note } : null,
+      outside: null,
+    };
+    legs.push(leg);
+    keys.set(leg, claimKey(claim));
+  }
+  await stopLegs(stops);
+  for (const stop of stops) results.set(claimKey(stop.claim), "stopped");
+  if (moved.length > 0) {
+    await getDb().execute(sql`
+      update automation_runs r set automation_version = v.version
+      from json_to_recordset(${JSON.stringify(moved)}::json) as v(id uuid, version int) where r.id = v.id`);
+  }
+  const replaying = new Set(claims.filter((c) => c.replay).map(claimKey));
+  const replays = legs.filter((leg) => replaying.has(keys.get(leg)!));
+  const recorded = await loadRecorded(replays);
+  for (const leg of replays) leg.recorded = recorded.get(leg.ctx.runId) ?? new Map();
+  return { legs, keys };
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Runs legs — any number, first and resumed alike — and says how each went, by run id (first
+ * legs) or wait id (resumed legs). A first leg's unexpected error is returned, so its job is
+ * retried (and replays); a resumed leg's fails its wait step and its run, so a run never hangs
+ * in `waiting`.
+ */
+export async function runLegs(requests: LegRequest[]): Promise<Map<string, LegOutcome | Error>> {
+  const results = new Map<string, LegOutcome | Error>();
+  const runIds = [...new Set(requests.flatMap((r) => (r.kind === "start" ? [r.runId] : [])))];
+  const waitIds = [...new Set(requests.flatMap((r) => (r.kind === "resume" ? [r.waitId] : [])))];
+  const claims = [...(await claimRuns(runIds)), ...(await claimWaits(waitIds))];
+  const claimed = new Set(claims.map(claimKey));
+  // A second wait of a run claimed here waits for this leg to end (one leg of a run at a time).
+  const later = claims.length > 0 ? await stillPending(waitIds.filter((id) => !claimed.has(id))) : [];
+
+  const { legs, keys } = await prepareLegs(claims, results);
+  for (const leg of legs) results.set(keys.get(leg)!, "ran");
+  const reload = async (leg: Leg) => {
+    leg.recorded = (await loadRecorded([leg])).get(leg.ctx.runId) ?? new Map();
+  };
+  const onError = async (leg: Leg, error: unknown) => {
+    const key = keys.get(leg)!;
+    const claim = claims.find((c) => claimKey(c) === key)!;
+    if (!claim.wait) {
+      results.set(key, asError(error));
+      return;
+    }
+    console.error(`Resuming wait ${key} failed`, error);
+    try {
+      await stopLegs([
+        {
+          claim,
+          status: "failed",
+          message: `The run could not continue after the wait: ${asError(error).message}`,
+        },
+      ]);
+      results.set(key, "stopped");
+    } catch (recording) {
+      results.set(key, asError(recording));
+    }
+  };
+  await executeLegs(legs, { reload, onError });
+
+  for (const request of requests)
+    if (!results.has(keyOf(request)) && !later.includes(keyOf(request))) results.set(keyOf(request), "noop");
+  if (later.length > 0) {
+    for (const [key, outcome] of await runLegs(later.map((waitId) => ({ kind: "resume" as const, waitId }))))
+      results.set(key, outcome);
+  }
+  return results;
+}
+
+/** The first leg of one run (a batch of one). Throws what a job should retry on. */
+export async function executeRun(runId: string): Promise<void> {
+  const outcome = (await runLegs([{ kind: "start", runId }])).get(runId);
+  if (outcome instanceof Error) throw outcome;
+}
+
+/** Resumes one wait (a batch of one): `resumed`, `skipped` (stopped by the wake table or an error) or `noop`. */
+export async function resumeWait(waitId: string): Promise<"resumed" | "skipped" | "noop"> {
+  const outcome = (await runLegs([{ kind: "resume", waitId }])).get(waitId);
+  if (outcome instanceof Error) throw outcome;
+  return outcome === "ran" ? "resumed" : outcome === "stopped" ? "skipped" : "noop";
+}

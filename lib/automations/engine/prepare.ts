@@ -1,0 +1,70 @@
+import { registry } from "@/lib/automations/nodes/registry";
+import { executorFor } from "@/lib/automations/nodes/executors";
+import type { ActionExecutor } from "@/lib/automations/nodes/executor";
+import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
+import { actionContext, type LegContext } from "./leg";
+import type { PlannedStep } from "./interpreter";
+
+/**
+ * Turns a planned step into what will be done, with templates filled from the leg as it is at
+ * that moment (earlier steps' outputs included). Pure: a real run then does it, a dry run
+ * describes it — so both say the same thing, failures included.
+ */
+
+type ActionStep = Extract<PlannedStep, { kind: "action" }>;
+type WaitStep = Extract<PlannedStep, { kind: "wait" }>;
+
+export type PreparedAction =
+  | {
+      ok: true;
+      executor: ActionExecutor<never>;
+      params: Record<string, unknown>;
+      /** What will be done: recorded as the delivery's request (and, redacted, the step's input). */
+      request: Record<string, unknown>;
+    }
+  | { ok: false; error: string };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function prepareAction(leg: LegContext, step: ActionStep): PreparedAction {
+  const definition = registry.get(step.nodeType);
+  const executor = executorFor(step.nodeType);
+  if (!definition || !executor) {
+    return { ok: false, error: `'${step.nodeType}' is not an action this version of Tillflow can run.` };
+  }
+  // Stored graphs outlive code: params are checked again at execution time.
+  const parsed = definition.params.safeParse(step.params);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`).join("; ");
+    return { ok: false, error: `${definition.label}: the step's settings are invalid (${detail}).` };
+  }
+  const params = parsed.data as Record<string, unknown>;
+  try {
+    return {
+      ok: true,
+      executor,
+      params,
+      request: executor.prepare(params as never, actionContext(leg, step.nodeId)),
+    };
+  } catch (error) {
+    return { ok: false, error: messageOf(error) };
+  }
+}
+
+export type PreparedWait = { ok: true; resumeAt: Date } | { ok: false; error: string };
+
+/** When a wait resumes (clamped to 1 minute .. 30 days after the leg's `now`, SPEC §2). */
+export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
+  const definition = registry.get(step.nodeType);
+  const parsed = definition?.params.safeParse(step.params);
+  if (!definition || !parsed?.success) {
+    return { ok: false, error: "The wait's settings are invalid; the steps after it did not run." };
+  }
+  try {
+    return { ok: true, resumeAt: resumeAtFor({ type: step.nodeType, params: parsed.data }, leg.now) };
+  } catch (error) {
+    return { ok: false, error: messageOf(error) };
+  }
+}
