@@ -1,10 +1,10 @@
 import type { RunEntity } from "./engine/entity";
-import { recipientsProblem } from "./nodes/actions/send-email.execute";
 import type { ActionType } from "./nodes/registry";
 
 /**
- * What a dry run says an action would do ("Would add tag 'vip' to order #1001."), or the error a
- * real run would meet, from the action's request as the executor prepared it (templates filled in).
+ * What a dry run says an action would do ("Would add tag 'vip' to order #1001."), from the action's
+ * request as the executor prepared it (templates filled in). What a run would fail on is not said
+ * here: the pipeline's `prepareAction` says it, for runs and dry runs alike.
  */
 
 export function text(value: unknown): string {
@@ -23,12 +23,7 @@ export function excerpt(value: unknown, max = 120): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export interface Said {
-  detail: string[];
-  error?: string;
-}
-
-type Describe = (request: Record<string, unknown>, subject: string, entity: RunEntity | null) => Said;
+type Describe = (request: Record<string, unknown>, subject: string, entity: RunEntity | null) => string[];
 
 function hasTag(entity: RunEntity | null, tag: string): boolean {
   return Array.isArray(entity?.data.tags) && entity.data.tags.includes(tag);
@@ -41,54 +36,38 @@ function hasTag(entity: RunEntity | null, tag: string): boolean {
 const DESCRIBE: Record<ActionType, Describe> = {
   "auto.action.add_tag": (request, subject, entity) => {
     const tag = text(request.tag);
-    if (!tag) return { detail: [], error: "The tag came out empty after filling in its placeholders." };
-    return {
-      detail: [
-        `Would add tag '${tag}' to ${subject}${hasTag(entity, tag) ? "; it already has it, so nothing would change" : ""}.`,
-      ],
-    };
+    return [
+      `Would add tag '${tag}' to ${subject}${hasTag(entity, tag) ? "; it already has it, so nothing would change" : ""}.`,
+    ];
   },
   "auto.action.remove_tag": (request, subject, entity) => {
     const tag = text(request.tag);
-    return {
-      detail: [
-        `Would remove tag '${tag}' from ${subject}${entity && !hasTag(entity, tag) ? "; it does not have it, so nothing would change" : ""}.`,
-      ],
-    };
+    return [
+      `Would remove tag '${tag}' from ${subject}${entity && !hasTag(entity, tag) ? "; it does not have it, so nothing would change" : ""}.`,
+    ];
   },
-  "auto.action.add_note": (request, subject) => ({
-    detail: [`Would add a note to ${subject}: “${excerpt(request.body)}”`],
-  }),
+  "auto.action.add_note": (request, subject) => [
+    `Would add a note to ${subject}: “${excerpt(request.body)}”`,
+  ],
   "auto.action.send_email": (request) => {
-    const to = text(request.to);
-    const problem = recipientsProblem(to);
-    if (problem) return { detail: [], error: problem };
-    return {
-      detail: [
-        `Would email ${to}: subject '${text(request.subject)}'`,
-        `Body: ${excerpt(request.html, 300)}`,
-      ],
-    };
+    return [
+      `Would email ${text(request.to)}: subject '${text(request.subject)}'`,
+      `Body: ${excerpt(request.html, 300)}`,
+    ];
   },
   "auto.action.http_request": (request) => {
     const url = text(request.url);
-    try {
-      const parsed = new URL(url);
-      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("protocol");
-    } catch {
-      return { detail: [], error: `'${url}' is not an http(s) address.` };
-    }
     const headers = Object.entries((request.headers as Record<string, unknown> | undefined) ?? {});
     const detail = [`Would send ${text(request.method)} ${url}, with an Idempotency-Key header.`];
     if (headers.length > 0) detail.push(`Headers: ${headers.map(([k, v]) => `${k}: ${text(v)}`).join(", ")}`);
     if (request.body !== null && request.body !== undefined)
       detail.push(`Body: ${excerpt(request.body, 300)}`);
-    return { detail };
+    return detail;
   },
   "auto.action.create_task": (request) => {
     const due = typeof request.dueAt === "string" ? `, due ${request.dueAt}` : "";
     const assignee = typeof request.assignee === "string" ? `, assigned to ${request.assignee}` : "";
-    return { detail: [`Would create the task '${text(request.title)}'${due}${assignee}.`] };
+    return [`Would create the task '${text(request.title)}'${due}${assignee}.`];
   },
   "auto.action.later": (request) => {
     const detail = [
@@ -96,17 +75,17 @@ const DESCRIBE: Record<ActionType, Describe> = {
     ];
     if (typeof request.key === "string")
       detail.push(`It would replace any later step waiting under the key '${request.key}'.`);
-    return { detail };
+    return detail;
   },
-  "auto.action.mark_carts_abandoned": (request) => ({
-    detail: [`Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`],
-  }),
-  "auto.action.mark_invoices_overdue": () => ({
-    detail: ["Would mark sent invoices past their due date as overdue, in batches."],
-  }),
-  "auto.action.purge_run_history": (request) => ({
-    detail: [`Would delete finished runs older than ${text(request.retentionDays)} days, in batches.`],
-  }),
+  "auto.action.mark_carts_abandoned": (request) => [
+    `Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`,
+  ],
+  "auto.action.mark_invoices_overdue": () => [
+    "Would mark sent invoices past their due date as overdue, in batches.",
+  ],
+  "auto.action.purge_run_history": (request) => [
+    `Would delete finished runs older than ${text(request.retentionDays)} days, in batches.`,
+  ],
 };
 
 export function describeAction(
@@ -114,8 +93,8 @@ export function describeAction(
   request: Record<string, unknown>,
   subject: string,
   entity: RunEntity | null,
-): Said {
+): string[] {
   return Object.hasOwn(DESCRIBE, type)
     ? DESCRIBE[type as ActionType](request, subject, entity)
-    : { detail: [`Would run '${type}'.`] };
+    : [`Would run '${type}'.`];
 }

@@ -290,26 +290,31 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
         });
       } else if (step.kind === "action") {
         const prepared = prepareAction(leg, step);
-        if (!prepared.ok) {
-          steps.push({ ...base, kind: "action", outcome: "error", detail: [], error: prepared.error });
-          continue;
-        }
-        readsSteps ||= templatedStrings(prepared.params, definition.templated).some(({ text }) =>
+        const params = prepared.params;
+        readsSteps ||= templatedStrings(params ?? {}, definition.templated).some(({ text }) =>
           findTokens(text).some((token) => token.root === "steps"),
         );
-        const resolvedParams = redact(
-          renderParams(prepared.params, definition.templated, templateContext(leg)),
+        const resolvedParams = params
+          ? redact(renderParams(params, definition.templated, templateContext(leg)))
+          : undefined;
+        steps.push(
+          prepared.ok
+            ? {
+                ...base,
+                kind: "action",
+                outcome: "would_run",
+                detail: describeAction(step.nodeType, redact(prepared.request), subject, leg.entity),
+                resolvedParams,
+              }
+            : {
+                ...base,
+                kind: "action",
+                outcome: "error",
+                detail: [],
+                ...(resolvedParams ? { resolvedParams } : {}),
+                error: prepared.error,
+              },
         );
-        const request = prepared.request;
-        const said = describeAction(step.nodeType, redact(request), subject, leg.entity);
-        steps.push({
-          ...base,
-          kind: "action",
-          outcome: said.error ? "error" : "would_run",
-          detail: said.detail,
-          resolvedParams,
-          ...(said.error ? { error: said.error } : {}),
-        });
       } else {
         const wait = prepareWait(leg, step);
         if (!wait.ok) {

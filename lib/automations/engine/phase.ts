@@ -197,7 +197,7 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
       } else {
         const prepared = prepareAction(leg.ctx, step);
         if (!prepared.ok) {
-          writes.actionFailed(leg, step, prepared.error);
+          writes.actionFailed(leg, step, prepared.error, prepared.request);
         } else if (prepared.executor.effect === "outside") {
           leg.outside = { step, executor: prepared.executor, request: prepared.request, resend: false };
           return null;

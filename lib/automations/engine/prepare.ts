@@ -22,7 +22,13 @@ export type PreparedAction =
       /** What will be done: recorded as the delivery's request (and, redacted, the step's input). */
       request: Record<string, unknown>;
     }
-  | { ok: false; error: string };
+  | {
+      ok: false;
+      error: string;
+      /** Present when the params parsed (and, for `request`, were rendered) before the failure. */
+      params?: Record<string, unknown>;
+      request?: Record<string, unknown>;
+    };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -41,16 +47,14 @@ export function prepareAction(leg: LegContext, step: ActionStep): PreparedAction
     return { ok: false, error: `${definition.label}: the step's settings are invalid (${detail}).` };
   }
   const params = parsed.data as Record<string, unknown>;
+  let request: Record<string, unknown>;
   try {
-    return {
-      ok: true,
-      executor,
-      params,
-      request: executor.prepare(params as never, actionContext(leg, step.nodeId)),
-    };
+    request = executor.prepare(params as never, actionContext(leg, step.nodeId));
   } catch (error) {
-    return { ok: false, error: messageOf(error) };
+    return { ok: false, error: messageOf(error), params };
   }
+  const problem = executor.check?.(request as never) ?? null;
+  return problem ? { ok: false, error: problem, params, request } : { ok: true, executor, params, request };
 }
 
 export type PreparedWait = { ok: true; resumeAt: Date } | { ok: false; error: string };

@@ -50,6 +50,11 @@ export interface DatabaseExecutor<P, R extends Request = Request> {
   effect: "database";
   /** Renders params into what will be done; recorded as the delivery's request. */
   prepare(params: P, ctx: ActionContext): R;
+  /**
+   * Optional: why the prepared request cannot be done ("'x' is not an email address."), or null.
+   * Checked before acting by runs and dry runs alike, so both say the same thing.
+   */
+  check?(request: R): string | null;
   run(tx: Tx, request: R, ctx: ActionContext): Promise<ActionOutput>;
   /**
    * Optional: the same effect for many runs in a few statements (the batched engine path).
@@ -62,6 +67,8 @@ export interface DatabaseExecutor<P, R extends Request = Request> {
 export interface OutsideExecutor<P, R extends Request = Request> {
   effect: "outside";
   prepare(params: P, ctx: ActionContext): R;
+  /** As for database effects: why the request cannot be sent, or null. */
+  check?(request: R): string | null;
   /** Parses a stored request back, to re-send exactly what was sent before an interruption. */
   request: z.ZodType<R>;
   send(request: R, ctx: ActionContext): Promise<ActionOutput>;

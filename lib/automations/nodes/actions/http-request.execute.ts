@@ -20,6 +20,15 @@ type HttpRequest = z.infer<typeof httpRequest>;
 
 const EXCERPT_BYTES = 2_000;
 
+function httpUrl(text: string): URL | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Calls a URL with the delivery's dedupe key as `Idempotency-Key`, so a receiver can drop the
  * repeat that a crash mid-request forces us to send. Records the status and a body excerpt;
@@ -35,14 +44,10 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
     body: params.method === "GET" || params.body === undefined ? null : ctx.render(params.body),
     timeoutMs: params.timeoutMs,
   }),
+  check: (request) => (httpUrl(request.url) ? null : `'${request.url}' is not an http(s) address.`),
   async send(request, ctx) {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
-    } catch {
-      throw new ActionError(`'${request.url}' is not an http(s) address.`);
-    }
+    const url = httpUrl(request.url);
+    if (!url) throw new ActionError(`'${request.url}' is not an http(s) address.`);
     const started = Date.now();
     let response: Response;
     try {

@@ -1,6 +1,6 @@
 import { outboxEmails } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
-import { ActionError, type DatabaseExecutor } from "../executor";
+import { type DatabaseExecutor } from "../executor";
 
 interface EmailParams {
   to: string;
@@ -12,7 +12,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Why a rendered recipient list cannot be sent to, or null when it can: one address or several
- * separated by commas, as the step's settings allow. Shared with the dry run.
+ * separated by commas, as the step's settings allow.
  */
 export function recipientsProblem(to: string): string | null {
   const recipients = to.split(",").map((part) => part.trim());
@@ -39,9 +39,8 @@ export const sendEmailExecutor: DatabaseExecutor<EmailParams, { to: string; subj
       subject: ctx.render(params.subject),
       html: toHtml(ctx.render(params.body, { escapeHtml: true })),
     }),
+    check: (request) => recipientsProblem(request.to),
     async run(tx, request, ctx) {
-      const problem = recipientsProblem(request.to);
-      if (problem) throw new ActionError(problem);
       const smtp = Boolean(process.env.SMTP_URL);
       const [email] = await tx
         .insert(outboxEmails)

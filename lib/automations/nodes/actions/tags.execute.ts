@@ -41,12 +41,11 @@ async function setTagsMany(
   items: { request: { tag: string }; ctx: ActionContext }[],
   add: boolean,
 ): Promise<(ActionOutput | ActionError)[]> {
-  const results: (ActionOutput | ActionError | null)[] = items.map(({ request, ctx }) => {
+  const results: (ActionOutput | ActionError | null)[] = items.map(({ ctx }) => {
     if (!ctx.entity)
       return new ActionError(
         `This run is not about a stored record, so there is nothing to ${add ? "tag" : "untag"}.`,
       );
-    if (!request.tag) return new ActionError("The tag came out empty after filling in its placeholders.");
     return null;
   });
   const todo = items.flatMap((item, i) => (results[i] === null ? [{ ...item, i }] : []));
@@ -92,8 +91,8 @@ async function setTagsMany(
 export const addTagExecutor: DatabaseExecutor<{ tag: string }, { tag: string }> = {
   effect: "database",
   prepare: (params, ctx) => ({ tag: ctx.render(params.tag).trim() }),
+  check: (request) => (request.tag ? null : "The tag came out empty after filling in its placeholders."),
   async run(tx, request, ctx) {
-    if (!request.tag) throw new ActionError("The tag came out empty after filling in its placeholders.");
     return { tag: request.tag, changed: await setTags(tx, ctx, request.tag, true) };
   },
   runMany: (tx, items) => setTagsMany(tx, items, true),
