@@ -1,13 +1,15 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
 import type { DryRunResult } from "@/lib/automations/dry-run";
+import { executeRun } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
+import { automationRuns, automationRunSteps } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { entityOptions } from "@/lib/entities/options";
 import { call, createShop, type ErrorReply, type TestShop } from "./fixtures";
-import { flow } from "./flows";
+import { flow, publishFlow } from "./flows";
 
 let shop: TestShop;
 let other: TestShop;
@@ -326,6 +328,59 @@ describe("dry run", () => {
     const unknownField = await tryIt<ErrorReply>(shop.keys.viewer, id, { entity: "o-1001" });
     expect(unknownField.status).toBe(422);
   });
+});
+
+//  t (order_fulfilled) ──▶ mail (to {entity.email}) ──▶ label (add_tag {entity.email})
+test("a failure reads the same in a real run and in a dry run", async () => {
+  const mine = await createShop();
+  const failing = flow(
+    [
+      { id: "t", type: "auto.trigger.order_fulfilled" },
+      {
+        id: "mail",
+        type: "auto.action.send_email",
+        params: { to: "{entity.email}", subject: "Hi", body: "Hi" },
+      },
+      { id: "label", type: "auto.action.add_tag", params: { tag: "{entity.email}" } },
+    ],
+    [
+      ["t", "mail"],
+      ["mail", "label"],
+    ],
+  );
+  const id = await publishFlow(mine.keys.editor, "No email", failing);
+  // Order 1003 has no email: both steps fail when their templates are filled in.
+  await upsertEntity(
+    mine.tenant.id,
+    "order",
+    "o-1003",
+    { number: "1003", status: "paid", total: 5, currency: "EUR" },
+    "test",
+  );
+  await upsertEntity(
+    mine.tenant.id,
+    "order",
+    "o-1003",
+    { number: "1003", status: "fulfilled", total: 5, currency: "EUR" },
+    "test",
+  );
+  const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, id));
+  await executeRun(run!.id);
+  const real = await getDb()
+    .select({ nodeId: automationRunSteps.nodeId, error: automationRunSteps.error })
+    .from(automationRunSteps)
+    .where(eq(automationRunSteps.runId, run!.id))
+    .orderBy(automationRunSteps.position);
+  expect(real).toEqual([
+    { nodeId: "mail", error: "The recipient came out empty (does the record have an email?)." },
+    { nodeId: "label", error: "The tag came out empty after filling in its placeholders." },
+  ]);
+
+  const dry = await tryIt(mine.keys.editor, id, { entityId: "o-1003" });
+  expect(dry.status).toBe(200);
+  expect(
+    dry.body.steps.filter((step) => step.kind === "action").map(({ nodeId, error }) => ({ nodeId, error })),
+  ).toEqual(real);
 });
 
 describe("entity options", () => {
