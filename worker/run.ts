@@ -18,7 +18,7 @@ export interface StartWorkerOptions {
   connectionString: string;
   /**
    * Jobs held at once by this process. Default 10,000 (or `WORKER_CONCURRENCY`): most wait on a
-   * batch, holding no connection, and both the one-run path and batch transactions have their
+   * batch, holding no connection, and both outside calls and phase transactions have their
    * own small limits (see engine/limits.ts). Holding a whole storm of due waits at once is what
    * lets them all start within a second.
    */
