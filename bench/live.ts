@@ -18,7 +18,7 @@
  * Sizes (env): BENCH_LIVE_SECONDS (10; sections 1 and 2), BENCH_LIVE_CONCURRENCY (32),
  * BENCH_LIVE_ARRAYS (20), BENCH_LIVE_ARRAY_SIZE (500), BENCH_LIVE_ARRAY_CONCURRENCY (4),
  * BENCH_LIVE_RATE (100), BENCH_LIVE_OPEN_SECONDS (20), BENCH_LIVE_ORDERS (1000, the orders the
- * events cycle over), BENCH_LIVE_WARMUP_SECONDS (2), BENCH_LIVE_KEEP=1 (keep the data dir and log).
+ * events cycle over), BENCH_LIVE_WARMUP_SECONDS (5), BENCH_LIVE_KEEP=1 (keep the data dir and log).
  */
 import { percentile, report, type Metrics } from "./harness";
 import { startLiveApp } from "./live-app";
@@ -34,7 +34,7 @@ const ARRAY_CONCURRENCY = env("BENCH_LIVE_ARRAY_CONCURRENCY", 4);
 const RATE = env("BENCH_LIVE_RATE", 100);
 const OPEN_SECONDS = env("BENCH_LIVE_OPEN_SECONDS", 20);
 const ORDERS = env("BENCH_LIVE_ORDERS", 1_000);
-const WARMUP_SECONDS = env("BENCH_LIVE_WARMUP_SECONDS", 2);
+const WARMUP_SECONDS = env("BENCH_LIVE_WARMUP_SECONDS", 5);
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 
