@@ -9,9 +9,10 @@ import { migrateDatabase } from "@/lib/db/migrate";
 /**
  * A fresh, migrated database for one benchmark: on the embedded cluster under `.data/bench-pg`
  * (same settings as the demo shop's, not the tests' fsync-off ones), or on DATABASE_URL's server.
- * Sets DATABASE_URL for the rest of the process.
+ * Sets DATABASE_URL until `drop()`, which puts back the one before (so a bench can take several).
  */
 export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const previousUrl = process.env.DATABASE_URL;
   let serverUrl: string;
   let stop = async () => {};
   if (process.env.DATABASE_URL) {
@@ -34,6 +35,8 @@ export async function benchDatabase(name: string): Promise<{ url: string; drop()
       await sql.unsafe(`drop database if exists "${database}" with (force)`);
       await sql.end();
       await stop();
+      if (previousUrl === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previousUrl;
     },
   };
 }

@@ -6,12 +6,14 @@ import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchFanout } from "./fanout";
 import { benchHistory } from "./history";
+import { benchLive } from "./live";
 import { benchResume } from "./resume";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
   fanout: benchFanout,
   resume: benchResume,
+  live: benchLive,
   history: benchHistory,
   "editor-js": benchEditorJs,
 };
