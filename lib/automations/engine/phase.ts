@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { actionDeliveries, automationRunSteps, type DeliveryStatus } from "@/lib/db/schema";
 import {
@@ -13,7 +12,8 @@ import { settleRuns } from "@/lib/automations/store/runs";
 import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { completeSteps, createWaits, type NewWait } from "@/lib/automations/store/waits";
 import type { PlannedStep } from "./interpreter";
-import { actionContext, redact, type LegContext } from "./leg";
+import { actionContext, dedupeKey, redact, type LegContext } from "./leg";
+import { takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
 import { prepareAction, prepareWait } from "./prepare";
 
@@ -31,6 +31,7 @@ import { prepareAction, prepareWait } from "./prepare";
  */
 
 type ActionStep = Extract<PlannedStep, { kind: "action" }>;
+type WaitStep = Extract<PlannedStep, { kind: "wait" }>;
 
 /** What an earlier attempt of a leg recorded for one action (a replay reads it instead of acting). */
 export interface RecordedAction {
@@ -53,15 +54,13 @@ export interface Leg {
   opening: { stepId: string | null; note: string | null } | null;
   /** Set by a phase: the outside action the leg stopped at. */
   outside: {
-    step: ActionStep;
+    step: Extract<PlannedStep, { kind: "action" }>;
     executor: OutsideExecutor<never>;
     request: Record<string, unknown>;
     /** An earlier attempt was cut short mid-request: send again under the same key, and say so. */
     resend: boolean;
   } | null;
 }
-
-const DEFAULT_RESEND_REASON = "Re-sent after an interruption, with the same Idempotency-Key.";
 
 /** Thrown when a delivery of a phase exists already: another attempt got there first. */
 export class DeliveryConflict extends Error {
@@ -85,15 +84,7 @@ interface PendingDb {
 class PhaseWrites {
   steps: StepRecord[] = [];
   deliveries: Delivery[] = [];
-  waits: { leg: Leg; step: PlannedStep; position: number; resumeAt: Date }[] = [];
-  outcomes: {
-    leg: Leg;
-    nodeId: string;
-    status: DeliveryStatus;
-    response: ActionOutput;
-    error: string | null;
-  }[] = [];
-  resends: Leg[] = [];
+  waits: { leg: Leg; step: WaitStep; position: number; resumeAt: Date }[] = [];
   readonly startedAt = new Date();
 
   base(leg: Leg, step: PlannedStep) {
@@ -114,7 +105,7 @@ class PhaseWrites {
     fields: Omit<Delivery, "tenantId" | "runId" | "nodeId" | "leg" | "nodeType" | "dedupeKey">,
   ) {
     const { position: _p, startedAt: _s, ...key } = this.base(leg, step);
-    this.deliveries.push({ ...key, dedupeKey: `${leg.ctx.runId}:${step.nodeId}:${leg.ctx.leg}`, ...fields });
+    this.deliveries.push({ ...key, dedupeKey: dedupeKey(leg.ctx, step.nodeId), ...fields });
   }
 
   actionFailed(
@@ -140,10 +131,6 @@ class PhaseWrites {
       completedAt: new Date(),
     });
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -295,7 +282,7 @@ async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
         position,
         category: "wait",
         status: "waiting" as const,
-        input: step.kind === "condition" ? null : step.params,
+        input: step.params,
         output: { resumeAt: resumeAt.toISOString() },
       })),
     )
@@ -362,72 +349,6 @@ async function writePhase(tx: Tx, legs: Leg[]): Promise<void> {
     tx,
     legs.filter((leg) => !leg.outside).map((leg) => leg.ctx.runId),
   );
-}
-
-/**
- * Takes a leg's outside action: records the delivery `sending` (or, re-sending after a crash,
- * counts the attempt), sends with the dedupe key, then records the outcome and the step together.
- * A delivery that another attempt recorded meanwhile is read back for the next phase to replay.
- */
-async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
-  const { step, executor, request, resend } = leg.outside!;
-  const key = { runId: leg.ctx.runId, nodeId: step.nodeId, leg: leg.ctx.leg };
-  const where = sql`run_id = ${key.runId} and node_id = ${key.nodeId} and leg = ${key.leg}`;
-  if (resend) {
-    await getDb().execute(sql`update action_deliveries set attempts = attempts + 1 where ${where}`);
-  } else {
-    const [fresh] = await getDb()
-      .insert(actionDeliveries)
-      .values({
-        tenantId: leg.ctx.tenantId,
-        ...key,
-        nodeType: step.nodeType,
-        dedupeKey: `${key.runId}:${key.nodeId}:${key.leg}`,
-        status: "sending",
-        request,
-      })
-      .onConflictDoNothing()
-      .returning({ id: actionDeliveries.id });
-    if (!fresh) {
-      leg.outside = null;
-      await hooks.reload(leg);
-      return;
-    }
-  }
-  const startedAt = new Date();
-  let output: ActionOutput;
-  let failure: string | null = null;
-  try {
-    output = await executor.send(request as never, actionContext(leg.ctx, step.nodeId));
-  } catch (error) {
-    failure = messageOf(error);
-    output = error instanceof ActionError ? error.output : {};
-  }
-  if (resend) output = { ...output, resentAfterInterruption: true };
-  await getDb().transaction(async (tx) => {
-    await tx.execute(sql`
-      update action_deliveries set status = ${failure ? "failed" : "delivered"}, response = ${JSON.stringify(output)}::jsonb,
-        error = ${failure}, completed_at = now()
-      where ${where}`);
-    await recordSteps(tx, [
-      {
-        tenantId: leg.ctx.tenantId,
-        ...key,
-        nodeType: step.nodeType,
-        category: "action",
-        position: leg.cursor,
-        status: failure ? "failed" : "success",
-        input: redact(request),
-        output,
-        error: failure,
-        reason: resend ? (executor.resendReason ?? DEFAULT_RESEND_REASON) : null,
-        startedAt,
-      },
-    ]);
-  });
-  if (!failure) leg.ctx.steps[step.nodeId] = output;
-  leg.outside = null;
-  leg.cursor += 1;
 }
 
 function snapshot(leg: Leg): () => void {
