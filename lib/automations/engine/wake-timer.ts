@@ -123,6 +123,7 @@ export class WakeTimer {
     await this.releaseStranded();
     if (this.stopped) return;
     const now = Date.now();
+    const until = new Date(now + this.options.lookaheadMs).toISOString();
     // Only waits still ahead: one already due is graphile-worker's, whose poll finds it anyway.
     // The waits are found by automation_run_waits_due_idx (status, resume_at), their jobs by key.
     const rows = await getDb().execute<{ job_id: string; wait_id: string; at: number }>(sql`
@@ -130,13 +131,13 @@ export class WakeTimer {
         select w.id::text as wait_id, w.resume_at from automation_run_waits w
         where w.status = 'pending' and w.kind <> 'later'
           and w.resume_at > ${new Date(now).toISOString()}::timestamptz
-          and w.resume_at <= ${new Date(now + this.options.lookaheadMs).toISOString()}::timestamptz
+          and w.resume_at <= ${until}::timestamptz
         order by w.resume_at
         limit ${this.options.maxPerScan}
       ), free as (
         select j.id, due.wait_id, greatest(j.run_at, due.resume_at) as at
         from due join graphile_worker._private_jobs j on j.key = due.wait_id
-        where j.is_available and j.job_queue_id is null
+        where j.is_available and j.job_queue_id is null and j.run_at <= ${until}::timestamptz
           and j.task_id = (select id from graphile_worker._private_tasks where identifier = 'automation_resume')
         for update of j skip locked
       )
@@ -144,23 +145,23 @@ export class WakeTimer {
       set locked_by = ${this.lockId}, locked_at = now(), attempts = j.attempts + 1
       from free where j.id = free.id
       returning j.id::text as job_id, free.wait_id, (extract(epoch from free.at) * 1000)::float8 as at`);
-    const jobs = rows.map((r) => ({ jobId: r.job_id, waitId: r.wait_id }));
     if (this.stopped) {
-      if (jobs.length > 0)
+      if (rows.length > 0)
         await this.release(
-          jobs.map((job) => job.jobId),
+          rows.map((r) => r.job_id),
           null,
         );
       return;
     }
     const g = this.options.granularityMs;
-    rows.forEach((row, i) => {
+    for (const row of rows) {
+      const job = { jobId: row.job_id, waitId: row.wait_id };
       // Rounded up, never down: a wait is never resumed before its time (nor its job's run_at).
       const dueAt = Math.ceil(Number(row.at) / g) * g;
       const wake = this.wakes.get(dueAt);
-      if (wake) wake.jobs.push(jobs[i]!);
-      else this.wakes.set(dueAt, { timeout: this.arm(dueAt), jobs: [jobs[i]!] });
-    });
+      if (wake) wake.jobs.push(job);
+      else this.wakes.set(dueAt, { timeout: this.arm(dueAt), jobs: [job] });
+    }
   }
 
   private arm(dueAt: number): NodeJS.Timeout {
