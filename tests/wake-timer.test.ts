@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
 import { claimWait } from "@/lib/automations/store/waits";
 import { getDb } from "@/lib/db/client";
@@ -14,7 +15,7 @@ import {
 import { upsertEntity } from "@/lib/entities/service";
 import { startWorker, type WorkerHandle } from "@/worker/run";
 import { resumeWaits } from "@/worker/tasks/automation-resume";
-import { createShop, type TestShop } from "./fixtures";
+import { call, createShop, type ErrorReply, type TestShop } from "./fixtures";
 import { flow, publishFlow } from "./flows";
 
 // The WakeTimer resumes waits at their due instant by taking their graphile-worker jobs itself.
@@ -152,7 +153,7 @@ describe("the timer on its own", () => {
   beforeAll(async () => {
     // A worker parks the runs, then stops: from here on only the timers under test take jobs.
     worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
-    parked = await park(["a-1", "b-1", "b-2", "c-1", "c-2"]);
+    parked = await park(["a-1", "b-1", "b-2", "c-1", "c-2", "f-1"]);
     await worker.stop();
     worker = null;
   });
@@ -210,6 +211,37 @@ describe("the timer on its own", () => {
     }
     expect(resumed).toEqual([p!.waitId]);
     expect(await actionsOf(p!.runId)).toEqual(resumedOnce);
+  });
+
+  test("a wait moved by Resume now while the timer holds its job is left to its new job", async () => {
+    const [p] = parked.slice(5, 6);
+    const resumed: string[] = [];
+    const timer = spyTimer("test-f-wake", resumed);
+    await dueAt([p!.waitId], soon());
+    timer.start();
+    const heldByTimer = async () =>
+      (
+        await getDb().execute<{ n: number }>(
+          sql`select count(*)::int as n from graphile_worker._private_jobs where locked_by = 'test-f-wake'`,
+        )
+      )[0]!.n;
+    try {
+      await expect.poll(heldByTimer, { timeout: 10_000, interval: 20 }).toBe(1);
+      // graphile-worker gives the wait a new job (the held one loses its key); none runs here.
+      const res = await call<ErrorReply>(resumeNowRoute, {
+        method: "POST",
+        key: shop.keys.editor,
+        params: { id: p!.waitId },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // The wake fires, resumes nothing, and completes the job it held.
+      await expect.poll(heldByTimer, { timeout: 10_000 }).toBe(0);
+    } finally {
+      await timer.stop();
+    }
+    expect(resumed).toEqual([]);
+    expect(await statusOf(p!.runId)).toBe("waiting");
+    expect(await jobOf(p!.waitId)).toEqual({ locked_by: null, attempts: 0 });
   });
 
   test("a job held by a timer whose process died is freed by the sweeper and resumes through graphile-worker, once", async () => {

@@ -130,6 +130,9 @@ export class WakeTimer {
     const until = new Date(now + this.options.lookaheadMs).toISOString();
     // Only waits still ahead: one already due is graphile-worker's, whose poll finds it anyway.
     // The waits are found by automation_run_waits_due_idx (status, resume_at), their jobs by key.
+    // The look-ahead bounds each wake's instant, not run_at alone: a bare `run_at <=` lets the
+    // planner take graphile-worker's run_at index instead and, on stale statistics, loop over it
+    // once per wait (26 s for 10,000 in the bench).
     const rows = await getDb().execute<{ job_id: string; wait_id: string; at: number }>(sql`
       with due as (
         select w.id::text as wait_id, w.resume_at from automation_run_waits w
