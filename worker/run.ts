@@ -4,12 +4,16 @@ import { EventEmitter } from "node:events";
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import { crontabFor } from "@/lib/jobs";
 import { workerLogger } from "@/lib/worker/logger";
+import { WakeTimer } from "@/lib/automations/engine/wake-timer";
 import { beat, BEAT_EVERY_MS, markStopped, registerWorker } from "@/lib/worker/heartbeat";
 import { tasks } from "./tasks";
+import { resumeWaits } from "./tasks/automation-resume";
 
 export interface WorkerHandle {
   workerId: string;
   runner: Runner;
+  /** Resumes waits at their due time instead of at graphile-worker's next poll. */
+  wakeTimer: WakeTimer;
   /** Stops taking jobs, waits for running ones, and records a clean stop. */
   stop(): Promise<void>;
 }
@@ -41,7 +45,9 @@ export interface StartWorkerOptions {
 /**
  * Starts graphile-worker with the typed task map and the crontab, registers this process in
  * `worker_heartbeats`, and keeps beating with the lock ids graphile-worker uses, so a sweeper can
- * release this worker's jobs if it is ever killed without a chance to clean up.
+ * release this worker's jobs if it is ever killed without a chance to clean up. A WakeTimer takes
+ * the jobs of waits due soon at their exact time (the poll alone would start them up to half a
+ * second late); its lock id is in the heartbeat too, so the sweeper releases those jobs as well.
  */
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
   const workerId = `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
@@ -70,17 +76,23 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       },
     },
     noHandleSignals: !options.handleSignals,
-    // Due jobs (waits, laters) are found by polling: this bounds how late one can start.
+    // Due jobs (laters, and waits the WakeTimer did not take) are found by polling: this bounds
+    // how late one can start.
     pollInterval: 250,
     taskList: { ...tasks, ...options.extraTasks },
     parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
   });
+
+  const wakeTimer = new WakeTimer({ lockId: `${workerId}-wake`, resume: resumeWaits });
+  lockIds.add(wakeTimer.lockId);
 
   const sendBeat = () =>
     beat(workerId, [...lockIds]).catch((error: unknown) =>
       console.error("Worker heartbeat failed; will retry.", error),
     );
   await sendBeat();
+  // Only once the heartbeat names its lock id: a job it locks must be one the sweeper can free.
+  wakeTimer.start();
   const timer = setInterval(sendBeat, BEAT_EVERY_MS);
   timer.unref();
 
@@ -88,9 +100,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   return {
     workerId,
     runner,
+    wakeTimer,
     stop: () =>
       (stopping ??= (async () => {
         clearInterval(timer);
+        // First, so the jobs of waits not yet woken are left unlocked for graphile-worker.
+        await wakeTimer.stop();
         await runner.stop();
         await markStopped(workerId);
       })()),

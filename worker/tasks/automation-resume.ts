@@ -3,10 +3,24 @@ import { RunBatcher } from "@/lib/automations/engine/batcher";
 import { runLegs } from "@/lib/automations/engine/pipeline";
 import { taskPayloads } from "@/lib/jobs";
 
-const batcher = new RunBatcher((waitIds) => runLegs(waitIds.map((waitId) => ({ kind: "resume", waitId }))));
+// How a due wait is resumed, in one place for both ways in: the job below, and the worker's
+// WakeTimer (worker/run.ts), which takes the jobs of waits due soon at their exact time.
+const resume = (waitIds: string[]) => runLegs(waitIds.map((waitId) => ({ kind: "resume", waitId })));
+
+const batcher = new RunBatcher(resume);
 
 /** Resumes a run at a wait whose time has come, together with the waits due alongside it. */
 export const automationResume: Task = async (payload) => {
   const { waitId } = taskPayloads.automation_resume.parse(payload);
   await batcher.submit(waitId);
 };
+
+/**
+ * Resumes waits whose jobs the WakeTimer holds, as one batch. Returns once every leg has ended,
+ * even when one fails — the timer releases the jobs on an error, and a job released while its leg
+ * still ran here could run the same wait twice at once.
+ */
+export async function resumeWaits(waitIds: string[]): Promise<void> {
+  const failed = [...(await resume(waitIds)).values()].find((outcome) => outcome instanceof Error);
+  if (failed) throw failed;
+}
