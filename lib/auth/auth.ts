@@ -16,6 +16,11 @@ function appOrigins(): { baseURL: string; trustedOrigins: string[] } {
   };
 }
 
+/** The app's address, for links in emails. */
+export function appUrl(): string {
+  return appOrigins().baseURL.replace(/\/$/, "");
+}
+
 function createAuth() {
   return betterAuth({
     ...appOrigins(),

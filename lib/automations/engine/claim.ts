@@ -32,6 +32,11 @@ export interface ClaimedLeg {
   replay: boolean;
   /** A resumed leg: the wait it continues and that wait's step row. */
   wait: { id: string; stepId: string | null } | null;
+  /**
+   * The one out of the start node to follow: an approval's decision, or `timed_out` when its time
+   * came without one. Undefined: every out (a trigger, a Wait).
+   */
+  startHandle?: string;
 }
 
 function live(row: Record<string, unknown>): LiveAutomation {
@@ -93,7 +98,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       from automation_runs r
       where r.id = w.run_id and w.id in (select id from candidates) and w.status = 'pending'
       returning w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event
+        w.resume_leg, w.event, w.kind, w.decision
     ), runs as (
       update automation_runs r set legs = c.resume_leg, status = 'running', updated_at = now()
       from claimed c where r.id = c.run_id
@@ -102,7 +107,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       select c.*, false as replay from claimed c join runs on runs.id = c.run_id
       union all
       select w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, true as replay
+        w.resume_leg, w.event, w.kind, w.decision, true as replay
       from automation_run_waits w join automation_runs r on r.id = w.run_id
       where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
         and r.status = 'running' and r.legs = w.resume_leg
@@ -120,6 +125,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
     automation: live(row),
     replay: row.replay === true,
     wait: { id: String(row.id), stepId: row.step_id === null ? null : String(row.step_id) },
+    ...(row.kind === "approval" ? { startHandle: row.decision ? String(row.decision) : "timed_out" } : {}),
   }));
 }
 

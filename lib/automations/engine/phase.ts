@@ -1,5 +1,5 @@
 import { getDb, type Tx } from "@/lib/db/client";
-import { actionDeliveries, automationRunSteps, type DeliveryStatus } from "@/lib/db/schema";
+import { actionDeliveries, automationRunSteps, type DeliveryStatus, type WaitKind } from "@/lib/db/schema";
 import {
   ActionError,
   type ActionContext,
@@ -15,6 +15,7 @@ import type { PlannedStep } from "./interpreter";
 import { actionContext, dedupeKey, redact, type LegContext } from "./leg";
 import { takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
+import { notifyApprovers } from "./notify-approvers";
 import { prepareAction, prepareWait } from "./prepare";
 
 /**
@@ -84,7 +85,14 @@ interface PendingDb {
 class PhaseWrites {
   steps: StepRecord[] = [];
   deliveries: Delivery[] = [];
-  waits: { leg: Leg; step: WaitStep; position: number; resumeAt: Date }[] = [];
+  waits: {
+    leg: Leg;
+    step: WaitStep;
+    position: number;
+    kind: WaitKind;
+    resumeAt: Date;
+    output: Record<string, unknown>;
+  }[] = [];
   readonly startedAt = new Date();
 
   base(leg: Leg, step: PlannedStep) {
@@ -150,7 +158,15 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
       leg.ctx.steps[step.nodeId] = { result: step.result };
     } else if (step.kind === "wait") {
       const wait = prepareWait(leg.ctx, step);
-      if (wait.ok) writes.waits.push({ leg, step, position: leg.cursor, resumeAt: wait.resumeAt });
+      if (wait.ok)
+        writes.waits.push({
+          leg,
+          step,
+          position: leg.cursor,
+          kind: wait.kind,
+          resumeAt: wait.resumeAt,
+          output: wait.output,
+        });
       else
         writes.steps.push({
           ...writes.base(leg, step),
@@ -277,13 +293,13 @@ async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
   const inserted = await tx
     .insert(automationRunSteps)
     .values(
-      writes.waits.map(({ leg, step, position, resumeAt }) => ({
+      writes.waits.map(({ leg, step, position, output }) => ({
         ...writes.base(leg, step),
         position,
         category: "wait",
         status: "waiting" as const,
         input: step.params,
-        output: { resumeAt: resumeAt.toISOString() },
+        output,
       })),
     )
     .onConflictDoNothing()
@@ -293,7 +309,7 @@ async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
       nodeId: automationRunSteps.nodeId,
     });
   const stepIds = new Map(inserted.map((row) => [`${row.runId}|${row.nodeId}`, row.id]));
-  const waits: NewWait[] = writes.waits.flatMap(({ leg, step, resumeAt }) => {
+  const waits: NewWait[] = writes.waits.flatMap(({ leg, step, kind, resumeAt }) => {
     const stepId = stepIds.get(`${leg.ctx.runId}|${step.nodeId}`);
     if (!stepId) return []; // written by an earlier attempt of this leg, with its job
     return [
@@ -307,12 +323,24 @@ async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
         stepId,
         leg: leg.ctx.leg,
         event: leg.ctx.event,
-        kind: "delay" as const,
+        kind,
         resumeAt,
       },
     ];
   });
-  await createWaits(tx, waits);
+  const created = await createWaits(tx, waits);
+  const asked = new Map(
+    writes.waits.map(({ leg, step, output }) => [
+      `${leg.ctx.runId}|${step.nodeId}`,
+      { leg: leg.ctx, output },
+    ]),
+  );
+  await notifyApprovers(
+    tx,
+    created
+      .filter((w) => w.kind === "approval")
+      .map((w) => ({ waitId: w.id, nodeId: w.nodeId, ...asked.get(`${w.runId}|${w.nodeId}`)! })),
+  );
 }
 
 /** One phase for these legs, in one transaction (see the top of this file). */

@@ -155,7 +155,9 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     });
     let plan;
     try {
-      plan = planFrom(decision.version.graph, claim.startNodeId, registry, evaluatorFor(ctx));
+      plan = planFrom(decision.version.graph, claim.startNodeId, registry, evaluatorFor(ctx), {
+        startHandle: claim.startHandle,
+      });
     } catch (error) {
       stops.push({
         claim,

@@ -1,8 +1,11 @@
 import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import type { ActionExecutor } from "@/lib/automations/nodes/executor";
+import { renderTemplate } from "@/lib/automations/graph/tokens";
+import { approval, type ApprovalParams } from "@/lib/automations/nodes/timing/approval";
 import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
-import { actionContext, type LegContext } from "./leg";
+import type { WaitKind } from "@/lib/db/schema";
+import { actionContext, templateContext, type LegContext } from "./leg";
 import type { PlannedStep } from "./interpreter";
 
 /**
@@ -57,7 +60,15 @@ export function prepareAction(leg: LegContext, step: ActionStep): PreparedAction
   return problem ? { ok: false, error: problem, params, request } : { ok: true, executor, params, request };
 }
 
-export type PreparedWait = { ok: true; resumeAt: Date } | { ok: false; error: string };
+export type PreparedWait =
+  | {
+      ok: true;
+      kind: Extract<WaitKind, "delay" | "approval">;
+      resumeAt: Date;
+      /** What the wait's step shows: when it resumes, and for an approval what is asked and of whom. */
+      output: Record<string, unknown>;
+    }
+  | { ok: false; error: string };
 
 /** When a wait resumes (clamped to 1 minute .. 30 days after the leg's `now`, SPEC §2). */
 export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
@@ -67,7 +78,21 @@ export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
     return { ok: false, error: "The wait's settings are invalid; the steps after it did not run." };
   }
   try {
-    return { ok: true, resumeAt: resumeAtFor({ type: step.nodeType, params: parsed.data }, leg.now) };
+    const resumeAt = resumeAtFor({ type: step.nodeType, params: parsed.data }, leg.now);
+    if (step.nodeType !== approval.type)
+      return { ok: true, kind: "delay", resumeAt, output: { resumeAt: resumeAt.toISOString() } };
+    const params = parsed.data as ApprovalParams;
+    return {
+      ok: true,
+      kind: "approval",
+      resumeAt,
+      output: {
+        resumeAt: resumeAt.toISOString(),
+        title: renderTemplate(params.title, templateContext(leg)),
+        approverRole: params.approverRole,
+        timeoutHours: params.timeoutHours,
+      },
+    };
   } catch (error) {
     return { ok: false, error: messageOf(error) };
   }

@@ -38,7 +38,9 @@ describe("NODE_DEFINITIONS", () => {
     >();
     expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
     // Timing nodes have no executor, so they must never be action types.
-    expectTypeOf<WaitType>().toEqualTypeOf<"auto.control.wait" | "auto.control.wait_until">();
+    expectTypeOf<WaitType>().toEqualTypeOf<
+      "auto.control.wait" | "auto.control.wait_until" | "auto.control.approval"
+    >();
     expectTypeOf<"auto.control.wait">().not.toExtend<ActionType>();
     expectTypeOf<"auto.trigger.order_paid">().toExtend<TriggerType>();
     expectTypeOf<"auto.trigger.schedule">().toExtend<TriggerType>();

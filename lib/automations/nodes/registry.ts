@@ -10,6 +10,7 @@ import { sendEmail } from "./actions/send-email";
 import { fieldCondition, fieldConditionDomainIssues } from "./conditions/field";
 import { hasTagCondition } from "./conditions/has-tag";
 import { MAX_WAIT_MS, waitDurationMs } from "./timing/resume-at";
+import { approval } from "./timing/approval";
 import { wait } from "./timing/wait";
 import { waitUntil } from "./timing/wait-until";
 import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers";
@@ -37,6 +38,7 @@ export const NODE_DEFINITIONS = {
   "auto.action.purge_run_history": purgeRunHistory,
   "auto.control.wait": wait,
   "auto.control.wait_until": waitUntil,
+  "auto.control.approval": approval,
 };
 
 type Definitions = typeof NODE_DEFINITIONS;

@@ -182,6 +182,15 @@ export const automationRunWaits = pgTable(
     resumeAt: timestamp("resume_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    /**
+     * An approval's decision (`approved` · `rejected`), who made it, when and with what note; a
+     * retry's attempt number. The resumed leg follows the decision's out (`timed_out` without one).
+     */
+    decision: text("decision").$type<"approved" | "rejected">(),
+    decidedBy: text("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    note: text("note"),
+    attempt: integer("attempt"),
   },
   (t) => [
     index("automation_run_waits_run_idx").on(t.tenantId, t.runId),

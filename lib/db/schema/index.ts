@@ -4,3 +4,4 @@ export * from "./entities";
 export * from "./workers";
 export * from "./automations";
 export * from "./schedules";
+export * from "./audit";

@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import type { z } from "zod";
+import { approval } from "./approval";
 import { wait, WAIT_UNIT_MS, type WaitParams } from "./wait";
 import { waitUntil, type WaitUntilParams } from "./wait-until";
 
@@ -88,6 +89,11 @@ export function resumeAtFor(node: { type: string; params?: unknown }, from: Date
       // Clamp the duration before adding it, so an absurdly long wait cannot overflow the Date range.
       const ms = Math.min(Math.max(waitDurationMs(params), MIN_WAIT_MS), MAX_WAIT_MS);
       return clampResumeAt(new Date(from.getTime() + ms), from);
+    }
+    case approval.type: {
+      // A person's decision resumes it sooner; this is when it times out.
+      const params = parse(approval.params, approval.label, node.params ?? {});
+      return clampResumeAt(new Date(from.getTime() + params.timeoutHours * 3_600_000), from);
     }
     case waitUntil.type: {
       const params = parse(waitUntil.params, waitUntil.label, node.params ?? {});

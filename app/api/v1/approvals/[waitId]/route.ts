@@ -1,0 +1,6 @@
+import { apiRoute, readJson } from "@/lib/api/route";
+import { decideApproval } from "@/lib/automations/approvals";
+
+export const POST = apiRoute<{ waitId: string }>({ role: "editor" }, async ({ req, params, caller }) =>
+  decideApproval(caller, params.waitId, await readJson(req)),
+);

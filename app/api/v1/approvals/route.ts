@@ -1,0 +1,6 @@
+import { apiRoute, searchParams } from "@/lib/api/route";
+import { listApprovals } from "@/lib/automations/approvals";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ req, caller }) =>
+  listApprovals(caller.tenant.id, searchParams(req)),
+);

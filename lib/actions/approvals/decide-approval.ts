@@ -1,0 +1,20 @@
+"use server";
+
+import { z } from "zod";
+import { action } from "@/lib/actions/action";
+import { decideApproval } from "@/lib/automations/approvals";
+
+const input = z.object({
+  waitId: z.string().min(1).max(200),
+  decision: z.enum(["approved", "rejected"]),
+  note: z.string().max(2000).optional(),
+});
+
+/** Approves or rejects a pending approval (editors and admins; admins only where the step asks). */
+export const decideApprovalAction = action(
+  { role: "editor", input },
+  async ({ waitId, ...decision }, caller) => {
+    const approval = await decideApproval(caller, waitId, decision);
+    return { waitId: approval.waitId, status: approval.status, runId: approval.runId };
+  },
+);

@@ -1,0 +1,19 @@
+import { actorLabel, type Caller } from "@/lib/auth/caller";
+import type { DbOrTx } from "@/lib/db/client";
+import { auditEvents } from "@/lib/db/schema";
+
+/** Records who did what, in the caller's transaction (so the record and the change commit together). */
+export async function recordAudit(
+  tx: DbOrTx,
+  caller: Caller,
+  event: { action: string; subjectType: string; subjectId: string; detail?: Record<string, unknown> },
+): Promise<void> {
+  await tx.insert(auditEvents).values({
+    tenantId: caller.tenant.id,
+    actor: actorLabel(caller.actor),
+    action: event.action,
+    subjectType: event.subjectType,
+    subjectId: event.subjectId,
+    detail: event.detail ?? {},
+  });
+}

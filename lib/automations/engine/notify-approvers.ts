@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { appUrl } from "@/lib/auth/auth";
+import type { Tx } from "@/lib/db/client";
+import { escapeHtml } from "@/lib/automations/graph/tokens";
+import { entityLabel } from "@/lib/entities/options";
+import { enqueueJobs } from "@/lib/jobs";
+import type { LegContext } from "./leg";
+
+/** The roles that may decide an approval asked of `role`. */
+export function decidingRoles(role: unknown): string[] {
+  return role === "admin" ? ["admin"] : ["editor", "admin"];
+}
+
+/**
+ * When approvals start, everyone in the shop who may decide them gets an email in the outbox (and
+ * through SMTP when it is configured) saying what is asked, about which record, and linking to
+ * it — in the transaction that creates the wait, so a decision is never asked for twice.
+ */
+export async function notifyApprovers(
+  tx: Tx,
+  asked: { waitId: string; nodeId: string; leg: LegContext; output: Record<string, unknown> }[],
+): Promise<void> {
+  if (asked.length === 0) return;
+  const rows = asked.map(({ waitId, nodeId, leg, output }) => {
+    const title = String(output.title ?? "A decision");
+    const about = leg.entity ? entityLabel(leg.entity.domain, leg.entity.id, leg.entity.data) : null;
+    const link = `${appUrl()}/approvals?wait=${waitId}`;
+    return {
+      t: leg.tenantId,
+      r: leg.runId,
+      n: nodeId,
+      roles: decidingRoles(output.approverRole),
+      subject: `Approval needed: ${title}`,
+      html: [
+        `<p>'${escapeHtml(leg.automationName)}' is waiting for your decision: <strong>${escapeHtml(title)}</strong>.</p>`,
+        about ? `<p>About ${escapeHtml(about)}.</p>` : "",
+        `<p>It times out at ${escapeHtml(String(output.resumeAt))} and then follows 'Timed out'.</p>`,
+        `<p><a href="${escapeHtml(link)}">Approve or reject it</a></p>`,
+      ].join("\n"),
+    };
+  });
+  const smtp = Boolean(process.env.SMTP_URL);
+  const emails = await tx.execute<{ id: string }>(sql`
+    insert into outbox_emails (tenant_id, run_id, node_id, "to", subject, body_html, status)
+    select v.t, v.r, v.n, u.email, v.subject, v.html, ${smtp ? "queued" : "stored"}
+    from json_to_recordset(${JSON.stringify(rows)}::json) as v(t uuid, r uuid, n text, roles text[], subject text, html text)
+    join memberships m on m.tenant_id = v.t and m.role::text = any(v.roles)
+    join users u on u.id = m.user_id
+    returning id`);
+  if (smtp)
+    await enqueueJobs(
+      tx,
+      emails.map((e) => ({
+        task: "email_send" as const,
+        payload: { outboxId: e.id },
+        jobKey: `email:${e.id}`,
+      })),
+    );
+}
