@@ -54,7 +54,10 @@ describe("NODE_DEFINITIONS", () => {
         trigger: { in: false, out: ["out"] },
         condition: { in: true, out: ["true", "false"] },
         action: { in: true, out: ["out"] },
-        wait: { in: true, out: ["out"] },
+        wait:
+          definition.type === "auto.control.approval"
+            ? { in: true, out: ["approved", "rejected", "timed_out"] }
+            : { in: true, out: ["out"] },
       }[definition.category];
       expect(definition.handles, definition.type).toEqual(expected);
     }
@@ -124,8 +127,9 @@ describe("registry", () => {
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",
+      "auto.control.approval",
     ]);
-    expect(registry.all()).toHaveLength(28);
+    expect(registry.all()).toHaveLength(29);
   });
 
   it("tells conditions apart", () => {
@@ -150,6 +154,7 @@ describe("registry", () => {
     expect(extended.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",
+      "auto.control.approval",
       "test.wait",
     ]);
     expect(extended.get("test.wait")).toBe(wait);

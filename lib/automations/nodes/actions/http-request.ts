@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { integer, paramsObject, startsWithToken, text } from "../params";
+import { retryParams } from "../retry";
 import type { NodeDefinition } from "../types";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -39,6 +40,8 @@ const httpRequestParams = paramsObject({
   headers: headers.default({}),
   body: text().max(100_000, "is longer than 100,000 characters").optional(),
   timeoutMs: integer(1000, 30_000).default(10_000),
+  /** When an attempt fails for a reason that may pass (408, 429, 5xx, no answer). Default: 3 attempts. */
+  retry: retryParams.optional(),
 });
 
 export const httpRequest = {
