@@ -223,7 +223,7 @@ describe("exactly once", () => {
 
 describe("failures", () => {
   //  order_cancelled ──▶ add_tag(cancelled) ──▶ http_request(/fail → 500)
-  test("a failing action fails its step with a readable error and makes the run partial", async () => {
+  test("with retries off, a failing action fails its step with a readable error and makes the run partial", async () => {
     const id = await publishFlow(
       shop.keys.editor,
       "Cancelled",
@@ -231,7 +231,11 @@ describe("failures", () => {
         [
           { id: "t", type: "auto.trigger.order_cancelled" },
           { id: "tag", type: "auto.action.add_tag", params: { tag: "cancelled" } },
-          { id: "call", type: "auto.action.http_request", params: { url: `${serverUrl}/fail` } },
+          {
+            id: "call",
+            type: "auto.action.http_request",
+            params: { url: `${serverUrl}/fail`, retry: { attempts: 1, backoff: "fixed", initialSeconds: 1 } },
+          },
         ],
         [
           ["t", "tag"],

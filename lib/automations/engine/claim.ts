@@ -37,6 +37,8 @@ export interface ClaimedLeg {
    * came without one. Undefined: every out (a trigger, a Wait).
    */
   startHandle?: string;
+  /** A retry's next attempt of its action (planned from the action itself). */
+  retry?: { nodeId: string; attempt: number; keyLeg: number };
 }
 
 function live(row: Record<string, unknown>): LiveAutomation {
@@ -98,7 +100,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       from automation_runs r
       where r.id = w.run_id and w.id in (select id from candidates) and w.status = 'pending'
       returning w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, w.kind, w.decision
+        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg
     ), runs as (
       update automation_runs r set legs = c.resume_leg, status = 'running', updated_at = now()
       from claimed c where r.id = c.run_id
@@ -107,7 +109,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       select c.*, false as replay from claimed c join runs on runs.id = c.run_id
       union all
       select w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, w.kind, w.decision, true as replay
+        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, true as replay
       from automation_run_waits w join automation_runs r on r.id = w.run_id
       where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
         and r.status = 'running' and r.legs = w.resume_leg
@@ -126,6 +128,9 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
     replay: row.replay === true,
     wait: { id: String(row.id), stepId: row.step_id === null ? null : String(row.step_id) },
     ...(row.kind === "approval" ? { startHandle: row.decision ? String(row.decision) : "timed_out" } : {}),
+    ...(row.kind === "retry"
+      ? { retry: { nodeId: String(row.node_id), attempt: Number(row.attempt), keyLeg: Number(row.key_leg) } }
+      : {}),
   }));
 }
 

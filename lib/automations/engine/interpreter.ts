@@ -31,6 +31,8 @@ export interface PlanOptions {
    * `approved` or `rejected`). By default every exit of the start node is followed.
    */
   startHandle?: string;
+  /** Plan the start node itself too (a retry re-runs the action it starts from). */
+  includeStart?: boolean;
 }
 
 function outgoing(graph: Graph): Map<string, GraphEdge[]> {
@@ -102,7 +104,7 @@ export function walkFrom(
     const definition = registry.get(node.type);
     // An unknown type is a ready issue; a stored graph that has one just stops there.
     if (!definition) continue;
-    if (node.id === startNodeId) {
+    if (node.id === startNodeId && !options.includeStart) {
       follow(node, options.startHandle ? [options.startHandle] : definition.handles.out);
       continue;
     }

@@ -21,6 +21,11 @@ export interface LegContext {
   /** Outputs of earlier steps, for `{steps.<nodeId>.…}` tokens; filled as the leg runs. */
   steps: Record<string, Record<string, unknown>>;
   now: Date;
+  /**
+   * A retry leg: the action it re-runs, which attempt this is, and the leg of the first attempt,
+   * whose dedupe key every attempt carries (an HTTP retry re-sends the same Idempotency-Key).
+   */
+  retry?: { nodeId: string; attempt: number; keyLeg: number };
 }
 
 export function newLeg(fields: Omit<LegContext, "steps" | "now"> & { now?: Date }): LegContext {
@@ -29,7 +34,7 @@ export function newLeg(fields: Omit<LegContext, "steps" | "now"> & { now?: Date 
 
 /** A side effect's dedupe key: one per (run, node, leg); sent as `Idempotency-Key` by HTTP actions. */
 export function dedupeKey(leg: LegContext, nodeId: string): string {
-  return `${leg.runId}:${nodeId}:${leg.leg}`;
+  return `${leg.runId}:${nodeId}:${leg.retry?.nodeId === nodeId ? leg.retry.keyLeg : leg.leg}`;
 }
 
 /** What `{token}`s read in a leg: its entity, event, earlier outputs, run and time. */

@@ -2,7 +2,10 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries } from "@/lib/db/schema";
 import { ActionError, type ActionOutput } from "@/lib/automations/nodes/executor";
+import { reachableFrom } from "@/lib/automations/graph/reachability";
+import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/retry";
 import { recordSteps } from "@/lib/automations/store/steps";
+import { createWaits } from "@/lib/automations/store/waits";
 import { actionContext, dedupeKey, redact } from "./leg";
 import type { Leg, LegHooks } from "./phase";
 
@@ -45,13 +48,18 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
   const startedAt = new Date();
   let output: ActionOutput;
   let failure: string | null = null;
+  let retry: NextAttempt | null = null;
   try {
     output = await executor.send(request as never, actionContext(leg.ctx, step.nodeId));
   } catch (error) {
     failure = messageOf(error);
     output = error instanceof ActionError ? error.output : {};
+    retry = nextAttempt(leg, step, error);
   }
   if (resend) output = { ...output, resentAfterInterruption: true };
+  // A failed attempt that will be tried again says so; settling counts only an action's last attempt.
+  if (retry)
+    output = { ...output, retry: { next: retry.attempt, of: retry.attempts, at: retry.at.toISOString() } };
   await getDb().transaction(async (tx) => {
     await tx.execute(sql`
       update action_deliveries set status = ${failure ? "failed" : "delivered"}, response = ${JSON.stringify(output)}::jsonb,
@@ -68,12 +76,69 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
         input: redact(request),
         output,
         error: failure,
-        reason: resend ? (executor.resendReason ?? DEFAULT_RESEND_REASON) : null,
+        reason: retry
+          ? `Retry ${retry.attempt} of ${retry.attempts} at ${retry.at.toISOString().slice(11, 16)} UTC.`
+          : resend
+            ? (executor.resendReason ?? DEFAULT_RESEND_REASON)
+            : null,
         startedAt,
       },
     ]);
+    if (retry) {
+      // The next attempt is a durable wait: a worker killed during the backoff loses nothing.
+      await createWaits(tx, [
+        {
+          tenantId: leg.ctx.tenantId,
+          runId: leg.ctx.runId,
+          automationId: leg.ctx.automationId,
+          automationVersion: leg.ctx.automationVersion,
+          nodeId: step.nodeId,
+          nodeType: step.nodeType,
+          stepId: null,
+          leg: leg.ctx.retry?.nodeId === step.nodeId ? leg.ctx.retry.keyLeg : leg.ctx.leg,
+          event: leg.ctx.event,
+          kind: "retry",
+          attempt: retry.attempt,
+          resumeAt: retry.at,
+        },
+      ]);
+    }
   });
   if (!failure) leg.ctx.steps[step.nodeId] = output;
   leg.outside = null;
   leg.cursor += 1;
+  // What follows the action waits for its next attempt (the retry leg plans it again).
+  if (retry) deferDownstream(leg, step.nodeId);
+}
+
+interface NextAttempt {
+  /** The attempt that will run next (2 = the first retry). */
+  attempt: number;
+  attempts: number;
+  at: Date;
+}
+
+/** When a failed attempt is tried again: a transient failure with attempts left (SPEC §2 "Retries"). */
+function nextAttempt(
+  leg: Leg,
+  step: { nodeId: string; params: Record<string, unknown> },
+  error: unknown,
+): NextAttempt | null {
+  if (!(error instanceof ActionError) || !error.transient) return null;
+  const parsed = retryParams.safeParse(step.params.retry ?? DEFAULT_RETRY);
+  const retry = parsed.success ? parsed.data : DEFAULT_RETRY;
+  const attempt = leg.ctx.retry?.nodeId === step.nodeId ? leg.ctx.retry.attempt : 1;
+  if (attempt >= retry.attempts) return null;
+  const at = new Date(Date.now() + backoffMs(retry, attempt, error.transient.retryAfterMs, Math.random()));
+  return { attempt: attempt + 1, attempts: retry.attempts, at };
+}
+
+/** Drops from the rest of the leg's plan every step that follows `nodeId` in the graph. */
+function deferDownstream(leg: Leg, nodeId: string): void {
+  const after = reachableFrom(leg.graph, nodeId);
+  after.delete(nodeId);
+  leg.plan = [
+    ...leg.plan.slice(0, leg.cursor),
+    ...leg.plan.slice(leg.cursor).filter((s) => !after.has(s.nodeId)),
+  ];
 }

@@ -11,6 +11,7 @@ import { executorFor } from "@/lib/automations/nodes/executors";
 import { settleRuns } from "@/lib/automations/store/runs";
 import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { completeSteps, createWaits, type NewWait } from "@/lib/automations/store/waits";
+import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
 import { actionContext, dedupeKey, redact, type LegContext } from "./leg";
 import { takeOutside } from "./outside";
@@ -46,6 +47,8 @@ export interface RecordedAction {
 /** A leg being executed. */
 export interface Leg {
   ctx: LegContext;
+  /** The graph the leg walks (a retry defers what follows a failed action). */
+  graph: Graph;
   plan: PlannedStep[];
   /** The next step of `plan` to take. */
   cursor: number;

@@ -152,11 +152,13 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       leg: claim.leg,
       event: claim.event,
       entity,
+      ...(claim.retry ? { retry: claim.retry } : {}),
     });
     let plan;
     try {
       plan = planFrom(decision.version.graph, claim.startNodeId, registry, evaluatorFor(ctx), {
         startHandle: claim.startHandle,
+        includeStart: claim.retry !== undefined,
       });
     } catch (error) {
       stops.push({
@@ -170,6 +172,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       moved.push({ id: claim.runId, version: decision.version.version });
     const leg: Leg = {
       ctx,
+      graph: decision.version.graph,
       plan,
       cursor: 0,
       recorded: null,

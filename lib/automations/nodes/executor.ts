@@ -38,6 +38,8 @@ export class ActionError extends Error {
   constructor(
     message: string,
     readonly output: ActionOutput = {},
+    /** Set when trying again later may succeed (HTTP 408/429/5xx, no answer), with the receiver's Retry-After. */
+    readonly transient: { retryAfterMs?: number } | null = null,
   ) {
     super(message);
     this.name = "ActionError";

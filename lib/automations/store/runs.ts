@@ -53,7 +53,7 @@ export async function finishRun(
 /**
  * Computes runs' outcomes from every action step of every leg (SPEC §2 "Settling"):
  * succeeded (none failed), partial (some failed), failed (all failed). Wait and condition rows do
- * not count; a run with no action steps succeeded. A run with a pending wait stays `waiting`
+ * not count, nor attempts that were retried (503, 503, 200 is a success); a run with no action steps succeeded. A run with a pending wait stays `waiting`
  * (a `later` it asked for is not a pause: that becomes a run of its own),
  * with `resume_at` set to its earliest. Duration runs from the original start. Set-based, so a
  * batch of legs settles in one statement.
@@ -66,7 +66,10 @@ export async function settleRuns(tx: DbOrTx, runIds: string[]): Promise<void> {
       select s.run_id,
              count(*) filter (where s.category = 'action') as actions,
              count(*) filter (where s.category = 'action' and s.status = 'failed') as failed
-      from automation_run_steps s join ids on ids.id = s.run_id group by s.run_id
+      from automation_run_steps s join ids on ids.id = s.run_id
+      -- An attempt that was retried does not count: its action's last attempt does.
+      where not coalesce(s.output ? 'retry', false)
+      group by s.run_id
     ), pending as (
       select w.run_id, count(*) as n, min(w.resume_at) as next
       from automation_run_waits w join ids on ids.id = w.run_id

@@ -19,11 +19,14 @@ export interface NewWait {
   automationVersion: number;
   nodeId: string;
   nodeType: string;
-  stepId: string;
+  /** The wait's own `waiting` step; none for a retry (its failed attempt is the step). */
+  stepId: string | null;
   leg: number;
   event: RunEvent;
   kind: WaitKind;
   resumeAt: Date;
+  /** A retry: the attempt it will run. */
+  attempt?: number;
 }
 
 /**

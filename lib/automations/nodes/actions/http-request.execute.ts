@@ -20,6 +20,18 @@ type HttpRequest = z.infer<typeof httpRequest>;
 
 const EXCERPT_BYTES = 2_000;
 
+/** Answers that say "try again later" (and every 5xx). */
+const TRANSIENT = new Set([408, 429]);
+
+/** A `Retry-After` header (seconds, or an HTTP date) in milliseconds from now. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
 function httpUrl(text: string): URL | null {
   try {
     const url = new URL(text);
@@ -70,6 +82,7 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
           ? `${url.host} did not answer within ${request.timeoutMs / 1000} s.`
           : `Could not reach ${url.host}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}.`,
         { durationMs: Date.now() - started },
+        {},
       );
     }
     const text = await response.text().catch(() => "");
@@ -80,7 +93,13 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
       idempotencyKey: ctx.dedupeKey,
     };
     if (!response.ok)
-      throw new ActionError(`${url.host} answered ${response.status} ${response.statusText}.`.trim(), output);
+      throw new ActionError(
+        `${url.host} answered ${response.status} ${response.statusText}.`.trim(),
+        output,
+        TRANSIENT.has(response.status) || response.status >= 500
+          ? { retryAfterMs: retryAfterMs(response.headers.get("retry-after")) }
+          : null,
+      );
     return output;
   },
 };
