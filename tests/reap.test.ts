@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { reapRuns } from "@/lib/automations/engine/reap";
+import { reapRuns, WATCHDOG_RUN_REASON } from "@/lib/automations/engine/reap";
 import { getDb } from "@/lib/db/client";
 import { automationRuns } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
@@ -60,6 +60,8 @@ test("the reaper fails lost running runs, leaves waiting runs alone, and re-enqu
   });
   expect((await status(runs.parked!)).status).toBe("waiting");
   expect((await status(runs.fresh!)).status).toBe("queued");
+  // The watchdog says so in the run's history.
+  expect(await status(runs.orphan!)).toMatchObject({ status: "queued", reason: WATCHDOG_RUN_REASON });
   const jobs = await getDb().execute<{ key: string }>(sql`select key from graphile_worker._private_jobs`);
   expect(jobs.map((j) => j.key)).toEqual([`run:${runs.orphan}`]);
 });

@@ -453,6 +453,14 @@ describe("exactly once, and never stuck", () => {
       sql`select run_at from graphile_worker._private_jobs where key = ${lost.wait.id}`,
     );
     expect(new Date(job[0]!.run_at).getTime()).toBe(lost.wait.resumeAt.getTime());
+    const [rescheduled] = await getDb()
+      .select()
+      .from(automationRunWaits)
+      .where(eq(automationRunWaits.id, lost.wait.id));
+    expect(rescheduled).toMatchObject({
+      status: "pending",
+      reason: "Its job had vanished; the watchdog scheduled it again.",
+    });
     worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
   });
 });

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { edge, graph, node, waitNode, waitUntilNode } from "@/lib/automations/graph/fixtures";
 import type { GraphNode } from "@/lib/automations/graph/schema";
 import { createRegistry, NODE_DEFINITIONS, registry } from "@/lib/automations/nodes/registry";
-import { MAX_PLANNED_STEPS, planFrom, planSteps, type Evaluate, type PlannedStep } from "./interpreter";
+import {
+  MAX_PLANNED_STEPS,
+  planFrom,
+  STEP_LIMIT_REASON,
+  planSteps,
+  type Evaluate,
+  type PlannedStep,
+} from "./interpreter";
 
 const paid = (id = "trigger") => node(id, "auto.trigger.order_paid");
 const cond = (id: string) => node(id, "auto.condition.has_tag", { tag: id });
@@ -127,9 +134,7 @@ describe("planSteps", () => {
       [paid(), ...ids.map(tag)],
       [edge("trigger", "n0"), ...ids.slice(1).map((id, i) => edge(ids[i] as string, id))],
     );
-    expect(() => planSteps(g, "auto.trigger.order_paid", registry, decide({}))).toThrow(
-      "This run would take more than 500 steps.",
-    );
+    expect(() => planSteps(g, "auto.trigger.order_paid", registry, decide({}))).toThrow(STEP_LIMIT_REASON);
     const fits = graph(g.nodes.slice(0, -1), g.edges.slice(0, -1));
     expect(planSteps(fits, "auto.trigger.order_paid", registry, decide({}))).toHaveLength(MAX_PLANNED_STEPS);
   });

@@ -17,6 +17,8 @@ import type { ConditionDefinition } from "@/lib/automations/nodes/types";
  */
 
 export const MAX_PLANNED_STEPS = 500;
+/** Why a run that hits the step guard stops (SPEC §2 "Guards": at most 500 steps per run). */
+export const STEP_LIMIT_REASON = `This run would take more than ${MAX_PLANNED_STEPS} steps, the limit for one run, so it was stopped.`;
 
 export type PlannedStep =
   | { kind: "condition"; nodeId: string; nodeType: string; result: boolean }
@@ -94,7 +96,7 @@ export function walkFrom(
   };
   const add = (step: PlannedStep) => {
     if (plan.length >= MAX_PLANNED_STEPS) {
-      throw new Error(`This run would take more than ${MAX_PLANNED_STEPS} steps.`);
+      throw new Error(STEP_LIMIT_REASON);
     }
     plan.push(step);
   };

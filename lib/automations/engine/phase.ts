@@ -396,7 +396,14 @@ export interface LegHooks {
   reload(leg: Leg): Promise<void>;
   /** A leg alone failed unexpectedly (not an ActionError: those only fail their step). */
   onError(leg: Leg, error: unknown): Promise<void>;
+  /** A guard stopped the leg: its run fails with this reason. */
+  stop(leg: Leg, reason: string): Promise<void>;
 }
+
+/** SPEC §2 "Guards": a leg may be active for at most 5 minutes (slow calls add up). */
+export const LEG_ACTIVE_LIMIT_MS = 5 * 60_000;
+export const LEG_TIME_REASON =
+  "This part of the run was active for more than 5 minutes, the limit for one leg, so it was stopped.";
 
 /**
  * Executes legs to their end. A phase that fails as a whole is undone and, for a batch, each leg
@@ -427,6 +434,7 @@ export async function executeLegs(legs: Leg[], hooks: LegHooks): Promise<void> {
     legs
       .filter((leg) => leg.outside)
       .map(async (leg) => {
+        if (Date.now() - leg.ctx.now.getTime() > LEG_ACTIVE_LIMIT_MS) return hooks.stop(leg, LEG_TIME_REASON);
         try {
           await outsideLimit(() => takeOutside(leg, hooks));
         } catch (error) {

@@ -8,7 +8,7 @@ import { cancelPendingWaitsOf, completeSteps } from "@/lib/automations/store/wai
 import { claimRuns, claimWaits, stillPending, type ClaimedLeg } from "./claim";
 import { EntityNotFoundError, loadRunEntities } from "./entity";
 import { evaluatorFor } from "./evaluate";
-import { planFrom } from "./interpreter";
+import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON } from "./interpreter";
 import { newLeg } from "./leg";
 import { executeLegs, type Leg, type RecordedAction } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
@@ -97,6 +97,16 @@ async function loadRecorded(legs: Leg[]): Promise<Map<string, Map<string, Record
   return byRun;
 }
 
+/** Steps each run has taken in earlier legs (the step guard counts the whole run). */
+async function countSteps(runIds: string[]): Promise<Map<string, number>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await getDb().execute<{ run_id: string; n: number }>(sql`
+    select run_id, count(*)::int as n from automation_run_steps
+    where run_id in (select value::uuid from json_array_elements_text(${JSON.stringify(runIds)}::json))
+    group by run_id`);
+  return new Map(rows.map((r) => [String(r.run_id), Number(r.n)]));
+}
+
 async function decide(claim: ClaimedLeg): Promise<Decision> {
   const db = getDb();
   const started = await loadVersion(db, claim.automationId, claim.automationVersion);
@@ -133,6 +143,9 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     ...(await loadRunEntities(runsOf(false), { pinStatus: false })),
   ]);
 
+  const stepsSoFar = await countSteps(
+    going.filter(({ claim }) => claim.wait).map(({ claim }) => claim.runId),
+  );
   const legs: Leg[] = [];
   const keys = new Map<Leg, string>();
   const moved: { id: string; version: number }[] = [];
@@ -166,6 +179,10 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
         status: "failed",
         message: error instanceof Error ? error.message : String(error),
       });
+      continue;
+    }
+    if ((stepsSoFar.get(claim.runId) ?? 0) + plan.length > MAX_PLANNED_STEPS) {
+      stops.push({ claim, status: "failed", message: STEP_LIMIT_REASON });
       continue;
     }
     if (decision.version.version !== claim.automationVersion)
@@ -220,6 +237,11 @@ export async function runLegs(requests: LegRequest[]): Promise<Map<string, LegOu
   const reload = async (leg: Leg) => {
     leg.recorded = (await loadRecorded([leg])).get(leg.ctx.runId) ?? new Map();
   };
+  const stop = async (leg: Leg, reason: string) => {
+    const key = keys.get(leg)!;
+    await stopLegs([{ claim: claims.find((c) => claimKey(c) === key)!, status: "failed", message: reason }]);
+    results.set(key, "stopped");
+  };
   const onError = async (leg: Leg, error: unknown) => {
     const key = keys.get(leg)!;
     const claim = claims.find((c) => claimKey(c) === key)!;
@@ -241,7 +263,7 @@ export async function runLegs(requests: LegRequest[]): Promise<Map<string, LegOu
       results.set(key, asError(recording));
     }
   };
-  await executeLegs(legs, { reload, onError });
+  await executeLegs(legs, { reload, onError, stop });
 
   for (const request of requests)
     if (!results.has(keyOf(request)) && !later.includes(keyOf(request))) results.set(keyOf(request), "noop");

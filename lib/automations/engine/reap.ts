@@ -7,6 +7,8 @@ import { cancelPendingWaits, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/aut
 
 /** A run still `running` this long after its last claim, with no live job, is presumed lost. */
 export const STUCK_AFTER_MINUTES = 30;
+/** What a run re-enqueued by the watchdog says in its history. */
+export const WATCHDOG_RUN_REASON = "Its job had vanished; the watchdog queued it again.";
 /** A `queued` run whose job vanished is re-enqueued after this long. */
 export const ORPHANED_AFTER_MINUTES = 5;
 
@@ -42,11 +44,14 @@ export async function reapRuns(): Promise<ReapResult> {
         where j.key = 'run:' || r.id::text and j.attempts < j.max_attempts)
     returning r.id`);
   const orphans = await db.execute<{ id: string }>(sql`
-    select r.id from automation_runs r
-    where r.status = 'queued'
-      and r.created_at < now() - make_interval(mins => ${ORPHANED_AFTER_MINUTES})
-      and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'run:' || r.id::text)
-    limit 10000`);
+    update automation_runs set reason = ${WATCHDOG_RUN_REASON}, updated_at = now()
+    where id in (
+      select r.id from automation_runs r
+      where r.status = 'queued'
+        and r.created_at < now() - make_interval(mins => ${ORPHANED_AFTER_MINUTES})
+        and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'run:' || r.id::text)
+      limit 10000)
+    returning id`);
   await enqueueJobs(
     db,
     orphans.map((r) => ({

@@ -155,6 +155,7 @@ export function resumeTask(kind: string): "automation_later" | "automation_resum
 }
 
 export const OVERDUE_MESSAGE = "Scheduled resume never ran.";
+export const WATCHDOG_WAIT_REASON = "Its job had vanished; the watchdog scheduled it again.";
 
 /**
  * The backstop for lost resume jobs: a pending wait more than 60 minutes past its resume time
@@ -170,11 +171,15 @@ export async function failOverdueWaits(tx: DbOrTx): Promise<{ failed: string[]; 
     await tx.execute(sql`select graphile_worker.remove_job(${w.id})`);
     await completeStep(tx, w.step_id, "failed", { error: OVERDUE_MESSAGE });
   }
+  // The watchdog: say so on the wait, so its run's history tells why it resumed late, if at all.
   const lost = await tx.execute<{ id: string; resume_at: string; kind: string }>(sql`
-    select w.id, w.resume_at, w.kind from automation_run_waits w
-    where w.status = 'pending' and w.resume_at >= now() - interval '60 minutes'
-      and not exists (select 1 from graphile_worker._private_jobs j where j.key = w.id::text)
-    limit 10000`);
+    update automation_run_waits set reason = ${WATCHDOG_WAIT_REASON}
+    where id in (
+      select w.id from automation_run_waits w
+      where w.status = 'pending' and w.resume_at >= now() - interval '60 minutes'
+        and not exists (select 1 from graphile_worker._private_jobs j where j.key = w.id::text)
+      limit 10000)
+    returning id, resume_at, kind`);
   await enqueueJobs(
     tx,
     lost.map((w) => ({
