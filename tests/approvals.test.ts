@@ -6,6 +6,7 @@ import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
 import { addMember } from "@/lib/auth/users";
 import type { ApprovalView } from "@/lib/automations/approvals";
+import { automationImpact } from "@/lib/automations/impact";
 import { getDb } from "@/lib/db/client";
 import {
   auditEvents,
@@ -254,6 +255,9 @@ describe("approvals", () => {
     const run = await runFor(id, "p-1");
     await until(run.id, ["waiting"]);
     const wait = await approvalOf(run.id);
+    expect((await automationImpact(shop.tenant.id, id, "pause")).message).toMatch(
+      /^1 run awaits approval at 'Approval: Review order \{entity.number\} · 72 h'; any that come due while the automation is paused will be cancelled/,
+    );
     expect((await call(pauseRoute, { method: "POST", key: shop.keys.admin, params: { id } })).status).toBe(
       200,
     );

@@ -181,7 +181,11 @@ export async function impactOf(row: AutomationRow, action: "publish" | "pause"):
     .map((w) => {
       const node = graph.nodes.find((n) => n.id === w.nodeId);
       const label = node ? summariseNode(node) : w.nodeId;
-      return `${w.count === 1 ? "1 run is" : `${w.count} runs are`} waiting at '${label}'`;
+      const runs = w.count === 1 ? "1 run" : `${w.count} runs`;
+      if (w.kind === "approval")
+        return `${runs} ${w.count === 1 ? "awaits" : "await"} approval at '${label}'`;
+      if (w.kind === "retry") return `${runs} ${w.count === 1 ? "is" : "are"} waiting to retry '${label}'`;
+      return `${runs} ${w.count === 1 ? "is" : "are"} waiting at '${label}'`;
     })
     .join(", ");
   const then =

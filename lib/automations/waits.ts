@@ -212,11 +212,12 @@ export async function listWaiting(tenantId: string, automationId: string | null,
 /** Pending waits of an automation grouped by the step they wait at, for impact sentences. */
 export async function waitingByNode(
   automationId: string,
-): Promise<{ nodeId: string; nodeType: string; count: number }[]> {
+): Promise<{ nodeId: string; nodeType: string; kind: string; count: number }[]> {
   const rows = await getDb()
     .select({
       nodeId: automationRunWaits.nodeId,
       nodeType: automationRunWaits.nodeType,
+      kind: automationRunWaits.kind,
       count: sql<number>`count(*)::int`,
     })
     .from(automationRunWaits)
@@ -227,6 +228,6 @@ export async function waitingByNode(
         ne(automationRunWaits.kind, "later"),
       ),
     )
-    .groupBy(automationRunWaits.nodeId, automationRunWaits.nodeType);
+    .groupBy(automationRunWaits.nodeId, automationRunWaits.nodeType, automationRunWaits.kind);
   return rows;
 }
