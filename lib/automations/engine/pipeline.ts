@@ -97,13 +97,15 @@ async function loadRecorded(legs: Leg[]): Promise<Map<string, Map<string, Record
   return byRun;
 }
 
-/** Steps each run has taken in earlier legs (the step guard counts the whole run). */
-async function countSteps(runIds: string[]): Promise<Map<string, number>> {
-  if (runIds.length === 0) return new Map();
+/** Steps each run took in the legs before this one (the step guard counts the whole run). */
+async function countSteps(legs: ClaimedLeg[]): Promise<Map<string, number>> {
+  if (legs.length === 0) return new Map();
+  const keys = legs.map((claim) => ({ r: claim.runId, l: claim.leg }));
   const rows = await getDb().execute<{ run_id: string; n: number }>(sql`
-    select run_id, count(*)::int as n from automation_run_steps
-    where run_id in (select value::uuid from json_array_elements_text(${JSON.stringify(runIds)}::json))
-    group by run_id`);
+    select s.run_id, count(*)::int as n
+    from json_to_recordset(${JSON.stringify(keys)}::json) as v(r uuid, l int)
+    join automation_run_steps s on s.run_id = v.r and s.leg < v.l
+    group by s.run_id`);
   return new Map(rows.map((r) => [String(r.run_id), Number(r.n)]));
 }
 
@@ -143,11 +145,9 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     ...(await loadRunEntities(runsOf(false), { pinStatus: false })),
   ]);
 
-  const stepsSoFar = await countSteps(
-    going.filter(({ claim }) => claim.wait).map(({ claim }) => claim.runId),
-  );
+  const stepsSoFar = await countSteps(going.filter(({ claim }) => claim.wait).map(({ claim }) => claim));
   const legs: Leg[] = [];
-  const keys = new Map<Leg, string>();
+  const claimOf = new Map<Leg, ClaimedLeg>();
   const moved: { id: string; version: number }[] = [];
   for (const { claim, decision } of going) {
     const entity = entities.get(claim.runId) ?? null;
@@ -197,7 +197,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       outside: null,
     };
     legs.push(leg);
-    keys.set(leg, claimKey(claim));
+    claimOf.set(leg, claim);
   }
   await stopLegs(stops);
   for (const stop of stops) results.set(claimKey(stop.claim), "stopped");
@@ -206,11 +206,10 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       update automation_runs r set automation_version = v.version
       from json_to_recordset(${JSON.stringify(moved)}::json) as v(id uuid, version int) where r.id = v.id`);
   }
-  const replaying = new Set(claims.filter((c) => c.replay).map(claimKey));
-  const replays = legs.filter((leg) => replaying.has(keys.get(leg)!));
+  const replays = legs.filter((leg) => claimOf.get(leg)!.replay);
   const recorded = await loadRecorded(replays);
   for (const leg of replays) leg.recorded = recorded.get(leg.ctx.runId) ?? new Map();
-  return { legs, keys };
+  return { legs, claimOf };
 }
 
 function asError(error: unknown): Error {
@@ -232,19 +231,19 @@ export async function runLegs(requests: LegRequest[]): Promise<Map<string, LegOu
   // A second wait of a run claimed here waits for this leg to end (one leg of a run at a time).
   const later = claims.length > 0 ? await stillPending(waitIds.filter((id) => !claimed.has(id))) : [];
 
-  const { legs, keys } = await prepareLegs(claims, results);
-  for (const leg of legs) results.set(keys.get(leg)!, "ran");
+  const { legs, claimOf } = await prepareLegs(claims, results);
+  for (const leg of legs) results.set(claimKey(claimOf.get(leg)!), "ran");
   const reload = async (leg: Leg) => {
     leg.recorded = (await loadRecorded([leg])).get(leg.ctx.runId) ?? new Map();
   };
   const stop = async (leg: Leg, reason: string) => {
-    const key = keys.get(leg)!;
-    await stopLegs([{ claim: claims.find((c) => claimKey(c) === key)!, status: "failed", message: reason }]);
-    results.set(key, "stopped");
+    const claim = claimOf.get(leg)!;
+    await stopLegs([{ claim, status: "failed", message: reason }]);
+    results.set(claimKey(claim), "stopped");
   };
   const onError = async (leg: Leg, error: unknown) => {
-    const key = keys.get(leg)!;
-    const claim = claims.find((c) => claimKey(c) === key)!;
+    const claim = claimOf.get(leg)!;
+    const key = claimKey(claim);
     if (!claim.wait) {
       results.set(key, asError(error));
       return;
