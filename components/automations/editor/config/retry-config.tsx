@@ -68,7 +68,8 @@ export function RetryConfig({ params, error, disabled, onChange }: RetryConfigPr
         </FieldHint>
       </div>
       {inputs.on && (
-        <div className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)] gap-3">
+        // One column: the panel is narrow, and "Same each time" must show whole.
+        <div className="space-y-4">
           <FormField
             label={RETRY_FIELD_LABELS.attempts}
             param="retry.attempts"
@@ -116,7 +117,6 @@ export function RetryConfig({ params, error, disabled, onChange }: RetryConfigPr
             param="retry.initialSeconds"
             hint="1 to 3,600. No wait is longer than an hour."
             error={errors.initialSeconds}
-            className="col-span-2"
           >
             {(a11y) => (
               <Input
