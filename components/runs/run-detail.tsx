@@ -12,11 +12,11 @@ import { formatDuration } from "./duration";
 import { EntityLink } from "./entity-link";
 import { fetchJson, POLL_MS } from "./fetch-json";
 import { LiveStatus } from "./live-status";
-import { ResumesIn } from "./resumes-in";
 import { RunPath } from "./run-path";
 import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "./run-status";
 import { RunTimeline } from "./run-timeline";
 import { RunWaits } from "./run-waits";
+import { WaitingLine } from "./waiting-line";
 
 /**
  * One run, live: it polls the run API until the run has ended, so a Resume now (here or anywhere)
@@ -42,7 +42,7 @@ export function RunDetail({ initial, canEdit }: { initial: RunDetailData; canEdi
             {run.status === "waiting" && run.resumeAt && (
               <>
                 {" · "}
-                <ResumesIn value={run.resumeAt} />
+                <WaitingLine run={run} />
               </>
             )}
           </>

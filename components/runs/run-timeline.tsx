@@ -1,12 +1,14 @@
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { RunDetail } from "@/lib/automations/runs";
-import { groupByLeg } from "@/lib/automations/run-timeline";
+import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/run-timeline";
 import { formatDuration } from "./duration";
 import { JsonBlock } from "./json-block";
 import { nodeLabel } from "./node-label";
 import { StepStatusBadge } from "./run-status";
+import { ClockTime } from "./waiting-line";
 
 type Step = RunDetail["steps"][number];
+type Attempt = { attempt: number; of: number };
 
 /**
  * Every step of every leg, grouped by leg: leg 1 from the trigger, one more per resumed wait. A
@@ -17,6 +19,7 @@ export function RunTimeline({ steps }: { steps: Step[] }) {
     return (
       <p className="px-5 py-4 text-sm text-zinc-600">No step has run yet: the run is queued for a worker.</p>
     );
+  const attempts = attemptsOf(steps);
   return (
     <div className="divide-y divide-zinc-100">
       {groupByLeg(steps).map(({ leg, steps: legSteps }) => (
@@ -29,7 +32,7 @@ export function RunTimeline({ steps }: { steps: Step[] }) {
           </h3>
           <ol className="space-y-3">
             {legSteps.map((step) => (
-              <StepItem key={step.key} step={step} />
+              <StepItem key={step.key} step={step} attempt={attempts.get(step.key)} />
             ))}
           </ol>
         </section>
@@ -38,7 +41,9 @@ export function RunTimeline({ steps }: { steps: Step[] }) {
   );
 }
 
-function StepItem({ step }: { step: Step }) {
+/** A step; a retried action's attempts say which they were and when the next one is due. */
+function StepItem({ step, attempt }: { step: Step; attempt: Attempt | undefined }) {
+  const note = retryNote(step.output);
   return (
     <li
       className="rounded-lg border border-zinc-200 px-4 py-3"
@@ -48,8 +53,14 @@ function StepItem({ step }: { step: Step }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="font-medium text-zinc-900">{nodeLabel(step.nodeType)}</span>
         <span className="font-mono text-xs text-zinc-500">{step.nodeId}</span>
-        {step.occurrence > 1 && (
-          <span className="text-xs text-zinc-600">run {step.occurrence} of this step</span>
+        {attempt ? (
+          <span className="text-xs text-zinc-600">
+            attempt {attempt.attempt} of {attempt.of}
+          </span>
+        ) : (
+          step.occurrence > 1 && (
+            <span className="text-xs text-zinc-600">run {step.occurrence} of this step</span>
+          )
         )}
         <StepStatusBadge status={step.status} />
         <span className="ml-auto text-xs text-zinc-500">
@@ -57,7 +68,7 @@ function StepItem({ step }: { step: Step }) {
           {step.durationMs !== null && <> · {formatDuration(step.durationMs)}</>}
         </span>
       </div>
-      {step.reason && (
+      {step.reason && !note && (
         <p className="mt-2 text-sm text-zinc-700">
           <span className="font-medium">{step.status === "skipped" ? "Why skipped: " : "Note: "}</span>
           {step.reason}
@@ -67,6 +78,13 @@ function StepItem({ step }: { step: Step }) {
         <p className="mt-2 text-sm text-red-700">
           <span className="font-medium">Error: </span>
           {step.error}
+        </p>
+      )}
+      {note && (
+        // The engine's reason ("Retry 2 of 3 at 14:05 UTC.") says this in UTC; here the time is the viewer's.
+        <p className="mt-2 text-sm text-zinc-700" data-testid="retry-note">
+          <span className="font-medium">Retry: </span>
+          attempt {note.next} of {note.of} at <ClockTime value={note.at} />
         </p>
       )}
       <JsonBlock label="Input" value={step.input} />

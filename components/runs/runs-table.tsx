@@ -10,8 +10,8 @@ import { formatDuration } from "./duration";
 import { EntityLink } from "./entity-link";
 import { fetchJson, POLL_MS } from "./fetch-json";
 import { LiveStatus } from "./live-status";
-import { ResumesIn } from "./resumes-in";
 import { RunStatusBadge } from "./run-status";
+import { WaitingLine } from "./waiting-line";
 
 export interface RunsPage {
   items: RunSummary[];
@@ -76,9 +76,7 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
               <TD>
                 <div className="flex flex-col items-start gap-1">
                   <RunStatusBadge status={run.status} />
-                  {run.status === "waiting" && run.resumeAt && (
-                    <ResumesIn value={run.resumeAt} className="text-xs whitespace-nowrap text-zinc-600" />
-                  )}
+                  <WaitingLine run={run} className="text-xs whitespace-nowrap text-zinc-600" />
                   {run.status === "cancelled" && run.reason && (
                     <span className="max-w-64 text-xs text-zinc-600">{run.reason}</span>
                   )}

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import {
@@ -11,7 +11,7 @@ import {
 } from "@/lib/db/schema";
 import type { Graph } from "./graph/schema";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
-import { nodeStatuses, numberOccurrences } from "./run-timeline";
+import { nextWait, nextWaitOf, nodeStatuses, numberOccurrences, type NextWait } from "./run-timeline";
 import { waitView } from "./waits";
 import { isUuid, notFound, parseOrThrow } from "@/lib/errors";
 
@@ -67,13 +67,15 @@ export interface RunSummary {
   createdAt: string;
   /** While waiting: when the earliest pending wait is due (a column kept by pause, resume and settle). */
   resumeAt: string | null;
+  /** While waiting: what the earliest pending wait is (a retry says which attempt is next). */
+  nextWait: NextWait | null;
   reason: string | null;
   error: string | null;
 }
 
 type RunRow = typeof automationRuns.$inferSelect;
 
-function summary(r: RunRow, automationName: string | null): RunSummary {
+function summary(r: RunRow, automationName: string | null, next: NextWait | null = null): RunSummary {
   return {
     id: r.id,
     automationId: r.automationId,
@@ -88,6 +90,7 @@ function summary(r: RunRow, automationName: string | null): RunSummary {
     durationMs: r.durationMs,
     createdAt: r.createdAt.toISOString(),
     resumeAt: r.status === "waiting" ? (r.resumeAt?.toISOString() ?? null) : null,
+    nextWait: r.status === "waiting" ? next : null,
     reason: r.reason,
     error: r.error,
   };
@@ -128,10 +131,48 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
+  const next = await nextWaits(
+    tenantId,
+    page.filter((row) => row.run.status === "waiting").map((row) => row.run.id),
+  );
   return {
-    items: page.map((row) => summary(row.run, row.automationName)),
+    items: page.map((row) => summary(row.run, row.automationName, next.get(row.run.id) ?? null)),
     nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.run.id) : null,
   };
+}
+
+/**
+ * The earliest pending wait of each run, and for a retry the note on its node's last failed
+ * attempt (`output.retry`): one query for a page's waiting runs, by the pending-waits index and
+ * the steps' (run, node, leg) key.
+ */
+async function nextWaits(tenantId: string, runIds: string[]): Promise<Map<string, NextWait>> {
+  if (runIds.length === 0) return new Map();
+  const w = automationRunWaits;
+  const rows = await getDb()
+    .selectDistinctOn([w.runId], {
+      runId: w.runId,
+      kind: w.kind,
+      // As text: the note is parsed and checked here rather than trusted as whatever jsonb decodes to.
+      retry: sql<string | null>`case when ${w.kind} = 'retry' then (
+        select (s.output -> 'retry')::text from automation_run_steps s
+        where s.run_id = ${w.runId} and s.node_id = ${w.nodeId} and s.status = 'failed'
+          and s.output -> 'retry' is not null
+        order by s.leg desc limit 1) end`,
+    })
+    .from(w)
+    .where(and(eq(w.tenantId, tenantId), inArray(w.runId, runIds), eq(w.status, "pending")))
+    .orderBy(w.runId, w.resumeAt, w.id);
+  return new Map(rows.map((row) => [row.runId, nextWait(row.kind, { retry: parseJson(row.retry) })]));
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /** One run with every step of every leg, in order, its waits, and the graph of its version. */
@@ -186,12 +227,13 @@ export async function getRun(tenantId: string, id: string) {
       durationMs: s.durationMs,
     })),
   );
+  const shapedWaits = waits.map(waitView);
   return {
-    ...summary(run, found.automationName),
+    ...summary(run, found.automationName, nextWaitOf(shapedWaits, shaped)),
     event: run.event,
     legs: run.legs,
     steps: shaped,
-    waits: waits.map(waitView),
+    waits: shapedWaits,
     /** The graph of the version this run started on (null if that snapshot is gone). */
     graph: (versions[0]?.graph ?? null) as Graph | null,
     /** Each node's latest status in this run, for drawing the path taken on the canvas. */

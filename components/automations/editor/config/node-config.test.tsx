@@ -143,4 +143,44 @@ describe("NodeConfig", () => {
     expect(html).toContain('<fieldset disabled=""');
     expect(html).toMatch(/<input[^>]*disabled=""/);
   });
+
+  it("Send HTTP request: an 'On failure' section instead of a raw retry field, saying the default", () => {
+    const html = render("auto.action.http_request", { url: "https://example.com", method: "POST" });
+    expect(html).toContain("<legend");
+    expect(html).toContain(">On failure</legend>");
+    expect(html).toMatch(/<input[^>]*type="checkbox"[^>]*role="switch"[^>]*checked=""/);
+    expect(labels(html)).toEqual(
+      expect.arrayContaining(["Attempts", "Wait between attempts", "First wait (seconds)"]),
+    );
+    // The generic form would have shown retry as a JSON textarea labelled "Retry".
+    expect(labels(html)).not.toContain("Retry");
+    expect(html.match(/<textarea/g)).toHaveLength(2); // Headers and Body.
+    expect(html).toContain('<option value="exponential" selected="">Doubling</option>');
+    expect(html).toContain("On failure: retry 2 times, waiting 30 s, then 1 min.");
+    expect(html).toContain("This is the default.");
+    expect(html).not.toContain("Use the default");
+  });
+
+  it("Send HTTP request: a stored retry, switched off, or out of range", () => {
+    const stored = render("auto.action.http_request", {
+      url: "https://example.com",
+      retry: { attempts: 5, backoff: "fixed", initialSeconds: 10 },
+    });
+    expect(stored).toContain("On failure: retry 4 times, waiting 10 s, then 10 s, 10 s, 10 s.");
+    expect(stored).not.toContain("This is the default.");
+    expect(stored).toContain("Use the default");
+    const off = render("auto.action.http_request", {
+      url: "https://example.com",
+      retry: { attempts: 1, backoff: "exponential", initialSeconds: 30 },
+    });
+    expect(off).toContain("On failure: no retries.");
+    expect(off).not.toContain("Attempts");
+    const bad = render("auto.action.http_request", {
+      url: "https://example.com",
+      retry: { attempts: 12, backoff: "exponential", initialSeconds: 30 },
+    });
+    expect(bad).toContain("Attempts must be at most 10.");
+    expect(bad).toMatch(/<input(?=[^>]*type="number")(?=[^>]*aria-invalid="true")[^>]*value="12"/);
+    expect(bad).not.toContain("On failure: retry");
+  });
 });

@@ -11,6 +11,8 @@ import { FieldConditionConfig } from "./field-condition-config";
 import type { ConfigFormProps } from "./form-props";
 import { ParamForm } from "./param-form";
 import { initialSync, receive, send } from "./params-sync";
+import { RetryConfig } from "./retry-config";
+import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { tokensFor } from "./tokens-for";
 import { WaitConfig } from "./wait-config";
 import { WaitUntilConfig } from "./wait-until-config";
@@ -51,6 +53,7 @@ export function NodeConfig({
   if (current !== sync) setSync(current);
 
   const tokens = useMemo(() => tokensFor(triggerDomain, otherSteps), [triggerDomain, otherSteps]);
+  const retries = useMemo(() => (definition ? takesRetry(definition) : false), [definition]);
   const errors = useMemo(
     () => (definition ? paramErrors(definition, current.values) : {}),
     [definition, current.values],
@@ -81,7 +84,7 @@ export function NodeConfig({
         <p className="mt-1 text-sm text-zinc-600">{definition.description}</p>
       </header>
       <form noValidate onSubmit={(event) => event.preventDefault()} className="space-y-4">
-        <fieldset disabled={readOnly} className="min-w-0">
+        <fieldset disabled={readOnly} className="min-w-0 space-y-4">
           <Form
             key={`${current.nodeId}:${current.revision}`}
             definition={definition}
@@ -92,6 +95,15 @@ export function NodeConfig({
             disabled={readOnly}
             onChange={change}
           />
+          {retries && (
+            <RetryConfig
+              key={`retry:${current.nodeId}:${current.revision}`}
+              params={current.values}
+              error={errors[RETRY_PARAM]}
+              disabled={readOnly}
+              onChange={change}
+            />
+          )}
         </fieldset>
         {readOnly && (
           <p className="text-xs text-zinc-500">You can read these settings but not change them.</p>

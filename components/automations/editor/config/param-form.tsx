@@ -6,6 +6,7 @@ import { coerceField, paramFields, type ParamField } from "@/lib/automations/edi
 import { Checkbox, FieldError, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import { rawFromValue, withParam, type RawValue } from "./raw-values";
+import { RETRY_PARAM } from "./retry-form";
 import { TextField } from "./text-field";
 import type { TokenOption } from "./tokens-for";
 
@@ -15,7 +16,11 @@ import type { TokenOption } from "./tokens-for";
  * params with the coerced value (`coerceField`), and the schema's messages show under the fields.
  */
 export function ParamForm({ definition, params, errors, tokens, disabled, onChange }: ConfigFormProps) {
-  const fields = useMemo(() => paramFields(definition), [definition]);
+  // `retry` has a section of its own under the form ("On failure", `retry-config.tsx`).
+  const fields = useMemo(
+    () => paramFields(definition).filter((field) => field.name !== RETRY_PARAM),
+    [definition],
+  );
   // Optional params the node leaves out by default read "Any" when empty (a status change "from any").
   const defaults = useMemo(() => {
     try {

@@ -1,0 +1,70 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } from "@/components/ui/clock";
+import { formatExact } from "@/components/ui/format";
+import type { RunSummary } from "@/lib/automations/runs";
+import { ResumesIn } from "./resumes-in";
+import { clockTime, retryingText } from "./retrying";
+
+/**
+ * The line under a waiting run's status: "Retrying — attempt 2 of 3 at 14:05" when its earliest
+ * pending wait is a retry, else "Resumes in 2 hours". Nothing for a run that is not waiting.
+ */
+export function WaitingLine({
+  run,
+  className,
+}: {
+  run: Pick<RunSummary, "status" | "resumeAt" | "nextWait">;
+  className?: string;
+}) {
+  if (run.status !== "waiting" || !run.resumeAt) return null;
+  if (run.nextWait?.kind === "retry") {
+    return <RetryingAt value={run.resumeAt} retry={run.nextWait.retry} className={className} />;
+  }
+  return <ResumesIn value={run.resumeAt} className={className} />;
+}
+
+/**
+ * "Retrying — attempt 2 of 3 at 14:05" in the viewer's time zone, the exact time on hover (UTC,
+ * and said so, until the browser has hydrated).
+ */
+export function RetryingAt({
+  value,
+  retry,
+  className,
+}: {
+  value: string;
+  retry: { attempt: number; of: number } | null;
+  className?: string;
+}) {
+  const minute = useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return null;
+  const zone = minute === null ? "UTC" : undefined;
+  return (
+    <time
+      dateTime={date.toISOString()}
+      title={formatExact(date, zone)}
+      className={className}
+      data-testid="retrying-at"
+      suppressHydrationWarning
+    >
+      {retryingText(date, readClock(), retry, zone)}
+    </time>
+  );
+}
+
+/** "15:05" in the viewer's time zone ("14:05 UTC" until hydrated), the exact time on hover. */
+export function ClockTime({ value }: { value: string }) {
+  const minute = useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return null;
+  const zone = minute === null ? "UTC" : undefined;
+  return (
+    <time dateTime={date.toISOString()} title={formatExact(date, zone)} suppressHydrationWarning>
+      {clockTime(date, zone)}
+      {zone === "UTC" && " UTC"}
+    </time>
+  );
+}
