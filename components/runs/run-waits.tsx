@@ -1,13 +1,28 @@
+import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import type { ApprovalInfo } from "@/lib/automations/approval-info";
 import type { WaitView } from "@/lib/automations/waits";
 import { nodeLabel } from "./node-label";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";
 
-/** The waits of one run: kind, status, due time, reason, and for editors Resume now / Cancel. */
-export function RunWaits({ waits, canEdit }: { waits: WaitView[]; canEdit: boolean }) {
+/**
+ * The waits of one run: kind (and for an approval what it asks), status, due time, reason, and for
+ * editors Resume now / Cancel — "Decide as timed out now" on an approval, offered to editors only
+ * where editors may decide it.
+ */
+export function RunWaits({
+  waits,
+  canEdit,
+  isAdmin = false,
+}: {
+  waits: (WaitView & { approval?: ApprovalInfo | null })[];
+  canEdit: boolean;
+  /** The signed-in person is an admin (who alone may time out an admins-only approval). Default false. */
+  isAdmin?: boolean;
+}) {
   if (waits.length === 0) return <p className="px-5 py-4 text-sm text-zinc-600">This run never waited.</p>;
   return (
     <Table caption="Waits of this run">
@@ -32,12 +47,21 @@ export function RunWaits({ waits, canEdit }: { waits: WaitView[]; canEdit: boole
               <span className="text-zinc-900">{nodeLabel(wait.nodeType)}</span>{" "}
               <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
             </TD>
-            <TD>{WAIT_KIND_LABELS[wait.kind] ?? wait.kind}</TD>
+            <TD>
+              {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
+              {wait.approval && (
+                <span className="block max-w-56 text-xs break-words text-zinc-500">
+                  “{wait.approval.title}”
+                </span>
+              )}
+            </TD>
             <TD>
               <WaitStatusBadge status={wait.status} />
             </TD>
             <TD className="whitespace-nowrap text-zinc-600">
-              {wait.status === "pending" ? (
+              {wait.status === "pending" && wait.kind === "approval" ? (
+                <TimesOutIn value={wait.resumeAt} brief />
+              ) : wait.status === "pending" ? (
                 <ResumesIn value={wait.resumeAt} />
               ) : (
                 <RelativeTime value={wait.resumeAt} />
@@ -46,8 +70,12 @@ export function RunWaits({ waits, canEdit }: { waits: WaitView[]; canEdit: boole
             <TD className="max-w-72 text-zinc-600">{wait.reason ?? "—"}</TD>
             {canEdit && (
               <TD align="right">
-                {wait.status === "pending" && (
-                  <WaitActions waitId={wait.id} label={`${nodeLabel(wait.nodeType)} ${wait.nodeId}`} />
+                {wait.status === "pending" && (isAdmin || wait.approval?.approverRole !== "admin") && (
+                  <WaitActions
+                    waitId={wait.id}
+                    waitKind={wait.kind}
+                    label={`${nodeLabel(wait.nodeType)} ${wait.nodeId}`}
+                  />
                 )}
               </TD>
             )}

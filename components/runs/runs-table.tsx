@@ -75,8 +75,8 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
               )}
               <TD>
                 <div className="flex flex-col items-start gap-1">
-                  <RunStatusBadge status={run.status} />
-                  {run.status === "waiting" && run.resumeAt && (
+                  <RunStatusBadge status={run.status} awaitingApproval={run.awaitingApproval} />
+                  {run.status === "waiting" && run.resumeAt && !run.awaitingApproval && (
                     <ResumesIn value={run.resumeAt} className="text-xs whitespace-nowrap text-zinc-600" />
                   )}
                   {run.status === "cancelled" && run.reason && (

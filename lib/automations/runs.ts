@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import {
@@ -9,6 +9,7 @@ import {
   automationVersions,
   type RunStatus,
 } from "@/lib/db/schema";
+import { approvalInfo } from "./approval-info";
 import type { Graph } from "./graph/schema";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { nodeStatuses, numberOccurrences } from "./run-timeline";
@@ -69,6 +70,8 @@ export interface RunSummary {
   resumeAt: string | null;
   reason: string | null;
   error: string | null;
+  /** Waiting at an approval nobody has decided yet ("Awaiting approval" instead of "Waiting"). */
+  awaitingApproval: boolean;
 }
 
 type RunRow = typeof automationRuns.$inferSelect;
@@ -90,7 +93,24 @@ function summary(r: RunRow, automationName: string | null): RunSummary {
     resumeAt: r.status === "waiting" ? (r.resumeAt?.toISOString() ?? null) : null,
     reason: r.reason,
     error: r.error,
+    awaitingApproval: false,
   };
+}
+
+/**
+ * The ids among these waiting runs that wait at an approval nobody has decided: one lookup on the
+ * waits' (run_id, status) index, made only when the page holds waiting runs.
+ */
+async function runsAwaitingApproval(runIds: string[]): Promise<Set<string>> {
+  if (runIds.length === 0) return new Set();
+  const w = automationRunWaits;
+  const rows = await getDb()
+    .selectDistinct({ runId: w.runId })
+    .from(w)
+    .where(
+      and(inArray(w.runId, runIds), sql`${w.status} = 'pending'`, eq(w.kind, "approval"), isNull(w.decision)),
+    );
+  return new Set(rows.map((row) => row.runId));
 }
 
 /**
@@ -128,8 +148,14 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
+  const awaiting = await runsAwaitingApproval(
+    page.filter((row) => row.run.status === "waiting").map((row) => row.run.id),
+  );
   return {
-    items: page.map((row) => summary(row.run, row.automationName)),
+    items: page.map((row) => ({
+      ...summary(row.run, row.automationName),
+      awaitingApproval: awaiting.has(row.run.id),
+    })),
     nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.run.id) : null,
   };
 }
@@ -186,12 +212,20 @@ export async function getRun(tenantId: string, id: string) {
       durationMs: s.durationMs,
     })),
   );
+  const outputs = new Map(steps.map((s) => [s.id, s.output]));
+  const waitViews = waits.map((w) => ({
+    ...waitView(w),
+    stepId: w.stepId,
+    /** For an approval: what was asked, of whom, and who decided what (null for other kinds). */
+    approval: w.kind === "approval" ? approvalInfo(w, w.stepId ? outputs.get(w.stepId) : null) : null,
+  }));
   return {
     ...summary(run, found.automationName),
+    awaitingApproval: run.status === "waiting" && waitViews.some((w) => w.approval?.state === "pending"),
     event: run.event,
     legs: run.legs,
     steps: shaped,
-    waits: waits.map(waitView),
+    waits: waitViews,
     /** The graph of the version this run started on (null if that snapshot is gone). */
     graph: (versions[0]?.graph ?? null) as Graph | null,
     /** Each node's latest status in this run, for drawing the path taken on the canvas. */
