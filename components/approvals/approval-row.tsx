@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
 import { EntityLink } from "@/components/runs/entity-link";
 import { RunLink } from "@/components/runs/run-link";
+import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -113,7 +114,14 @@ export function ApprovalRow({
             </RunLink>
           </p>
         </div>
-        <ApprovalStateBadge state={approval.status} />
+        {refusal ? (
+          // What this page knew is stale; the run's live status below says what happened.
+          <Badge tone="neutral" dot>
+            No longer waiting
+          </Badge>
+        ) : (
+          <ApprovalStateBadge state={approval.status} />
+        )}
       </div>
 
       <div className="mt-3 max-w-2xl">

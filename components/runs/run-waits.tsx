@@ -9,9 +9,9 @@ import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";
 
 /**
- * The waits of one run: kind (and for an approval what it asks), status, due time, reason, and for
- * editors Resume now / Cancel — "Decide as timed out now" on an approval, offered to editors only
- * where editors may decide it.
+ * The waits of one run: step and kind (and for an approval what it asks), status and why it ended,
+ * due time, and for editors Resume now / Cancel — "Decide as timed out now" on an approval, offered
+ * to editors only where editors may decide it.
  */
 export function RunWaits({
   waits,
@@ -29,10 +29,8 @@ export function RunWaits({
       <THead>
         <TR>
           <TH>Step</TH>
-          <TH>Kind</TH>
           <TH>Status</TH>
           <TH>Resume at</TH>
-          <TH>Reason</TH>
           {canEdit && (
             <TH>
               <span className="sr-only">Actions</span>
@@ -43,22 +41,24 @@ export function RunWaits({
       <TBody>
         {waits.map((wait) => (
           <TR key={wait.id} data-testid="run-wait">
-            <TD>
+            <TD className="max-w-64">
               <span className="text-zinc-900">{nodeLabel(wait.nodeType)}</span>{" "}
               <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
-            </TD>
-            <TD>
-              {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
-              {wait.approval && (
-                <span className="block max-w-56 text-xs break-words text-zinc-500">
-                  “{wait.approval.title}”
+              {/* The kind, where the step's name does not already say it (Wait until is a Wait). */}
+              {(WAIT_KIND_LABELS[wait.kind] ?? wait.kind) !== nodeLabel(wait.nodeType) && (
+                <span className="block text-xs text-zinc-500" data-testid="wait-kind">
+                  {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
                 </span>
               )}
+              {wait.approval && (
+                <span className="block text-xs break-words text-zinc-600">“{wait.approval.title}”</span>
+              )}
             </TD>
-            <TD>
+            <TD className="max-w-72">
               <WaitStatusBadge status={wait.status} />
+              {wait.reason && <span className="mt-1 block text-xs text-zinc-600">{wait.reason}</span>}
             </TD>
-            <TD className="whitespace-nowrap text-zinc-600">
+            <TD className="text-zinc-600">
               {wait.status === "pending" && wait.kind === "approval" ? (
                 <TimesOutIn value={wait.resumeAt} brief />
               ) : wait.status === "pending" ? (
@@ -67,7 +67,6 @@ export function RunWaits({
                 <RelativeTime value={wait.resumeAt} />
               )}
             </TD>
-            <TD className="max-w-72 text-zinc-600">{wait.reason ?? "—"}</TD>
             {canEdit && (
               <TD align="right">
                 {wait.status === "pending" && (isAdmin || wait.approval?.approverRole !== "admin") && (
