@@ -25,3 +25,16 @@ test("the Waiting list, Outbox and Tasks say what will fill them", async ({ page
   await nav.getByRole("link", { name: "Tasks" }).click();
   await expect(page.getByRole("heading", { name: "No open tasks" })).toBeVisible();
 });
+
+test("the Approvals inbox says what will fill it, with no count while nothing waits", async ({ page }) => {
+  await signIn(page, "viewer");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByTestId("pending-approvals-count")).toHaveCount(0);
+  await nav.getByRole("link", { name: "Approvals" }).click();
+  await expect(page.getByRole("heading", { name: "No approvals are waiting" })).toBeVisible();
+  await expect(
+    page.getByText("Add an Approval step to a flow to hold runs for a person's decision."),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "All approvals" }).click();
+  await expect(page.getByRole("heading", { name: "No approvals yet" })).toBeVisible();
+});

@@ -312,6 +312,52 @@ describe("dry run", () => {
     expect(foreign.status).toBe(404);
   });
 
+  test("an approval waits for a decision that a dry run cannot know, then follows 'Timed out'", async () => {
+    //  t (order_paid) ──▶ review (approval 72 h) ──approved──▶ ok (add_tag reviewed)
+    //                                           ├─rejected──▶ no (add_note)
+    //                                           └─timed_out─▶ late (create_task)
+    const review = flow(
+      [
+        { id: "t", type: "auto.trigger.order_paid" },
+        {
+          id: "review",
+          type: "auto.control.approval",
+          params: { title: "Review order {entity.number}", timeoutHours: 72, approverRole: "editor" },
+        },
+        { id: "ok", type: "auto.action.add_tag", params: { tag: "reviewed" } },
+        { id: "no", type: "auto.action.add_note", params: { body: "Rejected in review" } },
+        { id: "late", type: "auto.action.create_task", params: { title: "Nobody reviewed {entity.number}" } },
+      ],
+      [
+        ["t", "review"],
+        ["review", "ok", "approved"],
+        ["review", "no", "rejected"],
+        ["review", "late", "timed_out"],
+      ],
+    );
+    const id = await createDraft(shop.keys.editor, review);
+    const before = await footprint();
+    const res = await tryIt(shop.keys.viewer, id, { entityId: "o-1001" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.steps.map((s) => [s.nodeId, s.leg, s.outcome])).toEqual([
+      ["t", 1, "started"],
+      ["review", 1, "would_wait"],
+      ["late", 2, "would_run"],
+    ]);
+    const wait = res.body.steps[1]!;
+    expect(wait.detail).toEqual([
+      "Would wait for a decision ('Review order #1001'), timing out after 72 h, then follow 'Timed out'.",
+      "Then leg 2 carries on from here.",
+    ]);
+    expect(new Date(wait.resumeAt!).getTime() - Date.now()).toBeGreaterThan(71 * 3_600_000);
+    expect(res.body.path.edgeIds).toEqual(["e0", "e3"]);
+    expect(res.body.notes).toContain(
+      "A dry run cannot know what someone will decide, so after an approval it follows 'Timed out'; in a real run an approval or a rejection follows 'Approved' or 'Rejected'.",
+    );
+    // Nobody was asked: no wait, no email to approvers.
+    expect(await footprint()).toEqual(before);
+  });
+
   test("a graph that is not ready is refused with its ready issues", async () => {
     const id = await createDraft(shop.keys.editor);
     const broken = flow(

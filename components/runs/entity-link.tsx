@@ -3,11 +3,22 @@ import Link from "next/link";
 /** Domains with a page of their own; the others show as text. */
 const PAGES: Record<string, string> = { order: "/orders", customer: "/customers" };
 
-/** A run's subject: "order ord_1001", linked to the record's page where there is one. */
-export function EntityLink({ domain, id }: { domain: string; id: string | null }) {
+/**
+ * A run's subject: "order ord_1001", linked to the record's page where there is one. With `label`
+ * ("Order #1001 · ana@shop.test · €1,250.00 · paid") it shows that instead of the id.
+ */
+export function EntityLink({
+  domain,
+  id,
+  label: text,
+}: {
+  domain: string;
+  id: string | null;
+  label?: string;
+}) {
   if (!id) return <span className="text-zinc-500">{domain === "schedule" ? "Schedule" : domain}</span>;
   const page = PAGES[domain];
-  const label = (
+  const label = text ?? (
     <>
       <span className="text-zinc-500">{domain} </span>
       {id}

@@ -7,9 +7,11 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { hasRole, type Role } from "@/lib/auth/roles";
 import type { RunDetail as RunDetailData } from "@/lib/automations/runs";
 import { formatDuration } from "./duration";
 import { EntityLink } from "./entity-link";
+import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { fetchJson, POLL_MS } from "./fetch-json";
 import { LiveStatus } from "./live-status";
 import { RunPath } from "./run-path";
@@ -22,7 +24,8 @@ import { WaitingLine } from "./waiting-line";
  * One run, live: it polls the run API until the run has ended, so a Resume now (here or anywhere)
  * shows its outcome without a reload.
  */
-export function RunDetail({ initial, canEdit }: { initial: RunDetailData; canEdit: boolean }) {
+export function RunDetail({ initial, role }: { initial: RunDetailData; role: Role }) {
+  const canEdit = hasRole(role, "editor");
   const { data: run, error } = useQuery({
     queryKey: ["run", initial.id],
     queryFn: () => fetchJson<RunDetailData>(`/api/v1/runs/${initial.id}`),
@@ -30,20 +33,31 @@ export function RunDetail({ initial, canEdit }: { initial: RunDetailData; canEdi
     refetchInterval: (query) => (TERMINAL_RUN_STATUSES.has(query.state.data?.status ?? "") ? false : POLL_MS),
   });
   const name = run.automationName ?? "Deleted automation";
+  const asking = run.awaitingApproval
+    ? run.waits.find((wait) => wait.approval?.state === "pending")?.approval
+    : undefined;
   return (
     <>
       <PageHeader
         back={{ href: "/runs", label: "Runs" }}
         title={`Run of ${name}`}
-        meta={<RunStatusBadge status={run.status} />}
+        meta={<RunStatusBadge status={run.status} awaitingApproval={run.awaitingApproval} />}
         description={
           <>
             <span className="font-mono text-xs">{run.id}</span>
-            {run.status === "waiting" && run.resumeAt && (
+            {asking?.timesOutAt ? (
               <>
                 {" · "}
-                <WaitingLine run={run} />
+                Waiting for a decision: {asking.title} · <TimesOutIn value={asking.timesOutAt} />
               </>
+            ) : (
+              run.status === "waiting" &&
+              run.resumeAt && (
+                <>
+                  {" · "}
+                  <WaitingLine run={run} />
+                </>
+              )
             )}
           </>
         }
@@ -69,7 +83,7 @@ export function RunDetail({ initial, canEdit }: { initial: RunDetailData; canEdi
               title="Timeline"
               description={`${run.steps.length} ${run.steps.length === 1 ? "step" : "steps"} in ${run.legs} ${run.legs === 1 ? "leg" : "legs"}.`}
             />
-            <RunTimeline steps={run.steps} />
+            <RunTimeline steps={run.steps} waits={run.waits} role={role} />
             {!TERMINAL_RUN_STATUSES.has(run.status) && <LiveStatus error={error} />}
           </Card>
           <Card>
@@ -77,7 +91,7 @@ export function RunDetail({ initial, canEdit }: { initial: RunDetailData; canEdi
               title="Waits"
               description="Each pause of this run: what it waited for, and how it ended."
             />
-            <RunWaits waits={run.waits} canEdit={canEdit} />
+            <RunWaits waits={run.waits} canEdit={canEdit} isAdmin={hasRole(role, "admin")} />
           </Card>
         </div>
         <div className="min-w-0 space-y-6">

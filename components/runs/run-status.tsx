@@ -39,6 +39,17 @@ export const RUN_STATUS_INFO: Record<RunStatusValue, { label: string; tone: Badg
   },
 };
 
+/**
+ * How a waiting run reads while it waits at an approval nobody has decided: a person is needed,
+ * so amber, and the word says so ("Waiting" alone would hide that someone has to act).
+ */
+export const AWAITING_APPROVAL_INFO: { label: string; tone: BadgeTone; meaning: string } = {
+  label: "Awaiting approval",
+  tone: "warning",
+  meaning:
+    "Paused at an Approval step until someone approves or rejects it (Approvals inbox or the run's page), or its time runs out.",
+};
+
 export const RUN_STATUS_OPTIONS = RUN_STATUS_VALUES.map((value) => ({
   value,
   label: RUN_STATUS_INFO[value].label,
@@ -55,8 +66,20 @@ export function isRunStatus(value: string | undefined): value is RunStatusValue 
   return (RUN_STATUS_VALUES as readonly string[]).includes(value ?? "");
 }
 
-export function RunStatusBadge({ status }: { status: string }) {
-  const info = isRunStatus(status) ? RUN_STATUS_INFO[status] : null;
+export function RunStatusBadge({
+  status,
+  awaitingApproval = false,
+}: {
+  status: string;
+  /** The run waits at an undecided approval: reads "Awaiting approval" instead of "Waiting". Default false. */
+  awaitingApproval?: boolean;
+}) {
+  const info =
+    status === "waiting" && awaitingApproval
+      ? AWAITING_APPROVAL_INFO
+      : isRunStatus(status)
+        ? RUN_STATUS_INFO[status]
+        : null;
   return (
     <span data-testid="run-status">
       <Badge tone={info?.tone ?? "neutral"} dot>

@@ -1,4 +1,7 @@
+import { ApprovalStep } from "@/components/approvals/approval-step";
 import { RelativeTime } from "@/components/ui/relative-time";
+import type { Role } from "@/lib/auth/roles";
+import { APPROVAL_NODE_TYPE } from "@/lib/automations/approval-info";
 import type { RunDetail } from "@/lib/automations/runs";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/run-timeline";
 import { formatDuration } from "./duration";
@@ -9,12 +12,24 @@ import { ClockTime } from "./waiting-line";
 
 type Step = RunDetail["steps"][number];
 type Attempt = { attempt: number; of: number };
+type Wait = RunDetail["waits"][number];
 
 /**
  * Every step of every leg, grouped by leg: leg 1 from the trigger, one more per resumed wait. A
  * step is keyed by node id and occurrence, since a node can run once in each leg.
  */
-export function RunTimeline({ steps }: { steps: Step[] }) {
+export function RunTimeline({
+  steps,
+  waits = [],
+  role = "viewer",
+}: {
+  steps: Step[];
+  /** The run's waits, for what an Approval step asked and how it was decided. */
+  waits?: Wait[];
+  /** The signed-in role: who may decide a pending approval here. Default viewer (no buttons). */
+  role?: Role;
+}) {
+  const waitByStep = new Map(waits.flatMap((wait) => (wait.stepId ? [[wait.stepId, wait] as const] : [])));
   if (steps.length === 0)
     return (
       <p className="px-5 py-4 text-sm text-zinc-600">No step has run yet: the run is queued for a worker.</p>
@@ -32,7 +47,13 @@ export function RunTimeline({ steps }: { steps: Step[] }) {
           </h3>
           <ol className="space-y-3">
             {legSteps.map((step) => (
-              <StepItem key={step.key} step={step} attempt={attempts.get(step.key)} />
+              <StepItem
+                key={step.key}
+                step={step}
+                attempt={attempts.get(step.key)}
+                wait={waitByStep.get(step.id) ?? null}
+                role={role}
+              />
             ))}
           </ol>
         </section>
@@ -41,8 +62,21 @@ export function RunTimeline({ steps }: { steps: Step[] }) {
   );
 }
 
-/** A step; a retried action's attempts say which they were and when the next one is due. */
-function StepItem({ step, attempt }: { step: Step; attempt: Attempt | undefined }) {
+/**
+ * A step; a retried action's attempts say which they were and when the next one is due, and an
+ * approval shows what was asked and how it was decided.
+ */
+function StepItem({
+  step,
+  attempt,
+  wait,
+  role,
+}: {
+  step: Step;
+  attempt: Attempt | undefined;
+  wait: Wait | null;
+  role: Role;
+}) {
   const note = retryNote(step.output);
   return (
     <li
@@ -68,6 +102,7 @@ function StepItem({ step, attempt }: { step: Step; attempt: Attempt | undefined 
           {step.durationMs !== null && <> · {formatDuration(step.durationMs)}</>}
         </span>
       </div>
+      {step.nodeType === APPROVAL_NODE_TYPE && <ApprovalStep step={step} wait={wait} role={role} />}
       {step.reason && !note && (
         <p className="mt-2 text-sm text-zinc-700">
           <span className="font-medium">{step.status === "skipped" ? "Why skipped: " : "Note: "}</span>

@@ -1,23 +1,36 @@
+import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import type { ApprovalInfo } from "@/lib/automations/approval-info";
 import type { WaitView } from "@/lib/automations/waits";
 import { nodeLabel } from "./node-label";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";
 
-/** The waits of one run: kind, status, due time, reason, and for editors Resume now / Cancel. */
-export function RunWaits({ waits, canEdit }: { waits: WaitView[]; canEdit: boolean }) {
+/**
+ * The waits of one run: step and kind (and for an approval what it asks), status and why it ended,
+ * due time, and for editors Resume now / Cancel — "Decide as timed out now" on an approval, offered
+ * to editors only where editors may decide it.
+ */
+export function RunWaits({
+  waits,
+  canEdit,
+  isAdmin = false,
+}: {
+  waits: (WaitView & { approval?: ApprovalInfo | null })[];
+  canEdit: boolean;
+  /** The signed-in person is an admin (who alone may time out an admins-only approval). Default false. */
+  isAdmin?: boolean;
+}) {
   if (waits.length === 0) return <p className="px-5 py-4 text-sm text-zinc-600">This run never waited.</p>;
   return (
     <Table caption="Waits of this run">
       <THead>
         <TR>
           <TH>Step</TH>
-          <TH>Kind</TH>
           <TH>Status</TH>
           <TH>Resume at</TH>
-          <TH>Reason</TH>
           {canEdit && (
             <TH>
               <span className="sr-only">Actions</span>
@@ -28,26 +41,40 @@ export function RunWaits({ waits, canEdit }: { waits: WaitView[]; canEdit: boole
       <TBody>
         {waits.map((wait) => (
           <TR key={wait.id} data-testid="run-wait">
-            <TD>
+            <TD className="max-w-64">
               <span className="text-zinc-900">{nodeLabel(wait.nodeType)}</span>{" "}
               <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
+              {/* The kind, where the step's name does not already say it (Wait until is a Wait). */}
+              {(WAIT_KIND_LABELS[wait.kind] ?? wait.kind) !== nodeLabel(wait.nodeType) && (
+                <span className="block text-xs text-zinc-500" data-testid="wait-kind">
+                  {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
+                </span>
+              )}
+              {wait.approval && (
+                <span className="block text-xs break-words text-zinc-600">“{wait.approval.title}”</span>
+              )}
             </TD>
-            <TD>{WAIT_KIND_LABELS[wait.kind] ?? wait.kind}</TD>
-            <TD>
+            <TD className="max-w-72">
               <WaitStatusBadge status={wait.status} />
+              {wait.reason && <span className="mt-1 block text-xs text-zinc-600">{wait.reason}</span>}
             </TD>
-            <TD className="whitespace-nowrap text-zinc-600">
-              {wait.status === "pending" ? (
+            <TD className="text-zinc-600">
+              {wait.status === "pending" && wait.kind === "approval" ? (
+                <TimesOutIn value={wait.resumeAt} brief />
+              ) : wait.status === "pending" ? (
                 <ResumesIn value={wait.resumeAt} />
               ) : (
                 <RelativeTime value={wait.resumeAt} />
               )}
             </TD>
-            <TD className="max-w-72 text-zinc-600">{wait.reason ?? "—"}</TD>
             {canEdit && (
               <TD align="right">
-                {wait.status === "pending" && (
-                  <WaitActions waitId={wait.id} label={`${nodeLabel(wait.nodeType)} ${wait.nodeId}`} />
+                {wait.status === "pending" && (isAdmin || wait.approval?.approverRole !== "admin") && (
+                  <WaitActions
+                    waitId={wait.id}
+                    waitKind={wait.kind}
+                    label={`${nodeLabel(wait.nodeType)} ${wait.nodeId}`}
+                  />
                 )}
               </TD>
             )}

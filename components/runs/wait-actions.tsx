@@ -11,9 +11,21 @@ import { resumeWaitNowAction } from "@/lib/actions/waits/resume-wait-now";
 /**
  * Resume now and Cancel for one pending wait (editors and admins: pages leave it out for viewers,
  * and the actions refuse them anyway). Afterwards every live query refetches and server-rendered
- * lists refresh, so the run's new status shows without a reload.
+ * lists refresh, so the run's new status shows without a reload. On an approval, resuming now
+ * means deciding it as timed out, and the button says so.
  */
-export function WaitActions({ waitId, label }: { waitId: string; label: string }) {
+export function WaitActions({
+  waitId,
+  label,
+  waitKind,
+}: {
+  waitId: string;
+  label: string;
+  /** The wait's kind; "approval" relabels Resume now. */
+  waitKind?: string;
+}) {
+  const approval = waitKind === "approval";
+  const resumeLabel = approval ? "Decide as timed out now" : "Resume now";
   const queryClient = useQueryClient();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -25,7 +37,11 @@ export function WaitActions({ waitId, label }: { waitId: string; label: string }
       const result =
         kind === "resume" ? await resumeWaitNowAction({ waitId }) : await cancelWaitAction({ waitId });
       if (!result.ok) setMessage({ error: true, text: result.error });
-      else setMessage({ error: false, text: kind === "resume" ? "Resuming now…" : "Wait cancelled." });
+      else
+        setMessage({
+          error: false,
+          text: kind === "cancel" ? "Wait cancelled." : approval ? "Timing out now…" : "Resuming now…",
+        });
       await queryClient.invalidateQueries();
       router.refresh();
     });
@@ -38,9 +54,9 @@ export function WaitActions({ waitId, label }: { waitId: string; label: string }
         variant="secondary"
         pending={pending}
         onClick={() => run("resume")}
-        aria-label={`Resume now: ${label}`}
+        aria-label={`${resumeLabel}: ${label}`}
       >
-        Resume now
+        {resumeLabel}
       </Button>
       <ConfirmButton
         label="Cancel"

@@ -1,9 +1,11 @@
 import Link from "next/link";
+import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { ButtonLink } from "@/components/ui/button-link";
 import { CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import type { ApprovalAsk } from "@/lib/automations/approval-reads";
 import type { WaitingItem } from "@/lib/automations/waits";
 import { EntityLink } from "./entity-link";
 import { nodeLabel } from "./node-label";
@@ -20,6 +22,10 @@ export interface WaitingListProps {
   path: string;
   paged: boolean;
   canEdit: boolean;
+  /** Admins alone may time out an approval only admins decide. Default false. */
+  isAdmin?: boolean;
+  /** What each approval wait asks, by wait id. */
+  approvals?: Record<string, ApprovalAsk>;
   /** Show which automation each wait belongs to (the shop-wide list). */
   showAutomation: boolean;
 }
@@ -32,6 +38,8 @@ export function WaitingList({
   path,
   paged,
   canEdit,
+  isAdmin = false,
+  approvals = {},
   showAutomation,
 }: WaitingListProps) {
   return (
@@ -64,7 +72,11 @@ export function WaitingList({
               {items.map((wait) => (
                 <TR key={wait.id} data-testid="waiting-row">
                   <TD className="whitespace-nowrap text-zinc-700">
-                    <ResumesIn value={wait.resumeAt} />
+                    {wait.kind === "approval" ? (
+                      <TimesOutIn value={wait.resumeAt} brief />
+                    ) : (
+                      <ResumesIn value={wait.resumeAt} />
+                    )}
                   </TD>
                   {showAutomation && (
                     <TD className="max-w-56 break-words">
@@ -76,10 +88,17 @@ export function WaitingList({
                       </Link>
                     </TD>
                   )}
-                  <TD>
-                    <span className="text-zinc-900">{WAIT_KIND_LABELS[wait.kind] ?? wait.kind}</span>{" "}
+                  <TD className="max-w-64">
+                    <span className="text-zinc-900" data-testid="wait-kind">
+                      {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
+                    </span>{" "}
                     <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
                     {wait.step && <span className="block text-xs text-zinc-500">step “{wait.step}”</span>}
+                    {approvals[wait.id] && (
+                      <span className="block text-xs break-words text-zinc-600">
+                        “{approvals[wait.id]!.title}”
+                      </span>
+                    )}
                   </TD>
                   <TD>
                     <RunLink runId={wait.runId} className="text-xs" />
@@ -89,10 +108,13 @@ export function WaitingList({
                   </TD>
                   {canEdit && (
                     <TD align="right">
-                      <WaitActions
-                        waitId={wait.id}
-                        label={`${nodeLabel(wait.nodeType)} ${wait.nodeId} of run ${wait.runId.slice(0, 8)}`}
-                      />
+                      {(isAdmin || approvals[wait.id]?.approverRole !== "admin") && (
+                        <WaitActions
+                          waitId={wait.id}
+                          waitKind={wait.kind}
+                          label={`${nodeLabel(wait.nodeType)} ${wait.nodeId} of run ${wait.runId.slice(0, 8)}`}
+                        />
+                      )}
                     </TD>
                   )}
                 </TR>

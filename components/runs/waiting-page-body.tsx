@@ -1,4 +1,5 @@
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
+import { approvalAsks } from "@/lib/automations/approval-reads";
 import { listWaiting } from "@/lib/automations/waits";
 import { AppError } from "@/lib/errors";
 import { AutoRefresh } from "./auto-refresh";
@@ -11,12 +12,15 @@ export async function WaitingPageBody({
   cursor,
   path,
   canEdit,
+  isAdmin = false,
 }: {
   tenantId: string;
   automationId: string | null;
   cursor: string | undefined;
   path: string;
   canEdit: boolean;
+  /** Admins alone may time out an approval only admins decide. Default false. */
+  isAdmin?: boolean;
 }) {
   let page;
   try {
@@ -26,6 +30,10 @@ export async function WaitingPageBody({
       return <StaleLinkNotice error={error.message} firstPage={path} />;
     throw error;
   }
+  const asks = await approvalAsks(
+    tenantId,
+    page.items.filter((wait) => wait.kind === "approval").map((wait) => wait.id),
+  );
   return (
     <>
       <AutoRefresh />
@@ -36,6 +44,8 @@ export async function WaitingPageBody({
         path={path}
         paged={Boolean(cursor)}
         canEdit={canEdit}
+        isAdmin={isAdmin}
+        approvals={Object.fromEntries(asks)}
         showAutomation={automationId === null}
       />
     </>

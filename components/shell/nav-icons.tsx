@@ -27,6 +27,13 @@ export const NAV_ICONS = {
       <path d="M7.5 5h2.5v10H7.5M10 10h2.5" />
     </Icon>
   ),
+  approvals: (
+    <Icon>
+      <circle cx="8" cy="6.5" r="3" />
+      <path d="M2.5 16.5c.7-2.9 2.8-4.5 5.5-4.5 1.2 0 2.3.3 3.2.9" />
+      <path d="M12.5 14.5l2 2 3.5-4" />
+    </Icon>
+  ),
   runs: (
     <Icon>
       <circle cx="10" cy="10" r="7.5" />

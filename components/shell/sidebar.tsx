@@ -1,13 +1,16 @@
+import { Suspense } from "react";
 import { Button } from "@/components/ui/button";
 import { NavLink } from "@/components/ui/nav-link";
 import { signOut } from "@/lib/actions/auth/sign-out";
 import type { Caller } from "@/lib/auth/caller";
 import { Logo } from "./logo";
 import { NAV_ICONS } from "./nav-icons";
+import { PendingApprovalsBadge } from "./pending-approvals-badge";
 import { RoleBadge } from "./role-badge";
 
 const NAV = [
   { href: "/automations", label: "Automations", icon: NAV_ICONS.automations },
+  { href: "/approvals", label: "Approvals", icon: NAV_ICONS.approvals },
   { href: "/runs", label: "Runs", icon: NAV_ICONS.runs },
   { href: "/waiting", label: "Waiting list", icon: NAV_ICONS.waiting },
   { href: "/outbox", label: "Outbox", icon: NAV_ICONS.outbox },
@@ -54,6 +57,11 @@ export function Sidebar({ caller }: { caller: Caller }) {
                 >
                   {item.icon}
                   {item.label}
+                  {item.href === "/approvals" && (
+                    <Suspense fallback={null}>
+                      <PendingApprovalsBadge tenantId={caller.tenant.id} />
+                    </Suspense>
+                  )}
                 </NavLink>
               </li>
             ))}

@@ -44,6 +44,11 @@ export function Select({
   );
 }
 
+/** A multi-line text field; `rows` default 3. */
+export function Textarea({ className, rows = 3, ...props }: ComponentProps<"textarea">) {
+  return <textarea rows={rows} className={cn(control, "w-full py-2", className)} {...props} />;
+}
+
 /** Help text under a field; give it an id and point the control's `aria-describedby` at it. */
 export function FieldHint({ className, ...props }: ComponentProps<"p">) {
   return <p className={cn("mt-1.5 text-xs text-zinc-500", className)} {...props} />;

@@ -150,6 +150,8 @@ interface PendingLeg {
   order: number;
   /** The wait step it continues, told which leg carries on from it once that is known. */
   waitStep?: DryRunStep;
+  /** The one out to follow from `start`: an approval's, which a dry run takes as timed out. */
+  startHandle?: string;
 }
 
 export async function dryRun(caller: Caller, automationId: string, body: unknown): Promise<DryRunResult> {
@@ -238,6 +240,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
   let met = 0;
   let legNumber = 0;
   let readsSteps = false;
+  let approvals = 0;
 
   while (pendingLegs.length > 0) {
     pendingLegs.sort((a, b) => a.now.getTime() - b.now.getTime() || a.order - b.order);
@@ -258,7 +261,9 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
     });
     let walk: Walk;
     try {
-      walk = walkFrom(graph, pending.start, registry, evaluatorFor(leg));
+      walk = walkFrom(graph, pending.start, registry, evaluatorFor(leg), {
+        startHandle: pending.startHandle,
+      });
     } catch (error) {
       notes.push(messageOf(error));
       break;
@@ -322,17 +327,28 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           continue;
         }
         const resumeAt = wait.resumeAt;
+        // Nobody can decide in a dry run, so an approval is followed as if it timed out.
+        const approval = wait.kind === "approval";
         const waitStep: DryRunStep = {
           ...base,
           kind: "wait",
           outcome: "would_wait",
           resumeAt: resumeAt.toISOString(),
           detail: [
-            `Would wait until ${resumeAt.toISOString()}, ${fromNow(resumeAt.getTime() - now.getTime())}.`,
+            approval
+              ? `Would wait for a decision ('${String(wait.output.title)}'), timing out after ${String(wait.output.timeoutHours)} h, then follow 'Timed out'.`
+              : `Would wait until ${resumeAt.toISOString()}, ${fromNow(resumeAt.getTime() - now.getTime())}.`,
           ],
         };
         steps.push(waitStep);
-        pendingLegs.push({ start: step.nodeId, now: resumeAt, order: ++met, waitStep });
+        if (approval) approvals += 1;
+        pendingLegs.push({
+          start: step.nodeId,
+          now: resumeAt,
+          order: ++met,
+          waitStep,
+          ...(approval ? { startHandle: "timed_out" } : {}),
+        });
       }
     }
   }
@@ -341,6 +357,11 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
     const one = DOMAIN_LABELS[domain].one;
     notes.push(
       `When a wait ends, the real run reads the ${one} again, so the steps after it see the ${one} as it is then; this dry run shows it as it is now.`,
+    );
+  }
+  if (approvals > 0) {
+    notes.push(
+      "A dry run cannot know what someone will decide, so after an approval it follows 'Timed out'; in a real run an approval or a rejection follows 'Approved' or 'Rejected'.",
     );
   }
   if (readsSteps) {

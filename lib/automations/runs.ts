@@ -9,6 +9,7 @@ import {
   automationVersions,
   type RunStatus,
 } from "@/lib/db/schema";
+import { approvalInfo } from "./approval-info";
 import type { Graph } from "./graph/schema";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { nextWait, nextWaitOf, nodeStatuses, numberOccurrences, type NextWait } from "./run-timeline";
@@ -71,6 +72,8 @@ export interface RunSummary {
   nextWait: NextWait | null;
   reason: string | null;
   error: string | null;
+  /** Waiting at an approval nobody has decided yet ("Awaiting approval" instead of "Waiting"). */
+  awaitingApproval: boolean;
 }
 
 type RunRow = typeof automationRuns.$inferSelect;
@@ -93,6 +96,7 @@ function summary(r: RunRow, automationName: string | null, next: NextWait | null
     nextWait: r.status === "waiting" ? next : null,
     reason: r.reason,
     error: r.error,
+    awaitingApproval: false,
   };
 }
 
@@ -136,7 +140,10 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
     page.filter((row) => row.run.status === "waiting").map((row) => row.run.id),
   );
   return {
-    items: page.map((row) => summary(row.run, row.automationName, next.get(row.run.id) ?? null)),
+    items: page.map((row) => ({
+      ...summary(row.run, row.automationName, next.get(row.run.id)?.wait ?? null),
+      awaitingApproval: next.get(row.run.id)?.awaitingApproval ?? false,
+    })),
     nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.run.id) : null,
   };
 }
@@ -146,7 +153,10 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
  * attempt (`output.retry`): one query for a page's waiting runs, by the pending-waits index and
  * the steps' (run, node, leg) key.
  */
-async function nextWaits(tenantId: string, runIds: string[]): Promise<Map<string, NextWait>> {
+async function nextWaits(
+  tenantId: string,
+  runIds: string[],
+): Promise<Map<string, { wait: NextWait; awaitingApproval: boolean }>> {
   if (runIds.length === 0) return new Map();
   const w = automationRunWaits;
   const rows = await getDb()
@@ -159,11 +169,18 @@ async function nextWaits(tenantId: string, runIds: string[]): Promise<Map<string
         where s.run_id = ${w.runId} and s.node_id = ${w.nodeId} and s.status = 'failed'
           and s.output -> 'retry' is not null
         order by s.leg desc limit 1) end`,
+      awaitingApproval: sql<boolean>`exists (select 1 from automation_run_waits a
+        where a.run_id = ${w.runId} and a.status = 'pending' and a.kind = 'approval' and a.decision is null)`,
     })
     .from(w)
     .where(and(eq(w.tenantId, tenantId), inArray(w.runId, runIds), eq(w.status, "pending")))
     .orderBy(w.runId, w.resumeAt, w.id);
-  return new Map(rows.map((row) => [row.runId, nextWait(row.kind, { retry: parseJson(row.retry) })]));
+  return new Map(
+    rows.map((row) => [
+      row.runId,
+      { wait: nextWait(row.kind, { retry: parseJson(row.retry) }), awaitingApproval: row.awaitingApproval },
+    ]),
+  );
 }
 
 function parseJson(text: string | null): unknown {
@@ -227,13 +244,20 @@ export async function getRun(tenantId: string, id: string) {
       durationMs: s.durationMs,
     })),
   );
-  const shapedWaits = waits.map(waitView);
+  const outputs = new Map(steps.map((s) => [s.id, s.output]));
+  const waitViews = waits.map((w) => ({
+    ...waitView(w),
+    stepId: w.stepId,
+    /** For an approval: what was asked, of whom, and who decided what (null for other kinds). */
+    approval: w.kind === "approval" ? approvalInfo(w, w.stepId ? outputs.get(w.stepId) : null) : null,
+  }));
   return {
-    ...summary(run, found.automationName, nextWaitOf(shapedWaits, shaped)),
+    ...summary(run, found.automationName, nextWaitOf(waitViews, shaped)),
+    awaitingApproval: run.status === "waiting" && waitViews.some((w) => w.approval?.state === "pending"),
     event: run.event,
     legs: run.legs,
     steps: shaped,
-    waits: shapedWaits,
+    waits: waitViews,
     /** The graph of the version this run started on (null if that snapshot is gone). */
     graph: (versions[0]?.graph ?? null) as Graph | null,
     /** Each node's latest status in this run, for drawing the path taken on the canvas. */

@@ -3,15 +3,20 @@ import { validate } from "./graph/validate";
 import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "./templates";
 
 /*
- * Each non-blank template is a straight column, e.g. the abandoned cart reminder:
+ * Each non-blank template is a column, e.g. the abandoned cart reminder:
  *
  *   [Cart abandoned] → [Wait 1 hour] → [status is abandoned] —true→ [Send email]
+ *
+ * and the review hold splits at its approval, its two branches side by side in the last row:
+ *
+ *   [Order paid] → [total > 1000] —true→ [Approval 72 h] —approved→ [Add tag reviewed]
+ *                                                         —rejected→ [Add note]
  */
 
 const published = AUTOMATION_TEMPLATES.filter((template) => template.id !== BLANK_TEMPLATE_ID);
 
 describe("automation templates", () => {
-  it("offers Blank and the five starter flows, with unique ids", () => {
+  it("offers Blank and the six starter flows, with unique ids", () => {
     expect(AUTOMATION_TEMPLATES.map((t) => t.id)).toEqual([
       "blank",
       "review-after-delivery",
@@ -19,7 +24,26 @@ describe("automation templates", () => {
       "abandoned-cart",
       "escalate-unfulfilled",
       "tag-vip",
+      "hold-big-orders-for-review",
     ]);
+  });
+
+  it("the review hold sends approved orders to a tag and rejected ones to a note, and ends on a timeout", () => {
+    const { graph } = findTemplate("hold-big-orders-for-review")!;
+    const from = (handle: string) =>
+      graph.edges.filter((e) => e.source === "review" && e.sourceHandle === handle).map((e) => e.target);
+    expect(graph.nodes.find((n) => n.id === "review")?.params).toEqual({
+      title: "Review order {entity.number}",
+      timeoutHours: 72,
+      approverRole: "editor",
+    });
+    expect(from("approved")).toEqual(["tag"]);
+    expect(from("rejected")).toEqual(["note"]);
+    expect(from("timed_out")).toEqual([]);
+    expect(graph.edges.find((e) => e.target === "review")).toMatchObject({
+      source: "big_order",
+      sourceHandle: "true",
+    });
   });
 
   it.each(published.map((t) => [t.name, t] as const))("%s is ready to publish", (_name, template) => {

@@ -48,6 +48,35 @@ function chain(steps: Step[]): Graph {
   return { nodes, edges };
 }
 
+/** Horizontal distance between steps side by side in one row, in canvas pixels. */
+const COLUMN = 320;
+
+/**
+ * A line of steps whose last step splits: each of `branches` hangs from that step's `from` exit
+ * (an approval's "approved", "rejected"…), side by side in the row below, centred under it.
+ */
+function split(trunk: Step[], branches: Step[]): Graph {
+  const graph = chain(trunk);
+  const last = trunk.at(-1)!;
+  const y = trunk.length * ROW;
+  branches.forEach((step, i) => {
+    const sourceHandle = step.from ?? "out";
+    graph.nodes.push({
+      id: step.id,
+      type: step.type,
+      params: step.params ?? {},
+      position: { x: (i - (branches.length - 1) / 2) * COLUMN, y },
+    });
+    graph.edges.push({
+      id: `e_${last.id}_${sourceHandle}_${step.id}`,
+      source: last.id,
+      sourceHandle,
+      target: step.id,
+    });
+  });
+  return graph;
+}
+
 export const BLANK_TEMPLATE_ID = "blank";
 
 export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
@@ -169,6 +198,44 @@ export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
       },
       { id: "tag", from: "true", type: "auto.action.add_tag", params: { tag: "vip" } },
     ]),
+  },
+  {
+    id: "hold-big-orders-for-review",
+    name: "Hold orders over €1,000 for review",
+    description:
+      "When an order over 1,000 is paid, hold it until an editor approves or rejects it (they are emailed, and decide in the Approvals inbox). Approved orders are tagged reviewed; rejected ones get a note. After 3 days without a decision the flow ends.",
+    outline: [
+      "Order paid",
+      "Total is over 1000",
+      "Approval: Review order",
+      "Approved: add tag reviewed",
+      "Rejected: add note",
+    ],
+    graph: split(
+      [
+        { id: "trigger", type: "auto.trigger.order_paid" },
+        {
+          id: "big_order",
+          type: "auto.condition.field",
+          params: { path: "total", operator: "gt", value: 1000 },
+        },
+        {
+          id: "review",
+          from: "true",
+          type: "auto.control.approval",
+          params: { title: "Review order {entity.number}", timeoutHours: 72, approverRole: "editor" },
+        },
+      ],
+      [
+        { id: "tag", from: "approved", type: "auto.action.add_tag", params: { tag: "reviewed" } },
+        {
+          id: "note",
+          from: "rejected",
+          type: "auto.action.add_note",
+          params: { body: "Rejected in review" },
+        },
+      ],
+    ),
   },
 ];
 

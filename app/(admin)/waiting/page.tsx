@@ -28,6 +28,7 @@ export default async function WaitingPage({ searchParams }: { searchParams: Sear
           cursor={firstParam((await searchParams).cursor)}
           path="/waiting"
           canEdit={canEdit}
+          isAdmin={hasRole(caller.role, "admin")}
         />
       </Card>
     </>

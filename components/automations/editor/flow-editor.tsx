@@ -104,6 +104,17 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
+ * How far right of its source a new step goes: under its exit, so branches do not stack — a
+ * condition's true left and false right, an approval's approved, rejected, timed out in a row.
+ */
+function exitOffset(type: string, handle: string | undefined): number {
+  const exits = registry.get(type)?.handles.out ?? [];
+  const index = handle ? exits.indexOf(handle) : -1;
+  if (exits.length < 2 || index < 0) return 0;
+  return (index - (exits.length - 1) / 2) * (NODE_WIDTH + 80);
+}
+
+/**
  * The flow editor: palette, React Flow canvas and a side panel (the selected step's settings,
  * ready issues, dry run, versions, automation settings). Edits autosave to the draft; Publish
  * makes the draft the next version. A viewer, or anyone looking at an old version, gets the same
@@ -220,13 +231,7 @@ function Editor({
           ? { x: 0, y: Math.min(0, ...graph.nodes.map((n) => n.position?.y ?? 0)) - NODE_HEIGHT - 80 }
           : source?.position
             ? {
-                x:
-                  source.position.x +
-                  (from?.handle === "false"
-                    ? NODE_WIDTH / 2 + 40
-                    : from?.handle === "true"
-                      ? -(NODE_WIDTH / 2 + 40)
-                      : 0),
+                x: source.position.x + exitOffset(source.type, from?.handle),
                 y: source.position.y + NODE_HEIGHT + 80,
               }
             : { x: 0, y: graph.nodes.length ? lowest + NODE_HEIGHT + 80 : 0 };

@@ -10,11 +10,11 @@ const input = z.object({
   note: z.string().max(2000).optional(),
 });
 
-/** Approves or rejects a pending approval (editors and admins; admins only where the step asks). */
+/**
+ * Approves or rejects a pending approval (editors and admins; admins only where the step asks).
+ * Returns the approval as decided, so the page can show who decided what without refetching.
+ */
 export const decideApprovalAction = action(
   { role: "editor", input },
-  async ({ waitId, ...decision }, caller) => {
-    const approval = await decideApproval(caller, waitId, decision);
-    return { waitId: approval.waitId, status: approval.status, runId: approval.runId };
-  },
+  async ({ waitId, ...decision }, caller) => decideApproval(caller, waitId, decision),
 );

@@ -73,6 +73,11 @@ const LABELS: Record<string, string> = {
 const TYPE_LABELS: Record<string, Record<string, string>> = {
   "auto.trigger.order_status_changed": { from: "From status", to: "To status" },
   "auto.trigger.product_low_stock": { threshold: "Stock at or below" },
+  "auto.control.approval": {
+    title: "What to decide",
+    timeoutHours: "Time out after (hours)",
+    approverRole: "Who decides",
+  },
 };
 
 function labelOf(type: string, name: string): string {
@@ -102,11 +107,14 @@ const HELP: Record<string, string> = {
   timeoutMs: "How long to wait for an answer, 1,000 to 30,000 ms.",
   weekdays: "Leave empty for any day.",
   secret: "With a secret, only requests signed with it (HMAC) are accepted.",
+  timeoutHours: "1 to 720 hours (30 days). Nobody decided by then: the flow follows 'Timed out'.",
+  approverRole: "They get an email and decide in the Approvals inbox or on the run's page.",
 };
 
 /** Option labels where the value alone reads badly. */
 const OPTION_LABELS: Record<string, Record<string, string>> = {
   operator: OPERATOR_PHRASES,
+  approverRole: { editor: "Editors and admins", admin: "Admins only" },
 };
 
 /** "dueIn" → "Due in", "min_total" → "Min total". */

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunDetail } from "@/components/runs/run-detail";
-import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { getRun } from "@/lib/automations/runs";
 import { AppError } from "@/lib/errors";
@@ -21,5 +20,5 @@ export default async function RunPage({ params }: { params: Params }) {
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   }
-  return <RunDetail initial={run} canEdit={hasRole(caller.role, "editor")} />;
+  return <RunDetail initial={run} role={caller.role} />;
 }

@@ -37,6 +37,7 @@ export default async function AutomationWaitingPage({
           cursor={firstParam((await searchParams).cursor)}
           path={path}
           canEdit={canEdit}
+          isAdmin={hasRole(caller.role, "admin")}
         />
       </Card>
     </>
