@@ -238,9 +238,13 @@ describe("approvals", () => {
     const refused = await decide(wait.id, shop.keys.editor, { decision: "approved" });
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe("Only an admin can decide this approval.");
-
+    // Nor can an editor "decide it as timed out now".
     expect(
       (await call(resumeNowRoute, { method: "POST", key: shop.keys.editor, params: { id: wait.id } })).status,
+    ).toBe(403);
+
+    expect(
+      (await call(resumeNowRoute, { method: "POST", key: shop.keys.admin, params: { id: wait.id } })).status,
     ).toBe(200);
     expect((await until(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
     expect(await tagsOf("t-1")).toEqual(["unreviewed"]);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { hasRole } from "@/lib/auth/roles";
-import { getDb } from "@/lib/db/client";
+import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
 import { isDomain } from "@/lib/entities/domains";
 import { entityLabel } from "@/lib/entities/options";
@@ -74,6 +74,32 @@ function refusal(wait: WaitRow): AppError | null {
 }
 
 /**
+ * What the approval's step asked (title, approver role, timeout), after checking the caller may
+ * decide it — also for "decide as timed out now" (resume-now on an approval). 403 otherwise.
+ */
+export async function assertMayDecide(
+  tx: DbOrTx,
+  caller: Caller,
+  wait: Pick<WaitRow, "stepId">,
+): Promise<Record<string, unknown>> {
+  const [step] = wait.stepId
+    ? await tx
+        .select({ output: automationRunSteps.output })
+        .from(automationRunSteps)
+        .where(eq(automationRunSteps.id, wait.stepId))
+    : [];
+  const asked = step?.output ?? {};
+  const role = asked.approverRole === "admin" ? "admin" : "editor";
+  if (!hasRole(caller.role, role))
+    throw forbidden(
+      role === "admin"
+        ? "Only an admin can decide this approval."
+        : "Viewers cannot decide approvals. Ask an admin for the editor role.",
+    );
+  return asked;
+}
+
+/**
  * Approves or rejects a pending approval. 404 for another shop's (or no) approval, 403 below its
  * approver role, 409 when already decided, timed out or cancelled — nothing changes then.
  */
@@ -93,20 +119,7 @@ export async function decideApproval(caller: Caller, waitId: string, body: unkno
       )
       .for("update");
     if (!wait) throw notFound("That approval");
-    const [step] = wait.stepId
-      ? await tx
-          .select({ output: automationRunSteps.output })
-          .from(automationRunSteps)
-          .where(eq(automationRunSteps.id, wait.stepId))
-      : [];
-    const asked = step?.output ?? {};
-    const role = asked.approverRole === "admin" ? "admin" : "editor";
-    if (!hasRole(caller.role, role))
-      throw forbidden(
-        role === "admin"
-          ? "Only an admin can decide this approval."
-          : "Viewers cannot decide approvals. Ask an admin for the editor role.",
-      );
+    const asked = await assertMayDecide(tx, caller, wait);
     const refused = refusal(wait);
     if (refused) throw refused;
     const now = new Date();

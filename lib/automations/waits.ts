@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { automationRunWaits, automations } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
+import { assertMayDecide } from "./approvals";
 import { automationNames } from "./automation-names";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { finishRun } from "./store/runs";
@@ -127,6 +128,8 @@ export async function cancelAllWaits(
 export async function resumeNow(caller: Caller, waitId: string): Promise<WaitView> {
   const wait = await loadWait(caller.tenant.id, waitId);
   if (wait.status !== "pending") throw notPending(wait);
+  // For an approval this decides it as timed out: only someone who may decide it can.
+  if (wait.kind === "approval") await assertMayDecide(getDb(), caller, wait);
   return getDb().transaction(async (tx) => {
     const now = new Date();
     const [moved] = await tx
