@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST } from "@/app/api/v1/events/route";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db/client";
 import { events } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
@@ -190,4 +191,12 @@ describe("an array of events", () => {
     expect(res.status).toBe(403);
     expect(await rowsWithIds(shop.tenant.id, ["v-1"])).toHaveLength(0);
   });
+});
+
+test("a revoked API key stops working at once, although it was just used", async () => {
+  const { key, apiKey } = await createApiKey(shop.tenant.id, { name: "short-lived", role: "editor" });
+  expect((await post({ type: "webhook.received", domain: "webhook" }, key)).status).toBe(201);
+  await revokeApiKey(shop.tenant.id, apiKey.id);
+  const refused = await post({ type: "webhook.received", domain: "webhook" }, key);
+  expect(refused.status).toBe(401);
 });
