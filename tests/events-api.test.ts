@@ -1,11 +1,13 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
+import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST } from "@/app/api/v1/events/route";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db/client";
-import { events } from "@/lib/db/schema";
+import { automationRuns, automations, events } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { call, createShop, type ErrorReply, type TestShop } from "./fixtures";
+import { flow, publishFlow } from "./flows";
 
 type Reply = ErrorReply & { id: string; type: string; duplicate: boolean };
 
@@ -199,4 +201,71 @@ test("a revoked API key stops working at once, although it was just used", async
   await revokeApiKey(shop.tenant.id, apiKey.id);
   const refused = await post({ type: "webhook.received", domain: "webhook" }, key);
   expect(refused.status).toBe(401);
+});
+
+describe("events start the runs of the automations active at that very moment", () => {
+  const tagPaid = flow(
+    [
+      { id: "t", type: "auto.trigger.order_paid" },
+      { id: "a", type: "auto.action.add_tag", params: { tag: "paid" } },
+    ],
+    [["t", "a"]],
+  );
+  const paid = (id: string) => ({ id, type: "order.paid", domain: "order", entityId: "o-9" });
+
+  async function runsOf(eventId: string) {
+    return getDb()
+      .select({ automationId: automationRuns.automationId, version: automationRuns.automationVersion })
+      .from(automationRuns)
+      .where(and(eq(automationRuns.tenantId, third.tenant.id), eq(automationRuns.eventId, eventId)));
+  }
+
+  let third: TestShop;
+  beforeAll(async () => {
+    third = await createShop();
+    await upsertEntity(
+      third.tenant.id,
+      "order",
+      "o-9",
+      { number: "9", status: "pending", total: 9, currency: "EUR" },
+      "test",
+    );
+  });
+
+  test("publish then an event at once starts a run; pause then an event starts none", async () => {
+    const send = (body: unknown) => call<Reply>(POST, { method: "POST", key: third.keys.editor, body });
+    // Remember "nobody listens to order.paid" first, so the publish has something to outdate.
+    expect((await send(paid("c-0"))).status).toBe(201);
+    expect(await runsOf("c-0")).toHaveLength(0);
+
+    const automationId = await publishFlow(third.keys.editor, "Tag paid orders", tagPaid);
+    expect((await send(paid("c-1"))).status).toBe(201);
+    expect(await runsOf("c-1")).toEqual([{ automationId, version: 1 }]);
+    // The run's first-leg job was added with it.
+    const jobs = await getDb().execute<{ n: number }>(sql`
+      select count(*)::int as n from graphile_worker.jobs j join automation_runs r on j.key = 'run:' || r.id
+      where r.event_id = 'c-1' and j.task_identifier = 'automation_execute'`);
+    expect(jobs[0]!.n).toBe(1);
+    expect((await send([paid("c-2"), paid("c-3"), paid("c-1")])).status).toBe(201);
+    expect([...(await runsOf("c-2")), ...(await runsOf("c-3")), ...(await runsOf("c-1"))]).toHaveLength(3);
+
+    const paused = await call(pauseRoute, {
+      method: "POST",
+      key: third.keys.editor,
+      params: { id: automationId },
+    });
+    expect(paused.status).toBe(200);
+    expect((await send(paid("c-4"))).status).toBe(201);
+    expect(await runsOf("c-4")).toHaveLength(0);
+
+    // Switched back on by another process (a direct write, as a second server would make it).
+    await getDb().update(automations).set({ status: "active" }).where(eq(automations.id, automationId));
+    expect((await send(paid("c-5"))).status).toBe(201);
+    expect(await runsOf("c-5")).toEqual([{ automationId, version: 1 }]);
+
+    // A new version published elsewhere: the next event runs on it.
+    await getDb().update(automations).set({ version: 2 }).where(eq(automations.id, automationId));
+    expect((await send([paid("c-6")])).status).toBe(201);
+    expect(await runsOf("c-6")).toEqual([{ automationId, version: 2 }]);
+  });
 });

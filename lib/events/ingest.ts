@@ -1,10 +1,20 @@
-import { and, eq, sql } from "drizzle-orm";
+import crypto from "node:crypto";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type DbOrTx } from "@/lib/db/client";
-import { entities } from "@/lib/db/schema";
+import {
+  insertRunsSql,
+  listenersKeptChanging,
+  MAX_ATTEMPTS,
+  PLANNED_COLUMNS,
+  plannedJson,
+  plannedRuns,
+} from "@/lib/automations/dispatch";
+import { listenersFor, stampMatches } from "@/lib/automations/listeners";
+import { getDb } from "@/lib/db/client";
+import { entities, events as eventsTable } from "@/lib/db/schema";
 import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/entities/domains";
 import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
-import { recordEvents, type RecordedEvent } from "./record";
+import type { RecordedEvent } from "./record";
 
 const ALL_DOMAINS = [...DOMAINS, ...ENTITYLESS_DOMAINS] as const;
 
@@ -50,32 +60,103 @@ export async function ingestEvent(
   tenantId: string,
   body: unknown,
 ): Promise<{ event: RecordedEvent; duplicate: boolean }> {
-  const input = parseOrThrow(eventInput, body, "The event is invalid");
-  return getDb().transaction(async (tx) => {
-    if (isDomain(input.domain) && input.entityId) {
-      const [found] = await tx
-        .select({ id: entities.id })
-        .from(entities)
-        .where(
-          and(
-            eq(entities.tenantId, tenantId),
-            eq(entities.domain, input.domain),
-            eq(entities.id, input.entityId),
-          ),
-        );
-      if (!found) throw new AppError(404, "not_found", notFoundMessage(input.domain, input.entityId));
+  const event = withId(parseOrThrow(eventInput, body, "The event is invalid"));
+  const { missing, insertedAt } = await recordIngested(tenantId, [event]);
+  if (missing.length > 0) {
+    throw new AppError(404, "not_found", notFoundMessage(event.domain, event.entityId ?? ""));
+  }
+  const createdAt = insertedAt.get(event.id);
+  return {
+    event: {
+      id: event.id,
+      type: event.type,
+      domain: event.domain,
+      entityId: event.entityId ?? null,
+      payload: event.payload,
+      createdAt: createdAt ?? new Date(),
+      inserted: createdAt !== undefined,
+    },
+    duplicate: createdAt === undefined,
+  };
+}
+
+type IdentifiedEvent = EventInput & { id: string };
+
+const withId = (event: EventInput): IdentifiedEvent => ({
+  ...event,
+  id: event.id ?? `evt_${crypto.randomUUID()}`,
+});
+
+/**
+ * Records events and starts their runs in ONE statement (so one transaction and one round trip):
+ * it checks that every named record exists and that the remembered listeners are still the shop's
+ * (listeners.ts), inserts the events (an id already recorded is skipped), inserts one run per
+ * (new event, listener whose trigger accepts it) and adds the runs' jobs. When a record is missing
+ * it writes nothing and returns the indexes of the events naming one; when the listeners changed
+ * it writes nothing and tries again with listeners read afresh.
+ */
+async function recordIngested(
+  tenantId: string,
+  events: IdentifiedEvent[],
+): Promise<{ missing: number[]; insertedAt: Map<string, Date> }> {
+  const types = [...new Set(events.map((e) => e.type))];
+  const input = JSON.stringify(
+    events.map((e, i) => ({
+      i,
+      id: e.id,
+      type: e.type,
+      domain: e.domain,
+      entity_id: e.entityId ?? null,
+      payload: e.payload,
+      stored: isDomain(e.domain),
+    })),
+  );
+  const facts = events.map((e) => ({ ...e, entityId: e.entityId ?? null }));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { listeners, stamp } = await listenersFor(getDb(), tenantId, types, { fresh: attempt > 0 });
+    const [result] = await getDb().execute<{
+      ok: boolean;
+      missing: number[];
+      inserted: { id: string; createdAt: string }[];
+    }>(sql`
+      with input as (
+        select * from json_to_recordset(${input}::json)
+          as x(i int, id text, type text, domain text, entity_id text, payload jsonb, stored boolean)
+      ),
+      missing as (
+        select x.i from input x
+        where x.stored and not exists (
+          select 1 from ${entities} e
+          where e.tenant_id = ${tenantId} and e.domain = x.domain and e.id = x.entity_id
+        )
+      ),
+      ok as (${stampMatches(tenantId, types, stamp)}),
+      ev as (
+        insert into ${eventsTable} (tenant_id, id, type, domain, entity_id, payload)
+        select ${tenantId}, x.id, x.type, x.domain, x.entity_id, x.payload from input x
+        where (select ok from ok) and not exists (select 1 from missing)
+        on conflict do nothing
+        returning id, created_at
+      ),
+      planned as (
+        select p.automation_id, p.automation_version, p.event_id, p.trigger_node_id, p.event, p.domain,
+               p.entity_id, to_char(ev.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at
+        from json_to_recordset(${plannedJson(plannedRuns(facts, listeners))}::json) as p(${PLANNED_COLUMNS})
+        join ev on ev.id = p.event_id
+      ),
+      ${insertRunsSql(tenantId, sql`planned`, sql`true`)}
+      select (select ok from ok) as ok,
+             coalesce((select json_agg(i) from missing), '[]') as missing,
+             coalesce((select json_agg(json_build_object('id', id, 'createdAt', created_at)) from ev), '[]')
+               as inserted,
+             (select count(*) from jobs) as jobs`);
+    if (!result) break;
+    if (result.missing.length > 0) return { missing: result.missing, insertedAt: new Map() };
+    if (result.ok) {
+      return { missing: [], insertedAt: new Map(result.inserted.map((r) => [r.id, new Date(r.createdAt)])) };
     }
-    const [event] = await recordEvents(tx, tenantId, [
-      {
-        id: input.id,
-        type: input.type,
-        domain: input.domain,
-        entityId: input.entityId ?? null,
-        payload: input.payload,
-      },
-    ]);
-    return { event: event!, duplicate: !event!.inserted };
-  });
+  }
+  throw listenersKeptChanging();
 }
 
 /**
@@ -150,29 +231,6 @@ function parseBatch(body: unknown[]): { events: (EventInput | null)[]; problems:
   return { events, problems };
 }
 
-/** The indexes of events naming a stored record that this shop does not have (one query). */
-async function missingRecords(db: DbOrTx, tenantId: string, events: (EventInput | null)[]) {
-  const wanted = events.flatMap((e, i) =>
-    e && isDomain(e.domain) && e.entityId ? [{ i, d: e.domain, e: e.entityId }] : [],
-  );
-  if (wanted.length === 0) return [];
-  const rows = await db.execute<{ i: number }>(sql`
-    select v.i from json_to_recordset(${JSON.stringify(wanted)}::json) as v(i int, d text, e text)
-    where not exists (
-      select 1 from ${entities}
-      where ${entities.tenantId} = ${tenantId} and ${entities.domain} = v.d and ${entities.id} = v.e
-    )`);
-  return rows.map((r): BatchIssue => {
-    const event = events[r.i]!;
-    return {
-      index: r.i,
-      field: "entityId",
-      message: notFoundMessage(event.domain, event.entityId!),
-      sentence: true,
-    };
-  });
-}
-
 export interface BatchItem {
   id: string;
   /** True when an event with this id was already recorded: nothing was recorded again. */
@@ -188,21 +246,41 @@ export interface BatchItem {
  */
 export async function ingestEvents(tenantId: string, body: unknown[]): Promise<{ items: BatchItem[] }> {
   const { events, problems } = parseBatch(body);
-  return getDb().transaction(async (tx) => {
-    problems.push(...(await missingRecords(tx, tenantId, events)));
-    const valid = events.filter((e): e is EventInput => e !== null);
-    if (problems.length > 0 || valid.length !== events.length) throw batchError(body.length, problems);
-    const recorded = await recordEvents(
-      tx,
-      tenantId,
-      valid.map((e) => ({
-        id: e.id,
-        type: e.type,
-        domain: e.domain,
-        entityId: e.entityId ?? null,
-        payload: e.payload,
-      })),
+  if (problems.length > 0) {
+    // The valid events' missing records are named too, so one reply lists every problem.
+    throw batchError(body.length, [...problems, ...(await missingRecords(tenantId, events))]);
+  }
+  const valid = events.filter((e): e is EventInput => e !== null).map(withId);
+  const { missing, insertedAt } = await recordIngested(tenantId, valid);
+  if (missing.length > 0) {
+    throw batchError(
+      body.length,
+      missing.map((i) => missingRecord(i, valid[i]!)),
     );
-    return { items: recorded.map((r) => ({ id: r.id, duplicate: !r.inserted })) };
-  });
+  }
+  return { items: valid.map((e) => ({ id: e.id, duplicate: !insertedAt.has(e.id) })) };
+}
+
+function missingRecord(index: number, event: EventInput): BatchIssue {
+  return {
+    index,
+    field: "entityId",
+    message: notFoundMessage(event.domain, event.entityId ?? ""),
+    sentence: true,
+  };
+}
+
+/** The events naming a stored record that this shop does not have (one query, no writes). */
+async function missingRecords(tenantId: string, events: (EventInput | null)[]): Promise<BatchIssue[]> {
+  const wanted = events.flatMap((e, i) =>
+    e && isDomain(e.domain) && e.entityId ? [{ i, d: e.domain, e: e.entityId }] : [],
+  );
+  if (wanted.length === 0) return [];
+  const rows = await getDb().execute<{ i: number }>(sql`
+    select v.i from json_to_recordset(${JSON.stringify(wanted)}::json) as v(i int, d text, e text)
+    where not exists (
+      select 1 from ${entities}
+      where ${entities.tenantId} = ${tenantId} and ${entities.domain} = v.d and ${entities.id} = v.e
+    )`);
+  return rows.map((r) => missingRecord(r.i, events[r.i]!));
 }
