@@ -11,6 +11,7 @@ import {
 } from "@/lib/automations/dispatch";
 import { listenersFor, stampMatches } from "@/lib/automations/listeners";
 import { getDb } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import { entities, events as eventsTable } from "@/lib/db/schema";
 import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/entities/domains";
 import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
@@ -114,7 +115,7 @@ async function recordIngested(
   const facts = events.map((e) => ({ ...e, entityId: e.entityId ?? null }));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { listeners, stamp } = await listenersFor(getDb(), tenantId, types, { fresh: attempt > 0 });
-    const [result] = await getDb().execute<{
+    const [result] = await executePrepared<{
       ok: boolean;
       missing: number[];
       inserted: { id: string; createdAt: string }[];
