@@ -269,3 +269,24 @@ describe("events start the runs of the automations active at that very moment", 
     expect(await runsOf("c-6")).toEqual([{ automationId, version: 2 }]);
   });
 });
+
+test("single events sent together each get their own answer, as if sent one by one", async () => {
+  const one = (id: string, entityId = "o-1") => ({ id, type: "order.fulfilled", domain: "order", entityId });
+  const bodies = [
+    ...Array.from({ length: 20 }, (_, i) => one(`t-${i}`)),
+    one("t-same"),
+    one("t-same"),
+    one("t-missing", "nope"),
+    one("t-same"),
+  ];
+  const replies = await Promise.all(bodies.map((body) => post(body)));
+  expect(replies.slice(0, 20).map((r) => r.status)).toEqual(Array(20).fill(201));
+  const same = replies.filter((_, i) => bodies[i]!.id === "t-same");
+  expect(same.map((r) => r.body.duplicate).sort()).toEqual([false, true, true]);
+  expect(same.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+  expect(replies[22]!.status).toBe(404);
+  expect(replies[22]!.body.error.message).toBe("The order 'nope' was not found.");
+  expect(await rowsWithId("t-same")).toHaveLength(1);
+  expect(await rowsWithId("t-missing")).toHaveLength(0);
+  expect(await rowsWithId("t-19")).toHaveLength(1);
+});

@@ -1,20 +1,11 @@
-import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  insertRunsSql,
-  listenersKeptChanging,
-  MAX_ATTEMPTS,
-  PLANNED_COLUMNS,
-  plannedJson,
-  plannedRuns,
-} from "@/lib/automations/dispatch";
-import { listenersFor, stampMatches } from "@/lib/automations/listeners";
 import { getDb } from "@/lib/db/client";
-import { executePrepared } from "@/lib/db/prepared";
-import { entities, events as eventsTable } from "@/lib/db/schema";
+import { entities } from "@/lib/db/schema";
 import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/entities/domains";
 import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
+import { recordGrouped } from "./group";
+import { recordIngested, withId } from "./record-ingested";
 import type { RecordedEvent } from "./record";
 
 const ALL_DOMAINS = [...DOMAINS, ...ENTITYLESS_DOMAINS] as const;
@@ -56,17 +47,17 @@ const notFoundMessage = (domain: string, entityId: string) =>
 /**
  * Records an event sent through the API. Idempotent by `id`: sending the same id again records
  * nothing and reports `duplicate: true`. Events about stored records must name one that exists.
+ * Events arriving together are written together (group.ts).
  */
 export async function ingestEvent(
   tenantId: string,
   body: unknown,
 ): Promise<{ event: RecordedEvent; duplicate: boolean }> {
   const event = withId(parseOrThrow(eventInput, body, "The event is invalid"));
-  const { missing, insertedAt } = await recordIngested(tenantId, [event]);
-  if (missing.length > 0) {
+  const outcome = await recordGrouped(tenantId, event);
+  if (outcome.missing) {
     throw new AppError(404, "not_found", notFoundMessage(event.domain, event.entityId ?? ""));
   }
-  const createdAt = insertedAt.get(event.id);
   return {
     event: {
       id: event.id,
@@ -74,90 +65,11 @@ export async function ingestEvent(
       domain: event.domain,
       entityId: event.entityId ?? null,
       payload: event.payload,
-      createdAt: createdAt ?? new Date(),
-      inserted: createdAt !== undefined,
+      createdAt: outcome.createdAt ?? new Date(),
+      inserted: outcome.createdAt !== null,
     },
-    duplicate: createdAt === undefined,
+    duplicate: outcome.createdAt === null,
   };
-}
-
-type IdentifiedEvent = EventInput & { id: string };
-
-const withId = (event: EventInput): IdentifiedEvent => ({
-  ...event,
-  id: event.id ?? `evt_${crypto.randomUUID()}`,
-});
-
-/**
- * Records events and starts their runs in ONE statement (so one transaction and one round trip):
- * it checks that every named record exists and that the remembered listeners are still the shop's
- * (listeners.ts), inserts the events (an id already recorded is skipped), inserts one run per
- * (new event, listener whose trigger accepts it) and adds the runs' jobs. When a record is missing
- * it writes nothing and returns the indexes of the events naming one; when the listeners changed
- * it writes nothing and tries again with listeners read afresh.
- */
-async function recordIngested(
-  tenantId: string,
-  events: IdentifiedEvent[],
-): Promise<{ missing: number[]; insertedAt: Map<string, Date> }> {
-  const types = [...new Set(events.map((e) => e.type))];
-  const input = JSON.stringify(
-    events.map((e, i) => ({
-      i,
-      id: e.id,
-      type: e.type,
-      domain: e.domain,
-      entity_id: e.entityId ?? null,
-      payload: e.payload,
-      stored: isDomain(e.domain),
-    })),
-  );
-  const facts = events.map((e) => ({ ...e, entityId: e.entityId ?? null }));
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { listeners, stamp } = await listenersFor(getDb(), tenantId, types, { fresh: attempt > 0 });
-    const [result] = await executePrepared<{
-      ok: boolean;
-      missing: number[];
-      inserted: { id: string; createdAt: string }[];
-    }>(sql`
-      with input as (
-        select * from json_to_recordset(${input}::json)
-          as x(i int, id text, type text, domain text, entity_id text, payload jsonb, stored boolean)
-      ),
-      missing as (
-        select x.i from input x
-        where x.stored and not exists (
-          select 1 from ${entities} e
-          where e.tenant_id = ${tenantId} and e.domain = x.domain and e.id = x.entity_id
-        )
-      ),
-      ok as (${stampMatches(tenantId, types, stamp)}),
-      ev as (
-        insert into ${eventsTable} (tenant_id, id, type, domain, entity_id, payload)
-        select ${tenantId}, x.id, x.type, x.domain, x.entity_id, x.payload from input x
-        where (select ok from ok) and not exists (select 1 from missing)
-        on conflict do nothing
-        returning id, created_at
-      ),
-      planned as (
-        select p.automation_id, p.automation_version, p.event_id, p.trigger_node_id, p.event, p.domain,
-               p.entity_id, to_char(ev.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at
-        from json_to_recordset(${plannedJson(plannedRuns(facts, listeners))}::json) as p(${PLANNED_COLUMNS})
-        join ev on ev.id = p.event_id
-      ),
-      ${insertRunsSql(tenantId, sql`planned`, sql`true`)}
-      select (select ok from ok) as ok,
-             coalesce((select json_agg(i) from missing), '[]') as missing,
-             coalesce((select json_agg(json_build_object('id', id, 'createdAt', created_at)) from ev), '[]')
-               as inserted,
-             (select count(*) from jobs) as jobs`);
-    if (!result) break;
-    if (result.missing.length > 0) return { missing: result.missing, insertedAt: new Map() };
-    if (result.ok) {
-      return { missing: [], insertedAt: new Map(result.inserted.map((r) => [r.id, new Date(r.createdAt)])) };
-    }
-  }
-  throw listenersKeptChanging();
 }
 
 /**
@@ -252,7 +164,7 @@ export async function ingestEvents(tenantId: string, body: unknown[]): Promise<{
     throw batchError(body.length, [...problems, ...(await missingRecords(tenantId, events))]);
   }
   const valid = events.filter((e): e is EventInput => e !== null).map(withId);
-  const { missing, insertedAt } = await recordIngested(tenantId, valid);
+  const { missing, insertedAt } = await recordIngested(tenantId, valid, { allOrNothing: true });
   if (missing.length > 0) {
     throw batchError(
       body.length,
