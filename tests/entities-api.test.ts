@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { DELETE, GET, PUT } from "@/app/api/v1/entities/[domain]/[id]/route";
+import { DELETE, GET, PATCH, PUT } from "@/app/api/v1/entities/[domain]/[id]/route";
 import { revokeApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db/client";
 import { entities, events } from "@/lib/db/schema";
@@ -144,6 +144,75 @@ describe("PUT/GET/DELETE /api/v1/entities/:domain/:id", () => {
       const res = await put(`${domain}-1`, body, shop.keys.editor, domain);
       expect(res.status, `${domain}: ${JSON.stringify(res.body)}`).toBe(201);
     }
+  });
+});
+
+describe("PATCH /api/v1/entities/:domain/:id", () => {
+  const patch = (id: string, body: unknown, key = shop.keys.editor, domain = "order") =>
+    call<Reply & { email?: string }>(PATCH, { method: "PATCH", key, body, params: { domain, id } });
+
+  test("merges the given fields and keeps the rest, tags included", async () => {
+    await put("p-1", { ...order, tags: ["vip"] });
+    const res = await patch("p-1", { total: 60, notes: ["Called the customer"] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: "p-1",
+      number: "#1001",
+      total: 60,
+      status: "pending",
+      tags: ["vip"],
+    });
+    expect(res.body.email).toBe("ann@example.com");
+    expect(res.body.notes.map((n) => n.body)).toEqual(["Called the customer"]);
+    const cleared = await patch("p-1", { email: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.email).toBeUndefined();
+    expect(cleared.body.total).toBe(60);
+  });
+
+  test("a status change emits the same events a PUT does, and only once", async () => {
+    await put("p-2", order);
+    const res = await patch("p-2", { status: "paid" });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("paid");
+    const after = await eventsOf(shop.tenant.id, "p-2");
+    expect(after.map((e) => e.type)).toEqual(["order.created", "order.status_changed", "order.paid"]);
+    expect(after[1]!.payload).toEqual({ from: "pending", to: "paid" });
+    await patch("p-2", { status: "paid" });
+    expect(await eventsOf(shop.tenant.id, "p-2")).toHaveLength(3);
+  });
+
+  test("a field that does not belong or a bad value is a 422 naming it, and changes nothing", async () => {
+    await put("p-3", order);
+    const extra = await patch("p-3", { colour: "red" });
+    expect(extra.status).toBe(422);
+    expect(extra.body.error.message).toMatch(/colour/);
+    const bad = await patch("p-3", { total: "lots", status: "lost" });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.issues?.map((i) => i.path)).toEqual(expect.arrayContaining(["total", "status"]));
+    const required = await patch("p-3", { number: null });
+    expect(required.status).toBe(422);
+    expect(required.body.error.message).toMatch(/number/);
+    const notObject = await patch("p-3", ["status", "paid"]);
+    expect(notObject.status).toBe(422);
+    expect(notObject.body.error.message).toMatch(/JSON object of the fields/);
+    const got = await call<Reply>(GET, { key: shop.keys.viewer, params: { domain: "order", id: "p-3" } });
+    expect(got.body).toMatchObject({ total: 42.5, status: "pending", number: "#1001" });
+    expect((await eventsOf(shop.tenant.id, "p-3")).map((e) => e.type)).toEqual(["order.created"]);
+  });
+
+  test("a record that does not exist, or is another shop's, is a 404; a viewer gets a 403", async () => {
+    const missing = await patch("p-none", { status: "paid" });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toBe("The order 'p-none' was not found.");
+    await put("p-4", order);
+    const foreign = await patch("p-4", { status: "paid" }, other.keys.admin);
+    expect(foreign.status).toBe(404);
+    const viewer = await patch("p-4", { status: "paid" }, shop.keys.viewer);
+    expect(viewer.status).toBe(403);
+    const got = await call<Reply>(GET, { key: shop.keys.viewer, params: { domain: "order", id: "p-4" } });
+    expect(got.body.status).toBe("pending");
+    expect(await eventsOf(other.tenant.id, "p-4")).toHaveLength(0);
   });
 });
 

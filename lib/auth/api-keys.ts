@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys, tenants } from "@/lib/db/schema";
 import { isUuid, notFound } from "@/lib/errors";
+import { KeyCache } from "./key-cache";
 import type { Role } from "./roles";
 
 const KEY_PREFIX = "tf_";
@@ -67,13 +68,36 @@ export async function revokeApiKey(tenantId: string, id: string): Promise<void> 
     .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   if (rows.length === 0) throw notFound("That API key");
+  // Effective at once in this process; other processes stop trusting it within KEY_CACHE_MS.
+  liveKeys().forget(id);
 }
 
-/** Looks up a live key by its hash. Returns null for unknown or revoked keys. */
-export async function findApiKey(
-  key: string,
-): Promise<{ id: string; tenantId: string; role: Role; prefix: string } | null> {
+/** A live key and the shop it belongs to. */
+export interface LiveApiKey {
+  id: string;
+  tenantId: string;
+  role: Role;
+  prefix: string;
+  tenant: { id: string; slug: string; name: string; timezone: string };
+}
+
+// On globalThis: Next.js may load this module once per server bundle (route handlers, server
+// actions), and a revocation in one must reach the cache the others read.
+const holder = globalThis as unknown as { __tillflowLiveKeys?: KeyCache<LiveApiKey> };
+function liveKeys(): KeyCache<LiveApiKey> {
+  holder.__tillflowLiveKeys ??= new KeyCache<LiveApiKey>();
+  return holder.__tillflowLiveKeys;
+}
+
+/**
+ * Looks up a live key by its hash, with its shop (one query), trusting a recent answer for a few
+ * seconds (see key-cache.ts). Returns null for unknown or revoked keys.
+ */
+export async function findApiKey(key: string): Promise<LiveApiKey | null> {
   if (!key.startsWith(KEY_PREFIX)) return null;
+  const hash = hashApiKey(key);
+  const cached = liveKeys().get(hash);
+  if (cached) return cached;
   const [row] = await getDb()
     .select({
       id: apiKeys.id,
@@ -81,13 +105,17 @@ export async function findApiKey(
       role: apiKeys.role,
       prefix: apiKeys.prefix,
       lastUsedAt: apiKeys.lastUsedAt,
+      tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name, timezone: tenants.timezone },
     })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
+    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
   if (!row) return null;
   // Touch last-used at most once a minute so hot API traffic does not write on every request.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await getDb().update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
   }
-  return { id: row.id, tenantId: row.tenantId, role: row.role, prefix: row.prefix };
+  const { lastUsedAt: _lastUsedAt, ...live } = row;
+  liveKeys().set(hash, live.id, live);
+  return live;
 }

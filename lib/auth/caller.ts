@@ -50,9 +50,12 @@ export async function resolveCaller(headers: Headers): Promise<Caller | null> {
   const token = bearerToken(headers);
   if (token) {
     const key = await findApiKey(token);
-    const tenant = key && (await loadTenant(key.tenantId));
-    if (!key || !tenant) return null;
-    return { tenant, role: key.role, actor: { kind: "api_key", apiKeyId: key.id, prefix: key.prefix } };
+    if (!key) return null;
+    return {
+      tenant: key.tenant,
+      role: key.role,
+      actor: { kind: "api_key", apiKeyId: key.id, prefix: key.prefix },
+    };
   }
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;

@@ -1,9 +1,10 @@
-import { and, arrayOverlaps, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import { automationRuns, automations, type RunEvent } from "@/lib/db/schema";
+import { automationRuns, type RunEvent } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 import type { RecordedEvent } from "@/lib/events/record";
-import { enqueueJobs } from "@/lib/jobs";
 import type { Graph } from "./graph/schema";
+import { listenersFor, stampMatches, type Listener } from "./listeners";
 import { effectiveDomain, registry, triggerMatches } from "./nodes/registry";
 
 /** The job key of a run's first-leg job: lets the reaper tell whether that job still exists. */
@@ -15,7 +16,7 @@ export interface EventTarget {
   nodeId: string;
 }
 
-export function toRunEvent(event: RecordedEvent): RunEvent {
+export function toRunEvent(event: Omit<RecordedEvent, "inserted">): RunEvent {
   const payload = event.payload;
   const status =
     typeof payload.to === "string" ? payload.to : typeof payload.status === "string" ? payload.status : null;
@@ -31,7 +32,7 @@ export function toRunEvent(event: RecordedEvent): RunEvent {
 }
 
 /** The first trigger node of `graph` that listens to this event and whose filters accept it. */
-function matchingTrigger(graph: Graph, event: RecordedEvent, target?: EventTarget) {
+function matchingTrigger(graph: Graph, event: EventFacts, target?: EventTarget) {
   return graph.nodes.find((node) => {
     if (target && node.id !== target.nodeId) return false;
     const definition = registry.get(node.type);
@@ -40,10 +41,104 @@ function matchingTrigger(graph: Graph, event: RecordedEvent, target?: EventTarge
   });
 }
 
+/** What starting a run needs to know of its event (it may not be recorded yet). */
+export type EventFacts = Pick<RecordedEvent, "id" | "type" | "domain" | "entityId" | "payload">;
+
+/** A run to insert: its event is complete but for `occurredAt`, which the insert adds. */
+export interface PlannedRun {
+  automationId: string;
+  automationVersion: number;
+  eventId: string;
+  triggerNodeId: string;
+  event: Omit<RunEvent, "occurredAt">;
+  domain: string;
+  entityId: string | null;
+}
+
+/** The runs `events` start: one per (listener whose trigger accepts the event, event). Pure. */
+export function plannedRuns(events: EventFacts[], listeners: Listener[], target?: EventTarget): PlannedRun[] {
+  const runs: PlannedRun[] = [];
+  for (const event of events) {
+    for (const automation of listeners) {
+      if (target && automation.id !== target.automationId) continue;
+      const trigger = matchingTrigger(automation.graph, event, target);
+      if (!trigger) continue;
+      const { occurredAt: _occurredAt, ...runEvent } = toRunEvent({ ...event, createdAt: new Date(0) });
+      runs.push({
+        automationId: automation.id,
+        automationVersion: automation.version,
+        eventId: event.id,
+        triggerNodeId: trigger.id,
+        event: runEvent,
+        domain: effectiveDomain(trigger) ?? event.domain,
+        entityId: event.entityId,
+      });
+    }
+  }
+  return runs;
+}
+
+/** How often a start is tried again when the listeners changed under it, before giving up. */
+export const MAX_ATTEMPTS = 5;
+
+/** Said when automations kept changing through every attempt (it takes a publish every few ms). */
+export const listenersKeptChanging = () =>
+  new AppError(
+    409,
+    "conflict",
+    "The shop's automations changed several times while this was being recorded; nothing was recorded. Retry.",
+  );
+
+/**
+ * The SQL that inserts `runs` (a CTE of planned runs with an `occurred_at` text column), skipping
+ * those already started (unique per automation and event), and adds their `automation_execute`
+ * jobs: CTEs `runs` (the ids created) and `jobs` (one row when any job was added).
+ */
+export function insertRunsSql(tenantId: string, planned: SQL, where: SQL): SQL {
+  return sql`runs as (
+      insert into ${automationRuns} (tenant_id, automation_id, automation_version, event_id, trigger_node_id, event, domain, entity_id)
+      select ${tenantId}, p.automation_id, p.automation_version, p.event_id, p.trigger_node_id,
+             p.event || jsonb_build_object('occurredAt', p.occurred_at), p.domain, p.entity_id
+      from ${planned} p where ${where}
+      on conflict do nothing
+      returning id
+    ),
+    jobs as (
+      select graphile_worker.add_jobs(array(
+        select ('automation_execute', json_build_object('runId', runs.id), null, null, 5, 'run:' || runs.id, null, null)::graphile_worker.job_spec
+        from runs
+      )) where exists (select 1 from runs)
+    )`;
+}
+
+/** The planned runs as JSON for `json_to_recordset`, matching `PLANNED_COLUMNS`. */
+export function plannedJson(runs: PlannedRun[], occurredAt?: (run: PlannedRun) => string): string {
+  return JSON.stringify(
+    runs.map((r) => ({
+      automation_id: r.automationId,
+      automation_version: r.automationVersion,
+      event_id: r.eventId,
+      trigger_node_id: r.triggerNodeId,
+      event: r.event,
+      domain: r.domain,
+      entity_id: r.entityId,
+      occurred_at: occurredAt?.(r) ?? null,
+    })),
+  );
+}
+
+export const PLANNED_COLUMNS = sql.raw(
+  "automation_id uuid, automation_version int, event_id text, trigger_node_id text, event jsonb, domain text, entity_id text, occurred_at text",
+);
+
 /**
  * Starts one run per (active automation listening to the event, event) inside the transaction that
  * recorded the event, with its `automation_execute` job: an event and its runs commit together.
  * Idempotent: a run is unique per (automation, event id). Returns the ids of the runs created.
+ *
+ * The listeners come from memory (listeners.ts); one statement checks that they are still the
+ * database's, inserts the runs and adds their jobs. When they changed, it writes nothing and the
+ * start is tried again with listeners read afresh.
  */
 export async function startRuns(
   tx: DbOrTx,
@@ -53,52 +148,21 @@ export async function startRuns(
 ): Promise<string[]> {
   const fresh = events.filter((e) => e.inserted);
   if (fresh.length === 0) return [];
-  const listeners = await tx
-    .select({ id: automations.id, version: automations.version, graph: automations.activeGraph })
-    .from(automations)
-    .where(
-      and(
-        eq(automations.tenantId, tenantId),
-        eq(automations.status, "active"),
-        target ? eq(automations.id, target.automationId) : undefined,
-        arrayOverlaps(automations.triggerEvents, [...new Set(fresh.map((e) => e.type))]),
-      ),
-    );
-  const runs: (typeof automationRuns.$inferInsert)[] = [];
-  for (const event of fresh) {
-    for (const automation of listeners) {
-      if (!automation.graph) continue;
-      const trigger = matchingTrigger(automation.graph, event, target);
-      if (!trigger) continue;
-      const runEvent = toRunEvent(event);
-      const domain = effectiveDomain(trigger) ?? event.domain;
-      runs.push({
-        tenantId,
-        automationId: automation.id,
-        automationVersion: automation.version,
-        eventId: event.id,
-        triggerNodeId: trigger.id,
-        event: runEvent,
-        domain,
-        entityId: event.entityId,
-      });
-    }
+  const types = [...new Set(fresh.map((e) => e.type))];
+  const occurredAt = new Map(fresh.map((e) => [e.id, e.createdAt.toISOString()]));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { listeners, stamp } = await listenersFor(tx, tenantId, types, { fresh: attempt > 0 });
+    const runs = plannedRuns(fresh, listeners, target);
+    const [result] = await tx.execute<{ ok: boolean; ids: string[] }>(sql`
+      with ok as (${stampMatches(tenantId, types, stamp)}),
+      planned as (select * from json_to_recordset(${plannedJson(runs, (r) => occurredAt.get(r.eventId)!)}::json) as p(${PLANNED_COLUMNS})),
+      ${insertRunsSql(tenantId, sql`planned`, sql`(select ok from ok)`)}
+      select (select ok from ok) as ok,
+             coalesce((select json_agg(id) from runs), '[]') as ids,
+             (select count(*) from jobs) as jobs`);
+    if (result?.ok) return result.ids;
   }
-  if (runs.length === 0) return [];
-  const created = await tx
-    .insert(automationRuns)
-    .values(runs)
-    .onConflictDoNothing()
-    .returning({ id: automationRuns.id });
-  await enqueueJobs(
-    tx,
-    created.map((run) => ({
-      task: "automation_execute" as const,
-      payload: { runId: run.id },
-      jobKey: runJobKey(run.id),
-    })),
-  );
-  return created.map((r) => r.id);
+  throw listenersKeptChanging();
 }
 
 /** Runs created for an event, for callers that report them (the webhook endpoint). */

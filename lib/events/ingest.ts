@@ -1,12 +1,17 @@
-import { and, eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
 import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/entities/domains";
-import { AppError, parseOrThrow } from "@/lib/errors";
-import { recordEvents, type RecordedEvent } from "./record";
+import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
+import { recordGrouped } from "./group";
+import { recordIngested, withId } from "./record-ingested";
+import type { RecordedEvent } from "./record";
 
 const ALL_DOMAINS = [...DOMAINS, ...ENTITYLESS_DOMAINS] as const;
+
+/** The most events one `POST /api/v1/events` array may hold. */
+export const MAX_BATCH = 1_000;
 
 export const eventInput = z
   .strictObject({
@@ -34,44 +39,161 @@ export const eventInput = z
     }
   });
 
+export type EventInput = z.infer<typeof eventInput>;
+
+const notFoundMessage = (domain: string, entityId: string) =>
+  `The ${isDomain(domain) ? DOMAIN_LABELS[domain].one : domain} '${entityId}' was not found.`;
+
 /**
  * Records an event sent through the API. Idempotent by `id`: sending the same id again records
  * nothing and reports `duplicate: true`. Events about stored records must name one that exists.
+ * Events arriving together are written together (group.ts).
  */
 export async function ingestEvent(
   tenantId: string,
   body: unknown,
 ): Promise<{ event: RecordedEvent; duplicate: boolean }> {
-  const input = parseOrThrow(eventInput, body, "The event is invalid");
-  return getDb().transaction(async (tx) => {
-    if (isDomain(input.domain) && input.entityId) {
-      const [found] = await tx
-        .select({ id: entities.id })
-        .from(entities)
-        .where(
-          and(
-            eq(entities.tenantId, tenantId),
-            eq(entities.domain, input.domain),
-            eq(entities.id, input.entityId),
-          ),
-        );
-      if (!found) {
-        throw new AppError(
-          404,
-          "not_found",
-          `The ${DOMAIN_LABELS[input.domain].one} '${input.entityId}' was not found.`,
-        );
+  const event = withId(parseOrThrow(eventInput, body, "The event is invalid"));
+  const outcome = await recordGrouped(tenantId, event);
+  if (outcome.missing) {
+    throw new AppError(404, "not_found", notFoundMessage(event.domain, event.entityId ?? ""));
+  }
+  return {
+    event: {
+      id: event.id,
+      type: event.type,
+      domain: event.domain,
+      entityId: event.entityId ?? null,
+      payload: event.payload,
+      createdAt: outcome.createdAt ?? new Date(),
+      inserted: outcome.createdAt !== null,
+    },
+    duplicate: outcome.createdAt === null,
+  };
+}
+
+/**
+ * An issue of one event of an array: its index, the field's path under it, and what is wrong,
+ * either about the field ("must be …", shown after its name) or a whole sentence (`sentence`).
+ */
+interface BatchIssue {
+  index: number;
+  field?: string;
+  message: string;
+  sentence?: boolean;
+}
+
+/** Names every bad event by its index (counted from 0, like the array), as the API's issues. */
+function batchError(total: number, problems: BatchIssue[]): AppError {
+  const sorted = [...problems].sort((a, b) => a.index - b.index);
+  const issues: Issue[] = sorted.map((p) => ({
+    path: p.field ? `${p.index}.${p.field}` : String(p.index),
+    message: `event ${p.index}: ${p.field && !p.sentence ? `${p.field} ` : ""}${p.message}`,
+  }));
+  const bad = new Set(sorted.map((p) => p.index)).size;
+  const shown = issues.slice(0, 10).map((i) => i.message.replace(/\.$/, ""));
+  if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more (see issues)`);
+  const lead =
+    bad === 1 ? `1 of the ${total} events is invalid` : `${bad} of the ${total} events are invalid`;
+  return new AppError(
+    422,
+    "invalid",
+    `${lead}, so none was recorded (events are numbered from 0): ${shown.join("; ")}.`,
+    issues,
+  );
+}
+
+/** Checks each element on its own and the array as a whole (ids used twice). */
+function parseBatch(body: unknown[]): { events: (EventInput | null)[]; problems: BatchIssue[] } {
+  if (body.length === 0) {
+    throw new AppError(422, "invalid", `The array of events is empty; send 1 to ${MAX_BATCH} events.`);
+  }
+  if (body.length > MAX_BATCH) {
+    throw new AppError(
+      422,
+      "invalid",
+      `An array can hold at most ${MAX_BATCH.toLocaleString("en")} events; this one has ${body.length.toLocaleString("en")}. Split it into several requests.`,
+    );
+  }
+  const problems: BatchIssue[] = [];
+  const firstWithId = new Map<string, number>();
+  const events = body.map((raw, index) => {
+    const parsed = eventInput.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path.map(String).join(".");
+        problems.push({ index, field: field || undefined, message: issue.message });
       }
+      return null;
     }
-    const [event] = await recordEvents(tx, tenantId, [
-      {
-        id: input.id,
-        type: input.type,
-        domain: input.domain,
-        entityId: input.entityId ?? null,
-        payload: input.payload,
-      },
-    ]);
-    return { event: event!, duplicate: !event!.inserted };
+    const { id } = parsed.data;
+    if (id !== undefined) {
+      const first = firstWithId.get(id);
+      if (first !== undefined) {
+        problems.push({
+          index,
+          field: "id",
+          message: `'${id}' is also the id of event ${first} (each event of one request needs its own id)`,
+        });
+        return null;
+      }
+      firstWithId.set(id, index);
+    }
+    return parsed.data;
   });
+  return { events, problems };
+}
+
+export interface BatchItem {
+  id: string;
+  /** True when an event with this id was already recorded: nothing was recorded again. */
+  duplicate: boolean;
+}
+
+/**
+ * Records an array of 1..1,000 events in one transaction, each idempotent by id, and returns
+ * `{ id, duplicate }` per event in input order. A bad event refuses the whole array: every problem
+ * (a bad field, an id used twice, a record that does not exist) is named by index and nothing is
+ * written. Set-based: one query checks every record, one insert records every event, and the runs
+ * they trigger start together.
+ */
+export async function ingestEvents(tenantId: string, body: unknown[]): Promise<{ items: BatchItem[] }> {
+  const { events, problems } = parseBatch(body);
+  if (problems.length > 0) {
+    // The valid events' missing records are named too, so one reply lists every problem.
+    throw batchError(body.length, [...problems, ...(await missingRecords(tenantId, events))]);
+  }
+  const valid = events.filter((e): e is EventInput => e !== null).map(withId);
+  const { missing, insertedAt } = await recordIngested(tenantId, valid, { allOrNothing: true });
+  if (missing.length > 0) {
+    throw batchError(
+      body.length,
+      missing.map((i) => missingRecord(i, valid[i]!)),
+    );
+  }
+  return { items: valid.map((e) => ({ id: e.id, duplicate: !insertedAt.has(e.id) })) };
+}
+
+function missingRecord(index: number, event: EventInput): BatchIssue {
+  return {
+    index,
+    field: "entityId",
+    message: notFoundMessage(event.domain, event.entityId ?? ""),
+    sentence: true,
+  };
+}
+
+/** The events naming a stored record that this shop does not have (one query, no writes). */
+async function missingRecords(tenantId: string, events: (EventInput | null)[]): Promise<BatchIssue[]> {
+  const wanted = events.flatMap((e, i) =>
+    e && isDomain(e.domain) && e.entityId ? [{ i, d: e.domain, e: e.entityId }] : [],
+  );
+  if (wanted.length === 0) return [];
+  const rows = await getDb().execute<{ i: number }>(sql`
+    select v.i from json_to_recordset(${JSON.stringify(wanted)}::json) as v(i int, d text, e text)
+    where not exists (
+      select 1 from ${entities}
+      where ${entities.tenantId} = ${tenantId} and ${entities.domain} = v.d and ${entities.id} = v.e
+    )`);
+  return rows.map((r) => missingRecord(r.i, events[r.i]!));
 }

@@ -1,6 +1,6 @@
 import { apiRoute, json, readJson } from "@/lib/api/route";
 import { actorLabel } from "@/lib/auth/caller";
-import { deleteEntity, getEntity, upsertEntity } from "@/lib/entities/service";
+import { deleteEntity, getEntity, patchEntity, upsertEntity } from "@/lib/entities/service";
 
 type Params = { domain: string; id: string };
 
@@ -17,6 +17,18 @@ export const PUT = apiRoute<Params>({ role: "editor" }, async ({ req, params, ca
     actorLabel(caller.actor),
   );
   return json(result.entity, result.created ? 201 : 200);
+});
+
+/** Merges the given fields into the stored record; a status change emits the same events as a PUT. */
+export const PATCH = apiRoute<Params>({ role: "editor" }, async ({ req, params, caller }) => {
+  const result = await patchEntity(
+    caller.tenant.id,
+    params.domain,
+    params.id,
+    await readJson(req),
+    actorLabel(caller.actor),
+  );
+  return result.entity;
 });
 
 export const DELETE = apiRoute<Params>({ role: "editor" }, async ({ params, caller }) => {

@@ -1,0 +1,114 @@
+import crypto from "node:crypto";
+import { sql } from "drizzle-orm";
+import {
+  insertRunsSql,
+  listenersKeptChanging,
+  MAX_ATTEMPTS,
+  PLANNED_COLUMNS,
+  plannedJson,
+  plannedRuns,
+} from "@/lib/automations/dispatch";
+import { listenersFor, stampMatches } from "@/lib/automations/listeners";
+import { getDb } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
+import { entities, events as eventsTable } from "@/lib/db/schema";
+import { isDomain } from "@/lib/entities/domains";
+
+/** A validated event from the API, with its id (the caller's, or one generated for it). */
+export interface IngestedEvent {
+  id: string;
+  type: string;
+  domain: string;
+  entityId?: string;
+  payload: Record<string, unknown>;
+}
+
+export const withId = <E extends { id?: string }>(event: E): E & { id: string } => ({
+  ...event,
+  id: event.id ?? `evt_${crypto.randomUUID()}`,
+});
+
+export interface IngestOutcome {
+  /** Indexes of the events naming a record the shop does not have. */
+  missing: number[];
+  /** When each event recorded now was recorded; an id absent here was already recorded. */
+  insertedAt: Map<string, Date>;
+}
+
+/**
+ * Records events and starts their runs in ONE statement (one transaction, one round trip): it
+ * checks that every named record exists and that the remembered listeners are still the shop's
+ * (listeners.ts), inserts the events (an id already recorded is skipped), inserts one run per
+ * (new event, listener whose trigger accepts it) and adds the runs' jobs.
+ *
+ * An event naming a missing record is not recorded; with `allOrNothing` (an array from one
+ * request) no event is. When the listeners changed, nothing is written and the statement runs
+ * again with listeners read afresh. Ids must be unique within `events`.
+ */
+export async function recordIngested(
+  tenantId: string,
+  events: IngestedEvent[],
+  { allOrNothing }: { allOrNothing: boolean },
+): Promise<IngestOutcome> {
+  const types = [...new Set(events.map((e) => e.type))];
+  const input = JSON.stringify(
+    events.map((e, i) => ({
+      i,
+      id: e.id,
+      type: e.type,
+      domain: e.domain,
+      entity_id: e.entityId ?? null,
+      payload: e.payload,
+      stored: isDomain(e.domain),
+    })),
+  );
+  const facts = events.map((e) => ({ ...e, entityId: e.entityId ?? null }));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { listeners, stamp } = await listenersFor(getDb(), tenantId, types, { fresh: attempt > 0 });
+    const [result] = await executePrepared<{
+      ok: boolean;
+      missing: number[];
+      inserted: { id: string; createdAt: string }[];
+    }>(sql`
+      with input as (
+        select * from json_to_recordset(${input}::json)
+          as x(i int, id text, type text, domain text, entity_id text, payload jsonb, stored boolean)
+      ),
+      missing as (
+        select x.i from input x
+        where x.stored and not exists (
+          select 1 from ${entities} e
+          where e.tenant_id = ${tenantId} and e.domain = x.domain and e.id = x.entity_id
+        )
+      ),
+      ok as (${stampMatches(tenantId, types, stamp)}),
+      ev as (
+        insert into ${eventsTable} (tenant_id, id, type, domain, entity_id, payload)
+        select ${tenantId}, x.id, x.type, x.domain, x.entity_id, x.payload from input x
+        where (select ok from ok)
+          and not exists (select 1 from missing m where ${allOrNothing}::boolean or m.i = x.i)
+        on conflict do nothing
+        returning id, created_at
+      ),
+      planned as (
+        select p.automation_id, p.automation_version, p.event_id, p.trigger_node_id, p.event, p.domain,
+               p.entity_id, to_char(ev.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at
+        from json_to_recordset(${plannedJson(plannedRuns(facts, listeners))}::json) as p(${PLANNED_COLUMNS})
+        join ev on ev.id = p.event_id
+      ),
+      ${insertRunsSql(tenantId, sql`planned`, sql`true`)}
+      select (select ok from ok) as ok,
+             coalesce((select json_agg(i) from missing), '[]') as missing,
+             coalesce((select json_agg(json_build_object('id', id, 'createdAt', created_at)) from ev), '[]')
+               as inserted,
+             (select count(*) from jobs) as jobs`);
+    if (!result) break;
+    if (result.ok || (allOrNothing && result.missing.length > 0)) {
+      return {
+        missing: result.missing,
+        insertedAt: new Map(result.inserted.map((r) => [r.id, new Date(r.createdAt)])),
+      };
+    }
+  }
+  throw listenersKeptChanging();
+}
