@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import type { RunEvent } from "@/lib/db/schema";
 import type { AutomationStatus, InFlightPolicy, LiveAutomation } from "./wake";
 
@@ -57,7 +57,7 @@ function live(row: Record<string, unknown>): LiveAutomation {
  */
 export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
   if (runIds.length === 0) return [];
-  const rows = await getDb().execute<Record<string, unknown>>(sql`
+  const rows = await executePrepared<Record<string, unknown>>(sql`
     update automation_runs r set
       status = 'running', started_at = coalesce(r.started_at, now()), legs = greatest(r.legs, 1), updated_at = now()
     from automation_runs src left join automations a on a.id = src.automation_id
@@ -90,7 +90,7 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
 export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
   if (waitIds.length === 0) return [];
   const ids = uuidArray(waitIds);
-  const rows = await getDb().execute<Record<string, unknown>>(sql`
+  const rows = await executePrepared<Record<string, unknown>>(sql`
     with candidates as (
       select distinct on (run_id) id from automation_run_waits
       where id = any(${ids}::uuid[]) and status = 'pending' and kind <> 'later'
@@ -137,7 +137,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
 /** Of these waits, the ones still pending (left for a later call by the one-per-run rule). */
 export async function stillPending(waitIds: string[]): Promise<string[]> {
   if (waitIds.length === 0) return [];
-  const rows = await getDb().execute<{ id: string }>(sql`
+  const rows = await executePrepared<{ id: string }>(sql`
     select id from automation_run_waits
     where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending' and kind <> 'later'`);
   return rows.map((r) => String(r.id));

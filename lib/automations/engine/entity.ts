@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/lib/db/client";
+import { type DbOrTx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import { entities, type RunEvent } from "@/lib/db/schema";
 import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/entities/domains";
 
@@ -71,7 +72,7 @@ export async function loadRunEntities(
     .map((r) => ({ t: r.tenantId, d: r.event.domain, e: r.event.entityId }));
   const found = new Map<string, { data: Record<string, unknown>; tags: string[] }>();
   if (keys.length > 0) {
-    const rows = await getDb().execute<{
+    const rows = await executePrepared<{
       tenant_id: string;
       domain: string;
       id: string;
