@@ -7,6 +7,7 @@ import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route
 import { addMember } from "@/lib/auth/users";
 import type { ApprovalView } from "@/lib/automations/approvals";
 import { automationImpact } from "@/lib/automations/impact";
+import { listRuns } from "@/lib/automations/runs";
 import { getDb } from "@/lib/db/client";
 import {
   auditEvents,
@@ -304,5 +305,35 @@ describe("approvals", () => {
       ["review", 2],
       ["ok", 3],
     ]);
+  });
+
+  test("the runs list says 'awaiting approval' only for runs that await one, not for a plain wait beside them", async () => {
+    const asking = await publishFlow(shop.keys.editor, "Asks", reviewFlow());
+    const waiting = await publishFlow(
+      shop.keys.editor,
+      "Waits",
+      flow(
+        [
+          { id: "t", type: "auto.trigger.order_paid" },
+          { id: "w", type: "auto.control.wait", params: { duration: 5, unit: "minutes" } },
+          { id: "a", type: "auto.action.add_tag", params: { tag: "later" } },
+        ],
+        [
+          ["t", "w"],
+          ["w", "a"],
+        ],
+      ),
+    );
+    await paidOrder("l-1");
+    const asked = await runFor(asking, "l-1");
+    const parked = await runFor(waiting, "l-1");
+    await until(asked.id, ["waiting"]);
+    await until(parked.id, ["waiting"]);
+    const { items } = await listRuns(shop.tenant.id, {});
+    expect(items.find((r) => r.id === asked.id)).toMatchObject({ status: "waiting", awaitingApproval: true });
+    expect(items.find((r) => r.id === parked.id)).toMatchObject({
+      status: "waiting",
+      awaitingApproval: false,
+    });
   });
 });

@@ -159,6 +159,12 @@ async function nextWaits(
 ): Promise<Map<string, { wait: NextWait; awaitingApproval: boolean }>> {
   if (runIds.length === 0) return new Map();
   const w = automationRunWaits;
+  // Spelled out: drizzle leaves a lone table's columns unqualified, and inside the subqueries an
+  // unqualified run_id would be the subquery's own.
+  const outer = {
+    runId: sql.raw(`"automation_run_waits"."run_id"`),
+    nodeId: sql.raw(`"automation_run_waits"."node_id"`),
+  };
   const rows = await getDb()
     .selectDistinctOn([w.runId], {
       runId: w.runId,
@@ -166,11 +172,11 @@ async function nextWaits(
       // As text: the note is parsed and checked here rather than trusted as whatever jsonb decodes to.
       retry: sql<string | null>`case when ${w.kind} = 'retry' then (
         select (s.output -> 'retry')::text from automation_run_steps s
-        where s.run_id = ${w.runId} and s.node_id = ${w.nodeId} and s.status = 'failed'
+        where s.run_id = ${outer.runId} and s.node_id = ${outer.nodeId} and s.status = 'failed'
           and s.output -> 'retry' is not null
         order by s.leg desc limit 1) end`,
       awaitingApproval: sql<boolean>`exists (select 1 from automation_run_waits a
-        where a.run_id = ${w.runId} and a.status = 'pending' and a.kind = 'approval' and a.decision is null)`,
+        where a.run_id = ${outer.runId} and a.status = 'pending' and a.kind = 'approval' and a.decision is null)`,
     })
     .from(w)
     .where(and(eq(w.tenantId, tenantId), inArray(w.runId, runIds), eq(w.status, "pending")))
