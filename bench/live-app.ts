@@ -5,10 +5,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { ensureDatabaseUrl } from "@/lib/db/connection";
-import { startOrFindEmbedded } from "@/lib/db/embedded";
+import { freePort, startOrFindEmbedded } from "@/lib/db/embedded";
 
 export interface LiveApp {
   baseUrl: string;
@@ -23,18 +22,6 @@ export interface LiveApp {
 
 /** How long the first start may take: it builds the app when the build is missing or stale. */
 const START_TIMEOUT_MS = Number(process.env.BENCH_LIVE_START_TIMEOUT_MS ?? 20 * 60_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function tail(file: string, lines = 40): string {
   try {

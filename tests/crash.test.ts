@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
@@ -7,6 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
 import { recordEvents } from "@/lib/events/record";
 import { enqueueJobs } from "@/lib/jobs";
+import { spawnWorker, killWorkers } from "./worker-process";
 import { createShop } from "./fixtures";
 import { flow, publishFlow } from "./flows";
 
@@ -14,17 +14,6 @@ const RUNS = 2_000;
 const received: string[] = [];
 let server: http.Server;
 let url: string;
-const workers: ChildProcess[] = [];
-
-/** A real worker process, as `npm run worker` starts it, on this test file's database. */
-function spawnWorker(): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-    env: { ...process.env, TILLFLOW_WORKER_DEAD_AFTER_MS: "3000" },
-    stdio: "ignore",
-  });
-  workers.push(child);
-  return child;
-}
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -39,7 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null) w.kill("SIGKILL");
+  killWorkers();
   await new Promise((resolve) => server.close(resolve));
 });
 

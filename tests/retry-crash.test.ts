@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
@@ -7,23 +6,13 @@ import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { enqueueJobs } from "@/lib/jobs";
+import { spawnWorker, killWorkers } from "./worker-process";
 import { createShop } from "./fixtures";
 import { flow, publishFlow } from "./flows";
 
 const keys: string[] = [];
 let server: http.Server;
 let url: string;
-const workers: ChildProcess[] = [];
-
-/** A real worker process, as `npm run worker` starts it, on this test file's database. */
-function spawnWorker(): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-    env: { ...process.env, TILLFLOW_WORKER_DEAD_AFTER_MS: "3000" },
-    stdio: "ignore",
-  });
-  workers.push(child);
-  return child;
-}
 
 beforeAll(async () => {
   // The first attempt is refused with a 502; every later one succeeds.
@@ -37,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null) w.kill("SIGKILL");
+  killWorkers();
   await new Promise((resolve) => server.close(resolve));
 });
 

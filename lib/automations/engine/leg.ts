@@ -1,6 +1,7 @@
 import type { RunEvent } from "@/lib/db/schema";
 import { renderTemplate, type TemplateContext } from "@/lib/automations/graph/tokens";
 import type { ActionContext } from "@/lib/automations/nodes/executor";
+import type { NewWait } from "@/lib/automations/store/waits";
 import type { RunEntity } from "./entity";
 
 /**
@@ -35,6 +36,25 @@ export function newLeg(fields: Omit<LegContext, "steps" | "now"> & { now?: Date 
 /** A side effect's dedupe key: one per (run, node, leg); sent as `Idempotency-Key` by HTTP actions. */
 export function dedupeKey(leg: LegContext, nodeId: string): string {
   return `${leg.runId}:${nodeId}:${leg.retry?.nodeId === nodeId ? leg.retry.keyLeg : leg.leg}`;
+}
+
+/** A wait this leg makes at `node`: the leg's run, version and event, plus what is particular to it. */
+export function waitOf(
+  leg: LegContext,
+  node: { nodeId: string; nodeType: string },
+  fields: Pick<NewWait, "kind" | "resumeAt" | "stepId"> & Partial<Pick<NewWait, "leg" | "attempt">>,
+): NewWait {
+  return {
+    tenantId: leg.tenantId,
+    runId: leg.runId,
+    automationId: leg.automationId,
+    automationVersion: leg.automationVersion,
+    nodeId: node.nodeId,
+    nodeType: node.nodeType,
+    leg: leg.leg,
+    event: leg.event,
+    ...fields,
+  };
 }
 
 /** What `{token}`s read in a leg: its entity, event, earlier outputs, run and time. */

@@ -6,7 +6,7 @@ import { reachableFrom } from "@/lib/automations/graph/reachability";
 import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/retry";
 import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
-import { actionContext, dedupeKey, redact } from "./leg";
+import { actionContext, dedupeKey, redact, waitOf } from "./leg";
 import type { Leg, LegHooks } from "./phase";
 
 const DEFAULT_RESEND_REASON = "Re-sent after an interruption, with the same Idempotency-Key.";
@@ -87,20 +87,14 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
     if (retry) {
       // The next attempt is a durable wait: a worker killed during the backoff loses nothing.
       await createWaits(tx, [
-        {
-          tenantId: leg.ctx.tenantId,
-          runId: leg.ctx.runId,
-          automationId: leg.ctx.automationId,
-          automationVersion: leg.ctx.automationVersion,
-          nodeId: step.nodeId,
-          nodeType: step.nodeType,
-          stepId: null,
-          leg: leg.ctx.retry?.nodeId === step.nodeId ? leg.ctx.retry.keyLeg : leg.ctx.leg,
-          event: leg.ctx.event,
+        waitOf(leg.ctx, step, {
           kind: "retry",
-          attempt: retry.attempt,
           resumeAt: retry.at,
-        },
+          stepId: null,
+          // Every attempt keeps the first attempt's leg: its dedupe key.
+          leg: leg.ctx.retry?.nodeId === step.nodeId ? leg.ctx.retry.keyLeg : leg.ctx.leg,
+          attempt: retry.attempt,
+        }),
       ]);
     }
   });

@@ -13,7 +13,7 @@ import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { completeSteps, createWaits, type NewWait } from "@/lib/automations/store/waits";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
-import { actionContext, dedupeKey, redact, type LegContext } from "./leg";
+import { actionContext, dedupeKey, redact, waitOf, type LegContext } from "./leg";
 import { takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
 import { notifyApprovers } from "./notify-approvers";
@@ -315,21 +315,7 @@ async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
   const waits: NewWait[] = writes.waits.flatMap(({ leg, step, kind, resumeAt }) => {
     const stepId = stepIds.get(`${leg.ctx.runId}|${step.nodeId}`);
     if (!stepId) return []; // written by an earlier attempt of this leg, with its job
-    return [
-      {
-        tenantId: leg.ctx.tenantId,
-        runId: leg.ctx.runId,
-        automationId: leg.ctx.automationId,
-        automationVersion: leg.ctx.automationVersion,
-        nodeId: step.nodeId,
-        nodeType: step.nodeType,
-        stepId,
-        leg: leg.ctx.leg,
-        event: leg.ctx.event,
-        kind,
-        resumeAt,
-      },
-    ];
+    return [waitOf(leg.ctx, step, { kind, resumeAt, stepId })];
   });
   const created = await createWaits(tx, waits);
   const asked = new Map(
