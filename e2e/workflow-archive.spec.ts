@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, signIn, signOut, test } from "./helpers";
 
 // Named to run after shell.spec.ts and the other specs that need a shop without runs or with
 // empty lists (files run in name order): it starts a run of its own. It sets up its automations
@@ -111,6 +111,7 @@ test("an archived automation's editor is read-only with a notice and Restore; vi
   const archived = await page.request.delete(`/api/v1/automations/${id}`);
   expect(archived.status(), await archived.text()).toBe(200);
 
+  await signOut(page);
   await signIn(page, "viewer");
   await page.goto("/automations?status=archived");
   await expect(page.getByTestId("automation-row").filter({ hasText: "Archive e2e editor" })).toBeVisible();

@@ -91,34 +91,37 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
         </>
       ) : (
         <Card>
-          <ListToolbar
-            path="/automations"
-            searchHint="name"
-            q={q}
-            status={{ value: status, options: AUTOMATION_STATUS_OPTIONS }}
-          />
-          {error || !page ? (
-            <StaleLinkNotice error={error} firstPage="/automations" />
-          ) : page.items.length === 0 ? (
-            <EmptyState
-              title="No automations match these filters"
-              actions={<ButtonLink href="/automations">Clear filters</ButtonLink>}
-            >
-              <p>Try another search or status. Search looks at the automation&apos;s name.</p>
-            </EmptyState>
-          ) : (
-            <ActiveToggleNotices>
-              <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} />
-              <Pager
-                path="/automations"
-                params={{ q, status }}
-                nextCursor={page.nextCursor}
-                paged={Boolean(cursor)}
-                shown={page.items.length}
-                noun={{ one: "automation", many: "automations" }}
-              />
-            </ActiveToggleNotices>
-          )}
+          {/* Around the whole card: an Archive or Restore that empties the list keeps its notice. */}
+          <ActiveToggleNotices>
+            <ListToolbar
+              path="/automations"
+              searchHint="name"
+              q={q}
+              status={{ value: status, options: AUTOMATION_STATUS_OPTIONS }}
+            />
+            {error || !page ? (
+              <StaleLinkNotice error={error} firstPage="/automations" />
+            ) : page.items.length === 0 ? (
+              <EmptyState
+                title="No automations match these filters"
+                actions={<ButtonLink href="/automations">Clear filters</ButtonLink>}
+              >
+                <p>Try another search or status. Search looks at the automation&apos;s name.</p>
+              </EmptyState>
+            ) : (
+              <>
+                <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} />
+                <Pager
+                  path="/automations"
+                  params={{ q, status }}
+                  nextCursor={page.nextCursor}
+                  paged={Boolean(cursor)}
+                  shown={page.items.length}
+                  noun={{ one: "automation", many: "automations" }}
+                />
+              </>
+            )}
+          </ActiveToggleNotices>
         </Card>
       )}
     </>
