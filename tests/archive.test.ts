@@ -94,10 +94,17 @@ describe("archiving", () => {
       .where(eq(entities.id, "ar-1"));
     expect(order!.tags).toEqual([]);
 
-    // Archiving again is harmless; the run is still there.
+    // New events start no runs; archiving again is harmless; the run is still there.
+    await upsertEntity(
+      shop.tenant.id,
+      "order",
+      "ar-2",
+      { number: "ar-2", status: "pending", total: 1, currency: "EUR" },
+      "test",
+    );
     expect((await archive(shop.keys.editor, a.id)).status).toBe(200);
     const runs = await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, a.id));
-    expect(runs).toHaveLength(1);
+    expect(runs.map((r) => r.id)).toEqual([a.runId]);
   });
 
   test("a built-in is refused with a 409", async () => {
