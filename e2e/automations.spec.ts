@@ -34,8 +34,9 @@ test("an editor creates a draft from the abandoned cart template, lands in the e
   await expect(row).toContainText("Never published");
   await expect(row).toContainText("Cart abandoned");
   await expect(row).toContainText("No runs yet");
-  // A draft has never been published, so there is nothing to pause or activate yet.
-  await expect(row.getByRole("button")).toHaveCount(0);
+  // A draft has never been published, so there is nothing to pause or activate yet; it can be archived.
+  await expect(row.getByRole("button", { name: /^(Pause|Activate)\b/ })).toHaveCount(0);
+  await expect(row.getByRole("button")).toHaveAccessibleName("Archive Abandoned cart reminder");
 });
 
 test("a viewer reads the list but gets no buttons that change anything", async ({ page }) => {

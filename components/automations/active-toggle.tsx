@@ -6,7 +6,7 @@ import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Notice, type NoticeTone } from "@/components/ui/notice";
 import { setAutomationActiveAction } from "@/lib/actions/automations/set-automation-active";
 
-interface Outcome {
+export interface Outcome {
   tone: NoticeTone;
   title: string;
   text: string;
@@ -32,6 +32,11 @@ export function ActiveToggleNotices({ children }: { children: ReactNode }) {
       {children}
     </OutcomeContext>
   );
+}
+
+/** Reports an outcome in the notice above the list (or the editor) that holds this control. */
+export function useReportOutcome(): (outcome: Outcome | null) => void {
+  return useContext(OutcomeContext);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 
-/** The statuses a merchant filters the list by; archived ones are hidden from the list. */
-export const LISTED_STATUSES = ["draft", "active", "paused"] as const;
+/** The statuses a merchant filters the list by; archived ones are hidden from the default list and shown only under "Archived". */
+export const LISTED_STATUSES = ["draft", "active", "paused", "archived"] as const;
 export type ListedStatus = (typeof LISTED_STATUSES)[number];
 
 const LABELS: Record<string, string> = {

@@ -12,6 +12,8 @@ export interface ConfirmButtonProps {
   children: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
+  /** Called as the dialog opens, e.g. to read what the action would do right now. */
+  onOpen?: () => void;
   variant?: ButtonVariant;
   size?: ButtonSize;
   pending?: boolean;
@@ -29,6 +31,7 @@ export function ConfirmButton({
   children,
   confirmLabel,
   onConfirm,
+  onOpen,
   variant = "danger",
   size = "sm",
   pending = false,
@@ -45,7 +48,10 @@ export function ConfirmButton({
         aria-label={ariaLabel}
         pending={pending}
         disabled={disabled}
-        onClick={() => dialog.current?.showModal()}
+        onClick={() => {
+          onOpen?.();
+          dialog.current?.showModal();
+        }}
       >
         {label}
       </Button>

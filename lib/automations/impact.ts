@@ -5,10 +5,10 @@ import { isUuid, notFound } from "@/lib/errors";
 import type { InFlightPolicy } from "./policies";
 import { impactOf, type Impact } from "./service";
 
-export type ImpactAction = "publish" | "pause";
+export type ImpactAction = "publish" | "pause" | "archive";
 
 /**
- * What publishing or pausing this automation would do to the runs waiting right now, read before
+ * What publishing, pausing or archiving this automation would do to the runs waiting right now, read before
  * the person acts (SPEC §2: "The admin is told, before pausing or publishing, …"). Read-only.
  *
  * `policy` asks "what if the in-flight policy were this one": a revert publishes an old version

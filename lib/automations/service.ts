@@ -172,7 +172,7 @@ export interface Impact {
   message: string;
 }
 
-export async function impactOf(row: AutomationRow, action: "publish" | "pause"): Promise<Impact> {
+export async function impactOf(row: AutomationRow, action: "publish" | "pause" | "archive"): Promise<Impact> {
   const byNode = await waitingByNode(row.id);
   const waitingRuns = byNode.reduce((n, w) => n + w.count, 0);
   if (waitingRuns === 0) return { waitingRuns, policy: row.inFlightPolicy, message: "No runs are waiting." };
@@ -191,7 +191,9 @@ export async function impactOf(row: AutomationRow, action: "publish" | "pause"):
   const then =
     action === "pause"
       ? "any that come due while the automation is paused will be cancelled; those due after you activate it again continue."
-      : POLICY_SENTENCES[row.inFlightPolicy];
+      : action === "archive"
+        ? `${waitingRuns === 1 ? "it" : "they"} will be cancelled when ${waitingRuns === 1 ? "it wakes" : "they wake"}.`
+        : POLICY_SENTENCES[row.inFlightPolicy];
   return { waitingRuns, policy: row.inFlightPolicy, message: `${where}; ${then}` };
 }
 
@@ -375,6 +377,48 @@ export async function setActive(
     // Paused schedules stop firing; re-activated ones fire next after now ("off means off").
     await syncSchedules(tx, updated!);
     return { automation: view(updated!), impact };
+  });
+}
+
+/**
+ * Archives an automation (SPEC §4 `DELETE /api/v1/automations/:id`): it stops for good — no new
+ * runs, schedules stop, waiting runs are cancelled when they wake (wake table: "archived") — and
+ * its runs, versions and history are kept. Built-ins are refused (409). Archiving twice is a no-op.
+ */
+export async function archiveAutomation(
+  caller: Caller,
+  id: string,
+): Promise<{ automation: AutomationView; impact: Impact }> {
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    assertArchivable(row);
+    const impact = await impactOf(row, "archive");
+    if (row.status === "archived") return { automation: view(row), impact };
+    const [updated] = await tx
+      .update(automations)
+      .set({ status: "archived", updatedAt: new Date() })
+      .where(eq(automations.id, row.id))
+      .returning();
+    await syncSchedules(tx, updated!);
+    return { automation: view(updated!), impact };
+  });
+}
+
+/**
+ * Brings an archived automation back as paused: nothing runs until someone activates it (runs
+ * that were waiting when it was archived and woke meanwhile stay cancelled). Only archived ones.
+ */
+export async function restoreAutomation(caller: Caller, id: string): Promise<AutomationView> {
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    if (row.status !== "archived") throw new AppError(409, "conflict", "This automation is not archived.");
+    const [updated] = await tx
+      .update(automations)
+      .set({ status: "paused", updatedAt: new Date() })
+      .where(eq(automations.id, row.id))
+      .returning();
+    await syncSchedules(tx, updated!);
+    return view(updated!);
   });
 }
 

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
+import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
 import {
   AUTOMATION_STATUS_OPTIONS,
   AutomationStatusBadge,
@@ -55,6 +56,9 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
   // Built-ins (the platform's own jobs) do not count: a shop with none of its own flows is still new.
   const builtins = page?.items.filter((item) => item.builtin) ?? [];
   const empty = page !== null && page.items.length === builtins.length && !filtered && !cursor;
+  // A shop whose own flows are all archived still needs a way to the Archived filter.
+  const hasArchived =
+    empty && (await listAutomations(caller.tenant.id, { status: "archived", limit: 1 })).items.length > 0;
 
   return (
     <>
@@ -71,7 +75,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
       />
       {empty ? (
         <>
-          <FirstAutomation canEdit={canEdit} />
+          <FirstAutomation canEdit={canEdit} hasArchived={hasArchived} />
           {builtins.length > 0 && (
             <Card className="mt-6">
               <ActiveToggleNotices>
@@ -87,34 +91,37 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
         </>
       ) : (
         <Card>
-          <ListToolbar
-            path="/automations"
-            searchHint="name"
-            q={q}
-            status={{ value: status, options: AUTOMATION_STATUS_OPTIONS }}
-          />
-          {error || !page ? (
-            <StaleLinkNotice error={error} firstPage="/automations" />
-          ) : page.items.length === 0 ? (
-            <EmptyState
-              title="No automations match these filters"
-              actions={<ButtonLink href="/automations">Clear filters</ButtonLink>}
-            >
-              <p>Try another search or status. Search looks at the automation&apos;s name.</p>
-            </EmptyState>
-          ) : (
-            <ActiveToggleNotices>
-              <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} />
-              <Pager
-                path="/automations"
-                params={{ q, status }}
-                nextCursor={page.nextCursor}
-                paged={Boolean(cursor)}
-                shown={page.items.length}
-                noun={{ one: "automation", many: "automations" }}
-              />
-            </ActiveToggleNotices>
-          )}
+          {/* Around the whole card: an Archive or Restore that empties the list keeps its notice. */}
+          <ActiveToggleNotices>
+            <ListToolbar
+              path="/automations"
+              searchHint="name"
+              q={q}
+              status={{ value: status, options: AUTOMATION_STATUS_OPTIONS }}
+            />
+            {error || !page ? (
+              <StaleLinkNotice error={error} firstPage="/automations" />
+            ) : page.items.length === 0 ? (
+              <EmptyState
+                title="No automations match these filters"
+                actions={<ButtonLink href="/automations">Clear filters</ButtonLink>}
+              >
+                <p>Try another search or status. Search looks at the automation&apos;s name.</p>
+              </EmptyState>
+            ) : (
+              <>
+                <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} />
+                <Pager
+                  path="/automations"
+                  params={{ q, status }}
+                  nextCursor={page.nextCursor}
+                  paged={Boolean(cursor)}
+                  shown={page.items.length}
+                  noun={{ one: "automation", many: "automations" }}
+                />
+              </>
+            )}
+          </ActiveToggleNotices>
         </Card>
       )}
     </>
@@ -196,14 +203,22 @@ function AutomationsTable({
               </TD>
               {canEdit && (
                 <TD align="right">
-                  {(item.status === "active" || item.status === "paused") && (!item.builtin || isAdmin) && (
-                    <ActiveToggle
-                      id={item.id}
-                      name={item.name}
-                      status={item.status}
-                      waitingRuns={item.waitingRuns}
-                    />
-                  )}
+                  <div className="flex items-center justify-end gap-2">
+                    {(item.status === "active" || item.status === "paused") && (!item.builtin || isAdmin) && (
+                      <ActiveToggle
+                        id={item.id}
+                        name={item.name}
+                        status={item.status}
+                        waitingRuns={item.waitingRuns}
+                      />
+                    )}
+                    {/* Built-ins are never archived (pause or reset them instead). */}
+                    {item.status === "archived" ? (
+                      <RestoreButton id={item.id} name={item.name} />
+                    ) : (
+                      !item.builtin && <ArchiveButton id={item.id} name={item.name} />
+                    )}
+                  </div>
                 </TD>
               )}
             </TR>
@@ -215,7 +230,7 @@ function AutomationsTable({
 }
 
 /** The empty state teaches the parts of a flow, then offers the templates (editors and admins). */
-function FirstAutomation({ canEdit }: { canEdit: boolean }) {
+function FirstAutomation({ canEdit, hasArchived }: { canEdit: boolean; hasArchived: boolean }) {
   return (
     <Card>
       <EmptyState
@@ -230,6 +245,11 @@ function FirstAutomation({ canEdit }: { canEdit: boolean }) {
             <ButtonLink href="/orders" variant="secondary">
               See the orders automations will react to
             </ButtonLink>
+            {hasArchived && (
+              <ButtonLink href="/automations?status=archived" variant="secondary">
+                See archived automations
+              </ButtonLink>
+            )}
           </>
         }
       >

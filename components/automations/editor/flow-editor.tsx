@@ -19,6 +19,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
+import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
 import { ResetBuiltinButton } from "@/components/automations/reset-builtin-button";
 import { RunNowButton } from "@/components/automations/run-now-button";
 import { SchedulePreview } from "@/components/automations/schedule-preview";
@@ -61,8 +62,10 @@ type Panel = "step" | "issues" | "settings" | "versions" | "dry-run";
 
 export interface FlowEditorProps {
   automation: AutomationView;
-  /** Editors and admins; for a built-in, admins only. */
+  /** Editors and admins; for a built-in, admins only; nobody while it is archived. */
   canEdit: boolean;
+  /** Editors and admins may archive and restore it; never a built-in. */
+  canArchive: boolean;
   isAdmin: boolean;
   waitingRuns: number;
   shopTimezone: string;
@@ -135,6 +138,7 @@ export function FlowEditor(props: FlowEditorProps) {
 function Editor({
   automation,
   canEdit,
+  canArchive,
   isAdmin,
   shopTimezone,
   waitingRuns,
@@ -161,6 +165,7 @@ function Editor({
   const graph = useMemo(() => fromFlow(nodes, edges), [nodes, edges]);
   const history = useHistory<Graph>(graph);
   const readOnly = !canEdit || viewing !== null;
+  const archived = automation.status === "archived";
   const issues = useMemo(() => validate(graph), [graph]);
   const autosave = useAutosave({
     id: automation.id,
@@ -496,9 +501,11 @@ function Editor({
           {canEdit && <SaveStatus state={autosave.state} />}
           {!canEdit && (
             <span className="rounded-md bg-zinc-100 px-2 py-1 text-xs font-medium text-zinc-700">
-              {automation.builtinSlug
-                ? "Read-only: only admins change built-in automations"
-                : "Read-only: viewers can’t edit"}
+              {archived
+                ? "Read-only: archived"
+                : automation.builtinSlug
+                  ? "Read-only: only admins change built-in automations"
+                  : "Read-only: viewers can’t edit"}
             </span>
           )}
           {canEdit && (
@@ -542,6 +549,9 @@ function Editor({
               waitingRuns={waitingRuns}
             />
           )}
+          {canArchive && !archived && (
+            <ArchiveButton id={automation.id} name={automation.name} beforeArchive={autosave.flush} />
+          )}
           {canEdit && (
             <Button
               size="sm"
@@ -560,6 +570,18 @@ function Editor({
         </div>
       </header>
 
+      {archived && (
+        <div
+          role="status"
+          className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-sm text-zinc-800"
+        >
+          <span>
+            This automation is archived: it starts no runs, and its runs and history are kept. It is read-only
+            {canArchive ? "; restore it to edit it again (it comes back paused)." : "."}
+          </span>
+          {canArchive && <RestoreButton id={automation.id} name={automation.name} />}
+        </div>
+      )}
       {notice && (
         <Notice tone="success" className="m-3">
           {notice}{" "}

@@ -7,13 +7,13 @@ import { IN_FLIGHT_POLICIES } from "@/lib/automations/policies";
 
 const input = z.object({
   id: z.string().min(1).max(200),
-  action: z.enum(["publish", "pause"], "choose publish or pause"),
+  action: z.enum(["publish", "pause", "archive"], "choose publish, pause or archive"),
   /** Name the sentence after this policy instead of the automation's own (a revert brings its version's). */
   policy: z.enum(IN_FLIGHT_POLICIES).optional(),
 });
 
 /**
- * Read-only: how many runs are waiting and what publishing or pausing would do to them, as the
+ * Read-only: how many runs are waiting and what publishing, pausing or archiving would do to them, as the
  * sentence the person reads before confirming. Viewers may read it too.
  */
 export const getImpactAction = action({ role: "viewer", input }, async (parsed, caller) => {

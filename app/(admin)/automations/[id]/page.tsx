@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: automation ? automation.name : "Automation not found" };
 }
 
-/** The flow editor: a viewer gets the same canvas, read-only. */
+/** The flow editor: a viewer, or anyone opening an archived automation, gets the same canvas read-only. */
 export default async function AutomationEditorPage({ params }: { params: Params }) {
   const caller = await requireCaller();
   const automation = await findAutomation(caller.tenant.id, (await params).id);
@@ -34,7 +34,10 @@ export default async function AutomationEditorPage({ params }: { params: Params 
   return (
     <FlowEditor
       automation={automation}
-      canEdit={hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")}
+      canEdit={
+        automation.status !== "archived" && hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
+      }
+      canArchive={!automation.builtinSlug && hasRole(caller.role, "editor")}
       isAdmin={hasRole(caller.role, "admin")}
       waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
       shopTimezone={caller.tenant.timezone}

@@ -1,6 +1,12 @@
 import { apiRoute } from "@/lib/api/route";
-import { getAutomation } from "@/lib/automations/service";
+import { archiveAutomation, getAutomation } from "@/lib/automations/service";
 
 export const GET = apiRoute<{ id: string }>({ role: "viewer" }, async ({ params, caller }) =>
   getAutomation(caller.tenant.id, params.id),
+);
+
+/** Archives (SPEC §4): runs, versions and history are kept; built-ins are refused (409). */
+export const DELETE = apiRoute<{ id: string }>(
+  { role: "editor" },
+  async ({ params, caller }) => (await archiveAutomation(caller, params.id)).automation,
 );
