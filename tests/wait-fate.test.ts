@@ -1,0 +1,187 @@
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, test } from "vitest";
+import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
+import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
+import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
+import { executeRun } from "@/lib/automations/engine/pipeline";
+import { WAKE_REASONS } from "@/lib/automations/engine/wake";
+import { getRun, listRuns } from "@/lib/automations/runs";
+import { fateOf, fateTime, resumeNowWarning, waitFates } from "@/lib/automations/wait-fate";
+import { listWaiting } from "@/lib/automations/waits";
+import { getDb } from "@/lib/db/client";
+import { automationRuns, automationRunWaits } from "@/lib/db/schema";
+import { upsertEntity } from "@/lib/entities/service";
+import { call, createShop, type TestShop } from "./fixtures";
+import { flow, publishFlow } from "./flows";
+
+let shop: TestShop;
+let other: TestShop;
+
+beforeAll(async () => {
+  shop = await createShop();
+  other = await createShop();
+});
+
+const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
+
+const waitThenTag = (tag: string) =>
+  flow(
+    [
+      { id: "t", type: "auto.trigger.order_created" },
+      { id: "w", type: "auto.control.wait", params: { duration: 2, unit: "days" } },
+      { id: "tag", type: "auto.action.add_tag", params: { tag } },
+    ],
+    [
+      ["t", "w"],
+      ["w", "tag"],
+    ],
+  );
+
+/** Publishes a 2-day wait flow and parks one run at it (first leg run here, no worker). */
+async function parked(s: TestShop, name: string, entityId: string) {
+  const id = await publishFlow(s.keys.editor, name, waitThenTag(name));
+  await upsertEntity(s.tenant.id, "order", entityId, order, "test");
+  const [run] = await getDb()
+    .select()
+    .from(automationRuns)
+    .where(and(eq(automationRuns.automationId, id), eq(automationRuns.entityId, entityId)));
+  await executeRun(run!.id);
+  const [wait] = await getDb()
+    .select()
+    .from(automationRunWaits)
+    .where(and(eq(automationRunWaits.runId, run!.id), eq(automationRunWaits.status, "pending")));
+  return { id, runId: run!.id, wait: wait! };
+}
+
+async function republish(s: TestShop, id: string, graph: unknown, policy: string) {
+  const saved = await call(draftRoute, {
+    method: "PUT",
+    key: s.keys.editor,
+    params: { id },
+    body: { graph, inFlightPolicy: policy },
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  const published = await call(publishRoute, { method: "POST", key: s.keys.editor, params: { id } });
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+}
+
+describe("waitFates: what a pending wait will do when it wakes", () => {
+  test("a paused automation's wait is doomed, with the paused sentence, in runs, run and Waiting", async () => {
+    const p = await parked(shop, "fate-paused", "f-1");
+    expect((await waitFates(shop.tenant.id, [p.wait])).get(p.wait.id)).toEqual({ continues: true });
+    await call(pauseRoute, { method: "POST", key: shop.keys.editor, params: { id: p.id } });
+    const reason = `Will be cancelled when it wakes: the automation is paused — turn it back on before ${fateTime(p.wait.resumeAt, "UTC")} to keep it.`;
+    expect((await waitFates(shop.tenant.id, [p.wait])).get(p.wait.id)).toEqual({ continues: false, reason });
+
+    const runs = await listRuns(shop.tenant.id, { automationId: p.id });
+    expect(runs.items[0]).toMatchObject({ status: "waiting", fate: { continues: false, reason } });
+    const run = await getRun(shop.tenant.id, p.runId);
+    expect(run.fate).toEqual({ continues: false, reason });
+    expect(run.waits[0]).toMatchObject({ fate: { continues: false, reason }, cancelledAtWake: null });
+    const waiting = await listWaiting(shop.tenant.id, p.id);
+    expect(waiting.items[0]!.fate).toEqual({ continues: false, reason });
+  });
+
+  test("v2 with policy cancel → doomed; finish_on_started_version → continues on v1", async () => {
+    const c = await parked(shop, "fate-cancel", "f-2");
+    await republish(shop, c.id, waitThenTag("changed"), "cancel");
+    expect((await waitFates(shop.tenant.id, [c.wait])).get(c.wait.id)).toEqual({
+      continues: false,
+      reason:
+        "Will be cancelled when it wakes: the automation was edited (version 2) and its in-flight policy is 'cancel'.",
+    });
+
+    const f = await parked(shop, "fate-finish", "f-3");
+    await republish(shop, f.id, waitThenTag("changed"), "finish_on_started_version");
+    expect((await waitFates(shop.tenant.id, [f.wait])).get(f.wait.id)).toEqual({
+      continues: true,
+      note: "Will finish on version 1, the version it started on.",
+    });
+  });
+
+  test("a revert (v3 has v1's steps) continues even with policy cancel", async () => {
+    const r = await parked(shop, "fate-revert", "f-4");
+    await republish(shop, r.id, waitThenTag("changed"), "cancel");
+    await republish(shop, r.id, waitThenTag("fate-revert"), "cancel");
+    expect((await waitFates(shop.tenant.id, [r.wait])).get(r.wait.id)).toEqual({
+      continues: true,
+      note: "Will carry on: version 3 has the same steps as version 1.",
+    });
+  });
+
+  test("another shop's waits are not readable", async () => {
+    const theirs = await parked(other, "fate-theirs", "f-5");
+    expect((await waitFates(shop.tenant.id, [theirs.wait])).size).toBe(0);
+    expect((await waitFates(other.tenant.id, [theirs.wait])).get(theirs.wait.id)).toEqual({
+      continues: true,
+    });
+  });
+});
+
+describe("the sentences", () => {
+  const at = new Date("2026-12-02T14:00:00Z");
+  const now = new Date("2026-11-30T14:00:00Z");
+  const wait = { automationVersion: 1, resumeAt: at };
+  const paused = { status: "paused" as const, version: 1, inFlightPolicy: "cancel" as const };
+
+  test("paused: turn it back on before the due time, in the shop's time zone", () => {
+    const fate = fateOf({ go: false, reason: WAKE_REASONS.paused }, paused, wait, {
+      timeZone: "Europe/Paris",
+      now,
+    });
+    expect(fate).toEqual({
+      continues: false,
+      reason:
+        "Will be cancelled when it wakes: the automation is paused — turn it back on before 2 Dec 15:00 to keep it.",
+    });
+    if (!fate.continues)
+      expect(resumeNowWarning(fate)).toBe(
+        "This run will be cancelled, not resumed: the automation is paused.",
+      );
+  });
+
+  test("paused and already due: no deadline to meet", () => {
+    expect(
+      fateOf({ go: false, reason: WAKE_REASONS.paused }, paused, wait, {
+        timeZone: "UTC",
+        now: new Date(at.getTime() + 1),
+      }),
+    ).toEqual({ continues: false, reason: "Will be cancelled when it wakes: the automation is paused." });
+  });
+
+  test("edited with policy cancel names the version and the policy; the warning follows it", () => {
+    const fate = fateOf(
+      { go: false, reason: WAKE_REASONS.edited },
+      { status: "active", version: 3, inFlightPolicy: "cancel" },
+      wait,
+      { timeZone: "UTC", now },
+    );
+    expect(fate).toEqual({
+      continues: false,
+      reason:
+        "Will be cancelled when it wakes: the automation was edited (version 3) and its in-flight policy is 'cancel'.",
+    });
+    if (!fate.continues)
+      expect(resumeNowWarning(fate)).toBe(
+        "This run will be cancelled, not resumed: the automation was edited (version 3) and its in-flight policy is 'cancel'.",
+      );
+  });
+
+  test("archived, and moved to the latest version", () => {
+    expect(
+      fateOf({ go: false, reason: WAKE_REASONS.archived }, { ...paused, status: "archived" }, wait, {
+        timeZone: "UTC",
+        now,
+      }),
+    ).toEqual({ continues: false, reason: "Will be cancelled when it wakes: the automation is archived." });
+    const latest = { automationId: "a", version: 2, name: "n", graph: { nodes: [], edges: [] } };
+    expect(
+      fateOf(
+        { go: true, version: latest, note: "Moved to version 2 when it woke." },
+        { status: "active", version: 2, inFlightPolicy: "move_to_latest" },
+        wait,
+        { timeZone: "UTC", now },
+      ),
+    ).toEqual({ continues: true, note: "Will move to version 2 when it wakes." });
+  });
+});
