@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
-import { executeRun } from "@/lib/automations/engine/pipeline";
+import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
 import { WAKE_REASONS } from "@/lib/automations/engine/wake";
 import { getRun, listRuns } from "@/lib/automations/runs";
 import { fateOf, fateTime, resumeNowWarning, waitFates } from "@/lib/automations/wait-fate";
@@ -80,6 +80,19 @@ describe("waitFates: what a pending wait will do when it wakes", () => {
     expect(run.waits[0]).toMatchObject({ fate: { continues: false, reason }, cancelledAtWake: null });
     const waiting = await listWaiting(shop.tenant.id, p.id);
     expect(waiting.items[0]!.fate).toEqual({ continues: false, reason });
+  });
+
+  test("a wait cancelled at wake reads as such (not Resumed), with the engine's reason", async () => {
+    const p = await parked(shop, "fate-woke", "f-6");
+    await call(pauseRoute, { method: "POST", key: shop.keys.editor, params: { id: p.id } });
+    expect(await resumeWait(p.wait.id)).toBe("skipped");
+    const run = await getRun(shop.tenant.id, p.runId);
+    expect(run).toMatchObject({ status: "cancelled", fate: null });
+    expect(run.waits[0]).toMatchObject({
+      status: "resumed",
+      fate: null,
+      cancelledAtWake: "The automation was paused while this run was waiting.",
+    });
   });
 
   test("v2 with policy cancel → doomed; finish_on_started_version → continues on v1", async () => {
