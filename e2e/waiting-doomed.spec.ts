@@ -52,6 +52,12 @@ test("a paused automation's waiting run says it will be cancelled, and Resume no
   await expect(row.getByTestId("wait-fate")).toHaveText(PAUSED);
   await expect(row.getByTestId("resumes-in")).toHaveCount(0);
 
+  // The run page's header and its waits table say the same.
+  await row.getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("wait-fate")).toHaveCount(2);
+  for (const line of await page.getByTestId("wait-fate").all()) await expect(line).toHaveText(PAUSED);
+
   await page.goto("/waiting");
   const waiting = page.getByTestId("waiting-row").filter({ hasText: "E2E doomed in 2 days" });
   await expect(waiting).toHaveCount(1);
