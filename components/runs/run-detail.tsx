@@ -45,7 +45,12 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
         description={
           <>
             <span className="font-mono text-xs">{run.id}</span>
-            {asking?.timesOutAt ? (
+            {run.status === "waiting" && run.fate?.continues === false ? (
+              <>
+                {" · "}
+                <WaitingLine run={run} />
+              </>
+            ) : asking?.timesOutAt ? (
               <>
                 {" · "}
                 Waiting for a decision: {asking.title} · <TimesOutIn value={asking.timesOutAt} />

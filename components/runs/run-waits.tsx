@@ -1,12 +1,15 @@
+import { Badge } from "@/components/ui/badge";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalInfo } from "@/lib/automations/approval-info";
+import type { WaitFate } from "@/lib/automations/wait-fate-text";
 import type { WaitView } from "@/lib/automations/waits";
 import { nodeLabel } from "./node-label";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";
+import { WaitFateLine } from "./waiting-line";
 
 /**
  * The waits of one run: step and kind (and for an approval what it asks), status and why it ended,
@@ -18,7 +21,13 @@ export function RunWaits({
   canEdit,
   isAdmin = false,
 }: {
-  waits: (WaitView & { approval?: ApprovalInfo | null })[];
+  waits: (WaitView & {
+    approval?: ApprovalInfo | null;
+    /** A pending wait: what it will do when it wakes. */
+    fate?: WaitFate | null;
+    /** A wait that woke but whose run the wake table cancelled: why. */
+    cancelledAtWake?: string | null;
+  })[];
   canEdit: boolean;
   /** The signed-in person is an admin (who alone may time out an admins-only approval). Default false. */
   isAdmin?: boolean;
@@ -55,8 +64,22 @@ export function RunWaits({
               )}
             </TD>
             <TD className="max-w-72">
-              <WaitStatusBadge status={wait.status} />
-              {wait.reason && <span className="mt-1 block text-xs text-zinc-600">{wait.reason}</span>}
+              {wait.cancelledAtWake ? (
+                <>
+                  <Badge tone="warning">Cancelled at wake</Badge>
+                  <span className="mt-1 block text-xs text-zinc-600" data-testid="cancelled-at-wake">
+                    {wait.cancelledAtWake}
+                  </span>
+                </>
+              ) : (
+                <>
+                  <WaitStatusBadge status={wait.status} />
+                  {wait.reason && <span className="mt-1 block text-xs text-zinc-600">{wait.reason}</span>}
+                </>
+              )}
+              {wait.status === "pending" && wait.fate && !wait.fate.continues && (
+                <WaitFateLine reason={wait.fate.reason} className="mt-1 block text-xs text-amber-800" />
+              )}
             </TD>
             <TD className="text-zinc-600">
               {wait.status === "pending" && wait.kind === "approval" ? (
@@ -73,6 +96,7 @@ export function RunWaits({
                   <WaitActions
                     waitId={wait.id}
                     waitKind={wait.kind}
+                    fate={wait.fate}
                     label={`${nodeLabel(wait.nodeType)} ${wait.nodeId}`}
                   />
                 )}

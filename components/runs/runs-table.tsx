@@ -76,8 +76,12 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
               <TD>
                 <div className="flex flex-col items-start gap-1">
                   <RunStatusBadge status={run.status} awaitingApproval={run.awaitingApproval} />
-                  {!run.awaitingApproval && (
-                    <WaitingLine run={run} className="text-xs whitespace-nowrap text-zinc-600" />
+                  {(!run.awaitingApproval || run.fate?.continues === false) && (
+                    <WaitingLine
+                      run={run}
+                      className="text-xs whitespace-nowrap text-zinc-600"
+                      doomedClassName="max-w-64 text-xs text-amber-800"
+                    />
                   )}
                   {run.status === "cancelled" && run.reason && (
                     <span className="max-w-64 text-xs text-zinc-600">{run.reason}</span>

@@ -7,22 +7,27 @@ import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { cancelWaitAction } from "@/lib/actions/waits/cancel-wait";
 import { resumeWaitNowAction } from "@/lib/actions/waits/resume-wait-now";
+import { resumeNowWarning, type WaitFate } from "@/lib/automations/wait-fate-text";
 
 /**
  * Resume now and Cancel for one pending wait (editors and admins: pages leave it out for viewers,
  * and the actions refuse them anyway). Afterwards every live query refetches and server-rendered
  * lists refresh, so the run's new status shows without a reload. On an approval, resuming now
- * means deciding it as timed out, and the button says so.
+ * means deciding it as timed out, and the button says so. On a wait the wake table will cancel
+ * (the automation paused, or edited with policy `cancel`), Resume now asks first and says so.
  */
 export function WaitActions({
   waitId,
   label,
   waitKind,
+  fate,
 }: {
   waitId: string;
   label: string;
   /** The wait's kind; "approval" relabels Resume now. */
   waitKind?: string;
+  /** What the wait will do when it wakes; a doomed one is confirmed before Resume now. */
+  fate?: WaitFate | null;
 }) {
   const approval = waitKind === "approval";
   const resumeLabel = approval ? "Decide as timed out now" : "Resume now";
@@ -40,7 +45,14 @@ export function WaitActions({
       else
         setMessage({
           error: false,
-          text: kind === "cancel" ? "Wait cancelled." : approval ? "Timing out now…" : "Resuming now…",
+          text:
+            kind === "cancel"
+              ? "Wait cancelled."
+              : fate && !fate.continues
+                ? "Cancelling the run…"
+                : approval
+                  ? "Timing out now…"
+                  : "Resuming now…",
         });
       await queryClient.invalidateQueries();
       router.refresh();
@@ -49,15 +61,29 @@ export function WaitActions({
 
   return (
     <div className="flex flex-wrap items-center justify-end gap-2">
-      <Button
-        size="sm"
-        variant="secondary"
-        pending={pending}
-        onClick={() => run("resume")}
-        aria-label={`${resumeLabel}: ${label}`}
-      >
-        {resumeLabel}
-      </Button>
+      {fate && !fate.continues ? (
+        <ConfirmButton
+          label={resumeLabel}
+          ariaLabel={`${resumeLabel}: ${label}`}
+          title="Resume now will cancel this run"
+          confirmLabel="Cancel the run"
+          pending={pending}
+          onConfirm={() => run("resume")}
+        >
+          <p data-testid="resume-warning">{resumeNowWarning(fate)}</p>
+          <p className="mt-2">The steps after this wait will not run.</p>
+        </ConfirmButton>
+      ) : (
+        <Button
+          size="sm"
+          variant="secondary"
+          pending={pending}
+          onClick={() => run("resume")}
+          aria-label={`${resumeLabel}: ${label}`}
+        >
+          {resumeLabel}
+        </Button>
+      )}
       <ConfirmButton
         label="Cancel"
         ariaLabel={`Cancel wait: ${label}`}

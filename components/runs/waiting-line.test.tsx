@@ -39,6 +39,29 @@ describe("WaitingLine", () => {
     expect(renderToStaticMarkup(<WaitingLine run={{ ...delay, nextWait: null }} />)).toContain("Resumes in");
     expect(renderToStaticMarkup(<WaitingLine run={{ ...delay, status: "succeeded" }} />)).toBe("");
   });
+
+  test("a wait the wake table will cancel says so instead of 'Resumes in …', in a warning tone", () => {
+    const reason = "Will be cancelled when it wakes: the automation is paused.";
+    const html = renderToStaticMarkup(
+      <WaitingLine
+        run={{
+          status: "waiting",
+          resumeAt: soon.toISOString(),
+          nextWait: { kind: "delay", retry: null },
+          fate: { continues: false, reason },
+        }}
+      />,
+    );
+    expect(html).toContain(reason);
+    expect(html).toContain("text-amber-800");
+    expect(html).not.toContain("Resumes");
+    const alive = renderToStaticMarkup(
+      <WaitingLine
+        run={{ status: "waiting", resumeAt: soon.toISOString(), nextWait: null, fate: { continues: true } }}
+      />,
+    );
+    expect(alive).toContain("Resumes in 30 minutes");
+  });
 });
 
 describe("RunTimeline with retries", () => {

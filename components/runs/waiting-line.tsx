@@ -9,16 +9,22 @@ import { clockTime, retryingText } from "./retrying";
 
 /**
  * The line under a waiting run's status: "Retrying — attempt 2 of 3 at 14:05" when its earliest
- * pending wait is a retry, else "Resumes in 2 hours". Nothing for a run that is not waiting.
+ * pending wait is a retry, else "Resumes in 2 hours" — or, when the wake table will cancel it as
+ * things stand, why and what to do, in a warning tone. Nothing for a run that is not waiting.
  */
 export function WaitingLine({
   run,
   className,
+  doomedClassName = "text-amber-800",
 }: {
-  run: Pick<RunSummary, "status" | "resumeAt" | "nextWait">;
+  run: Pick<RunSummary, "status" | "resumeAt" | "nextWait"> & Partial<Pick<RunSummary, "fate">>;
   className?: string;
+  /** Classes of the "Will be cancelled when it wakes: …" line. */
+  doomedClassName?: string;
 }) {
   if (run.status !== "waiting" || !run.resumeAt) return null;
+  if (run.fate && !run.fate.continues)
+    return <WaitFateLine reason={run.fate.reason} className={doomedClassName} />;
   if (run.nextWait?.kind === "retry") {
     return <RetryingAt value={run.resumeAt} retry={run.nextWait.retry} className={className} />;
   }
@@ -66,5 +72,21 @@ export function ClockTime({ value }: { value: string }) {
       {clockTime(date, zone)}
       {zone === "UTC" && " UTC"}
     </time>
+  );
+}
+
+/** "Will be cancelled when it wakes: the automation is paused — …", in a warning tone. */
+export function WaitFateLine({
+  reason,
+  className = "text-amber-800",
+}: {
+  reason: string;
+  className?: string;
+}) {
+  return (
+    <span className={className} data-testid="wait-fate">
+      <span aria-hidden="true">⚠ </span>
+      {reason}
+    </span>
   );
 }

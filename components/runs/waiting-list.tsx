@@ -12,6 +12,7 @@ import { nodeLabel } from "./node-label";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS } from "./run-status";
 import { WaitActions } from "./wait-actions";
+import { WaitFateLine } from "./waiting-line";
 import { RunLink } from "./run-link";
 
 export interface WaitingListProps {
@@ -77,6 +78,12 @@ export function WaitingList({
                     ) : (
                       <ResumesIn value={wait.resumeAt} />
                     )}
+                    {wait.fate && !wait.fate.continues && (
+                      <WaitFateLine
+                        reason={wait.fate.reason}
+                        className="mt-1 block max-w-64 text-xs whitespace-normal text-amber-800"
+                      />
+                    )}
                   </TD>
                   {showAutomation && (
                     <TD className="max-w-56 break-words">
@@ -112,6 +119,7 @@ export function WaitingList({
                         <WaitActions
                           waitId={wait.id}
                           waitKind={wait.kind}
+                          fate={wait.fate}
                           label={`${nodeLabel(wait.nodeType)} ${wait.nodeId} of run ${wait.runId.slice(0, 8)}`}
                         />
                       )}

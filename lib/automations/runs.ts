@@ -13,6 +13,7 @@ import { approvalInfo } from "./approval-info";
 import type { Graph } from "./graph/schema";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { nextWait, nextWaitOf, nodeStatuses, numberOccurrences, type NextWait } from "./run-timeline";
+import { waitFates, type WaitFate } from "./wait-fate";
 import { waitView } from "./waits";
 import { isUuid, notFound, parseOrThrow } from "@/lib/errors";
 
@@ -74,6 +75,8 @@ export interface RunSummary {
   error: string | null;
   /** Waiting at an approval nobody has decided yet ("Awaiting approval" instead of "Waiting"). */
   awaitingApproval: boolean;
+  /** While waiting: what its earliest pending wait will do when it wakes, as things stand. */
+  fate: WaitFate | null;
 }
 
 type RunRow = typeof automationRuns.$inferSelect;
@@ -97,6 +100,7 @@ function summary(r: RunRow, automationName: string | null, next: NextWait | null
     reason: r.reason,
     error: r.error,
     awaitingApproval: false,
+    fate: null,
   };
 }
 
@@ -143,6 +147,7 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
     items: page.map((row) => ({
       ...summary(row.run, row.automationName, next.get(row.run.id)?.wait ?? null),
       awaitingApproval: next.get(row.run.id)?.awaitingApproval ?? false,
+      fate: row.run.status === "waiting" ? (next.get(row.run.id)?.fate ?? null) : null,
     })),
     nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.run.id) : null,
   };
@@ -156,7 +161,7 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
 async function nextWaits(
   tenantId: string,
   runIds: string[],
-): Promise<Map<string, { wait: NextWait; awaitingApproval: boolean }>> {
+): Promise<Map<string, { wait: NextWait; awaitingApproval: boolean; fate: WaitFate | null }>> {
   if (runIds.length === 0) return new Map();
   const w = automationRunWaits;
   // Spelled out: drizzle leaves a lone table's columns unqualified, and inside the subqueries an
@@ -167,8 +172,13 @@ async function nextWaits(
   };
   const rows = await getDb()
     .selectDistinctOn([w.runId], {
+      id: w.id,
       runId: w.runId,
       kind: w.kind,
+      automationId: w.automationId,
+      automationVersion: w.automationVersion,
+      nodeId: w.nodeId,
+      resumeAt: w.resumeAt,
       // As text: the note is parsed and checked here rather than trusted as whatever jsonb decodes to.
       retry: sql<string | null>`case when ${w.kind} = 'retry' then (
         select (s.output -> 'retry')::text from automation_run_steps s
@@ -181,10 +191,15 @@ async function nextWaits(
     .from(w)
     .where(and(eq(w.tenantId, tenantId), inArray(w.runId, runIds), eq(w.status, "pending")))
     .orderBy(w.runId, w.resumeAt, w.id);
+  const fates = await waitFates(tenantId, rows);
   return new Map(
     rows.map((row) => [
       row.runId,
-      { wait: nextWait(row.kind, { retry: parseJson(row.retry) }), awaitingApproval: row.awaitingApproval },
+      {
+        wait: nextWait(row.kind, { retry: parseJson(row.retry) }),
+        awaitingApproval: row.awaitingApproval,
+        fate: fates.get(row.id) ?? null,
+      },
     ]),
   );
 }
@@ -251,14 +266,30 @@ export async function getRun(tenantId: string, id: string) {
     })),
   );
   const outputs = new Map(steps.map((s) => [s.id, s.output]));
+  const stepsById = new Map(steps.map((s) => [s.id, s]));
+  const fates = await waitFates(
+    tenantId,
+    waits.filter((w) => w.status === "pending"),
+  );
   const waitViews = waits.map((w) => ({
     ...waitView(w),
     stepId: w.stepId,
+    /** A pending wait: what it will do when it wakes, as things stand. */
+    fate: fates.get(w.id) ?? null,
+    /**
+     * A wait that woke but whose leg the wake table stopped (its step skipped, the run cancelled):
+     * why. Null for a wait that did resume.
+     */
+    cancelledAtWake: cancelledAtWake(w, w.stepId ? stepsById.get(w.stepId) : undefined, run),
     /** For an approval: what was asked, of whom, and who decided what (null for other kinds). */
     approval: w.kind === "approval" ? approvalInfo(w, w.stepId ? outputs.get(w.stepId) : null) : null,
   }));
+  const earliest = waitViews
+    .filter((w) => w.status === "pending")
+    .sort((a, b) => a.resumeAt.localeCompare(b.resumeAt) || a.id.localeCompare(b.id))[0];
   return {
     ...summary(run, found.automationName, nextWaitOf(waitViews, shaped)),
+    fate: run.status === "waiting" ? (earliest?.fate ?? null) : null,
     awaitingApproval: run.status === "waiting" && waitViews.some((w) => w.approval?.state === "pending"),
     event: run.event,
     legs: run.legs,
@@ -269,6 +300,18 @@ export async function getRun(tenantId: string, id: string) {
     /** Each node's latest status in this run, for drawing the path taken on the canvas. */
     nodeStatuses: nodeStatuses(shaped),
   };
+}
+
+/** Why a resumed wait's leg did not run: its step skipped at wake (or, lacking one, the run's reason). */
+function cancelledAtWake(
+  wait: typeof automationRunWaits.$inferSelect,
+  step: typeof automationRunSteps.$inferSelect | undefined,
+  run: RunRow,
+): string | null {
+  if (wait.status !== "resumed" || wait.kind === "later") return null;
+  if (step)
+    return step.status === "skipped" ? (step.reason ?? run.reason ?? "Cancelled when it woke.") : null;
+  return run.status === "cancelled" ? (run.reason ?? "Cancelled when it woke.") : null;
 }
 
 export type RunDetail = Awaited<ReturnType<typeof getRun>>;

@@ -9,6 +9,7 @@ import { assertMayDecide } from "./approvals";
 import { automationNames } from "./automation-names";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { finishRun } from "./store/runs";
+import { waitFates, type WaitFate } from "./wait-fate";
 import { cancelWait, countPendingWaits, markRunWaiting, resumeTask, type WaitRow } from "./store/waits";
 
 export interface WaitView {
@@ -155,6 +156,8 @@ export const waitingQuery = z.object({
 export interface WaitingItem extends WaitView {
   /** The automation's current name (null when it was deleted since). */
   automationName: string | null;
+  /** A pending wait: what it will do when it wakes, as things stand (null for a later step, or dropped). */
+  fate: WaitFate | null;
 }
 
 /**
@@ -201,9 +204,14 @@ export async function listWaiting(tenantId: string, automationId: string | null,
     ...page.map((row) => row.wait.automationId),
     ...dropped.map((d) => d.automationId),
   ]);
+  const fates = await waitFates(
+    tenantId,
+    page.map((row) => row.wait),
+  );
   const item = (row: WaitRow): WaitingItem => ({
     ...waitView(row),
     automationName: names.get(row.automationId) ?? null,
+    fate: row.status === "pending" ? (fates.get(row.id) ?? null) : null,
   });
   return {
     items: page.map((row) => item(row.wait)),
