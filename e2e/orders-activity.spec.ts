@@ -60,7 +60,7 @@ test("a run that tags an order reads 'Order #…' and shows on the order's Activ
     hasText: "Succeeded",
   });
   await expect(runItem).toHaveCount(1);
-  const tagItem = activity.getByTestId("activity").filter({ hasText: "Added tag ‘vip-e2e’" });
+  const tagItem = activity.getByTestId("activity").filter({ hasText: "Added tag 'vip-e2e'" });
   await expect(tagItem).toContainText("of 'E2E VIP tagger'");
   await expect(tagItem.locator("time")).toHaveAttribute("title", /\d{4}/);
   await tagItem.getByRole("link", { name: /^run / }).click();

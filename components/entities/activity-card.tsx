@@ -38,7 +38,7 @@ function Line({ item }: { item: ActivityItem }) {
     case "tag":
       return (
         <span>
-          {item.added ? "Added" : "Removed"} tag &lsquo;{item.tag}&rsquo;
+          {item.added ? "Added" : "Removed"} tag {`'${item.tag}'`}
           <ByRun item={item} />
         </span>
       );
@@ -52,7 +52,7 @@ function Line({ item }: { item: ActivityItem }) {
     case "email":
       return (
         <span>
-          Email &lsquo;{item.subject}&rsquo; to {item.to} ({item.status})
+          Email {`'${item.subject}'`} to {item.to} ({item.status})
           <ByRun item={item} />
         </span>
       );
