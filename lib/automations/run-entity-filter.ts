@@ -1,6 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, entities } from "@/lib/db/schema";
+import { DOMAINS, ENTITYLESS_DOMAINS } from "@/lib/entities/domains";
 
 /**
  * The runs list's entity filter reads what a merchant types: "#1022", "1022", an id
@@ -57,13 +58,23 @@ export async function resolveEntitySearch(
   return [{ domain: domain ?? null, id: term }, ...rows];
 }
 
-/** The runs condition for resolved records: one (domain, entity_id) pair each, or the bare id. */
+/** Every domain a run can be about; a bare id names its domain as one of these, so the index serves it. */
+const RUN_DOMAINS = [...DOMAINS, ...ENTITYLESS_DOMAINS, "later"];
+
+/**
+ * The runs condition for resolved records: one (domain, entity_id) pair each, or the bare id in any
+ * domain. Each branch is a probe of `automation_runs_entity_idx` (tenant, domain, entity_id).
+ */
 export function runsAboutRecords(records: { domain: string | null; id: string }[]): SQL {
   const r = automationRuns;
+  const domains = sql.join(
+    RUN_DOMAINS.map((d) => sql`${d}`),
+    sql`, `,
+  );
   const conditions = records.map((rec) =>
     rec.domain
       ? sql`(${r.domain} = ${rec.domain} and ${r.entityId} = ${rec.id})`
-      : sql`${r.entityId} = ${rec.id}`,
+      : sql`(${r.domain} in (${domains}) and ${r.entityId} = ${rec.id})`,
   );
   return sql`(${sql.join(conditions, sql` or `)})`;
 }
