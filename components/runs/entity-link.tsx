@@ -5,7 +5,8 @@ const PAGES: Record<string, string> = { order: "/orders", customer: "/customers"
 
 /**
  * A run's subject: "order ord_1001", linked to the record's page where there is one. With `label`
- * ("Order #1001 · ana@shop.test · €1,250.00 · paid") it shows that instead of the id.
+ * ("Order #1001 · €1,250.00 · ana@shop.test", a run summary's `entityLabel`) it shows that instead
+ * of the id.
  */
 export function EntityLink({
   domain,

@@ -120,7 +120,16 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
                     ),
                   },
                   { term: "Version", detail: `v${run.automationVersion}` },
-                  { term: "Entity", detail: <EntityLink domain={run.domain} id={run.entityId} /> },
+                  {
+                    term: "Entity",
+                    detail: (
+                      <EntityLink
+                        domain={run.domain}
+                        id={run.entityId}
+                        label={run.entityLabel ?? undefined}
+                      />
+                    ),
+                  },
                   { term: "Trigger", detail: <span className="font-mono text-xs">{run.eventType}</span> },
                   { term: "Started", detail: <RelativeTime value={run.startedAt ?? run.createdAt} /> },
                   {

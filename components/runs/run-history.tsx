@@ -93,12 +93,12 @@ export async function RunHistory({
         )
       ) : page && page.items.length === 0 ? (
         <EmptyState
-          title="No runs match these filters"
+          title={filters.entityId ? `No runs for '${filters.entityId}'` : "No runs match these filters"}
           actions={<ButtonLink href={path}>Clear filters</ButtonLink>}
         >
           <p>
             Try another status or a wider date range. Dates are days in the shop&apos;s time zone ({timeZone}
-            ), both included; an entity id matches exactly.
+            ), both included. A record is found by its order number (#1001), email, name or id.
           </p>
         </EmptyState>
       ) : page ? (

@@ -90,15 +90,19 @@ export function RunsFilters({
             ))}
           </Select>
         </div>
-        <div className="w-40">
-          <Label htmlFor="runs-entity">Entity id</Label>
+        <div className="w-52">
+          <Label htmlFor="runs-entity">Entity id, number or email</Label>
           <Input
             id="runs-entity"
             name="entityId"
             defaultValue={values.entityId}
-            placeholder="ord_1001"
+            placeholder="#1001, email or id"
+            aria-describedby="runs-entity-help"
             className="mt-1.5"
           />
+          <p id="runs-entity-help" className="sr-only">
+            An order number (#1001 or 1001), a customer&apos;s email or name, or a record id.
+          </p>
         </div>
       </fieldset>
       <fieldset className="flex items-end gap-2" aria-describedby="runs-dates-zone">

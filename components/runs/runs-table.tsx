@@ -92,7 +92,7 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
                 </div>
               </TD>
               <TD className="max-w-48">
-                <EntityLink domain={run.domain} id={run.entityId} />
+                <EntityLink domain={run.domain} id={run.entityId} label={run.entityLabel ?? undefined} />
               </TD>
               <TD className="font-mono text-xs whitespace-nowrap">{run.eventType}</TD>
               <TD className="whitespace-nowrap">v{run.automationVersion}</TD>

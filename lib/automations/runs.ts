@@ -7,12 +7,15 @@ import {
   automationRunWaits,
   automations,
   automationVersions,
+  entities,
   type RunStatus,
 } from "@/lib/db/schema";
+import { runEntityTitle } from "@/lib/entities/options";
 import { approvalInfo } from "./approval-info";
 import type { Graph } from "./graph/schema";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { nextWait, nextWaitOf, nodeStatuses, numberOccurrences, type NextWait } from "./run-timeline";
+import { resolveEntitySearch, runsAboutRecords } from "./run-entity-filter";
 import { waitFates, type WaitFate } from "./wait-fate";
 import { waitView } from "./waits";
 import { isUuid, notFound, parseOrThrow } from "@/lib/errors";
@@ -38,6 +41,7 @@ export const runsQuery = z
     automationId: z.uuid("must be an automation id").optional(),
     status: z.enum(RUN_STATUSES, `must be one of ${RUN_STATUSES.join(", ")}`).optional(),
     domain: z.string().max(50).optional(),
+    /** An id, an order number ("#1022" or "1022"), an email or a customer's name. */
     entityId: z.string().max(200).optional(),
     /** Runs created at or after this instant. */
     from: instant.optional(),
@@ -63,6 +67,8 @@ export interface RunSummary {
   eventType: string;
   domain: string;
   entityId: string | null;
+  /** The record as merchants name it ("Order #1022 · €65.00 · ada@example.com"); null when the run is about no record. */
+  entityLabel: string | null;
   startedAt: string | null;
   finishedAt: string | null;
   durationMs: number | null;
@@ -81,7 +87,20 @@ export interface RunSummary {
 
 type RunRow = typeof automationRuns.$inferSelect;
 
-function summary(r: RunRow, automationName: string | null, next: NextWait | null = null): RunSummary {
+/** The subject's joined row: the record's data, or null when it has been deleted since. */
+const entityJoin = () =>
+  and(
+    eq(entities.tenantId, automationRuns.tenantId),
+    eq(entities.domain, automationRuns.domain),
+    eq(entities.id, automationRuns.entityId),
+  );
+
+function summary(
+  r: RunRow,
+  automationName: string | null,
+  next: NextWait | null = null,
+  entityData: Record<string, unknown> | null = null,
+): RunSummary {
   return {
     id: r.id,
     automationId: r.automationId,
@@ -91,6 +110,7 @@ function summary(r: RunRow, automationName: string | null, next: NextWait | null
     eventType: r.event.type,
     domain: r.domain,
     entityId: r.entityId,
+    entityLabel: runEntityTitle(r.domain, r.entityId, entityData),
     startedAt: r.startedAt?.toISOString() ?? null,
     finishedAt: r.finishedAt?.toISOString() ?? null,
     durationMs: r.durationMs,
@@ -113,21 +133,25 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
   const q = parseOrThrow(runsQuery, query, "The runs query is invalid");
   const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
   const r = automationRuns;
+  const records = q.entityId ? await resolveEntitySearch(tenantId, q.entityId, q.domain) : [];
   const rows = await getDb()
     .select({
       run: r,
       at: sql<string>`${sql.raw(preciseTimestamp('"automation_runs"."created_at"'))}`,
       automationName: automations.name,
+      entityData: entities.data,
     })
     .from(r)
     .leftJoin(automations, eq(automations.id, r.automationId))
+    // The labels of a page of runs come with it: one primary-key probe per run, in the same query.
+    .leftJoin(entities, entityJoin())
     .where(
       and(
         eq(r.tenantId, tenantId),
         q.automationId ? eq(r.automationId, q.automationId) : undefined,
         q.status ? eq(r.status, q.status) : undefined,
         q.domain ? eq(r.domain, q.domain) : undefined,
-        q.entityId ? eq(r.entityId, q.entityId) : undefined,
+        records.length > 0 ? runsAboutRecords(records) : undefined,
         q.from ? gte(r.createdAt, new Date(q.from)) : undefined,
         q.to ? lt(r.createdAt, new Date(q.to)) : undefined,
         // A row comparison, so the index serves it as one range condition.
@@ -145,7 +169,7 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
   );
   return {
     items: page.map((row) => ({
-      ...summary(row.run, row.automationName, next.get(row.run.id)?.wait ?? null),
+      ...summary(row.run, row.automationName, next.get(row.run.id)?.wait ?? null, row.entityData),
       awaitingApproval: next.get(row.run.id)?.awaitingApproval ?? false,
       fate: row.run.status === "waiting" ? (next.get(row.run.id)?.fate ?? null) : null,
     })),
@@ -217,9 +241,10 @@ function parseJson(text: string | null): unknown {
 export async function getRun(tenantId: string, id: string) {
   if (!isUuid(id)) throw notFound("That run");
   const [found] = await getDb()
-    .select({ run: automationRuns, automationName: automations.name })
+    .select({ run: automationRuns, automationName: automations.name, entityData: entities.data })
     .from(automationRuns)
     .leftJoin(automations, eq(automations.id, automationRuns.automationId))
+    .leftJoin(entities, entityJoin())
     .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.id, id)));
   if (!found) throw notFound("That run");
   const { run } = found;
@@ -288,7 +313,7 @@ export async function getRun(tenantId: string, id: string) {
     .filter((w) => w.status === "pending")
     .sort((a, b) => a.resumeAt.localeCompare(b.resumeAt) || a.id.localeCompare(b.id))[0];
   return {
-    ...summary(run, found.automationName, nextWaitOf(waitViews, shaped)),
+    ...summary(run, found.automationName, nextWaitOf(waitViews, shaped), found.entityData),
     fate: run.status === "waiting" ? (earliest?.fate ?? null) : null,
     awaitingApproval: run.status === "waiting" && waitViews.some((w) => w.approval?.state === "pending"),
     event: run.event,

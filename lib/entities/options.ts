@@ -71,6 +71,64 @@ export function entityLabel(domain: Domain, id: string, data: Record<string, unk
   return parts.filter((part): part is string => part !== null).join(" · ");
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+
+/** "€65.00" for (65, "EUR") in the record's own currency; a code Intl does not know stays after the amount. */
+function money(value: unknown, currency: unknown): string | null {
+  if (typeof value !== "number") return null;
+  const code = text(currency)?.toUpperCase();
+  if (!code) return String(value);
+  if (!moneyFormats.has(code)) {
+    try {
+      moneyFormats.set(code, new Intl.NumberFormat("en-US", { style: "currency", currency: code }));
+    } catch {
+      moneyFormats.set(code, null);
+    }
+  }
+  return moneyFormats.get(code)?.format(value) ?? `${value} ${code}`;
+}
+
+/**
+ * How run history names a record, the way merchants do: "Order #1022 · €65.00 · ada@example.com",
+ * "Customer Ada Lovelace (ada@example.com)". Unlike `entityLabel` (a picker line) it leaves out the
+ * status, which changes after the run and would read as the status the run saw.
+ */
+export function entityTitle(domain: Domain, id: string, data: Record<string, unknown>): string {
+  if (domain === "customer") {
+    const name = text(data.name);
+    const email = text(data.email);
+    if (name) return `Customer ${name}${email ? ` (${email})` : ""}`;
+    return `Customer ${email ?? `'${id}'`}`;
+  }
+  const name = entityName(domain, id, data);
+  const parts: (string | null)[] = [name.charAt(0).toUpperCase() + name.slice(1)];
+  switch (domain) {
+    case "order":
+    case "cart":
+      parts.push(money(data.total, data.currency), text(data.email));
+      break;
+    case "refund":
+    case "invoice":
+      parts.push(money(data.amount, data.currency));
+      break;
+  }
+  return parts.filter((part): part is string => part !== null).join(" · ");
+}
+
+/**
+ * The run-history name of a run's subject: its title while the record exists, "order ord_1022
+ * (deleted)" once it is gone, and null for subjects that are not stored records (webhooks, schedules).
+ */
+export function runEntityTitle(
+  domain: string,
+  id: string | null,
+  data: Record<string, unknown> | null,
+): string | null {
+  if (!id || !isDomain(domain)) return null;
+  if (data) return entityTitle(domain, id, data);
+  return `${DOMAIN_LABELS[domain].one} ${id} (deleted)`;
+}
+
 const optionsQuery = z.object({
   query: z.string().max(200, "the search is longer than 200 characters").optional(),
   limit: z.number().int().min(1).max(50).default(20),

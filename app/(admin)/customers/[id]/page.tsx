@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MarketingBadge } from "@/components/customers/marketing-badge";
 import { decodeParam, readBoolean, readNumber, readString } from "@/components/entities/fields";
+import { ActivityCard } from "@/components/entities/activity-card";
 import { NotesCard } from "@/components/entities/notes-card";
 import { TagList } from "@/components/entities/tag-list";
 import { OrderStatusBadge } from "@/components/orders/order-status";
@@ -14,6 +15,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { requireCaller } from "@/lib/auth/session";
 import { getEntity, listEntities, type EntityListItem, type EntityView } from "@/lib/entities/service";
+import { ACTIVITY_RUN_LIMIT, entityActivity } from "@/lib/entities/activity";
 import { AppError } from "@/lib/errors";
 
 type Params = Promise<{ id: string }>;
@@ -57,7 +59,10 @@ export default async function CustomerPage({ params }: { params: Params }) {
   const email = readString(customer, "email");
   const ordersCount = readNumber(customer, "ordersCount");
   const totalSpent = readNumber(customer, "totalSpent");
-  const orders = await recentOrders(caller.tenant.id, customer.id, email);
+  const [orders, activity] = await Promise.all([
+    recentOrders(caller.tenant.id, customer.id, email),
+    entityActivity(caller.tenant.id, "customer", customer.id),
+  ]);
 
   return (
     <>
@@ -125,6 +130,7 @@ export default async function CustomerPage({ params }: { params: Params }) {
             )}
           </Card>
           <NotesCard notes={customer.notes} />
+          <ActivityCard items={activity} limit={ACTIVITY_RUN_LIMIT} />
         </div>
         <div className="min-w-0 space-y-6">
           <Card>

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EventHistory } from "@/components/entities/event-history";
 import { decodeParam, readLineItems, readNumber, readString } from "@/components/entities/fields";
+import { ActivityCard } from "@/components/entities/activity-card";
 import { NotesCard } from "@/components/entities/notes-card";
 import { TagList } from "@/components/entities/tag-list";
 import { ChangeStatusForm } from "@/components/orders/change-status-form";
@@ -16,6 +17,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { getEntity, type EntityView } from "@/lib/entities/service";
+import { ACTIVITY_RUN_LIMIT, entityActivity } from "@/lib/entities/activity";
 import { AppError } from "@/lib/errors";
 import { listEntityEvents } from "@/lib/events/list";
 
@@ -47,7 +49,10 @@ export default async function OrderPage({ params }: { params: Params }) {
   const id = decodeParam((await params).id);
   const order = await findOrder(caller.tenant.id, id);
   if (!order) notFound();
-  const events = await listEntityEvents(caller.tenant.id, "order", order.id, EVENT_LIMIT);
+  const [events, activity] = await Promise.all([
+    listEntityEvents(caller.tenant.id, "order", order.id, EVENT_LIMIT),
+    entityActivity(caller.tenant.id, "order", order.id),
+  ]);
 
   const number = readString(order, "number") ?? order.id;
   const status = readString(order, "status");
@@ -82,6 +87,7 @@ export default async function OrderPage({ params }: { params: Params }) {
             <LineItems items={lineItems} total={total} currency={currency} />
           </Card>
           <NotesCard notes={order.notes} />
+          <ActivityCard items={activity} limit={ACTIVITY_RUN_LIMIT} />
           <EventHistory
             events={events.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() }))}
             statusLabel={statusLabel}
