@@ -93,7 +93,13 @@ export async function RunHistory({
         )
       ) : page && page.items.length === 0 ? (
         <EmptyState
-          title={filters.entityId ? `No runs for '${filters.entityId}'` : "No runs match these filters"}
+          title={
+            // A record alone names it ("No runs for '#1022'"); with other filters, they are the reason too.
+            filters.entityId &&
+            !Object.entries(filters).some(([key, value]) => value && key !== "entityId" && key !== "domain")
+              ? `No runs for '${filters.entityId}'`
+              : "No runs match these filters"
+          }
           actions={<ButtonLink href={path}>Clear filters</ButtonLink>}
         >
           <p>
