@@ -16,7 +16,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
@@ -25,6 +25,8 @@ import { RunNowButton } from "@/components/automations/run-now-button";
 import { SchedulePreview } from "@/components/automations/schedule-preview";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { listVersionsAction } from "@/lib/actions/automations/list-versions";
+import { diffGraphs } from "@/lib/automations/editor/diff";
 import { autoLayout, NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/layout";
 import {
   fromFlow,
@@ -46,7 +48,9 @@ import { NodeConfig } from "./config/node-config";
 import { ConnectionsEditor } from "./connections-editor";
 import { Palette } from "./palette";
 import { DryRunPanel } from "./panels/dry-run-panel";
+import { draftMatchesActive, publishBlockedReason } from "./panels/panel-text";
 import { PublishDialog } from "./panels/publish-dialog";
+import { PublishState } from "./panels/publish-state";
 import { VersionsPanel } from "./panels/versions-panel";
 import { ReadyIssuesPanel } from "./ready-issues-panel";
 import { SaveStatus } from "./save-status";
@@ -159,10 +163,29 @@ function Editor({
   const [dryRun, setDryRun] = useState<DryRunResult | null>(null);
   const [publishOpen, setPublishOpen] = useState(false);
   const [flash, setFlash] = useState<string | null>(null);
+  // The active version's name and policy (the view carries only its steps), for "nothing to publish".
+  const [activeMeta, setActiveMeta] = useState<{ name: string; inFlightPolicy: InFlightPolicy } | null>(null);
+  const publishReasonId = useId();
   const clipboard = useRef<Graph | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
 
   const graph = useMemo(() => fromFlow(nodes, edges), [nodes, edges]);
+
+  useEffect(() => {
+    if (automation.version === 0) return;
+    let live = true;
+    listVersionsAction({ id: automation.id }).then(
+      (result) => {
+        const active = result.ok ? result.data.find((v) => v.version === automation.version) : undefined;
+        if (live && active) setActiveMeta({ name: active.name, inFlightPolicy: active.inFlightPolicy });
+      },
+      // Unknown, Publish stays enabled and the server decides; nothing to show here.
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [automation.id, automation.version]);
   const history = useHistory<Graph>(graph);
   const readOnly = !canEdit || viewing !== null;
   const archived = automation.status === "archived";
@@ -474,7 +497,27 @@ function Editor({
       : null;
 
   const publishedSchedule = automation.activeGraph?.nodes.some((n) => n.type === SCHEDULE_TRIGGER) ?? false;
-  const canPublish = canEdit && !viewing && issues.length === 0 && name.trim() !== "";
+  const stepsChanged = useMemo(
+    () => automation.version === 0 || !diffGraphs(automation.activeGraph, graph).isEmpty,
+    [automation.version, automation.activeGraph, graph],
+  );
+  const unchanged = useMemo(
+    () =>
+      draftMatchesActive(
+        activeMeta && automation.activeGraph ? { graph: automation.activeGraph, ...activeMeta } : null,
+        { graph, name, inFlightPolicy: policy },
+      ),
+    [activeMeta, automation.activeGraph, graph, name, policy],
+  );
+  // Until the active name and policy load, only the steps tell whether anything changed.
+  const draftChanged = activeMeta ? !unchanged : stepsChanged;
+  const publishBlocked = publishBlockedReason({
+    issueCount: issues.length,
+    nameMissing: name.trim() === "",
+    unchanged,
+    version: automation.version,
+  });
+  const canPublish = canEdit && !viewing && publishBlocked === null;
 
   return (
     <div data-wide className="-mx-4 -my-6 flex h-[calc(100vh-0px)] min-h-[640px] flex-col sm:-mx-8 md:-my-8">
@@ -557,15 +600,17 @@ function Editor({
               size="sm"
               variant="primary"
               disabled={!canPublish}
-              title={
-                issues.length > 0
-                  ? `Fix ${issues.length === 1 ? "1 issue" : `${issues.length} issues`} to publish`
-                  : undefined
-              }
+              title={publishBlocked ?? undefined}
+              aria-describedby={publishBlocked ? publishReasonId : undefined}
               onClick={() => setPublishOpen(true)}
             >
               Publish
             </Button>
+          )}
+          {canEdit && publishBlocked && (
+            <span id={publishReasonId} className="sr-only">
+              {publishBlocked}
+            </span>
           )}
         </div>
       </header>
@@ -699,9 +744,17 @@ function Editor({
             aria-label={PANEL_TABS.find((t) => t.id === panel)?.label}
             className="min-h-0 flex-1 overflow-y-auto p-4"
           >
-            {panel === "issues" && (
-              <ReadyIssuesPanel issues={issues} labelOf={labelOf} onFocusNode={focusNode} />
-            )}
+            {panel === "issues" &&
+              (issues.length === 0 ? (
+                <PublishState
+                  status={automation.status}
+                  version={automation.version}
+                  changed={draftChanged}
+                  canEdit={canEdit}
+                />
+              ) : (
+                <ReadyIssuesPanel issues={issues} labelOf={labelOf} onFocusNode={focusNode} />
+              ))}
             {panel === "step" &&
               (selected ? (
                 <div className="space-y-5">
@@ -816,6 +869,8 @@ function Editor({
             activeGraph: automation.activeGraph,
           }}
           draftGraph={graph}
+          draftName={name}
+          unchanged={unchanged}
           open={publishOpen}
           onClose={() => setPublishOpen(false)}
           beforePublish={autosave.flush}

@@ -1,13 +1,17 @@
 import { describe, expect, test } from "vitest";
 import type { DryRunStep } from "@/lib/automations/dry-run";
 import type { GraphDiff } from "@/lib/automations/editor/diff";
+import type { Graph } from "@/lib/automations/graph/schema";
 import {
   diffEntries,
+  draftMatchesActive,
   groupByLeg,
   legTitle,
   outcomeText,
   parsePayload,
   previousVersion,
+  publishBlockedReason,
+  publishStateText,
   stepCount,
 } from "./panel-text";
 
@@ -199,4 +203,87 @@ test.each([
   ["error", "error"],
 ] as const)("outcomeText(%s) reads '%s'", (outcome, text) => {
   expect(outcomeText(outcome)).toBe(text);
+});
+
+describe("publish wording", () => {
+  const graph: Graph = {
+    nodes: [
+      { id: "t", type: "auto.trigger.order_created", params: {}, position: { x: 0, y: 0 } },
+      { id: "tag", type: "auto.action.add_tag", params: { tag: "vip" }, position: { x: 0, y: 100 } },
+    ],
+    edges: [{ id: "e1", source: "t", sourceHandle: "out", target: "tag" }],
+  };
+  const active = { graph, name: "VIP tagging", inFlightPolicy: "cancel" as const };
+
+  test("the draft matches the active version by content: steps (not positions), name and policy", () => {
+    const moved: Graph = {
+      ...graph,
+      nodes: graph.nodes.map((n) => ({ ...n, position: { x: 40, y: 40 } })),
+      edges: graph.edges.map((e) => ({ ...e, id: "other" })),
+    };
+    expect(draftMatchesActive(active, { ...active, graph: moved })).toBe(true);
+    expect(draftMatchesActive(active, { ...active, name: "VIP tagging " })).toBe(true);
+    expect(draftMatchesActive(active, { ...active, name: "Gold tagging" })).toBe(false);
+    expect(draftMatchesActive(active, { ...active, inFlightPolicy: "move_to_latest" })).toBe(false);
+    const retagged: Graph = {
+      ...graph,
+      nodes: graph.nodes.map((n) => (n.id === "tag" ? { ...n, params: { tag: "gold" } } : n)),
+    };
+    expect(draftMatchesActive(active, { ...active, graph: retagged })).toBe(false);
+    // Never published, or the active version not known yet: never "nothing to publish".
+    expect(draftMatchesActive(null, active)).toBe(false);
+  });
+
+  test("Publish says why it is disabled: issues first, then the name, then nothing new", () => {
+    const base = { issueCount: 0, nameMissing: false, unchanged: false, version: 3 };
+    expect(publishBlockedReason(base)).toBeNull();
+    expect(publishBlockedReason({ ...base, unchanged: true })).toBe(
+      "Nothing to publish: the draft is the same as version 3.",
+    );
+    expect(publishBlockedReason({ ...base, issueCount: 2, unchanged: true })).toBe(
+      "Fix 2 issues to publish.",
+    );
+    expect(publishBlockedReason({ ...base, issueCount: 1 })).toBe("Fix 1 issue to publish.");
+    expect(publishBlockedReason({ ...base, nameMissing: true })).toBe(
+      "Give the automation a name to publish it.",
+    );
+  });
+
+  test("a live flow reads as live, with or without changes; a viewer is never told to publish", () => {
+    const live = { status: "active" as const, version: 3, canEdit: true };
+    expect(publishStateText({ ...live, changed: false })).toEqual({
+      title: "Live: version 3 is running.",
+      detail: null,
+    });
+    expect(publishStateText({ ...live, changed: true }).title).toBe(
+      "Changes since version 3 — publish to make them live.",
+    );
+    expect(publishStateText({ ...live, status: "paused", changed: false }).title).toBe(
+      "Paused: version 3 is not running.",
+    );
+    for (const state of [
+      publishStateText({ ...live, changed: false }),
+      publishStateText({ ...live, changed: true }),
+    ]) {
+      expect(`${state.title} ${state.detail}`).not.toMatch(/Ready to publish|Publish to start/);
+    }
+    const viewer = { ...live, canEdit: false };
+    for (const state of [
+      publishStateText({ ...viewer, changed: false }),
+      publishStateText({ ...viewer, changed: true }),
+      publishStateText({ ...viewer, status: "paused", changed: true }),
+      publishStateText({ ...viewer, status: "draft", version: 0, changed: true }),
+    ]) {
+      expect(`${state.title} ${state.detail}`).not.toMatch(/publish to|Publish to|Ready to publish/);
+    }
+    expect(publishStateText({ ...viewer, changed: true })).toEqual({
+      title: "Live: version 3 is running.",
+      detail: "The draft has changes since version 3 that are not published.",
+    });
+    // Only a never-published draft, for someone who can publish it, is "Ready to publish".
+    expect(publishStateText({ ...live, status: "draft", version: 0, changed: true })).toEqual({
+      title: "Ready to publish",
+      detail: "Every step is set up. Publish to start running this flow.",
+    });
+  });
 });

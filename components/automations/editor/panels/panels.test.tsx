@@ -55,9 +55,14 @@ function text(html: string): string {
     .trim();
 }
 
-function publishDialog(over: Partial<PublishDialogProps["automation"]> = {}, draftGraph: Graph = v2) {
+function publishDialog(
+  over: Partial<PublishDialogProps["automation"]> = {},
+  draftGraph: Graph = v2,
+  extra: Partial<Pick<PublishDialogProps, "draftName" | "unchanged">> = {},
+) {
   return renderToStaticMarkup(
     <PublishDialog
+      {...extra}
       automation={{
         id: "a1",
         name: "VIP tagging",
@@ -106,6 +111,30 @@ describe("PublishDialog", () => {
     const unchanged = text(publishDialog({ version: 3, status: "paused" }, v1));
     expect(unchanged).toContain("No changes to the steps since version 3.");
     expect(unchanged).toContain("'VIP tagging' is paused; publishing turns it on again with version 4.");
+  });
+
+  test("a renamed draft is published under its new name, not the saved one", () => {
+    const first = text(
+      publishDialog({ version: 0, status: "draft", name: "Untitled automation", activeGraph: null }, v1, {
+        draftName: "VIP tagging ",
+      }),
+    );
+    expect(first).toContain("Publishing turns 'VIP tagging' on: new events start runs.");
+    expect(first).not.toContain("Untitled automation");
+    const active = text(publishDialog({ name: "Old name" }, v2, { draftName: "Gold tagging" }));
+    expect(active).toContain("'Gold tagging' switches from version 1 to version 2.");
+    // An emptied name field is not published; the saved name still names it.
+    expect(text(publishDialog({}, v2, { draftName: "  " }))).toContain("'VIP tagging' switches");
+  });
+
+  test("a draft the same as the active version never announces a new version", () => {
+    for (const status of ["active", "paused"] as const) {
+      const html = publishDialog({ version: 3, status }, v1, { unchanged: true });
+      const words = text(html);
+      expect(words).toContain("Nothing to publish: the draft is the same as version 3.");
+      expect(words).not.toContain("version 4");
+      expect(html).not.toMatch(/<button type="submit"/);
+    }
   });
 
   test("closed, it renders an empty dialog: the form mounts fresh on every opening", () => {

@@ -22,6 +22,13 @@ export interface PublishDialogProps {
   };
   /** What will be published. */
   draftGraph: Graph;
+  /** The draft's name, as edited (a rename is published with the steps); empty falls back to the saved one. */
+  draftName?: string;
+  /**
+   * The draft's steps, name and policy equal the active version's (`draftMatchesActive`): the
+   * dialog says there is nothing to publish instead of announcing a new version.
+   */
+  unchanged?: boolean;
   open: boolean;
   onClose(): void;
   /** Saves pending edits first; resolves false if saving failed (then the dialog shows why and does not publish). */
@@ -85,6 +92,8 @@ type Done = { version: number; published: boolean; message: string };
 function PublishForm({
   automation,
   draftGraph,
+  unchanged = false,
+  draftName,
   onClose,
   beforePublish,
   onPublished,
@@ -97,6 +106,7 @@ function PublishForm({
   busyRef: RefObject<boolean>;
 }) {
   const next = automation.version + 1;
+  const name = draftName?.trim() || automation.name;
   const noteId = useId();
   const hintId = useId();
   const [text, setText] = useState("");
@@ -191,6 +201,25 @@ function PublishForm({
     });
   }
 
+  if (unchanged && automation.version > 0) {
+    return (
+      <div className="p-6">
+        <h2 id={titleId} className="text-base font-semibold">
+          Nothing to publish
+        </h2>
+        <p className="mt-1 text-sm text-zinc-600">
+          Nothing to publish: the draft is the same as version {automation.version}.
+          {automation.status === "paused" && " Turn the automation on to run it again."}
+        </p>
+        <div className="mt-6 flex justify-end">
+          <Button variant="primary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
   if (done) {
     return (
       <div className="p-6">
@@ -200,7 +229,7 @@ function PublishForm({
         <Notice tone={done.published ? "success" : "info"} className="mt-4">
           <p>
             {done.published
-              ? `'${automation.name}' now runs version ${done.version}.`
+              ? `'${name}' now runs version ${done.version}.`
               : `Version ${done.version} already has these steps, so no new version was made. The automation is on.`}
           </p>
           <p className="mt-1">{done.message}</p>
@@ -227,10 +256,10 @@ function PublishForm({
         </h2>
         <p className="mt-1 text-sm text-zinc-600">
           {automation.status === "active"
-            ? `'${automation.name}' switches from version ${automation.version} to version ${next}.`
+            ? `'${name}' switches from version ${automation.version} to version ${next}.`
             : automation.status === "paused"
-              ? `'${automation.name}' is paused; publishing turns it on again with version ${next}.`
-              : `Publishing turns '${automation.name}' on: new events start runs.`}
+              ? `'${name}' is paused; publishing turns it on again with version ${next}.`
+              : `Publishing turns '${name}' on: new events start runs.`}
         </p>
 
         <div className="mt-5">
