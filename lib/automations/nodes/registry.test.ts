@@ -99,6 +99,16 @@ describe("NODE_DEFINITIONS", () => {
     }
   });
 
+  it("refuses a comma in a tag, on every tag step, asking for one step per tag", () => {
+    for (const type of ["auto.action.add_tag", "auto.action.remove_tag", "auto.condition.has_tag"] as const) {
+      const params = registry.get(type)?.params;
+      expect(params?.safeParse({ tag: "a, b" }).error?.issues[0]?.message, type).toBe(
+        "cannot contain a comma; add one step per tag",
+      );
+      expect(params?.safeParse({ tag: "vip" }).success, type).toBe(true);
+    }
+  });
+
   it("summarises every node from its default params without throwing", () => {
     for (const definition of registry.all()) {
       const params = definition.params.safeParse(definition.defaultParams());
