@@ -15,6 +15,7 @@ import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, resetEmbeddedDatabase, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from "@/lib/seed/demo";
+import { childEnv } from "./child-env";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -71,7 +72,10 @@ async function waitForServer(url: string, timeoutMs: number): Promise<void> {
 async function main(): Promise<void> {
   if (!dev && buildIsStale()) {
     console.log("Building the app (first start or changed sources)…");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
+    const build = spawnSync(process.execPath, [nextBin, "build"], {
+      env: childEnv(process.env),
+      stdio: "inherit",
+    });
     if (build.status !== 0) throw new Error("next build failed; see the output above.");
   }
 
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
   if (await seedDemo()) console.log("Seeded the demo shop “Demo Store”.");
   await closeDb();
 
-  const env = { ...process.env, DATABASE_URL: url, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" };
+  const env = childEnv(process.env, { DATABASE_URL: url, PORT: String(port) });
   const children: ChildProcess[] = [
     spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], {
       env,

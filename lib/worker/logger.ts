@@ -6,8 +6,10 @@ import { Logger } from "graphile-worker";
  */
 export const workerLogger = new Logger((scope) => (level, message) => {
   if (process.env.WORKER_LOG !== "info" && level !== "error" && level !== "warning") return;
-  // Deliberate: jobs waiting on a RunBatcher hold no connection, so the pool is smaller than concurrency.
-  if (message.startsWith("having maxPoolSize")) return;
+  // Deliberate (worker/run.ts): jobs waiting on a RunBatcher hold no connection, so the pool is far
+  // smaller than concurrency, and graphile-worker's "WARNING: having maxPoolSize (16) smaller than
+  // concurrency (10000) ..." at every start is noise. Matched by its words, not its prefix.
+  if (message.includes("maxPoolSize") && message.includes("smaller than concurrency")) return;
   const where = scope.taskIdentifier ? ` ${scope.taskIdentifier}` : "";
   const line = `[graphile-worker${where}] ${message}`;
   if (level === "error") console.error(line);

@@ -3,11 +3,36 @@ import { registry } from "@/lib/automations/nodes/registry";
 import { paletteGroups } from "./palette-groups";
 
 describe("paletteGroups", () => {
-  it("lists every node type once, in the order Triggers, Timing, Conditions, Actions", () => {
+  it("lists every merchant node type once, in the order Triggers, Timing, Conditions, Actions", () => {
     const groups = paletteGroups();
     expect(groups.map((g) => g.title)).toEqual(["Triggers", "Timing", "Conditions", "Actions"]);
     const listed = groups.flatMap((g) => g.items.map((d) => d.type));
     expect(listed.sort()).toEqual(
+      registry
+        .all()
+        .filter((d) => !d.platform)
+        .map((d) => d.type)
+        .sort(),
+    );
+  });
+
+  const PLATFORM_JOBS = [
+    "auto.action.purge_run_history",
+    "auto.action.mark_carts_abandoned",
+    "auto.action.mark_invoices_overdue",
+  ];
+  const listed = (groups: ReturnType<typeof paletteGroups>) =>
+    groups.flatMap((g) => g.items.map((d) => d.type));
+
+  it("hides the platform jobs from merchants, even when searched for", () => {
+    for (const type of PLATFORM_JOBS) expect(listed(paletteGroups())).not.toContain(type);
+    expect(paletteGroups("purge run history")).toEqual([]);
+  });
+
+  it("offers the platform jobs to a built-in automation", () => {
+    const all = listed(paletteGroups("", registry.all(), { platform: true }));
+    expect(all).toEqual(expect.arrayContaining(PLATFORM_JOBS));
+    expect(all.sort()).toEqual(
       registry
         .all()
         .map((d) => d.type)

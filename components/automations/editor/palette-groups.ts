@@ -26,14 +26,25 @@ function matches(definition: NodeDefinition, words: string[]): boolean {
   return words.every((word) => haystack.includes(word));
 }
 
+export interface PaletteOptions {
+  /** Offer the platform jobs (`platform: true`), as a built-in automation's editor does. Default: hide them. */
+  platform?: boolean;
+}
+
 /**
  * The palette: every node type of the registry in the groups merchants look for them in
  * (Triggers, Timing, Conditions, Actions), filtered by every word of `query`. Empty groups drop out.
+ * Platform jobs are left out unless `options.platform` asks for them.
  */
-export function paletteGroups(query = "", definitions: NodeDefinition[] = registry.all()): PaletteGroup[] {
+export function paletteGroups(
+  query = "",
+  definitions: NodeDefinition[] = registry.all(),
+  options: PaletteOptions = {},
+): PaletteGroup[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const offered = options.platform ? definitions : definitions.filter((d) => !d.platform);
   return ORDER.map((title) => ({
     title,
-    items: definitions.filter((d) => groupOf(d) === title && matches(d, words)),
+    items: offered.filter((d) => groupOf(d) === title && matches(d, words)),
   })).filter((group) => group.items.length > 0);
 }

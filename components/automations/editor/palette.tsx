@@ -13,6 +13,8 @@ export interface PaletteProps {
   onClearTarget(): void;
   onAdd(definition: NodeDefinition): void;
   searchRef: RefObject<HTMLInputElement | null>;
+  /** A built-in automation: also offer the platform jobs, which merchants' own flows do not get. */
+  builtin?: boolean;
 }
 
 /**
@@ -20,9 +22,16 @@ export interface PaletteProps {
  * (or Enter) adds the step after the selected one and connects it, so a flow can be built from the
  * keyboard alone.
  */
-export function Palette({ disabled, target, onClearTarget, onAdd, searchRef }: PaletteProps) {
+export function Palette({
+  disabled,
+  target,
+  onClearTarget,
+  onAdd,
+  searchRef,
+  builtin = false,
+}: PaletteProps) {
   const [query, setQuery] = useState("");
-  const groups = paletteGroups(query);
+  const groups = paletteGroups(query, undefined, { platform: builtin });
   const searchId = useId();
 
   return (

@@ -25,6 +25,14 @@ export function line(max: number) {
   return text().trim().min(1, "cannot be empty").max(max, `is longer than ${max} characters`);
 }
 
+/**
+ * One tag. A comma is refused rather than saved as part of the tag, since "a, b" would otherwise
+ * become a single tag "a, b" that no list of tags ever matches.
+ */
+export function tagName() {
+  return line(100).refine((value) => !value.includes(","), "cannot contain a comma; add one step per tag");
+}
+
 /** Text kept exactly as written (a message body), which must not be blank. */
 export function body(max: number) {
   return text().regex(/\S/, "cannot be empty").max(max, `is longer than ${max} characters`);

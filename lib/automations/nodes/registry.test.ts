@@ -99,6 +99,16 @@ describe("NODE_DEFINITIONS", () => {
     }
   });
 
+  it("refuses a comma in a tag, on every tag step, asking for one step per tag", () => {
+    for (const type of ["auto.action.add_tag", "auto.action.remove_tag", "auto.condition.has_tag"] as const) {
+      const params = registry.get(type)?.params;
+      expect(params?.safeParse({ tag: "a, b" }).error?.issues[0]?.message, type).toBe(
+        "cannot contain a comma; add one step per tag",
+      );
+      expect(params?.safeParse({ tag: "vip" }).success, type).toBe(true);
+    }
+  });
+
   it("summarises every node from its default params without throwing", () => {
     for (const definition of registry.all()) {
       const params = definition.params.safeParse(definition.defaultParams());
@@ -160,14 +170,22 @@ describe("registry", () => {
     expect(extended.get("test.wait")).toBe(wait);
   });
 
-  it("summarises a node, falling back to its label while params are invalid", () => {
+  it("summarises a node, falling back to its draft summary or label while params are invalid", () => {
     expect(summariseNode({ type: "auto.action.add_tag", params: { tag: "vip" } })).toBe("Add tag 'vip'");
     expect(summariseNode({ type: "auto.action.add_tag", params: {} })).toBe("Add tag");
     expect(summariseNode({ type: "auto.action.fly", params: {} })).toBe("auto.action.fly");
     expect(summariseNode({ type: "auto.control.wait", params: { duration: 2, unit: "days" } })).toBe(
       "Wait 2 days",
     );
-    expect(summariseNode({ type: "auto.control.wait", params: { duration: 0, unit: "days" } })).toBe("Wait");
+    expect(summariseNode({ type: "auto.control.wait", params: { duration: 0, unit: "days" } })).toBe(
+      "Wait (set a duration)",
+    );
+    expect(summariseNode({ type: "auto.control.wait", params: { unit: "days" } })).toBe(
+      "Wait (set a duration)",
+    );
+    expect(summariseNode({ type: "auto.control.wait" })).toBe("Wait (set a duration)");
+    // A duration that is set but a unit that is not: nothing to say about the duration.
+    expect(summariseNode({ type: "auto.control.wait", params: { duration: 2, unit: "weeks" } })).toBe("Wait");
     expect(
       summariseNode({ type: "auto.control.wait_until", params: { time: "18:30", timezone: "UTC" } }),
     ).toBe("Wait until 18:30 (UTC)");

@@ -166,15 +166,25 @@ export const RECORD_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
   "auto.action.add_note",
 ]);
 
-/** The sentence on a node: its definition's summary, or its label while its params are invalid. */
+/**
+ * The sentence on a node: its definition's summary, or while its params are invalid its draft
+ * summary ("Wait (set a duration)") if it has one, else its label.
+ */
 export function summariseNode(node: { type: string; params?: unknown }): string {
   const definition = registry.get(node.type);
   if (!definition) return node.type;
   const parsed = definition.params.safeParse(node.params ?? {});
-  if (!parsed.success) return definition.label;
+  if (!parsed.success) {
+    const draft = isPlainRecord(node.params) ? node.params : {};
+    return definition.summariseDraft?.(draft) ?? definition.label;
+  }
   try {
     return definition.summarise(parsed.data);
   } catch {
     return definition.label;
   }
+}
+
+function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -37,6 +37,16 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
   templated?: readonly string[];
   /** A short sentence shown on the node: "Wait 2 days", "Add tag 'vip'". */
   summarise(params: z.infer<P>): string;
+  /**
+   * The sentence for a draft whose params do not parse yet ("Wait (set a duration)"), so the node
+   * says what is missing; undefined (or absent) = its label.
+   */
+  summariseDraft?(params: Readonly<Record<string, unknown>>): string | undefined;
+  /**
+   * A platform job (purge run history, mark carts abandoned, ...) that the built-in automations run.
+   * It is left out of merchants' palettes; a built-in's editor still offers it.
+   */
+  platform?: boolean;
 }
 
 /** What a condition reads when it is evaluated: the run's entity, event and earlier outputs. */

@@ -1,7 +1,7 @@
-import { line, paramsObject } from "../params";
+import { paramsObject, tagName } from "../params";
 import type { NodeDefinition } from "../types";
 
-const addTagParams = paramsObject({ tag: line(100) });
+const addTagParams = paramsObject({ tag: tagName() });
 
 export const addTag = {
   type: "auto.action.add_tag",

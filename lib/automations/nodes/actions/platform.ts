@@ -3,8 +3,8 @@ import type { NodeDefinition } from "../types";
 
 /**
  * Platform jobs: actions that act across the whole shop rather than on the run's record. They are
- * what the built-in automations (`schedules/builtins.ts`) run on a schedule, and merchants may use
- * them in their own flows too. Each works through the shop's records in batches, one transaction
+ * what the built-in automations (`schedules/builtins.ts`) run on a schedule; marked `platform`, they
+ * are left out of the palette of merchants' own flows (see `paletteGroups`). Each works through the shop's records in batches, one transaction
  * per batch, and is idempotent by construction (it only touches records still in the state it
  * changes), so a step re-run after a crash carries on where the first attempt stopped.
  */
@@ -24,6 +24,7 @@ export const markCartsAbandoned = {
   params: markCartsAbandonedParams,
   defaultParams: () => ({ idleMinutes: 60 }),
   handles: HANDLES,
+  platform: true,
   summarise: ({ idleMinutes }) => `Mark carts idle for ${idleMinutes} minutes as abandoned`,
 } satisfies NodeDefinition<typeof markCartsAbandonedParams>;
 
@@ -38,6 +39,7 @@ export const markInvoicesOverdue = {
   params: markInvoicesOverdueParams,
   defaultParams: () => ({}),
   handles: HANDLES,
+  platform: true,
   summarise: () => "Mark sent invoices past their due date as overdue",
 } satisfies NodeDefinition<typeof markInvoicesOverdueParams>;
 
@@ -54,5 +56,6 @@ export const purgeRunHistory = {
   params: purgeRunHistoryParams,
   defaultParams: () => ({ retentionDays: 90 }),
   handles: HANDLES,
+  platform: true,
   summarise: ({ retentionDays }) => `Delete run history older than ${retentionDays} days`,
 } satisfies NodeDefinition<typeof purgeRunHistoryParams>;

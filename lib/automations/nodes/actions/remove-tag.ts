@@ -1,7 +1,7 @@
-import { line, paramsObject } from "../params";
+import { paramsObject, tagName } from "../params";
 import type { NodeDefinition } from "../types";
 
-const removeTagParams = paramsObject({ tag: line(100) });
+const removeTagParams = paramsObject({ tag: tagName() });
 
 export const removeTag = {
   type: "auto.action.remove_tag",

@@ -1,4 +1,4 @@
-import { line, paramsObject } from "../params";
+import { paramsObject, tagName } from "../params";
 import type { ConditionDefinition, EvaluationContext } from "../types";
 
 /** True when the record carries the tag; tags compare without regard to case or surrounding spaces. */
@@ -9,7 +9,7 @@ export function entityHasTag(entity: EvaluationContext["entity"], tag: string): 
   return tags.some((item) => typeof item === "string" && item.trim().toLowerCase() === wanted);
 }
 
-const hasTagParams = paramsObject({ tag: line(100) });
+const hasTagParams = paramsObject({ tag: tagName() });
 
 export const hasTagCondition = {
   type: "auto.condition.has_tag",

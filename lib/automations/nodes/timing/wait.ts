@@ -42,4 +42,7 @@ export const wait = {
   defaultParams: () => ({ duration: 1, unit: "hours" }),
   handles: { in: true, out: ["out"] },
   summarise: (params) => `Wait ${describeWait(params)}`,
+  // A draft's 0-day (or blank) wait would otherwise read just "Wait", as if it were complete.
+  summariseDraft: ({ duration }) =>
+    typeof duration === "number" && duration >= 1 ? undefined : "Wait (set a duration)",
 } satisfies NodeDefinition<typeof waitParams>;
