@@ -658,6 +658,7 @@ function Editor({
       <div className="grid min-h-0 flex-1 grid-cols-[15rem_minmax(0,1fr)_22rem]">
         <Palette
           disabled={readOnly}
+          builtin={Boolean(automation.builtinSlug)}
           target={targetLabel}
           onClearTarget={() => setAddTarget(null)}
           onAdd={addStep}
