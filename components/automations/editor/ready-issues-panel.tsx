@@ -4,7 +4,7 @@ import type { ReadyIssue } from "@/lib/automations/graph/validate";
 
 /**
  * The ready issues of the draft as you edit: each names its step and focuses it on click. Publish
- * stays disabled while any remain.
+ * stays disabled while any remain. With none, the editor shows `PublishState` instead.
  */
 export function ReadyIssuesPanel({
   issues,
@@ -15,17 +15,6 @@ export function ReadyIssuesPanel({
   labelOf(nodeId: string): string;
   onFocusNode(nodeId: string): void;
 }) {
-  if (issues.length === 0) {
-    return (
-      <div
-        role="status"
-        className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
-      >
-        <p className="font-semibold">Ready to publish</p>
-        <p className="mt-0.5">Every step is set up. Publish to start running this flow.</p>
-      </div>
-    );
-  }
   return (
     <section aria-labelledby="ready-issues-title">
       <h2 id="ready-issues-title" className="text-sm font-semibold text-zinc-900">
