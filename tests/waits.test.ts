@@ -11,7 +11,7 @@ import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route
 import { reapRuns } from "@/lib/automations/engine/reap";
 import { resumeWait } from "@/lib/automations/engine/pipeline";
 import { executeRun } from "@/lib/automations/engine/pipeline";
-import { claimWait } from "@/lib/automations/store/waits";
+import { claimWaits } from "@/lib/automations/engine/claim";
 import { getDb } from "@/lib/db/client";
 import {
   automationRuns,
@@ -402,7 +402,7 @@ describe("exactly once, and never stuck", () => {
     await worker.stop();
     const { run, wait: w } = await parkedRun("x-2");
     // The worker claimed the wait, then died before running the leg.
-    expect(await claimWait(getDb(), w.id)).not.toBeNull();
+    expect(await claimWaits([w.id])).toHaveLength(1);
     expect(
       (await getDb().select().from(automationRuns).where(eq(automationRuns.id, run.id)))[0]!.status,
     ).toBe("running");

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
-import { claimWait } from "@/lib/automations/store/waits";
+import { claimWaits } from "@/lib/automations/engine/claim";
 import { getDb } from "@/lib/db/client";
 import {
   actionDeliveries,
@@ -254,7 +254,7 @@ describe("the timer on its own", () => {
     const dead = new WakeTimer({
       lockId: deadLockId,
       resume: async ([waitId]) => {
-        await claimWait(getDb(), waitId!);
+        await claimWaits([waitId!]);
         claimed();
         await new Promise<void>((_, reject) => (die = reject));
       },

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "@/lib/automations/dispatch";
-import { finishRun, RUN_DURATION_MS } from "@/lib/automations/store/runs";
-import { cancelPendingWaits, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/automations/store/waits";
+import { finishRuns, RUN_DURATION_MS } from "@/lib/automations/store/runs";
+import { cancelPendingWaitsOf, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/automations/store/waits";
 
 /** A run still `running` this long after its last claim, with no live job, is presumed lost. */
 export const STUCK_AFTER_MINUTES = 30;
@@ -62,10 +62,14 @@ export async function reapRuns(): Promise<ReapResult> {
   );
   const waits = await db.transaction(async (tx) => {
     const result = await failOverdueWaits(tx);
-    for (const runId of result.failed) {
-      await cancelPendingWaits(tx, runId, OVERDUE_MESSAGE);
-      await finishRun(tx, runId, "failed", { error: OVERDUE_MESSAGE });
-    }
+    await cancelPendingWaitsOf(
+      tx,
+      result.failed.map((runId) => ({ runId, reason: OVERDUE_MESSAGE })),
+    );
+    await finishRuns(
+      tx,
+      result.failed.map((runId) => ({ runId, status: "failed" as const, error: OVERDUE_MESSAGE })),
+    );
     return result;
   });
   return {

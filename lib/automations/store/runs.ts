@@ -27,27 +27,14 @@ export async function claimRun(tx: DbOrTx, runId: string): Promise<RunRow | null
   return run ?? null;
 }
 
-/** Ends a run with a given status (cancelled, failed…), with the duration from its original start. */
+/** Ends a run as failed or cancelled, with the duration from its original start (see `finishRuns`). */
 export async function finishRun(
   tx: DbOrTx,
   runId: string,
-  status: Extract<RunStatus, "succeeded" | "partial" | "failed" | "cancelled">,
+  status: RunEnding["status"],
   detail: { reason?: string; error?: string } = {},
 ): Promise<void> {
-  await tx
-    .update(automationRuns)
-    .set({
-      status,
-      reason: detail.reason ?? null,
-      error: detail.error ?? null,
-      resumeAt: null,
-      finishedAt: sql`now()`,
-      durationMs: sql`(extract(epoch from now() - coalesce(${automationRuns.startedAt}, ${automationRuns.createdAt})) * 1000)::int`,
-      updatedAt: new Date(),
-    })
-    .where(
-      and(eq(automationRuns.id, runId), inArray(automationRuns.status, ["queued", "running", "waiting"])),
-    );
+  await finishRuns(tx, [{ runId, status, ...detail }]);
 }
 
 /**

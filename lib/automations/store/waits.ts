@@ -1,8 +1,7 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import {
   automationRuns,
-  automationRunSteps,
   automationRunWaits,
   type RunEvent,
   type StepStatus,
@@ -50,32 +49,6 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<WaitRow
   return rows;
 }
 
-/**
- * Takes a pending wait for resuming (at most once: `WHERE status = 'pending'`), numbering the
- * leg it starts and marking the run running. Null when it was already claimed or cancelled.
- */
-export async function claimWait(tx: DbOrTx, waitId: string): Promise<WaitRow | null> {
-  const [wait] = await tx.execute<{ id: string }>(sql`
-    with claimed as (
-      update automation_run_waits w set status = 'resumed', resolved_at = now(),
-        resume_leg = (select r.legs + 1 from automation_runs r where r.id = w.run_id)
-      where w.id = ${waitId} and w.status = 'pending' and w.kind <> 'later'
-      returning w.id, w.run_id, w.resume_leg
-    ), run as (
-      update automation_runs r set legs = claimed.resume_leg, status = 'running', updated_at = now()
-      from claimed where r.id = claimed.run_id
-      returning r.id
-    )
-    select claimed.id from claimed, run`);
-  if (!wait) return null;
-  return getWait(tx, waitId);
-}
-
-export async function getWait(tx: DbOrTx, waitId: string): Promise<WaitRow | null> {
-  const [row] = await tx.select().from(automationRunWaits).where(eq(automationRunWaits.id, waitId));
-  return row ?? null;
-}
-
 /** Resolves a pending wait without running its downstream, and drops its job. */
 export async function cancelWait(tx: DbOrTx, waitId: string, reason: string): Promise<WaitRow | null> {
   const [wait] = await tx
@@ -89,25 +62,14 @@ export async function cancelWait(tx: DbOrTx, waitId: string, reason: string): Pr
   return wait;
 }
 
-/** Ends a wait's step row: `success` on wake, `skipped` when cancelled, `failed` on error. */
+/** Ends one wait's step row (see `completeSteps`); a `later` has no step of its own. */
 export async function completeStep(
   tx: DbOrTx,
   stepId: string | null,
   status: Exclude<StepStatus, "waiting">,
-  detail: { reason?: string | null; error?: string | null; output?: Record<string, unknown> } = {},
+  detail: { reason?: string | null; error?: string | null } = {},
 ): Promise<void> {
-  if (!stepId) return; // a `later` has no step of its own
-  await tx
-    .update(automationRunSteps)
-    .set({
-      status,
-      reason: detail.reason ?? null,
-      error: detail.error ?? null,
-      ...(detail.output ? { output: detail.output } : {}),
-      finishedAt: new Date(),
-      durationMs: sql`(extract(epoch from now() - ${automationRunSteps.startedAt}) * 1000)::int`,
-    })
-    .where(eq(automationRunSteps.id, stepId));
+  if (stepId) await completeSteps(tx, [{ stepId, status, ...detail }]);
 }
 
 export async function countPendingWaits(tx: DbOrTx, runId: string): Promise<number> {
@@ -128,25 +90,6 @@ export async function markRunWaiting(tx: DbOrTx, runId: string): Promise<void> {
       updatedAt: new Date(),
     })
     .where(eq(automationRuns.id, runId));
-}
-
-/**
- * Cancels every other pending wait of a run (its automation was switched off or the run ended).
- * Later steps it asked for are not its waits: they stand on their own.
- */
-export async function cancelPendingWaits(tx: DbOrTx, runId: string, reason: string): Promise<number> {
-  const pending = await tx
-    .select({ id: automationRunWaits.id })
-    .from(automationRunWaits)
-    .where(
-      and(
-        eq(automationRunWaits.runId, runId),
-        eq(automationRunWaits.status, "pending"),
-        ne(automationRunWaits.kind, "later"),
-      ),
-    );
-  for (const w of pending) await cancelWait(tx, w.id, reason);
-  return pending.length;
 }
 
 /** The job that acts on a wait when it comes due. */
@@ -219,8 +162,9 @@ export async function completeSteps(
 }
 
 /**
- * `cancelPendingWaits` for many runs in one round of statements: each run's pending waits (not
- * the later steps it asked for) are cancelled with that run's reason, their jobs removed and
+ * Cancels the pending waits of runs that are ending (their automation was switched off, or the
+ * run failed), in one round of statements: each run's pending waits — not the later steps it asked
+ * for, which stand on their own — are cancelled with that run's reason, their jobs removed and
  * their steps skipped.
  */
 export async function cancelPendingWaitsOf(
