@@ -21,7 +21,7 @@ test("an editor creates a draft from the abandoned cart template, lands in the e
   await expect(page.getByRole("heading", { level: 1, name: "New automation" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Start blank" })).toBeVisible();
 
-  await page.getByRole("button", { name: "Use template: Abandoned cart reminder" }).click();
+  await page.getByRole("button", { name: "Use this template: Abandoned cart reminder" }).click();
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1, name: "Abandoned cart reminder" })).toBeVisible();
   await expect(page.locator(".react-flow__node").filter({ hasText: "Cart abandoned" })).toBeVisible();
@@ -50,13 +50,13 @@ test("a viewer reads the list but gets no buttons that change anything", async (
   await expect(
     page.getByRole("heading", { name: "Only editors and admins create automations" }),
   ).toBeVisible();
-  await expect(page.getByRole("button", { name: /Use template/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Use this template/ })).toHaveCount(0);
 });
 
 test("search and the status filter narrow the list", async ({ page }) => {
   await signIn(page, "editor");
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Use template: Tag VIP customers" }).click();
+  await page.getByRole("button", { name: "Use this template: Tag VIP customers" }).click();
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   await page.goto("/automations");
 

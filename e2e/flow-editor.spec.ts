@@ -129,7 +129,7 @@ test("a dry run shows the path the draft would take for a real order, and change
   await panel.getByRole("radio", { name: /#1001/ }).check();
   await panel.getByRole("button", { name: "Run dry run" }).click();
   await expect(panel).toContainText("Nothing was changed — this is a dry run.");
-  await expect(panel).toContainText("Leg 2");
+  await expect(panel).toContainText("After the wait");
   await expect(canvasNode(page, "Order paid")).toContainText("starts");
   await expect(canvasNode(page, "Wait 2 days")).toContainText("would wait");
   await expect(page.locator(".react-flow__edge.animated")).not.toHaveCount(0);

@@ -151,7 +151,7 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   await expect(step).toContainText("Asks: Review order #e2e_big_1");
   await expect(step).toContainText("Approved by editor@demo.test");
   await expect(step).toContainText("Checked with the customer by phone");
-  await expect(page.getByRole("region", { name: /^Leg 2/ })).toContainText("Add tag");
+  await expect(page.getByRole("region", { name: "After the approval" })).toContainText("Add tag");
 });
 
 test("on the run page the run reads Awaiting approval, and rejecting it there runs the note live", async ({
@@ -173,7 +173,7 @@ test("on the run page the run reads Awaiting approval, and rejecting it there ru
   await expect(page.getByTestId("run-status").first()).toHaveText("Succeeded", { timeout: 20_000 });
   await expect(step).toContainText("Rejected by editor@demo.test");
   await expect(step).toContainText("Address does not match");
-  await expect(page.getByRole("region", { name: /^Leg 2/ })).toContainText("Add note");
+  await expect(page.getByRole("region", { name: "After the approval" })).toContainText("Add note");
 });
 
 test("the Waiting list shows the approval and its title; deciding it as timed out follows 'Timed out'", async ({

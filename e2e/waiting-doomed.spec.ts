@@ -68,7 +68,7 @@ test("a paused automation's waiting run says it will be cancelled, and Resume no
   await expect(dialog).toContainText("This run will be cancelled, not resumed: the automation is paused.");
   await expect(dialog.getByRole("button", { name: "Resume now" })).toHaveCount(0);
   // Backing out leaves the wait as it was.
-  await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
+  await dialog.getByRole("button", { name: "Keep waiting" }).click();
   await expect(dialog).toBeHidden();
   await expect(waiting).toHaveCount(1);
 

@@ -108,7 +108,7 @@ test("a waiting run shows its badge and when it resumes; Resume now finishes it 
   await page.getByRole("button", { name: /^Resume now/ }).click();
   await expect(page.getByTestId("run-status").first()).toHaveText("Succeeded", { timeout: 20_000 });
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
-  await expect(page.getByRole("region", { name: "Leg 2" })).toContainText("Add tag");
+  await expect(page.getByRole("region", { name: "After the wait" })).toContainText("Add tag");
 });
 
 test("a cancelled run shows its reason on the run and in the list", async ({ page }) => {
@@ -158,8 +158,8 @@ test("a two-leg run lists both legs and the node that ran twice, each with its o
 
   const legs = page.getByTestId("run-leg");
   await expect(legs).toHaveCount(2);
-  await expect(page.getByRole("region", { name: /^Leg 1/ })).toBeVisible();
-  await expect(page.getByRole("region", { name: /^Leg 2/ })).toBeVisible();
+  await expect(page.getByRole("region", { name: "From the trigger" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "After the wait" })).toBeVisible();
   const keys = await page
     .getByTestId("run-step")
     .evaluateAll((els) => els.map((el) => el.getAttribute("data-step-key")));

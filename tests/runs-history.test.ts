@@ -173,6 +173,11 @@ describe("a run's detail", () => {
     const [wait] = waiting.body.waits;
     expect(waiting.body.resumeAt).toBe(wait!.resumeAt);
     expect(waiting.body.automationName).toBe("Two legs");
+    // Steps and waits are named as drawn ("Wait 5 minutes"), never by node id ("Wait w").
+    expect(wait!.label).toBe("Wait 5 minutes");
+    expect(waiting.body.steps.map((s) => s.label)).toEqual(["Add tag 'twice'", "Wait 5 minutes"]);
+    const listed = await call<{ items: WaitingItem[] }>(waitingRoute, { key: shop.keys.viewer });
+    expect(listed.body.items.find((item) => item.id === wait!.id)?.label).toBe("Wait 5 minutes");
 
     const resumed = await call<ErrorReply>(resumeNowRoute, {
       method: "POST",

@@ -40,7 +40,7 @@ export function RunNowButton({ automationId, name, audienceSize }: RunNowButtonP
     <div className="space-y-2">
       <ConfirmButton
         label="Run now"
-        ariaLabel={`Run ${name} now`}
+        ariaLabel={`Run now: ${name}`}
         title={`Run '${name}' now?`}
         confirmLabel="Run now"
         variant="primary"

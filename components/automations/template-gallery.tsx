@@ -72,7 +72,7 @@ export function TemplateGallery({ templates }: { templates: readonly AutomationT
                   pending={pending && chosen === template.id}
                   disabled={pending}
                   onClick={() => choose(template.id)}
-                  aria-label={blank ? "Start blank" : `Use template: ${template.name}`}
+                  aria-label={blank ? "Start blank" : `Use this template: ${template.name}`}
                 >
                   {blank ? "Start blank" : "Use this template"}
                 </Button>

@@ -24,6 +24,7 @@ export function CancelAllWaits({ automationId, name }: { automationId: string | 
         ariaLabel={automationId ? `Cancel all waits of ${name}` : "Cancel all waits in the shop"}
         title={automationId ? `Cancel every wait of '${name}'?` : "Cancel every wait in the shop?"}
         confirmLabel="Cancel all waits"
+        dismissLabel="Keep them waiting"
         size="md"
         pending={pending}
         onConfirm={() =>

@@ -5,7 +5,7 @@ import { ReadOnlyCanvas } from "@/components/automations/editor/read-only-canvas
 import type { StepStatusTone } from "@/components/automations/editor/step-nodes";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { STEP_STATUS, StepStatusBadge } from "./run-status";
-import { nodeLabel } from "./node-label";
+import { summariseNode } from "@/lib/automations/nodes/registry";
 
 export interface RunPathProps {
   /** The graph of the version the run started on (null when that snapshot is gone). */
@@ -13,7 +13,7 @@ export interface RunPathProps {
   /** Each node's latest status in this run (`success`, `failed`, `skipped`, `waiting`); absent = not reached. */
   nodeStatuses: Record<string, string>;
   /** The steps in the order they ran, keyed by node id and occurrence. */
-  steps: Array<{ key: string; nodeId: string; nodeType: string; status: string; leg: number }>;
+  steps: Array<{ key: string; nodeId: string; label: string; status: string; leg: number }>;
 }
 
 /**
@@ -60,17 +60,18 @@ export function RunPath({ graph, nodeStatuses, steps }: RunPathProps) {
           {steps.map((step, i) => (
             <li key={step.key} className="flex flex-wrap items-center gap-2 text-sm">
               <span className="w-6 text-right text-xs text-zinc-500 tabular-nums">{i + 1}.</span>
-              <span className="font-medium text-zinc-900">{nodeLabel(step.nodeType)}</span>
-              <span className="font-mono text-xs text-zinc-500">{step.nodeId}</span>
+              <span className="font-medium text-zinc-900" title={`Step id: ${step.nodeId}`}>
+                {step.label}
+              </span>
               <StepStatusBadge status={step.status} />
-              <span className="text-xs text-zinc-500">leg {step.leg}</span>
+              {step.leg > 1 && <span className="text-xs text-zinc-500">after a wait</span>}
             </li>
           ))}
         </ol>
       )}
       {notReached.length > 0 && (
         <p className="mt-3 text-xs text-zinc-500">
-          Not reached: {notReached.map((node) => `${nodeLabel(node.type)} (${node.id})`).join(", ")}.
+          Not reached: {notReached.map((node) => summariseNode(node)).join(", ")}.
         </p>
       )}
     </div>

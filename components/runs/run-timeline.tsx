@@ -6,7 +6,6 @@ import type { RunDetail } from "@/lib/automations/runs";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/run-timeline";
 import { formatDuration } from "./duration";
 import { JsonBlock } from "./json-block";
-import { nodeLabel } from "./node-label";
 import { StepStatusBadge } from "./run-status";
 import { ClockTime } from "./waiting-line";
 
@@ -15,7 +14,8 @@ type Attempt = { attempt: number; of: number };
 type Wait = RunDetail["waits"][number];
 
 /**
- * Every step of every leg, grouped by leg: leg 1 from the trigger, one more per resumed wait. A
+ * Every step of every leg, grouped by leg under a merchant's heading ("From the trigger", "After the
+ * wait"): one leg from the trigger, one more per resumed wait. A
  * step is keyed by node id and occurrence, since a node can run once in each leg.
  */
 export function RunTimeline({
@@ -37,13 +37,10 @@ export function RunTimeline({
   const attempts = attemptsOf(steps);
   return (
     <div className="divide-y divide-zinc-100">
-      {groupByLeg(steps).map(({ leg, steps: legSteps }) => (
+      {groupByLeg(steps).map(({ leg, title, steps: legSteps }) => (
         <section key={leg} aria-labelledby={`leg-${leg}`} className="px-5 py-4" data-testid="run-leg">
           <h3 id={`leg-${leg}`} className="mb-3 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
-            Leg {leg}
-            <span className="ml-2 font-normal tracking-normal normal-case">
-              {leg === 1 ? "from the trigger" : "after a wait resumed"}
-            </span>
+            {title}
           </h3>
           <ol className="space-y-3">
             {legSteps.map((step) => (
@@ -85,8 +82,9 @@ function StepItem({
       data-step-key={step.key}
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <span className="font-medium text-zinc-900">{nodeLabel(step.nodeType)}</span>
-        <span className="font-mono text-xs text-zinc-500">{step.nodeId}</span>
+        <span className="font-medium text-zinc-900" title={`Step id: ${step.nodeId}`}>
+          {step.label}
+        </span>
         {attempt ? (
           <span className="text-xs text-zinc-600">
             attempt {attempt.attempt} of {attempt.of}

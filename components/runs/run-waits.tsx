@@ -5,7 +5,6 @@ import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalInfo } from "@/lib/automations/approval-info";
 import type { WaitFate } from "@/lib/automations/wait-fate-text";
 import type { WaitView } from "@/lib/automations/waits";
-import { nodeLabel } from "./node-label";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";
@@ -22,6 +21,8 @@ export function RunWaits({
   isAdmin = false,
 }: {
   waits: (WaitView & {
+    /** The step as drawn ("Wait 2 days"). */
+    label: string;
     approval?: ApprovalInfo | null;
     /** A pending wait: what it will do when it wakes. */
     fate?: WaitFate | null;
@@ -51,10 +52,11 @@ export function RunWaits({
         {waits.map((wait) => (
           <TR key={wait.id} data-testid="run-wait">
             <TD className="max-w-64">
-              <span className="text-zinc-900">{nodeLabel(wait.nodeType)}</span>{" "}
-              <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
-              {/* The kind, where the step's name does not already say it (Wait until is a Wait). */}
-              {(WAIT_KIND_LABELS[wait.kind] ?? wait.kind) !== nodeLabel(wait.nodeType) && (
+              <span className="text-zinc-900" title={`Step id: ${wait.nodeId}`}>
+                {wait.label}
+              </span>
+              {/* The kind, where the step's name does not already say it ("Wait 2 days" is a Wait). */}
+              {!wait.label.startsWith(WAIT_KIND_LABELS[wait.kind] ?? wait.kind) && (
                 <span className="block text-xs text-zinc-500" data-testid="wait-kind">
                   {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
                 </span>
@@ -93,12 +95,7 @@ export function RunWaits({
             {canEdit && (
               <TD align="right">
                 {wait.status === "pending" && (isAdmin || wait.approval?.approverRole !== "admin") && (
-                  <WaitActions
-                    waitId={wait.id}
-                    waitKind={wait.kind}
-                    fate={wait.fate}
-                    label={`${nodeLabel(wait.nodeType)} ${wait.nodeId}`}
-                  />
+                  <WaitActions waitId={wait.id} waitKind={wait.kind} fate={wait.fate} label={wait.label} />
                 )}
               </TD>
             )}

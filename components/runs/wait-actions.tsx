@@ -67,6 +67,7 @@ export function WaitActions({
           ariaLabel={`${resumeLabel}: ${label}`}
           title="Resume now will cancel this run"
           confirmLabel="Cancel the run"
+          dismissLabel="Keep waiting"
           pending={pending}
           onConfirm={() => run("resume")}
         >
@@ -85,10 +86,11 @@ export function WaitActions({
         </Button>
       )}
       <ConfirmButton
-        label="Cancel"
+        label="Cancel wait"
         ariaLabel={`Cancel wait: ${label}`}
         title="Cancel this wait?"
         confirmLabel="Cancel wait"
+        dismissLabel="Keep waiting"
         pending={pending}
         onConfirm={() => run("cancel")}
       >

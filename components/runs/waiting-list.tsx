@@ -8,7 +8,6 @@ import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalAsk } from "@/lib/automations/approval-reads";
 import type { WaitingItem } from "@/lib/automations/waits";
 import { EntityLink } from "./entity-link";
-import { nodeLabel } from "./node-label";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS } from "./run-status";
 import { WaitActions } from "./wait-actions";
@@ -96,10 +95,12 @@ export function WaitingList({
                     </TD>
                   )}
                   <TD className="max-w-64">
-                    <span className="text-zinc-900" data-testid="wait-kind">
+                    <span className="text-zinc-900" title={`Step id: ${wait.nodeId}`}>
+                      {wait.label}
+                    </span>
+                    <span className="block text-xs text-zinc-500" data-testid="wait-kind">
                       {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
-                    </span>{" "}
-                    <span className="font-mono text-xs text-zinc-500">{wait.nodeId}</span>
+                    </span>
                     {wait.step && <span className="block text-xs text-zinc-500">step “{wait.step}”</span>}
                     {approvals[wait.id] && (
                       <span className="block text-xs break-words text-zinc-600">
@@ -120,7 +121,7 @@ export function WaitingList({
                           waitId={wait.id}
                           waitKind={wait.kind}
                           fate={wait.fate}
-                          label={`${nodeLabel(wait.nodeType)} ${wait.nodeId} of run ${wait.runId.slice(0, 8)}`}
+                          label={`${wait.label} of run ${wait.runId.slice(0, 8)}`}
                         />
                       )}
                     </TD>

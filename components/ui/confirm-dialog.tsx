@@ -11,6 +11,8 @@ export interface ConfirmButtonProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The button that closes the dialog doing nothing; "Cancel" unless that word is the action ("Keep waiting"). */
+  dismissLabel?: string;
   onConfirm: () => void;
   /** Called as the dialog opens, e.g. to read what the action would do right now. */
   onOpen?: () => void;
@@ -22,7 +24,7 @@ export interface ConfirmButtonProps {
 
 /**
  * A button that asks first, in a native modal `<dialog>`: focus moves into it, Escape cancels,
- * and the page behind cannot be clicked. Cancel is focused first so Enter never destroys by accident.
+ * and the page behind cannot be clicked. The dismiss button is focused first so Enter never destroys by accident.
  */
 export function ConfirmButton({
   label,
@@ -30,6 +32,7 @@ export function ConfirmButton({
   title,
   children,
   confirmLabel,
+  dismissLabel = "Cancel",
   onConfirm,
   onOpen,
   variant = "danger",
@@ -67,7 +70,7 @@ export function ConfirmButton({
           <div className="mt-2 text-sm leading-6 text-zinc-600">{children}</div>
           <div className="mt-6 flex justify-end gap-3">
             <Button type="submit" value="cancel" autoFocus>
-              Cancel
+              {dismissLabel}
             </Button>
             <Button
               type="button"

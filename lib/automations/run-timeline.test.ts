@@ -11,9 +11,9 @@ import {
 
 //  leg 1: t ─▶ tag ─▶ w (waiting)      leg 2: w ─▶ tag      (tag runs twice)
 const steps = [
-  { nodeId: "tag", status: "success", leg: 1 },
-  { nodeId: "w", status: "success", leg: 1 },
-  { nodeId: "tag", status: "failed", leg: 2 },
+  { nodeId: "tag", nodeType: "auto.action.add_tag", status: "success", leg: 1 },
+  { nodeId: "w", nodeType: "auto.control.wait", status: "success", leg: 1 },
+  { nodeId: "tag", nodeType: "auto.action.add_tag", status: "failed", leg: 2 },
 ];
 
 describe("run timeline", () => {
@@ -29,6 +29,20 @@ describe("run timeline", () => {
       [1, ["tag", "w"]],
       [2, ["tag"]],
     ]);
+  });
+
+  //  leg 1: t ─▶ ask (approval)   leg 2: ask ─▶ w (wait)   leg 3: w ─▶ tag
+  test("each leg is titled in a merchant's words by what it resumed after, never 'leg'", () => {
+    const titled = groupByLeg([
+      { nodeType: "auto.trigger.order_created", leg: 1 },
+      { nodeType: "auto.control.approval", leg: 1 },
+      { nodeType: "auto.control.approval", leg: 2 },
+      { nodeType: "auto.control.wait", leg: 2 },
+      { nodeType: "auto.control.wait", leg: 3 },
+      { nodeType: "auto.action.add_tag", leg: 3 },
+    ]).map((g) => g.title);
+    expect(titled).toEqual(["From the trigger", "After the approval", "After the wait"]);
+    expect(groupByLeg([])).toEqual([]);
   });
 
   test("a node's status is its latest step's", () => {

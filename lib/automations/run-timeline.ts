@@ -6,6 +6,8 @@
  * the first time node `tag` ran is `tag#1`, the second `tag#2`.
  */
 
+import { APPROVAL_NODE_TYPE } from "./approval-info";
+
 export interface TimelineStepInput {
   nodeId: string;
   status: string;
@@ -24,17 +26,32 @@ export function numberOccurrences<S extends { nodeId: string }>(
   });
 }
 
-/** Steps grouped by leg, legs in ascending order; steps keep their order within a leg. */
-export function groupByLeg<S extends { leg: number }>(
+/**
+ * Steps grouped by leg, legs in ascending order; steps keep their order within a leg. A leg is our
+ * word, not a merchant's: each group carries a `title` in theirs ("From the trigger", "After the
+ * wait", "After the approval") — what ended the leg before it is its last step's node type.
+ */
+export function groupByLeg<S extends { leg: number; nodeType: string }>(
   steps: readonly S[],
-): Array<{ leg: number; steps: S[] }> {
+): Array<{ leg: number; title: string; steps: S[] }> {
   const legs = new Map<number, S[]>();
   for (const step of steps) {
     const list = legs.get(step.leg);
     if (list) list.push(step);
     else legs.set(step.leg, [step]);
   }
-  return [...legs.entries()].sort(([a], [b]) => a - b).map(([leg, list]) => ({ leg, steps: list }));
+  const sorted = [...legs.entries()].sort(([a], [b]) => a - b);
+  return sorted.map(([leg, list], i) => ({
+    leg,
+    title: legTitle(leg, sorted[i - 1]?.[1].at(-1)?.nodeType),
+    steps: list,
+  }));
+}
+
+/** A leg's heading: the first is "From the trigger"; a later one names what it resumed after. */
+export function legTitle(leg: number, resumedAfter?: string): string {
+  if (leg <= 1) return "From the trigger";
+  return resumedAfter === APPROVAL_NODE_TYPE ? "After the approval" : "After the wait";
 }
 
 /**

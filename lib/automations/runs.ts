@@ -13,6 +13,7 @@ import {
 import { runEntityTitle } from "@/lib/entities/options";
 import { approvalInfo } from "./approval-info";
 import type { Graph } from "./graph/schema";
+import { stepLabel } from "./step-labels";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { nextWait, nextWaitOf, nodeStatuses, numberOccurrences, type NextWait } from "./run-timeline";
 import { resolveEntitySearch, runsAboutRecords } from "./run-entity-filter";
@@ -273,11 +274,14 @@ export async function getRun(tenantId: string, id: string) {
         ),
       ),
   ]);
+  const graph = (versions[0]?.graph ?? null) as Graph | null;
   const shaped = numberOccurrences(
     steps.map((s) => ({
       id: s.id,
       nodeId: s.nodeId,
       nodeType: s.nodeType,
+      /** The step as drawn in the run's version ("Wait 2 days"). */
+      label: stepLabel(graph, s.nodeId, s.nodeType),
       category: s.category,
       status: s.status,
       leg: s.leg,
@@ -298,6 +302,7 @@ export async function getRun(tenantId: string, id: string) {
   );
   const waitViews = waits.map((w) => ({
     ...waitView(w),
+    label: stepLabel(graph, w.nodeId, w.nodeType),
     stepId: w.stepId,
     /** A pending wait: what it will do when it wakes, as things stand. */
     fate: fates.get(w.id) ?? null,
@@ -321,7 +326,7 @@ export async function getRun(tenantId: string, id: string) {
     steps: shaped,
     waits: waitViews,
     /** The graph of the version this run started on (null if that snapshot is gone). */
-    graph: (versions[0]?.graph ?? null) as Graph | null,
+    graph,
     /** Each node's latest status in this run, for drawing the path taken on the canvas. */
     nodeStatuses: nodeStatuses(shaped),
   };

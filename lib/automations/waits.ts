@@ -8,6 +8,7 @@ import { enqueueJobs } from "@/lib/jobs";
 import { assertMayDecide } from "./approvals";
 import { automationNames } from "./automation-names";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
+import { labelKey, stepLabels } from "./step-labels";
 import { finishRun } from "./store/runs";
 import { waitFates, type WaitFate } from "./wait-fate";
 import { cancelWait, countPendingWaits, markRunWaiting, resumeTask, type WaitRow } from "./store/waits";
@@ -158,6 +159,8 @@ export interface WaitingItem extends WaitView {
   automationName: string | null;
   /** A pending wait: what it will do when it wakes, as things stand (null for a later step, or dropped). */
   fate: WaitFate | null;
+  /** The step it waits at as drawn in the run's version ("Wait 2 days"). */
+  label: string;
 }
 
 /**
@@ -208,8 +211,10 @@ export async function listWaiting(tenantId: string, automationId: string | null,
     tenantId,
     page.map((row) => row.wait),
   );
+  const labels = await stepLabels(tenantId, [...page.map((row) => row.wait), ...dropped]);
   const item = (row: WaitRow): WaitingItem => ({
     ...waitView(row),
+    label: labels.get(labelKey(row)) ?? row.nodeType,
     automationName: names.get(row.automationId) ?? null,
     fate: row.status === "pending" ? (fates.get(row.id) ?? null) : null,
   });

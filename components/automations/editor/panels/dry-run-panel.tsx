@@ -166,6 +166,7 @@ export function DryRunPanel({ automationId, triggerDomain, getGraph, onResult }:
 
 function finishedSentence(result: DryRunResult): string {
   const steps = result.steps.length === 1 ? "1 step" : `${result.steps.length} steps`;
-  const legs = new Set(result.steps.map((s) => s.leg)).size;
-  return `Dry run finished: ${steps}${legs > 1 ? ` in ${legs} legs` : ""}. Nothing was changed.`;
+  const resumes = new Set(result.steps.map((s) => s.leg)).size - 1;
+  const after = resumes === 1 ? ", some after a wait" : resumes > 1 ? `, some after ${resumes} waits` : "";
+  return `Dry run finished: ${steps}${after}. Nothing was changed.`;
 }

@@ -7,7 +7,8 @@ import { formatExact } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run";
-import { groupByLeg, outcomeText } from "./panel-text";
+import { groupByLeg } from "@/lib/automations/run-timeline";
+import { outcomeText } from "./panel-text";
 
 /** The server's own first note says what the notice above the steps already says. */
 const SERVER_DRY_RUN_NOTE = "Nothing was saved or sent: this was a dry run.";

@@ -5,8 +5,6 @@ import type { Graph } from "@/lib/automations/graph/schema";
 import {
   diffEntries,
   draftMatchesActive,
-  groupByLeg,
-  legTitle,
   outcomeText,
   parsePayload,
   previousVersion,
@@ -165,32 +163,6 @@ describe("parsePayload", () => {
       ok: false,
       error: `The event payload must be a JSON object such as {"total": 120}, not ${what}.`,
     });
-  });
-});
-
-describe("groupByLeg", () => {
-  test("keeps each leg's order and sorts legs, titling the later ones", () => {
-    const steps = [
-      step({ nodeId: "t", leg: 1, kind: "trigger", outcome: "started" }),
-      step({ nodeId: "w", leg: 1, kind: "wait", outcome: "would_wait" }),
-      step({ nodeId: "a", leg: 2 }),
-      step({ nodeId: "b", leg: 1 }),
-      step({ nodeId: "c", leg: 2 }),
-    ];
-    const groups = groupByLeg(steps);
-    expect(groups.map((g) => [g.title, g.steps.map((s) => s.nodeId)])).toEqual([
-      ["Leg 1", ["t", "w", "b"]],
-      ["Leg 2 — after the wait", ["a", "c"]],
-    ]);
-  });
-
-  test("no steps, no legs", () => {
-    expect(groupByLeg([])).toEqual([]);
-  });
-
-  test("legTitle", () => {
-    expect(legTitle(1)).toBe("Leg 1");
-    expect(legTitle(3)).toBe("Leg 3 — after the wait");
   });
 });
 

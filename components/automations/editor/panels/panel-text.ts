@@ -196,30 +196,6 @@ export function parsePayload(text: string): PayloadParse {
   return { ok: true, payload: value as Record<string, unknown> };
 }
 
-export interface LegGroup {
-  leg: number;
-  /** "Leg 1", "Leg 2 — after the wait". */
-  title: string;
-  steps: DryRunStep[];
-}
-
-/** Steps grouped by leg in leg order, keeping each leg's steps in the order the dry run took them. */
-export function groupByLeg(steps: readonly DryRunStep[]): LegGroup[] {
-  const groups = new Map<number, DryRunStep[]>();
-  for (const step of steps) {
-    const list = groups.get(step.leg);
-    if (list) list.push(step);
-    else groups.set(step.leg, [step]);
-  }
-  return [...groups.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([leg, list]) => ({ leg, title: legTitle(leg), steps: list }));
-}
-
-export function legTitle(leg: number): string {
-  return leg <= 1 ? `Leg ${leg}` : `Leg ${leg} — after the wait`;
-}
-
 /**
  * A step's outcome as words (colour never carries it alone). A wait reads "would wait"; the panel
  * follows it with "until" and the time it would resume.

@@ -222,7 +222,7 @@ export function VersionsPanel({
                   {canEdit && !active && (
                     <ConfirmButton
                       label="Revert to this version"
-                      ariaLabel={`Revert to version ${version.version}`}
+                      ariaLabel={`Revert to this version (version ${version.version})`}
                       title={`Revert to version ${version.version}?`}
                       confirmLabel={`Revert to version ${version.version}`}
                       pending={pending && reverting === version.version}

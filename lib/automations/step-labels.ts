@@ -1,0 +1,63 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { automationVersions } from "@/lib/db/schema";
+import type { Graph } from "./graph/schema";
+import { registry, summariseNode } from "./nodes/registry";
+
+/**
+ * A step's name as the merchant drew it: the node's summary in the version its run is on
+ * ("Wait 2 days", "Add tag 'vip'"), else its type's label ("Wait"), else the raw type. Never the
+ * node id: ids like `wait` read "Wait wait" beside a label.
+ */
+export function stepLabel(graph: Graph | null, nodeId: string, nodeType: string): string {
+  const node = graph?.nodes.find((n) => n.id === nodeId);
+  if (node) return summariseNode(node);
+  return registry.get(nodeType)?.label ?? nodeType;
+}
+
+interface AtVersion {
+  automationId: string;
+  automationVersion: number;
+  nodeId: string;
+  nodeType: string;
+}
+
+/** Labels of steps of many runs, with one query for the versions' graphs; keyed by `labelKey`. */
+export async function stepLabels(
+  tenantId: string,
+  steps: readonly AtVersion[],
+): Promise<Map<string, string>> {
+  const graphs = await versionGraphs(tenantId, steps);
+  return new Map(
+    steps.map((s) => [
+      labelKey(s),
+      stepLabel(graphs.get(`${s.automationId}:${s.automationVersion}`) ?? null, s.nodeId, s.nodeType),
+    ]),
+  );
+}
+
+export function labelKey(step: AtVersion): string {
+  return `${step.automationId}:${step.automationVersion}:${step.nodeId}`;
+}
+
+async function versionGraphs(tenantId: string, steps: readonly AtVersion[]): Promise<Map<string, Graph>> {
+  const automationIds = [...new Set(steps.map((s) => s.automationId))];
+  if (automationIds.length === 0) return new Map();
+  const wanted = new Set(steps.map((s) => `${s.automationId}:${s.automationVersion}`));
+  const v = automationVersions;
+  const rows = await getDb()
+    .select({ automationId: v.automationId, version: v.version, graph: v.graph })
+    .from(v)
+    .where(
+      and(
+        eq(v.tenantId, tenantId),
+        inArray(v.automationId, automationIds),
+        inArray(v.version, [...new Set(steps.map((s) => s.automationVersion))]),
+      ),
+    );
+  return new Map(
+    rows
+      .map((row) => [`${row.automationId}:${row.version}`, row.graph] as const)
+      .filter(([key]) => wanted.has(key)),
+  );
+}
