@@ -23,7 +23,7 @@ test("the sidebar reaches every section and marks the current one", async ({ pag
 test("settings opens on its first tab", async ({ page }) => {
   await signIn(page, "editor");
   await page.goto("/settings");
-  await page.waitForURL("**/settings/api-keys");
+  await page.waitForURL("**/settings/shop");
   const tabs = page.getByRole("navigation", { name: "Settings" });
   await expect(tabs.getByRole("link", { name: "API keys" })).toHaveAttribute("aria-current", "page");
 });

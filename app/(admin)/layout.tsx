@@ -21,7 +21,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 md:py-8">
         {/* A page marked `data-wide` (the flow editor) uses the whole width. */}
         <div className="mx-auto max-w-6xl has-data-wide:max-w-none">
-          <Providers>{children}</Providers>
+          <Providers timeZone={caller.tenant.timezone}>{children}</Providers>
         </div>
       </main>
     </div>

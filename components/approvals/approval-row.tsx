@@ -101,7 +101,7 @@ export function ApprovalRow({
             )}
           </p>
           <p className="text-xs text-zinc-500">
-            Asked <RelativeTime value={approval.askedAt} />
+            Asked <RelativeTime value={approval.askedAt} brief />
             {approval.status === "pending" && (
               <>
                 <span aria-hidden="true"> · </span>

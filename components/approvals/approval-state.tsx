@@ -57,7 +57,7 @@ export function ApprovalOutcome({
           {decidedAt && (
             <>
               {" "}
-              <RelativeTime value={decidedAt} />
+              <RelativeTime value={decidedAt} brief />
             </>
           )}
           {`, so the run follows '${state === "approved" ? "Approved" : "Rejected"}'.`}
@@ -79,7 +79,7 @@ export function ApprovalOutcome({
           {endedAt && (
             <>
               {" "}
-              <RelativeTime value={endedAt} />
+              <RelativeTime value={endedAt} brief />
             </>
           )}
           {reason ? `: ${reason}` : " before anyone decided."}

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { formatExact } from "@/components/ui/format";
+import { useShopTimeZone } from "@/components/ui/shop-time";
 import { Label, Textarea } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { decideApprovalAction } from "@/lib/actions/approvals/decide-approval";
@@ -21,9 +22,9 @@ export interface DecisionRefusal {
 }
 
 /** The sentence of a refused decision, with the service's ISO instants as readable local times. */
-function refusal(code: ErrorCode | undefined, message: string): DecisionRefusal {
+function refusal(code: ErrorCode | undefined, message: string, timeZone: string): DecisionRefusal {
   const readable = message.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, (iso) =>
-    formatExact(new Date(iso)),
+    formatExact(new Date(iso), timeZone),
   );
   switch (code) {
     case "conflict":
@@ -62,6 +63,7 @@ export interface DecisionBoxProps {
 export function DecisionBox({ waitId, title, onDecided, onRefused }: DecisionBoxProps) {
   const queryClient = useQueryClient();
   const router = useRouter();
+  const timeZone = useShopTimeZone();
   const noteId = useId();
   const hintId = useId();
   const [note, setNote] = useState("");
@@ -77,7 +79,7 @@ export function DecisionBox({ waitId, title, onDecided, onRefused }: DecisionBox
       const result = await decideApprovalAction({ waitId, decision, ...(trimmed ? { note: trimmed } : {}) });
       if (result.ok) onDecided?.(result.data);
       else {
-        const refused = refusal(result.code, result.error);
+        const refused = refusal(result.code, result.error, timeZone);
         // A final refusal is the caller's to show, in place of this box; another one stays here.
         if (refused.final && onRefused) onRefused(refused);
         else setProblem(refused);

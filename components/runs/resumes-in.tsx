@@ -2,29 +2,38 @@
 
 import { useSyncExternalStore } from "react";
 import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } from "@/components/ui/clock";
-import { formatExact } from "@/components/ui/format";
+import { exactTitle, formatWhen } from "@/components/ui/format";
+import { useShopTimeZone } from "@/components/ui/shop-time";
 import { formatUntil } from "./until";
 
 /**
- * "Resumes in 2 hours" for a waiting run, with the exact time in the viewer's time zone on hover
- * (UTC until the browser has hydrated). A due time already past reads "Resuming now".
+ * "Resumes in 2 hours · Dec 2, 2:00 PM" for a waiting run — relative, then absolute in the shop's
+ * time zone — with the exact time there and in UTC on hover. A due time already past reads
+ * "Resuming now".
  */
 export function ResumesIn({ value, className }: { value: string; className?: string }) {
-  const minute = useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  const timeZone = useShopTimeZone();
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return null;
   const now = readClock();
-  const exact = formatExact(date, minute === null ? "UTC" : undefined);
-  const text = date.getTime() - now < 60_000 ? "Resuming now" : `Resumes ${formatUntil(date, now)}`;
+  const soon = date.getTime() - now < 60_000;
   return (
-    <time
-      dateTime={date.toISOString()}
-      title={exact}
-      className={className}
-      data-testid="resumes-in"
-      suppressHydrationWarning
-    >
-      {text}
-    </time>
+    <span className={className}>
+      <time
+        dateTime={date.toISOString()}
+        title={exactTitle(date, timeZone)}
+        data-testid="resumes-in"
+        suppressHydrationWarning
+      >
+        {soon ? "Resuming now" : `Resumes ${formatUntil(date, now)}`}
+      </time>
+      {!soon && (
+        <span className="text-zinc-500" suppressHydrationWarning>
+          {" · "}
+          {formatWhen(date, timeZone, now)}
+        </span>
+      )}
+    </span>
   );
 }

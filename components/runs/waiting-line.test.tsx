@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import type { RunDetail } from "@/lib/automations/runs";
 import { numberOccurrences } from "@/lib/automations/run-timeline";
+import { ShopTimeZoneProvider } from "@/components/ui/shop-time";
 import { RunTimeline } from "./run-timeline";
 import { WaitingLine } from "./waiting-line";
 
@@ -97,13 +98,18 @@ describe("RunTimeline with retries", () => {
       ),
       step(2, "success", { status: 200 }),
     ]) as Step[];
-    const html = renderToStaticMarkup(<RunTimeline steps={steps} />);
+    // In the shop's time zone (Paris is UTC+1 in November), on the server's render as in a browser.
+    const html = renderToStaticMarkup(
+      <ShopTimeZoneProvider timeZone="Europe/Paris">
+        <RunTimeline steps={steps} />
+      </ShopTimeZoneProvider>,
+    );
     const text = html.replace(/<[^>]+>/g, "");
     expect(text).toContain("attempt 1 of 3");
     expect(text).toContain("attempt 2 of 3Succeeded");
     expect(text).not.toContain("run 2 of this step");
     expect(text).toMatch(
-      /Error: The server answered 503 Service Unavailable\.Retry: attempt 2 of 3 at 14:05 UTC/,
+      /Error: The server answered 503 Service Unavailable\.Retry: attempt 2 of 3 at 15:05/,
     );
     // The engine's own UTC sentence is not shown twice.
     expect(text).not.toContain("Note: Retry");

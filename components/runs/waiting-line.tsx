@@ -2,7 +2,8 @@
 
 import { useSyncExternalStore } from "react";
 import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } from "@/components/ui/clock";
-import { formatExact } from "@/components/ui/format";
+import { exactTitle } from "@/components/ui/format";
+import { useShopTimeZone } from "@/components/ui/shop-time";
 import type { RunSummary } from "@/lib/automations/runs";
 import { ResumesIn } from "./resumes-in";
 import { clockTime, retryingText } from "./retrying";
@@ -44,14 +45,14 @@ export function RetryingAt({
   retry: { attempt: number; of: number } | null;
   className?: string;
 }) {
-  const minute = useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  const zone = useShopTimeZone();
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return null;
-  const zone = minute === null ? "UTC" : undefined;
   return (
     <time
       dateTime={date.toISOString()}
-      title={formatExact(date, zone)}
+      title={exactTitle(date, zone)}
       className={className}
       data-testid="retrying-at"
       suppressHydrationWarning
@@ -61,16 +62,14 @@ export function RetryingAt({
   );
 }
 
-/** "15:05" in the viewer's time zone ("14:05 UTC" until hydrated), the exact time on hover. */
+/** "15:05" in the shop's time zone, the exact time there and in UTC on hover. */
 export function ClockTime({ value }: { value: string }) {
-  const minute = useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  const zone = useShopTimeZone();
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return null;
-  const zone = minute === null ? "UTC" : undefined;
   return (
-    <time dateTime={date.toISOString()} title={formatExact(date, zone)} suppressHydrationWarning>
+    <time dateTime={date.toISOString()} title={exactTitle(date, zone)}>
       {clockTime(date, zone)}
-      {zone === "UTC" && " UTC"}
     </time>
   );
 }

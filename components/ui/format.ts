@@ -58,7 +58,7 @@ export function formatRelative(date: Date, now: number): string {
   return "just now";
 }
 
-/** "Nov 30, 2026, 9:05 AM UTC" in the given time zone (the browser's when omitted). */
+/** "Nov 30, 2026, 9:05 AM UTC" in the given time zone (the runtime's when omitted). */
 export function formatExact(date: Date, timeZone?: string): string {
   return (
     new Intl.DateTimeFormat(LOCALE, {
@@ -74,4 +74,26 @@ function zoneName(date: Date, timeZone?: string): string {
     .formatToParts(date)
     .find((p) => p.type === "timeZoneName");
   return part?.value ?? "";
+}
+
+/**
+ * "Dec 2, 2:00 PM" in the shop's time zone — the year only when it is not this year there. Beside
+ * a relative time ("in 2 days · Dec 2, 2:00 PM"): absolute and relative together.
+ */
+export function formatWhen(date: Date, timeZone: string, now: number): string {
+  const year = (d: Date) => new Intl.DateTimeFormat(LOCALE, { year: "numeric", timeZone }).format(d);
+  return new Intl.DateTimeFormat(LOCALE, {
+    month: "short",
+    day: "numeric",
+    year: year(date) === year(new Date(now)) ? undefined : "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+  }).format(date);
+}
+
+/** The hover text of a time: exact in the shop's zone, then in UTC (the same line if the shop is on UTC). */
+export function exactTitle(date: Date, timeZone: string): string {
+  const shop = formatExact(date, timeZone);
+  return timeZone === "UTC" ? shop : `${shop} · ${formatExact(date, "UTC")}`;
 }

@@ -1,30 +1,39 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatExact, formatRelative } from "./format";
 import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } from "./clock";
+import { exactTitle, formatRelative, formatWhen } from "./format";
+import { useShopTimeZone } from "./shop-time";
 
 export interface RelativeTimeProps {
   /** An ISO date-time string or a Date. */
   value: string | Date;
   className?: string;
+  /** Only "5 minutes ago", for a time inside a sentence ("Saved 5 minutes ago"). Default false. */
+  brief?: boolean;
 }
 
 /**
- * "5 minutes ago", with the exact time in the tooltip and a machine-readable `dateTime`.
- * Updates every minute. The server renders with its own clock and time zone; the browser
- * corrects both right after hydration (the mismatch is expected, hence suppressHydrationWarning).
+ * "5 minutes ago · Dec 1, 9:05 AM": relative, then absolute in the shop's time zone, with the exact
+ * time in the shop's zone and in UTC on hover and a machine-readable `dateTime`. Updates every
+ * minute; the relative part follows the browser's clock after hydration (hence
+ * suppressHydrationWarning), the absolute part is the same on the server and in the browser.
  */
-export function RelativeTime({ value, className }: RelativeTimeProps) {
-  const minute = useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+export function RelativeTime({ value, className, brief = false }: RelativeTimeProps) {
+  useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
+  const timeZone = useShopTimeZone();
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return <span className={className}>—</span>;
-  // `minute` triggers the re-render; the text itself uses the precise clock.
   const now = readClock();
-  const exact = formatExact(date, minute === null ? "UTC" : undefined);
   return (
-    <time dateTime={date.toISOString()} title={exact} className={className} suppressHydrationWarning>
-      {formatRelative(date, now)}
+    <time dateTime={date.toISOString()} title={exactTitle(date, timeZone)} className={className}>
+      <span suppressHydrationWarning>{formatRelative(date, now)}</span>
+      {!brief && (
+        <span className="text-zinc-500" suppressHydrationWarning>
+          {" · "}
+          {formatWhen(date, timeZone, now)}
+        </span>
+      )}
     </time>
   );
 }

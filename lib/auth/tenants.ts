@@ -2,7 +2,15 @@ import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
+import { recordAudit } from "@/lib/audit";
+import { isTimeZone } from "@/lib/automations/nodes/timezones";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import type { Caller } from "./caller";
+
+const shopName = z.string().trim().min(1, "give the shop a name").max(100);
+const timeZone = z
+  .string()
+  .refine(isTimeZone, "choose a time zone from the list, such as Europe/Paris or America/New_York");
 
 export const tenantInput = z.object({
   slug: z
@@ -11,9 +19,41 @@ export const tenantInput = z.object({
       /^[a-z0-9][a-z0-9-]{1,39}$/,
       "use 2–40 lowercase letters, digits or dashes, starting with a letter or digit",
     ),
-  name: z.string().trim().min(1, "give the shop a name").max(100),
-  timezone: z.string().default("UTC"),
+  name: shopName,
+  timezone: timeZone.default("UTC"),
 });
+
+/** What an admin can change about the shop (Settings → Shop). */
+export const shopSettingsInput = z.object({ name: shopName, timezone: timeZone });
+
+export interface ShopSettings {
+  name: string;
+  timezone: string;
+}
+
+/**
+ * Renames the shop and/or moves it to another time zone — every time in the admin is then shown
+ * there (schedules keep their own zones). Recorded in the audit log with what changed.
+ */
+export async function updateShopSettings(caller: Caller, input: unknown): Promise<ShopSettings> {
+  const values = parseOrThrow(shopSettingsInput, input, "The shop settings are invalid");
+  return getDb().transaction(async (tx) => {
+    const [before] = await tx
+      .select({ name: tenants.name, timezone: tenants.timezone })
+      .from(tenants)
+      .where(eq(tenants.id, caller.tenant.id))
+      .for("update");
+    if (!before) throw notFound("The shop");
+    await tx.update(tenants).set(values).where(eq(tenants.id, caller.tenant.id));
+    await recordAudit(tx, caller, {
+      action: "shop.updated",
+      subjectType: "shop",
+      subjectId: caller.tenant.id,
+      detail: { before, after: values },
+    });
+    return values;
+  });
+}
 
 export type Tenant = typeof tenants.$inferSelect;
 

@@ -4,6 +4,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireCaller } from "@/lib/auth/session";
 
 const TABS = [
+  { href: "/settings/shop", label: "Shop" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/users", label: "Users" },
 ] as const;
@@ -12,7 +13,10 @@ export default async function SettingsLayout({ children }: { children: ReactNode
   const caller = await requireCaller();
   return (
     <>
-      <PageHeader title="Settings" description={`How people and programs get into ${caller.tenant.name}.`} />
+      <PageHeader
+        title="Settings"
+        description={`${caller.tenant.name}: its time zone, the people and the programs that can get in.`}
+      />
       <nav aria-label="Settings" className="mb-6 border-b border-zinc-200">
         <ul className="-mb-px flex gap-6">
           {TABS.map((tab) => (

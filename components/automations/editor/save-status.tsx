@@ -15,7 +15,7 @@ export function SaveStatus({ state }: { state: SaveState }) {
           {state.at && (
             <>
               {" "}
-              <RelativeTime value={state.at} />
+              <RelativeTime value={state.at} brief />
             </>
           )}
         </>

@@ -3,7 +3,6 @@
 import { useId } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
-import { formatExact } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run";
@@ -90,7 +89,7 @@ function StepResult({ step }: { step: DryRunStep }) {
       </div>
       {resumeAt && !Number.isNaN(resumeAt.getTime()) && (
         <p className="mt-1 text-xs text-zinc-600">
-          until {formatExact(resumeAt)} (<RelativeTime value={resumeAt} />)
+          until <RelativeTime value={resumeAt} />
         </p>
       )}
       {step.detail.length > 0 && (

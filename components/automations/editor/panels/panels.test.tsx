@@ -294,7 +294,7 @@ describe("DryRunPanel", () => {
       /^Nothing was changed — this is a dry run\. Tried on Order #1001 · ada@example\.com · paid\./,
     );
     expect(words).toContain("From the trigger Order created started");
-    expect(words).toMatch(/Wait 1 hour Wait would wait until Nov 30, 2026, .+ \(.+\) Resumes in 1 hour\./);
+    expect(words).toMatch(/Wait 1 hour Wait would wait until .+ · Nov 30, 10:00 AM Resumes in 1 hour\./);
     expect(html).toContain('dateTime="2026-11-30T10:00:00.000Z"');
     expect(words).toContain(
       "After the wait Add tag 'vip' Add tag would run Would add tag 'vip' to order #1001. Resolved params",
