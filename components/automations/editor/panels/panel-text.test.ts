@@ -1,5 +1,4 @@
 import { describe, expect, test } from "vitest";
-import type { DryRunStep } from "@/lib/automations/dry-run";
 import type { GraphDiff } from "@/lib/automations/editor/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
 import {
@@ -21,20 +20,6 @@ const emptyDiff: GraphDiff = {
   edgesRemoved: [],
   isEmpty: true,
 };
-
-function step(over: Partial<DryRunStep>): DryRunStep {
-  return {
-    nodeId: "n",
-    nodeType: "auto.action.add_tag",
-    label: "Add tag",
-    leg: 1,
-    kind: "action",
-    outcome: "would_run",
-    summary: "Add tag 'vip'",
-    detail: [],
-    ...over,
-  };
-}
 
 describe("diffEntries", () => {
   test("an empty diff has no lines", () => {
