@@ -32,6 +32,7 @@ import {
   fromFlow,
   newEdgeId,
   newNodeId,
+  removeSteps,
   toFlow,
   type StepEdge,
   type StepNode,
@@ -416,18 +417,21 @@ function Editor({
     const ids = new Set(selectedIds);
     const selectedEdges = new Set(edges.filter((e) => e.selected).map((e) => e.id));
     if (ids.size === 0 && selectedEdges.size === 0) return;
-    commit({
-      nodes: graph.nodes.filter((n) => !ids.has(n.id)),
-      edges: graph.edges.filter((e) => !ids.has(e.source) && !ids.has(e.target) && !selectedEdges.has(e.id)),
-    });
+    commit(removeSteps(graph, ids, selectedEdges));
     setDryRun(null);
   }, [readOnly, selectedIds, edges, graph, commit]);
 
-  // Editor shortcuts; React Flow handles Delete/Backspace and arrow keys on the canvas itself.
+  // Editor shortcuts; React Flow handles arrow keys on the canvas itself. Delete/Backspace are ours,
+  // so a step deleted from the middle of a line is bridged (removeSteps) however it is deleted.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (isTyping(event.target)) return;
       const mod = event.metaKey || event.ctrlKey;
+      if ((event.key === "Delete" || event.key === "Backspace") && !mod && !readOnly) {
+        event.preventDefault();
+        deleteSelected();
+        return;
+      }
       if (!mod) return;
       const key = event.key.toLowerCase();
       if (key === "z" && !event.shiftKey && !readOnly) {
@@ -445,7 +449,7 @@ function Editor({
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [history, restore, copy, paste, readOnly]);
+  }, [history, restore, copy, paste, deleteSelected, readOnly]);
 
   useEffect(() => {
     if (!flash) return;
@@ -674,14 +678,10 @@ function Editor({
               onEdgesChange={onEdgesChange}
               onConnect={onConnect}
               onNodeDragStop={recordCurrent}
-              onDelete={() => {
-                recordCurrent();
-                setDryRun(null);
-              }}
               nodesDraggable={!readOnly}
               nodesConnectable={!readOnly}
               edgesReconnectable={false}
-              deleteKeyCode={readOnly ? null : ["Delete", "Backspace"]}
+              deleteKeyCode={null}
               snapToGrid
               snapGrid={[20, 20]}
               fitView

@@ -20,7 +20,7 @@ export interface PaletteProps {
 /**
  * The step palette: every node type in Triggers, Timing, Conditions, Actions, with search. A click
  * (or Enter) adds the step after the selected one and connects it, so a flow can be built from the
- * keyboard alone.
+ * keyboard alone; the search is cleared for the next step.
  */
 export function Palette({
   disabled,
@@ -33,6 +33,11 @@ export function Palette({
   const [query, setQuery] = useState("");
   const groups = paletteGroups(query, undefined, { platform: builtin });
   const searchId = useId();
+  // A step added, the search starts afresh: the next one is not found by "add tagsend email".
+  function add(definition: NodeDefinition) {
+    onAdd(definition);
+    setQuery("");
+  }
 
   return (
     <aside aria-label="Steps" className="flex min-h-0 flex-col border-r border-zinc-200 bg-white">
@@ -68,7 +73,7 @@ export function Palette({
             const first = groups[0]?.items[0];
             if (e.key === "Enter" && query.trim() && first) {
               e.preventDefault();
-              onAdd(first);
+              add(first);
             }
           }}
         />
@@ -87,7 +92,7 @@ export function Palette({
                     type="button"
                     disabled={disabled}
                     title={definition.description}
-                    onClick={() => onAdd(definition)}
+                    onClick={() => add(definition)}
                     className="flex w-full items-start gap-2 rounded-md px-2 py-1.5 text-left text-sm text-zinc-800 hover:bg-zinc-100 focus-visible:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-50"
                   >
                     <CategoryIcon

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { graphSchema, type Graph } from "@/lib/automations/graph/schema";
-import { fromFlow, newEdgeId, newNodeId, toFlow } from "./flow";
+import { fromFlow, newEdgeId, newNodeId, removeSteps, toFlow } from "./flow";
 import { autoLayout, NODE_HEIGHT, NODE_WIDTH } from "./layout";
 
 //  t (order_paid) ──▶ check (total > 100) ──true──▶ tag (add_tag vip)
@@ -169,5 +169,67 @@ describe("new ids", () => {
     const long = newEdgeId("a".repeat(100), "out", "b".repeat(100), []);
     expect(long).toMatch(idPattern);
     expect(newEdgeId("a", "we ird", "b", [])).toMatch(idPattern);
+  });
+});
+
+describe("removeSteps", () => {
+  const node = (id: string, type: string) => ({ id, type, params: {}, position: { x: 0, y: 0 } });
+  const edge = (source: string, target: string, sourceHandle = "out") => ({
+    id: `${source}-${sourceHandle}-${target}`,
+    source,
+    sourceHandle,
+    target,
+  });
+  const links = (graph: Graph) => graph.edges.map((e) => `${e.source}.${e.sourceHandle}→${e.target}`).sort();
+
+  //  t ──▶ wait ──▶ tag          delete wait  ⇒   t ──▶ tag
+  test("a step in the middle of a line is bridged", () => {
+    const graph: Graph = {
+      nodes: [
+        node("t", "auto.trigger.order_paid"),
+        node("wait", "auto.control.wait"),
+        node("tag", "auto.action.add_tag"),
+      ],
+      edges: [edge("t", "wait"), edge("wait", "tag")],
+    };
+    const after = removeSteps(graph, ["wait"]);
+    expect(after.nodes.map((n) => n.id)).toEqual(["t", "tag"]);
+    expect(links(after)).toEqual(["t.out→tag"]);
+    expect(graphSchema.safeParse(after).success).toBe(true);
+  });
+
+  //  check ─yes─▶ a ──▶ b ──▶ c      delete a and b together  ⇒  check ─yes─▶ c
+  test("steps deleted together bridge through each other, keeping the branch they hung from", () => {
+    const graph: Graph = {
+      nodes: ["check", "a", "b", "c"].map((id) => node(id, "auto.action.add_tag")),
+      edges: [edge("check", "a", "true"), edge("a", "b"), edge("b", "c")],
+    };
+    expect(links(removeSteps(graph, ["a", "b"]))).toEqual(["check.true→c"]);
+  });
+
+  //  t ──▶ check ─yes─▶ vip          delete check  ⇒  t    vip    plain   (no guess at a branch)
+  //             └─no──▶ plain
+  test("a step whose exits lead to different places is not bridged", () => {
+    const graph: Graph = {
+      nodes: [
+        node("t", "auto.trigger.order_paid"),
+        node("check", "auto.condition.order_total"),
+        node("vip", "auto.action.add_tag"),
+        node("plain", "auto.action.add_tag"),
+      ],
+      edges: [edge("t", "check"), edge("check", "vip", "true"), edge("check", "plain", "false")],
+    };
+    expect(links(removeSteps(graph, ["check"]))).toEqual([]);
+  });
+
+  //  a ──▶ x ──▶ c      delete x, where a ──▶ c already exists  ⇒  one a ──▶ c
+  //  └───────────▲
+  test("no duplicate connection, and a deleted connection is gone without a bridge", () => {
+    const graph: Graph = {
+      nodes: ["a", "x", "c"].map((id) => node(id, "auto.action.add_tag")),
+      edges: [edge("a", "x"), edge("x", "c"), edge("a", "c")],
+    };
+    expect(links(removeSteps(graph, ["x"]))).toEqual(["a.out→c"]);
+    expect(links(removeSteps(graph, [], ["a-out-c"]))).toEqual(["a.out→x", "x.out→c"]);
   });
 });

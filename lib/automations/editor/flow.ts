@@ -140,3 +140,40 @@ export function newEdgeId(
 ): string {
   return firstFree(slug(`${source}-${slug(sourceHandle, "out")}-${target}`, "edge"), taken);
 }
+
+/**
+ * The graph without the given steps and connections. A deleted step in the middle of a line is
+ * bridged, as in the best flow editors: each connection into it now goes to where it led, so
+ * `t → wait → tag` less `wait` is `t → tag`, not two pieces. A step whose exits lead to different
+ * places (a condition's yes and no) is not bridged: which branch should take its place is the
+ * merchant's call. Steps deleted together bridge through each other.
+ */
+export function removeSteps(graph: Graph, nodeIds: Iterable<string>, edgeIds: Iterable<string> = []): Graph {
+  const doomed = new Set(nodeIds);
+  let edges = graph.edges.filter((e) => !new Set(edgeIds).has(e.id));
+  for (const id of doomed) {
+    const incoming = edges.filter((e) => e.target === id && e.source !== id);
+    const outgoing = edges.filter((e) => e.source === id && e.target !== id);
+    const exits = new Set(outgoing.map((e) => e.sourceHandle));
+    edges = edges.filter((e) => e.source !== id && e.target !== id);
+    if (exits.size !== 1) continue;
+    const taken = edges.map((e) => e.id);
+    for (const into of incoming) {
+      for (const out of outgoing) {
+        const exists = edges.some(
+          (e) => e.source === into.source && e.sourceHandle === into.sourceHandle && e.target === out.target,
+        );
+        if (exists) continue;
+        const bridge = {
+          id: newEdgeId(into.source, into.sourceHandle, out.target, taken),
+          source: into.source,
+          sourceHandle: into.sourceHandle,
+          target: out.target,
+        };
+        taken.push(bridge.id);
+        edges.push(bridge);
+      }
+    }
+  }
+  return { nodes: graph.nodes.filter((n) => !doomed.has(n.id)), edges };
+}
