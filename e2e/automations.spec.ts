@@ -3,13 +3,31 @@ import { expect, signIn, test } from "./helpers";
 // The viewer's test reads the draft the editor's test creates, so the tests run in order.
 test.describe.configure({ mode: "serial" });
 
-test("the empty list teaches the parts of a flow and offers templates to editors", async ({ page }) => {
+test("the demo shop comes with example automations; with them archived, the empty list teaches", async ({
+  page,
+}) => {
   // Runs first, on the freshly seeded shop, before the tests below create drafts.
   await signIn(page, "editor");
+  const examples = page.getByTestId("automation-row").filter({ hasText: "Example: " });
+  await expect(examples).toHaveCount(3);
+  await expect(examples.filter({ hasText: "ask for a review 2 days after delivery" })).toContainText(
+    "Active",
+  );
+
+  for (let left = 3; left > 0; left--) {
+    await examples
+      .first()
+      .getByRole("button", { name: /^Archive / })
+      .click();
+    await page.getByRole("dialog").getByRole("button", { name: "Archive automation" }).click();
+    await expect(examples).toHaveCount(left - 1);
+  }
+
   await expect(page.getByRole("heading", { name: "No automations yet" })).toBeVisible();
   await expect(page.getByText("You draw the flow on a canvas")).toBeVisible();
   await expect(page.getByRole("list", { name: "The parts of an automation, in order" })).toBeVisible();
   await expect(page.getByRole("link", { name: "New automation" })).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "See archived automations" })).toBeVisible();
 });
 
 test("an editor creates a draft from the abandoned cart template, lands in the editor and finds it listed", async ({

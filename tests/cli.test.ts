@@ -1,9 +1,13 @@
+import { eq } from "drizzle-orm";
 import { afterEach, expect, test, vi } from "vitest";
 import { buildProgram } from "@/bin/cli";
 import { findApiKey } from "@/lib/auth/api-keys";
 import { getAuth } from "@/lib/auth/auth";
 import { findTenantBySlug } from "@/lib/auth/tenants";
 import { listMembers } from "@/lib/auth/users";
+import { getAutomation, listAutomations } from "@/lib/automations/service";
+import { getDb } from "@/lib/db/client";
+import { automationRuns } from "@/lib/db/schema";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -56,6 +60,20 @@ test("seed creates the demo shop once", async () => {
     "editor@demo.test",
     "viewer@demo.test",
   ]);
+  // Example automations, published and on (one with a wait), and no run started by the seed itself.
+  const { items } = await listAutomations(demo.id, { limit: 50 });
+  const examples = items
+    .filter((a) => a.name.startsWith("Example: "))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  expect(examples.map((a) => [a.name, a.status, a.version])).toEqual([
+    ["Example: ask for a review 2 days after delivery", "active", 1],
+    ["Example: escalate orders unfulfilled after 24 hours", "active", 1],
+    ["Example: tag VIP customers", "active", 1],
+  ]);
+  const review = await getAutomation(demo.id, examples[0]!.id);
+  expect(review.activeGraph?.nodes.some((n) => n.type === "auto.control.wait")).toBe(true);
+  const runs = await getDb().select().from(automationRuns).where(eq(automationRuns.tenantId, demo.id));
+  expect(runs).toEqual([]);
 });
 
 test("an unknown shop is reported in plain English", async () => {

@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
 import { createTenant } from "@/lib/auth/tenants";
-import { ensureBuiltins } from "@/lib/automations/schedules/builtins";
+import type { Caller } from "@/lib/auth/caller";
 import { addMember } from "@/lib/auth/users";
+import { ensureBuiltins } from "@/lib/automations/schedules/builtins";
+import { createAutomation, publishAutomation } from "@/lib/automations/service";
+import { findTemplate } from "@/lib/automations/templates";
 import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
 import type { Domain } from "@/lib/entities/domains";
@@ -155,8 +158,28 @@ function demoRecords(): { domain: Domain; id: string; body: Record<string, unkno
 }
 
 /**
- * Seeds the demo shop once: the "Demo Store" tenant, its three staff accounts and sample records
- * of every domain. Returns false when the shop already exists (nothing is touched).
+ * The demo's example automations, published and on: real flows from the template gallery (one
+ * with a wait and a condition), named so they read as examples beside the merchant's own.
+ */
+const EXAMPLES = [
+  { template: "review-after-delivery", name: "Example: ask for a review 2 days after delivery" },
+  { template: "escalate-unfulfilled", name: "Example: escalate orders unfulfilled after 24 hours" },
+  { template: "tag-vip", name: "Example: tag VIP customers" },
+] as const;
+
+async function seedExamples(admin: Caller): Promise<void> {
+  for (const example of EXAMPLES) {
+    const template = findTemplate(example.template);
+    if (!template) throw new Error(`The demo's example template '${example.template}' is missing.`);
+    const draft = await createAutomation(admin, { name: example.name, graph: template.graph });
+    await publishAutomation(admin, draft.id, { note: "Example automation of the demo shop." });
+  }
+}
+
+/**
+ * Seeds the demo shop once: the "Demo Store" tenant, its three staff accounts, sample records of
+ * every domain and example automations (published after the records, so seeding starts no run).
+ * Returns false when the shop already exists (nothing is touched).
  */
 export async function seedDemo(): Promise<boolean> {
   const [existing] = await getDb()
@@ -165,9 +188,17 @@ export async function seedDemo(): Promise<boolean> {
     .where(eq(tenants.slug, DEMO_SLUG));
   if (existing) return false;
   const tenant = await createTenant({ slug: DEMO_SLUG, name: "Demo Store", timezone: "Europe/Paris" });
-  for (const user of DEMO_USERS) await addMember(tenant.id, { ...user, password: DEMO_PASSWORD });
+  const members = [];
+  for (const user of DEMO_USERS)
+    members.push(await addMember(tenant.id, { ...user, password: DEMO_PASSWORD }));
   for (const record of demoRecords())
     await upsertEntity(tenant.id, record.domain, record.id, record.body, "seed");
+  const admin = members[0]!;
+  await seedExamples({
+    tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name, timezone: tenant.timezone },
+    role: "admin",
+    actor: { kind: "user", userId: admin.userId, email: admin.email, name: admin.name },
+  });
   // The platform's built-in automations (abandoned carts, overdue invoices, history purge); the
   // worker's heartbeat would create them within a minute anyway, the demo should not wait for it.
   await ensureBuiltins(tenant.id);
