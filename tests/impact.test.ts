@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { automationImpact } from "@/lib/automations/impact";
 import { POLICY_SENTENCES } from "@/lib/automations/policies";
-import { getAutomation } from "@/lib/automations/service";
+import { resolveCaller, type Caller } from "@/lib/auth/caller";
+import { getAutomation, publishAutomation, saveDraft } from "@/lib/automations/service";
 import { getDb } from "@/lib/db/client";
 import { automationRuns } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
@@ -15,9 +16,12 @@ let shop: TestShop;
 let other: TestShop;
 let worker: WorkerHandle;
 
+let editor: Caller;
+
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
+  editor = (await resolveCaller(new Headers({ authorization: `Bearer ${shop.keys.editor}` })))!;
   worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
 afterAll(async () => {
@@ -38,6 +42,16 @@ const waitFlow = flow(
 );
 
 const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
+
+/** The same flow with the wait set to `minutes`. */
+function withWait(minutes: number) {
+  return {
+    ...waitFlow,
+    nodes: waitFlow.nodes.map((n) =>
+      n.id === "w" ? { ...n, params: { duration: minutes, unit: "minutes" } } : n,
+    ),
+  };
+}
 
 async function untilWaiting(automationId: string, count: number) {
   await expect
@@ -81,12 +95,10 @@ describe("automationImpact", () => {
     await untilWaiting(id, 2);
     const before = await getAutomation(shop.tenant.id, id);
 
-    const publish = await automationImpact(shop.tenant.id, id, "publish");
-    expect(publish).toEqual({
-      waitingRuns: 2,
-      policy: "cancel",
-      message: `2 runs are waiting at 'Wait 5 minutes'; ${POLICY_SENTENCES.cancel}`,
-    });
+    // Publishing the unchanged draft changes nothing for them: they started on these same steps.
+    expect((await automationImpact(shop.tenant.id, id, "publish")).message).toBe(
+      "2 runs are waiting at 'Wait 5 minutes'; they continue: they started on these same steps.",
+    );
 
     const pause = await automationImpact(shop.tenant.id, id, "pause");
     expect(pause.waitingRuns).toBe(2);
@@ -94,15 +106,50 @@ describe("automationImpact", () => {
       "2 runs are waiting at 'Wait 5 minutes'; any that come due while the automation is paused will be cancelled; those due after you activate it again continue.",
     );
 
-    // A revert asks in the name of the version's own policy; the automation's stays as it was.
-    const asIf = await automationImpact(shop.tenant.id, id, "publish", "finish_on_started_version");
+    // A changed draft: they follow the policy; the wait is named as they wait at it (5 minutes), not
+    // as the draft now calls step 'w' (10 minutes).
+    await saveDraft(editor, id, { graph: withWait(10) });
+    const publish = await automationImpact(shop.tenant.id, id, "publish");
+    expect(publish).toEqual({
+      waitingRuns: 2,
+      policy: "cancel",
+      message: `2 runs are waiting at 'Wait 5 minutes'; ${POLICY_SENTENCES.cancel}`,
+    });
+    // The publish dialog asks in the name of the policy chosen there; the automation's stays as it was.
+    const asIf = await automationImpact(shop.tenant.id, id, "publish", {
+      policy: "finish_on_started_version",
+    });
     expect(asIf.policy).toBe("finish_on_started_version");
     expect(asIf.message).toBe(
       `2 runs are waiting at 'Wait 5 minutes'; ${POLICY_SENTENCES.finish_on_started_version}`,
     );
+    const saved = await getAutomation(shop.tenant.id, id);
 
-    const after = await getAutomation(shop.tenant.id, id);
-    expect(after).toEqual(before);
+    expect(await getAutomation(shop.tenant.id, id)).toEqual(saved);
+    expect(saved.activeGraph).toEqual(before.activeGraph);
+  });
+
+  //  v1: t ──▶ Wait 5 minutes ──▶ tag     (2 runs wait here)
+  //  v2: t ──▶ Wait 10 minutes ──▶ tag    (1 run waits here), policy cancel
+  //  revert to v1 ⇒ v1's runs continue (same steps), v2's run is cancelled (v1's policy: cancel)
+  test("a revert says which runs it rescues and which follow the policy, each at the wait it waits at", async () => {
+    const id = await publishFlow(shop.keys.editor, "Revert me", waitFlow);
+    await upsertEntity(shop.tenant.id, "order", "revert-1", order, "test");
+    await upsertEntity(shop.tenant.id, "order", "revert-2", order, "test");
+    await untilWaiting(id, 2);
+    await saveDraft(editor, id, { graph: withWait(10) });
+    await publishAutomation(editor, id, {});
+    await upsertEntity(shop.tenant.id, "order", "revert-3", order, "test");
+    await untilWaiting(id, 3);
+
+    const revert = await automationImpact(shop.tenant.id, id, "publish", { version: 1 });
+    expect(revert).toEqual({
+      waitingRuns: 3,
+      policy: "cancel",
+      message: `1 run is waiting at 'Wait 10 minutes'; ${POLICY_SENTENCES.cancel} 2 runs are waiting at 'Wait 5 minutes'; they continue: they started on these same steps.`,
+    });
+    const missing = await refusal(automationImpact(shop.tenant.id, id, "publish", { version: 9 }));
+    expect(missing.status).toBe(404);
   });
 
   test("another tenant's automation, a missing one and a malformed id are all not found", async () => {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { automations } from "@/lib/db/schema";
+import { automations, automationVersions } from "@/lib/db/schema";
 import { isUuid, notFound } from "@/lib/errors";
 import type { InFlightPolicy } from "./policies";
 import { impactOf, type Impact } from "./service";
@@ -11,9 +11,10 @@ export type ImpactAction = "publish" | "pause" | "archive";
  * What publishing, pausing or archiving this automation would do to the runs waiting right now, read before
  * the person acts (SPEC §2: "The admin is told, before pausing or publishing, …"). Read-only.
  *
- * `policy` asks "what if the in-flight policy were this one": a revert publishes an old version
- * together with that version's policy, and the waiting runs follow the policy in force when they
- * wake, so the sentence must name that one. Default: the automation's own policy.
+ * For publish, `options.version` asks "what if this old version were published" (a revert): it
+ * brings its steps and its in-flight policy, so runs waiting on a version with the same steps
+ * continue and the others follow that policy. `options.policy` asks "what if the policy were this
+ * one" (the publish dialog's choice). Default: the draft and the automation's own policy.
  *
  * An automation of another tenant, or an id that is not one, is simply not found (404).
  */
@@ -21,7 +22,7 @@ export async function automationImpact(
   tenantId: string,
   id: string,
   action: ImpactAction,
-  policy?: InFlightPolicy,
+  options: { policy?: InFlightPolicy; version?: number } = {},
 ): Promise<Impact> {
   if (!isUuid(id)) throw notFound("That automation");
   const [row] = await getDb()
@@ -29,5 +30,12 @@ export async function automationImpact(
     .from(automations)
     .where(and(eq(automations.tenantId, tenantId), eq(automations.id, id)));
   if (!row) throw notFound("That automation");
-  return impactOf(policy ? { ...row, inFlightPolicy: policy } : row, action);
+  if (options.version === undefined)
+    return impactOf(row, action, { graph: row.draftGraph, policy: options.policy ?? row.inFlightPolicy });
+  const [snapshot] = await getDb()
+    .select({ graph: automationVersions.graph, policy: automationVersions.inFlightPolicy })
+    .from(automationVersions)
+    .where(and(eq(automationVersions.automationId, row.id), eq(automationVersions.version, options.version)));
+  if (!snapshot) throw notFound(`Version ${options.version} of this automation`);
+  return impactOf(row, action, { graph: snapshot.graph, policy: options.policy ?? snapshot.policy });
 }

@@ -9,6 +9,8 @@ import { validate, type ReadyIssue } from "./graph/validate";
 import { registry, summariseNode } from "./nodes/registry";
 import { syncSchedules } from "./schedules/sync";
 import { waitingByNode } from "./waits";
+import { stepLabel, versionGraphs } from "./step-labels";
+import { diffGraphs } from "./editor/diff";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
 import { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy } from "./policies";
 
@@ -172,29 +174,69 @@ export interface Impact {
   message: string;
 }
 
-export async function impactOf(row: AutomationRow, action: "publish" | "pause" | "archive"): Promise<Impact> {
+/**
+ * What publishing, pausing or archiving does to the runs waiting now, as the sentence the person
+ * reads first. Each wait is named as drawn in the version it waits on ("Wait 2 days"), not as the
+ * step of that id is called today. On publish, `target` is what becomes active (the draft, or an
+ * old version on revert): runs whose version has those very steps continue, whatever the policy
+ * (SPEC §2: a revert rescues them); the others follow `target.policy`.
+ */
+export async function impactOf(
+  row: AutomationRow,
+  action: "publish" | "pause" | "archive",
+  target: { graph: Graph; policy: InFlightPolicy } = { graph: row.draftGraph, policy: row.inFlightPolicy },
+): Promise<Impact> {
   const byNode = await waitingByNode(row.id);
   const waitingRuns = byNode.reduce((n, w) => n + w.count, 0);
-  if (waitingRuns === 0) return { waitingRuns, policy: row.inFlightPolicy, message: "No runs are waiting." };
-  const graph = row.activeGraph ?? row.draftGraph;
-  const where = byNode
-    .map((w) => {
-      const node = graph.nodes.find((n) => n.id === w.nodeId);
-      const label = node ? summariseNode(node) : w.nodeId;
-      const runs = w.count === 1 ? "1 run" : `${w.count} runs`;
-      if (w.kind === "approval")
-        return `${runs} ${w.count === 1 ? "awaits" : "await"} approval at '${label}'`;
-      if (w.kind === "retry") return `${runs} ${w.count === 1 ? "is" : "are"} waiting to retry '${label}'`;
-      return `${runs} ${w.count === 1 ? "is" : "are"} waiting at '${label}'`;
-    })
-    .join(", ");
+  if (waitingRuns === 0) return { waitingRuns, policy: target.policy, message: "No runs are waiting." };
+  const graphs = await versionGraphs(
+    row.tenantId,
+    byNode.map((w) => ({ automationId: row.id, automationVersion: w.automationVersion })),
+  );
+  const groups = byNode.map((w) => {
+    const graph = graphs.get(`${row.id}:${w.automationVersion}`) ?? null;
+    return {
+      ...w,
+      label: stepLabel(graph, w.nodeId, w.nodeType),
+      keeps: action === "publish" && graph !== null && diffGraphs(graph, target.graph).isEmpty,
+    };
+  });
+  const keeping = groups.filter((g) => g.keeps);
+  const changing = groups.filter((g) => !g.keeps);
   const then =
     action === "pause"
       ? "any that come due while the automation is paused will be cancelled; those due after you activate it again continue."
       : action === "archive"
         ? `${waitingRuns === 1 ? "it" : "they"} will be cancelled when ${waitingRuns === 1 ? "it wakes" : "they wake"}.`
-        : POLICY_SENTENCES[row.inFlightPolicy];
-  return { waitingRuns, policy: row.inFlightPolicy, message: `${where}; ${then}` };
+        : POLICY_SENTENCES[target.policy];
+  const sentences = [];
+  if (changing.length > 0) sentences.push(`${whereWaiting(changing)}; ${then}`);
+  if (keeping.length > 0) {
+    const one = keeping.reduce((n, g) => n + g.count, 0) === 1;
+    sentences.push(
+      `${whereWaiting(keeping)}; ${one ? "it continues: it" : "they continue: they"} started on these same steps.`,
+    );
+  }
+  return { waitingRuns, policy: target.policy, message: sentences.join(" ") };
+}
+
+/** "1 run is waiting at 'Wait 2 days', 2 runs await approval at 'Approve refund'", counts merged by label. */
+function whereWaiting(groups: { label: string; kind: string; count: number }[]): string {
+  const merged = new Map<string, { label: string; kind: string; count: number }>();
+  for (const g of groups) {
+    const key = `${g.kind}:${g.label}`;
+    const known = merged.get(key);
+    if (known) known.count += g.count;
+    else merged.set(key, { ...g });
+  }
+  return [...merged.values()]
+    .map(({ label, kind, count }) => {
+      const runs = count === 1 ? "1 run" : `${count} runs`;
+      if (kind === "approval") return `${runs} ${count === 1 ? "awaits" : "await"} approval at '${label}'`;
+      if (kind === "retry") return `${runs} ${count === 1 ? "is" : "are"} waiting to retry '${label}'`;
+      return `${runs} ${count === 1 ? "is" : "are"} waiting at '${label}'`;
+    })
+    .join(", ");
 }
 
 /** The event types a graph's triggers listen to. */

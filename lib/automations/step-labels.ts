@@ -40,7 +40,11 @@ export function labelKey(step: AtVersion): string {
   return `${step.automationId}:${step.automationVersion}:${step.nodeId}`;
 }
 
-async function versionGraphs(tenantId: string, steps: readonly AtVersion[]): Promise<Map<string, Graph>> {
+/** The graphs of the versions `steps` are on, keyed `automationId:version`, in one query. */
+export async function versionGraphs(
+  tenantId: string,
+  steps: readonly Pick<AtVersion, "automationId" | "automationVersion">[],
+): Promise<Map<string, Graph>> {
   const automationIds = [...new Set(steps.map((s) => s.automationId))];
   if (automationIds.length === 0) return new Map();
   const wanted = new Set(steps.map((s) => `${s.automationId}:${s.automationVersion}`));

@@ -225,12 +225,13 @@ export async function listWaiting(tenantId: string, automationId: string | null,
   };
 }
 
-/** Pending waits of an automation grouped by the step they wait at, for impact sentences. */
+/** Pending waits of an automation grouped by the version and step they wait at, for impact sentences. */
 export async function waitingByNode(
   automationId: string,
-): Promise<{ nodeId: string; nodeType: string; kind: string; count: number }[]> {
+): Promise<{ automationVersion: number; nodeId: string; nodeType: string; kind: string; count: number }[]> {
   const rows = await getDb()
     .select({
+      automationVersion: automationRunWaits.automationVersion,
       nodeId: automationRunWaits.nodeId,
       nodeType: automationRunWaits.nodeType,
       kind: automationRunWaits.kind,
@@ -244,6 +245,12 @@ export async function waitingByNode(
         ne(automationRunWaits.kind, "later"),
       ),
     )
-    .groupBy(automationRunWaits.nodeId, automationRunWaits.nodeType, automationRunWaits.kind);
+    .groupBy(
+      automationRunWaits.automationVersion,
+      automationRunWaits.nodeId,
+      automationRunWaits.nodeType,
+      automationRunWaits.kind,
+    )
+    .orderBy(automationRunWaits.automationVersion, automationRunWaits.nodeId);
   return rows;
 }

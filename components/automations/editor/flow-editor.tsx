@@ -874,6 +874,7 @@ function Editor({
           unchanged={unchanged}
           open={publishOpen}
           onClose={() => setPublishOpen(false)}
+          onPolicyChange={setPolicy}
           beforePublish={autosave.flush}
           onPublished={({ version, published, message }) => {
             setPublishOpen(false);

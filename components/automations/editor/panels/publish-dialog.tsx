@@ -8,7 +8,7 @@ import { getImpactAction } from "@/lib/actions/automations/get-impact";
 import { publishAutomationAction } from "@/lib/actions/automations/publish-automation";
 import { describeDiff, diffGraphs } from "@/lib/automations/editor/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
-import type { InFlightPolicy } from "@/lib/automations/policies";
+import { IN_FLIGHT_POLICIES, POLICY_CHOICES, type InFlightPolicy } from "@/lib/automations/policies";
 import { FailureNotice, type Failure } from "./failure-notice";
 
 export interface PublishDialogProps {
@@ -31,6 +31,8 @@ export interface PublishDialogProps {
   unchanged?: boolean;
   open: boolean;
   onClose(): void;
+  /** The in-flight policy chosen in the dialog (saved with the draft before publishing). */
+  onPolicyChange?(policy: InFlightPolicy): void;
   /** Saves pending edits first; resolves false if saving failed (then the dialog shows why and does not publish). */
   beforePublish(): Promise<boolean>;
   /**
@@ -85,7 +87,10 @@ export function PublishDialog(props: PublishDialogProps) {
   );
 }
 
-type Impact = { state: "loading" } | { state: "ready"; message: string } | { state: "failed"; error: string };
+type Impact =
+  | { state: "loading" }
+  | { state: "ready"; message: string; waitingRuns: number }
+  | { state: "failed"; error: string };
 
 type Done = { version: number; published: boolean; message: string };
 
@@ -95,6 +100,7 @@ function PublishForm({
   unchanged = false,
   draftName,
   onClose,
+  onPolicyChange,
   beforePublish,
   onPublished,
   titleId,
@@ -125,15 +131,17 @@ function PublishForm({
     if (done) closeRef.current?.focus();
   }, [done]);
 
-  // Read when the dialog opens, so the count is the one right before the person decides.
+  // Read when the dialog opens, so the count is the one right before the person decides, and again
+  // when the policy is changed here.
+  const policy = automation.inFlightPolicy;
   useEffect(() => {
     let live = true;
-    getImpactAction({ id: automation.id, action: "publish" }).then(
+    getImpactAction({ id: automation.id, action: "publish", policy }).then(
       (result) => {
         if (!live) return;
         setImpact(
           result.ok
-            ? { state: "ready", message: result.data.message }
+            ? { state: "ready", message: result.data.message, waitingRuns: result.data.waitingRuns }
             : { state: "failed", error: result.error },
         );
       },
@@ -145,7 +153,7 @@ function PublishForm({
     return () => {
       live = false;
     };
-  }, [automation.id]);
+  }, [automation.id, policy]);
 
   const changes = useMemo(() => {
     if (!automation.activeGraph || automation.version === 0) return { kind: "first" as const };
@@ -306,11 +314,34 @@ function PublishForm({
           <h3 id={`${titleId}-waiting`} className="text-sm font-medium text-zinc-800">
             Runs waiting now
           </h3>
-          <p className="mt-1 text-sm text-zinc-600" aria-live="polite">
+          <p className="mt-1 text-sm text-zinc-600" aria-live="polite" data-testid="publish-impact">
             {impact.state === "loading" && "Checking the runs that are waiting…"}
             {impact.state === "ready" && impact.message}
             {impact.state === "failed" && `Could not check the runs that are waiting: ${impact.error}`}
           </p>
+          {onPolicyChange && automation.version > 0 && impact.state === "ready" && impact.waitingRuns > 0 && (
+            <fieldset className="mt-3" disabled={pending}>
+              <legend className="text-sm font-medium text-zinc-800">When runs that waited wake up</legend>
+              <div className="mt-1.5 space-y-1.5">
+                {IN_FLIGHT_POLICIES.map((value) => (
+                  <label key={value} className="flex cursor-pointer gap-2 text-sm text-zinc-700">
+                    <input
+                      type="radio"
+                      name={`${titleId}-policy`}
+                      value={value}
+                      checked={policy === value}
+                      onChange={() => onPolicyChange(value)}
+                      className="mt-0.5"
+                    />
+                    <span>
+                      <span className="font-medium text-zinc-900">{POLICY_CHOICES[value].label}</span>
+                      <span className="block text-xs text-zinc-600">{POLICY_CHOICES[value].explanation}</span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
         </section>
 
         {failure && <FailureNotice failure={failure} className="mt-5" />}

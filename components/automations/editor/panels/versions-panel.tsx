@@ -12,7 +12,6 @@ import { listVersionsAction } from "@/lib/actions/automations/list-versions";
 import { revertVersionAction } from "@/lib/actions/automations/revert-version";
 import { diffGraphs } from "@/lib/automations/editor/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
-import type { InFlightPolicy } from "@/lib/automations/policies";
 import { diffEntries, previousVersion, stepCount, type DiffEntry } from "./panel-text";
 
 export interface VersionsPanelProps {
@@ -34,8 +33,8 @@ export type Version = Extract<ListResult, { ok: true }>["data"][number];
 
 type Loaded = { key: string } & ({ ok: true; versions: Version[] } | { ok: false; error: string });
 
-/** What a revert would do to the runs waiting now, per in-flight policy (a revert brings its version's). */
-type Impacts = { key: string; byPolicy: Partial<Record<InFlightPolicy, string>> };
+/** What reverting to each version would do to the runs waiting now, read as its dialog opens. */
+type Impacts = Partial<Record<number, string>>;
 
 const UNREACHABLE = "The server could not be reached. Check your connection.";
 
@@ -56,7 +55,7 @@ export function VersionsPanel({
   const [reloads, setReloads] = useState(0);
   const key = `${automationId}:${currentVersion}:${reloads}`;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [impacts, setImpacts] = useState<Impacts | null>(null);
+  const [impacts, setImpacts] = useState<Impacts>({});
   const [notice, setNotice] = useState<{ tone: NoticeTone; title: string; text: string } | null>(null);
   const [reverting, setReverting] = useState<number | null>(null);
   const [pending, startTransition] = useTransition();
@@ -83,33 +82,19 @@ export function VersionsPanel({
 
   const versions = useMemo(() => (loaded?.ok ? loaded.versions : []), [loaded]);
 
-  // The sentence each revert dialog shows, read once per policy the older versions carry.
-  useEffect(() => {
-    if (!canEdit || !loaded?.ok) return;
-    const policies = [
-      ...new Set(versions.filter((v) => !isActive(v, currentVersion)).map((v) => v.inFlightPolicy)),
-    ];
-    if (policies.length === 0) return;
-    let live = true;
-    Promise.all(
-      policies.map(async (policy) => {
-        const result = await getImpactAction({ id: automationId, action: "publish", policy }).catch(
-          () => null,
-        );
-        const message = !result
-          ? `Could not check: ${UNREACHABLE}`
-          : result.ok
-            ? result.data.message
-            : `Could not check: ${result.error}`;
-        return [policy, message] as const;
-      }),
-    ).then((entries) => {
-      if (live) setImpacts({ key: loaded.key, byPolicy: Object.fromEntries(entries) });
-    });
-    return () => {
-      live = false;
-    };
-  }, [automationId, canEdit, currentVersion, loaded, versions]);
+  // The sentence a revert dialog shows, read as it opens: which waiting runs the old steps rescue
+  // (they started on them) and which follow that version's policy.
+  function loadImpact(version: number) {
+    setImpacts((known) => ({ ...known, [version]: undefined }));
+    getImpactAction({ id: automationId, action: "publish", version }).then(
+      (result) =>
+        setImpacts((known) => ({
+          ...known,
+          [version]: result.ok ? result.data.message : `Could not check: ${result.error}`,
+        })),
+      () => setImpacts((known) => ({ ...known, [version]: `Could not check: ${UNREACHABLE}` })),
+    );
+  }
 
   function revert(version: Version) {
     setNotice(null);
@@ -228,13 +213,12 @@ export function VersionsPanel({
                       pending={pending && reverting === version.version}
                       disabled={pending}
                       onConfirm={() => revert(version)}
+                      onOpen={() => loadImpact(version.version)}
                     >
                       <p>
                         This publishes version {version.version}&apos;s steps as version {currentVersion + 1}.
                         Runs waiting now:{" "}
-                        {impacts?.key === loaded?.key
-                          ? (impacts?.byPolicy[version.inFlightPolicy] ?? "checking…")
-                          : "checking…"}
+                        <span aria-live="polite">{impacts[version.version] ?? "checking…"}</span>
                       </p>
                       <p className="mt-2">
                         The draft is replaced by these steps too, so edits you have not published are lost.
