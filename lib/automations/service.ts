@@ -6,7 +6,7 @@ import { automationHookTokens, automations, automationVersions } from "@/lib/db/
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { EMPTY_GRAPH, graphSchema, MAX_GRAPH_BYTES, type Graph } from "./graph/schema";
 import { validate, type ReadyIssue } from "./graph/validate";
-import { registry, summariseNode } from "./nodes/registry";
+import { registry } from "./nodes/registry";
 import { syncSchedules } from "./schedules/sync";
 import { waitingByNode } from "./waits";
 import { stepLabel, versionGraphs } from "./step-labels";
