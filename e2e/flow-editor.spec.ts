@@ -5,6 +5,7 @@ import { expect, signIn, test } from "./helpers";
 test.describe.configure({ mode: "serial" });
 
 let editorUrl = "";
+let runUrl = "";
 
 function canvasNode(page: Page, text: string | RegExp): Locator {
   return page.locator(".react-flow__node").filter({ hasText: text });
@@ -82,10 +83,13 @@ test("an editor builds trigger → wait 2 days → condition → action from a b
   await expect(run).toContainText("Resumes in 2 days");
   await run.getByRole("link").first().click();
   await expect(page.getByRole("region", { name: "The flow, with the path this run took" })).toBeVisible();
+  runUrl = page.url();
   await expect(canvasNode(page, "Wait 2 days")).toContainText("Waiting");
 });
 
-test("an editor publishes version 2, then reverts to version 1", async ({ page }) => {
+test("publishing version 2 (cancel) dooms the waiting run; reverting to version 1 rescues it, and every screen says so", async ({
+  page,
+}) => {
   await signIn(page, "editor");
   await page.goto(editorUrl);
   await canvasNode(page, "Wait 2 days").click();
@@ -96,10 +100,26 @@ test("an editor publishes version 2, then reverts to version 1", async ({ page }
   await page.getByRole("button", { name: "Publish" }).click();
   const dialog = page.getByRole("dialog", { name: /Publish version 2/ });
   await expect(dialog).toContainText("Changed 'Wait': duration 2 → 3");
-  await expect(dialog).toContainText("1 run is waiting at 'Wait 2 days'");
+  // The run waits at v1's "Wait 2 days"; the policy can be chosen right here, and the sentence follows it.
+  const impact = dialog.getByTestId("publish-impact");
+  await expect(impact).toHaveText(
+    "1 run is waiting at 'Wait 2 days'; with the current policy they will be cancelled when they wake.",
+  );
+  await dialog.getByRole("radio", { name: /Finish on the version they started with/ }).check();
+  await expect(impact).toContainText("they will finish on the version they started with");
+  await dialog.getByRole("radio", { name: /Cancel waiting runs/ }).check();
+  await expect(impact).toContainText("they will be cancelled when they wake");
   await dialog.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Version 2", { exact: true })).toBeVisible();
 
+  // The run will be cancelled when it wakes, and its page says so instead of "Resumes in 2 days".
+  await page.goto(runUrl);
+  await expect(page.getByRole("main")).toContainText(
+    "Will be cancelled when it wakes: the automation was edited (version 2) and its in-flight policy is 'cancel'.",
+  );
+  await expect(page.getByTestId("resumes-in")).toHaveCount(0);
+
+  await page.goto(editorUrl);
   await page.getByRole("tab", { name: "Versions" }).click();
   const versions = page.getByRole("tabpanel");
   await expect(versions).toContainText("Version 2");
@@ -108,14 +128,20 @@ test("an editor publishes version 2, then reverts to version 1", async ({ page }
   await expect(page.getByText("Viewing version 1 — read-only.")).toBeVisible();
   await expect(canvasNode(page, "Wait 2 days")).toBeVisible();
 
-  await versions.getByRole("button", { name: /Revert to version 1/ }).click();
-  await page
-    .getByRole("dialog")
-    .getByRole("button", { name: /Revert/ })
-    .click();
+  await versions.getByRole("button", { name: /Revert to this version \(version 1\)/ }).click();
+  const revert = page.getByRole("dialog", { name: "Revert to version 1?" });
+  await expect(revert).toContainText(
+    "1 run is waiting at 'Wait 2 days'; it continues: it started on these same steps.",
+  );
+  await revert.getByRole("button", { name: "Revert to version 1" }).click();
   await expect(page.getByText("Version 3", { exact: true })).toBeVisible();
   await expect(canvasNode(page, "Wait 2 days")).toBeVisible();
   await expect(page.getByText("Viewing version 1 — read-only.")).toHaveCount(0);
+
+  // Rescued: the run on version 1 resumes in 2 days again.
+  await page.goto(runUrl);
+  await expect(page.getByTestId("resumes-in").first()).toHaveText("Resumes in 2 days");
+  await expect(page.getByRole("main")).not.toContainText("Will be cancelled when it wakes");
 });
 
 test("a dry run shows the path the draft would take for a real order, and changes nothing", async ({

@@ -62,6 +62,9 @@ test("a paused automation's waiting run says it will be cancelled, and Resume no
   const waiting = page.getByTestId("waiting-row").filter({ hasText: "E2E doomed in 2 days" });
   await expect(waiting).toHaveCount(1);
   await expect(waiting.getByTestId("wait-fate")).toHaveText(PAUSED);
+  // It wakes (to be cancelled) in 2 days; nowhere does it say it resumes.
+  await expect(waiting.getByTestId("wakes-in")).toHaveText("Wakes in 2 days");
+  await expect(waiting.getByTestId("resumes-in")).toHaveCount(0);
 
   await waiting.getByRole("button", { name: /^Resume now/ }).click();
   const dialog = page.getByRole("dialog");

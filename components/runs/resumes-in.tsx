@@ -9,24 +9,34 @@ import { formatUntil } from "./until";
 /**
  * "Resumes in 2 hours · Dec 2, 2:00 PM" for a waiting run — relative, then absolute in the shop's
  * time zone — with the exact time there and in UTC on hover. A due time already past reads
- * "Resuming now".
+ * "Resuming now". A wait the wake table will cancel (`doomed`) never says it resumes: "Wakes in 2
+ * days · …", beside the line that says why it will be cancelled then.
  */
-export function ResumesIn({ value, className }: { value: string; className?: string }) {
+export function ResumesIn({
+  value,
+  className,
+  doomed = false,
+}: {
+  value: string;
+  className?: string;
+  doomed?: boolean;
+}) {
   useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
   const timeZone = useShopTimeZone();
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return null;
   const now = readClock();
   const soon = date.getTime() - now < 60_000;
+  const verb = doomed ? ["Waking now", "Wakes"] : ["Resuming now", "Resumes"];
   return (
     <span className={className}>
       <time
         dateTime={date.toISOString()}
         title={exactTitle(date, timeZone)}
-        data-testid="resumes-in"
+        data-testid={doomed ? "wakes-in" : "resumes-in"}
         suppressHydrationWarning
       >
-        {soon ? "Resuming now" : `Resumes ${formatUntil(date, now)}`}
+        {soon ? verb[0] : `${verb[1]} ${formatUntil(date, now)}`}
       </time>
       {!soon && (
         <span className="text-zinc-500" suppressHydrationWarning>

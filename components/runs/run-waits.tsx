@@ -87,7 +87,7 @@ export function RunWaits({
               {wait.status === "pending" && wait.kind === "approval" ? (
                 <TimesOutIn value={wait.resumeAt} brief />
               ) : wait.status === "pending" ? (
-                <ResumesIn value={wait.resumeAt} />
+                <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} />
               ) : (
                 <RelativeTime value={wait.resumeAt} />
               )}

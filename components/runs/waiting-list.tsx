@@ -75,7 +75,7 @@ export function WaitingList({
                     {wait.kind === "approval" ? (
                       <TimesOutIn value={wait.resumeAt} brief />
                     ) : (
-                      <ResumesIn value={wait.resumeAt} />
+                      <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} />
                     )}
                     {wait.fate && !wait.fate.continues && (
                       <WaitFateLine
