@@ -86,7 +86,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
           <Card>
             <CardHeader
               title="Timeline"
-              description={`${run.steps.length} ${run.steps.length === 1 ? "step" : "steps"} in ${run.legs} ${run.legs === 1 ? "leg" : "legs"}.`}
+              description={stepsSentence(run.steps.length, run.legs)}
             />
             <RunTimeline steps={run.steps} waits={run.waits} role={role} />
             {!TERMINAL_RUN_STATUSES.has(run.status) && <LiveStatus error={error} />}
@@ -154,4 +154,12 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
       </div>
     </>
   );
+}
+
+/** "3 steps, resumed once after a wait." — a leg is our word, not the merchant's. */
+function stepsSentence(steps: number, legs: number): string {
+  const count = steps === 1 ? "1 step" : `${steps} steps`;
+  const resumes = legs - 1;
+  if (resumes < 1) return `${count}.`;
+  return `${count}, resumed ${resumes === 1 ? "once" : `${resumes} times`} after a wait.`;
 }
