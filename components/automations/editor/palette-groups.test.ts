@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { registry } from "@/lib/automations/nodes/registry";
-import { paletteGroups } from "./palette-groups";
+import { bestMatch, paletteGroups } from "./palette-groups";
 
 describe("paletteGroups", () => {
   it("lists every merchant node type once, in the order Triggers, Timing, Conditions, Actions", () => {
@@ -54,5 +54,14 @@ describe("paletteGroups", () => {
     expect(groups.map((g) => g.title)).toEqual(["Actions"]);
     expect(groups[0]!.items.map((d) => d.type)).toContain("auto.action.add_tag");
     expect(paletteGroups("no step is called this")).toEqual([]);
+  });
+
+  it("Enter's best match is the step whose name answers the search, not one whose description does", () => {
+    const best = (query: string) => bestMatch(paletteGroups(query), query)?.type;
+    expect(best("wait")).toBe("auto.control.wait");
+    expect(best("wait until")).toBe("auto.control.wait_until");
+    expect(best("add tag")).toBe("auto.action.add_tag");
+    expect(best("order paid")).toBe("auto.trigger.order_paid");
+    expect(best("no step is called this")).toBeUndefined();
   });
 });

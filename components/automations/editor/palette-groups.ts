@@ -45,6 +45,27 @@ export function paletteGroups(
   const offered = options.platform ? definitions : definitions.filter((d) => !d.platform);
   return ORDER.map((title) => ({
     title,
-    items: offered.filter((d) => groupOf(d) === title && matches(d, words)),
+    items: offered
+      .filter((d) => groupOf(d) === title && matches(d, words))
+      .sort((a, b) => rank(a, words) - rank(b, words)),
   })).filter((group) => group.items.length > 0);
+}
+
+/**
+ * How well a step's name answers the query: 0 its name starts with it ("wait" → Wait), 1 its name
+ * holds every word, 2 only its description or type does ("wait" → Run later). Sorting is stable, so
+ * equals keep the registry's order.
+ */
+function rank(definition: NodeDefinition, words: string[]): number {
+  if (words.length === 0) return 0;
+  const label = definition.label.toLowerCase();
+  if (label.startsWith(words.join(" "))) return 0;
+  return words.every((word) => label.includes(word)) ? 1 : 2;
+}
+
+/** The step Enter adds: the best-named match in any group ("wait" → Wait, not Run later). */
+export function bestMatch(groups: PaletteGroup[], query: string): NodeDefinition | undefined {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const all = groups.flatMap((g) => g.items);
+  return [...all].sort((a, b) => rank(a, words) - rank(b, words))[0];
 }

@@ -4,7 +4,7 @@ import { useId, useState, type RefObject } from "react";
 import { Input } from "@/components/ui/form";
 import type { NodeDefinition } from "@/lib/automations/nodes/types";
 import { CategoryIcon, CATEGORY_STYLES } from "./category-style";
-import { paletteGroups } from "./palette-groups";
+import { bestMatch, paletteGroups } from "./palette-groups";
 
 export interface PaletteProps {
   disabled: boolean;
@@ -69,11 +69,11 @@ export function Palette({
           disabled={disabled}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
-            // Enter adds the first match: type "wait", press Enter.
-            const first = groups[0]?.items[0];
-            if (e.key === "Enter" && query.trim() && first) {
+            // Enter adds the best-named match: type "wait", press Enter.
+            const best = bestMatch(groups, query);
+            if (e.key === "Enter" && query.trim() && best) {
               e.preventDefault();
-              add(first);
+              add(best);
             }
           }}
         />
