@@ -14,7 +14,8 @@ import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/type
 import { findCycles } from "./cycles";
 import { reachableFrom, upstreamOf } from "./reachability";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "./schema";
-import { checkTokens, templatedStrings } from "./tokens";
+import { templatedStrings } from "./tokens";
+import { checkTokens } from "./tokens-check";
 
 /**
  * A problem that keeps a flow from being published, as a sentence a merchant can act on, with the
