@@ -6,6 +6,7 @@ import { cn } from "@/components/ui/cn";
 import { formatExact } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { EmailPreview } from "@/components/outbox/email-preview";
 import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run";
 import { groupByLeg, outcomeText } from "./panel-text";
 
@@ -98,6 +99,15 @@ function StepResult({ step }: { step: DryRunStep }) {
             <li key={`${i}-${line}`}>{line}</li>
           ))}
         </ul>
+      )}
+      {step.email && (
+        <div className="mt-2 text-xs text-zinc-700">
+          <p>
+            <span className="font-medium text-zinc-900">Subject:</span> {step.email.subject}
+          </p>
+          {/* The body as the recipient would see it, not its HTML source; sandboxed, so it can never act. */}
+          <EmailPreview subject={step.email.subject} html={step.email.html} />
+        </div>
       )}
       {step.error && (
         <p className="mt-1 text-xs break-words text-red-800">
