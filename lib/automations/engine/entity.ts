@@ -138,6 +138,7 @@ export async function loadRunRecords(
     d: r.event.domain,
     e: isDomain(r.event.domain) ? r.event.entityId : null,
   }));
+  // The customer is found by its whole primary key (tenant from the order's row): one index probe.
   const rows = await executePrepared<{
     tenant_id: string;
     domain: string;
@@ -154,8 +155,8 @@ export async function loadRunRecords(
     from (select distinct t, d, e from json_to_recordset(${JSON.stringify(keys)}::json) as v(t uuid, d text, e text)) v
     join ${tenants} tn on tn.id = v.t
     left join ${entities} e on e.tenant_id = v.t and e.domain = v.d and e.id = v.e
-    left join ${entities} c on ${bringsCustomerSql(sql`e.domain`)} and c.tenant_id = v.t
-      and c.domain = 'customer' and c.id = e.data->>'customerId'`);
+    left join ${entities} c on c.tenant_id = e.tenant_id and c.domain = 'customer'
+      and c.id = e.data->>'customerId' and ${bringsCustomerSql(sql`e.domain`)}`);
   const found = new Map<string, StoredRow>();
   for (const row of rows) {
     records.timeZones.set(row.tenant_id, row.timezone);
