@@ -73,6 +73,7 @@ test("a send-email step checks and previews its tokens as you type, and the dry 
   await panel.getByRole("searchbox").fill("1001");
   await panel.getByRole("radio", { name: /#1001/ }).check();
   await panel.getByRole("button", { name: "Run dry run" }).click();
+  await expect(panel).toContainText("To: bruno1@example.com");
   await expect(panel).toContainText("Subject: Thanks, Bruno Rossi");
   const email = panel.frameLocator('iframe[title^="Preview of the email"]');
   await expect(email.locator("body")).toHaveText("Dear Bruno Rossi, your order #1001 of €18.00.");

@@ -93,7 +93,8 @@ function StepResult({ step }: { step: DryRunStep }) {
           until {formatExact(resumeAt)} (<RelativeTime value={resumeAt} />)
         </p>
       )}
-      {step.detail.length > 0 && (
+      {/* An email's one detail line ("Would email …: subject …") is what its card below shows. */}
+      {step.detail.length > 0 && !step.email && (
         <ul className="mt-1 space-y-0.5 text-xs break-words text-zinc-700">
           {step.detail.map((line, i) => (
             <li key={`${i}-${line}`}>{line}</li>
@@ -102,7 +103,10 @@ function StepResult({ step }: { step: DryRunStep }) {
       )}
       {step.email && (
         <div className="mt-2 text-xs text-zinc-700">
-          <p>
+          <p className="break-words">
+            <span className="font-medium text-zinc-900">To:</span> {step.email.to}
+          </p>
+          <p className="break-words">
             <span className="font-medium text-zinc-900">Subject:</span> {step.email.subject}
           </p>
           {/* The body as the recipient would see it, not its HTML source; sandboxed, so it can never act. */}
