@@ -49,12 +49,10 @@ const DESCRIBE: Record<ActionType, Describe> = {
   "auto.action.add_note": (request, subject) => [
     `Would add a note to ${subject}: “${excerpt(request.body)}”`,
   ],
-  "auto.action.send_email": (request) => {
-    return [
-      `Would email ${text(request.to)}: subject '${text(request.subject)}'`,
-      `Body: ${excerpt(request.html, 300)}`,
-    ];
-  },
+  // The body is shown rendered (the step's `email`), not as HTML source.
+  "auto.action.send_email": (request) => [
+    `Would email ${text(request.to)}: subject '${text(request.subject)}'`,
+  ],
   "auto.action.http_request": (request) => {
     const url = text(request.url);
     const headers = Object.entries((request.headers as Record<string, unknown> | undefined) ?? {});

@@ -12,7 +12,7 @@ import { toRunEvent } from "./dispatch";
 import { EntityNotFoundError, loadRunEntity, type RunEntity } from "./engine/entity";
 import { evaluatorFor } from "./engine/evaluate";
 import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "./engine/interpreter";
-import { newLeg, redact, templateContext } from "./engine/leg";
+import { newLeg, redact, templateContext, tokenRecord } from "./engine/leg";
 import { prepareAction, prepareWait } from "./engine/prepare";
 import { graphSchema, type Graph, type GraphNode } from "./graph/schema";
 import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
@@ -46,14 +46,30 @@ export interface DryRunStep {
   summary: string;
   detail: string[];
   resolvedParams?: Record<string, unknown>;
+  /** An email the step would send, rendered as the recipient would get it (shown in a sandboxed frame). */
+  email?: DryRunEmail;
   resumeAt?: string;
   error?: string;
+}
+
+export interface DryRunEmail {
+  to: string;
+  subject: string;
+  /** The body as sent: tokens filled in (values HTML-escaped), line breaks as `<br>`. */
+  html: string;
 }
 
 export interface DryRunResult {
   steps: DryRunStep[];
   path: { nodeIds: string[]; edgeIds: string[] };
   entity: { domain: string; id: string; label: string } | null;
+  /**
+   * The record as the first leg's `{entity.…}` tokens read it (an order with its customer), so the
+   * editor can preview a field's tokens on it; null without a record.
+   */
+  tokenRecord?: Record<string, unknown> | null;
+  /** The shop's time zone, which `{… | date}` writes days in. */
+  timeZone?: string;
   notes: string[];
 }
 
@@ -258,6 +274,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
       // The first leg sees the status the event fired for; a resumed leg the record as it is.
       entity: legNumber === 1 ? pinned : current,
       now: pending.now,
+      timeZone: caller.tenant.timezone,
     });
     let walk: Walk;
     try {
@@ -310,6 +327,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
                 outcome: "would_run",
                 detail: describeAction(step.nodeType, redact(prepared.request), subject, leg.entity),
                 resolvedParams,
+                ...emailOf(step.nodeType, prepared.request),
               }
             : {
                 ...base,
@@ -380,8 +398,19 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           label: entityLabel(pinned.domain, pinned.id, current?.data ?? pinned.data),
         }
       : null,
+    tokenRecord: tokenRecord(pinned),
+    timeZone: caller.tenant.timezone,
     notes,
   };
+}
+
+/** The email a send-email step would send, from the request its executor prepared. */
+function emailOf(nodeType: string, request: Record<string, unknown>): { email?: DryRunEmail } {
+  if (nodeType !== "auto.action.send_email") return {};
+  const { to, subject, html } = request;
+  return typeof to === "string" && typeof subject === "string" && typeof html === "string"
+    ? { email: { to, subject, html } }
+    : {};
 }
 
 /** Why a condition came out as it did: the value it read. */

@@ -46,6 +46,7 @@ import type { NodeDefinition } from "@/lib/automations/nodes/types";
 import type { InFlightPolicy } from "@/lib/automations/policies";
 import type { AutomationView } from "@/lib/automations/service";
 import { NodeConfig } from "./config/node-config";
+import { stepsBefore } from "./config/tokens-for";
 import { ConnectionsEditor } from "./connections-editor";
 import { Palette } from "./palette";
 import { DryRunPanel } from "./panels/dry-run-panel";
@@ -205,6 +206,11 @@ function Editor({
   const nextTarget = addTarget ?? (selected ? firstFreeExit(selected, graph) : null);
   const trigger = graph.nodes.find((n) => registry.get(n.type)?.category === "trigger");
   const triggerDomain = trigger ? effectiveDomain(trigger) : null;
+  // The steps a selected step's {steps.<id>.…} tokens may name.
+  const earlierSteps = useMemo(
+    () => (selected?.id ? stepsBefore(graph, selected.id) : []),
+    [graph, selected],
+  );
   const labelOf = useCallback(
     (id: string) => {
       const node = graph.nodes.find((n) => n.id === id);
@@ -763,9 +769,14 @@ function Editor({
                     key={selected.id}
                     node={{ id: selected.id, type: selected.type, params: selected.params }}
                     triggerDomain={triggerDomain}
-                    otherSteps={graph.nodes
-                      .filter((n) => n.id !== selected.id)
-                      .map((n) => ({ id: n.id, label: summariseNode(n) }))}
+                    otherSteps={earlierSteps}
+                    previewSource={{
+                      timeZone: shopTimezone,
+                      record:
+                        dryRun?.entity && dryRun.tokenRecord
+                          ? { ...dryRun.entity, data: dryRun.tokenRecord }
+                          : null,
+                    }}
                     readOnly={readOnly}
                     onParamsChange={(params) => updateParams(selected.id, params)}
                   />

@@ -22,6 +22,8 @@ export interface LegContext {
   /** Outputs of earlier steps, for `{steps.<nodeId>.…}` tokens; filled as the leg runs. */
   steps: Record<string, Record<string, unknown>>;
   now: Date;
+  /** The shop's IANA time zone: `{… | date}` writes the day it is there. */
+  timeZone: string;
   /**
    * A retry leg: the action it re-runs, which attempt this is, and the leg of the first attempt,
    * whose dedupe key every attempt carries (an HTTP retry re-sends the same Idempotency-Key).
@@ -57,15 +59,25 @@ export function waitOf(
   };
 }
 
-/** What `{token}`s read in a leg: its entity, event, earlier outputs, run and time. */
+/**
+ * The record as `{entity.…}` reads it: its fields, and an order's customer under `customer`
+ * (`{entity.customer.name}`; empty when the order has none).
+ */
+export function tokenRecord(entity: RunEntity | null): Record<string, unknown> | null {
+  if (!entity) return null;
+  return entity.customer === undefined ? entity.data : { ...entity.data, customer: entity.customer };
+}
+
+/** What `{token}`s read in a leg: its entity, event, earlier outputs, run, time and the shop's zone. */
 export function templateContext(leg: LegContext): TemplateContext {
   return {
-    entity: leg.entity?.data ?? null,
+    entity: tokenRecord(leg.entity),
     event: { ...leg.event },
     steps: leg.steps,
     variables: {},
     run: { id: leg.runId },
     now: leg.now,
+    timeZone: leg.timeZone,
   };
 }
 

@@ -6,7 +6,7 @@ import { finishRuns } from "@/lib/automations/store/runs";
 import { loadVersion } from "@/lib/automations/store/versions";
 import { cancelPendingWaitsOf, completeSteps } from "@/lib/automations/store/waits";
 import { claimRuns, claimWaits, stillPending, type ClaimedLeg } from "./claim";
-import { EntityNotFoundError, loadRunEntities } from "./entity";
+import { EntityNotFoundError, loadRunRecords } from "./entity";
 import { evaluatorFor } from "./evaluate";
 import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON } from "./interpreter";
 import { newLeg } from "./leg";
@@ -140,10 +140,10 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     going
       .filter(({ claim }) => (claim.wait === null) === first)
       .map(({ claim }) => ({ id: claim.runId, tenantId: claim.tenantId, event: claim.event }));
-  const entities = new Map([
-    ...(await loadRunEntities(runsOf(true), { pinStatus: true })),
-    ...(await loadRunEntities(runsOf(false), { pinStatus: false })),
-  ]);
+  const firsts = await loadRunRecords(runsOf(true), { pinStatus: true });
+  const resumed = await loadRunRecords(runsOf(false), { pinStatus: false });
+  const entities = new Map([...firsts.entities, ...resumed.entities]);
+  const timeZones = new Map([...firsts.timeZones, ...resumed.timeZones]);
 
   const stepsSoFar = await countSteps(going.filter(({ claim }) => claim.wait).map(({ claim }) => claim));
   const legs: Leg[] = [];
@@ -165,6 +165,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       leg: claim.leg,
       event: claim.event,
       entity,
+      timeZone: timeZones.get(claim.tenantId) ?? "UTC",
       ...(claim.retry ? { retry: claim.retry } : {}),
     });
     let plan;

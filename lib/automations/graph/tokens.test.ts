@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkTokens,
-  findTokens,
-  renderParams,
-  renderTemplate,
-  templatedStrings,
-  type TemplateContext,
-} from "./tokens";
+import { checkTokens } from "./tokens-check";
+import { findTokens, renderParams, renderTemplate, templatedStrings, type TemplateContext } from "./tokens";
 
 const ctx: TemplateContext = {
   entity: {
@@ -27,10 +21,10 @@ describe("findTokens", () => {
   it("finds each token with its root, path and offsets", () => {
     const text = "Hi {entity.email}, see {steps.http.body.ok} at {now}";
     const tokens = findTokens(text);
-    expect(tokens.map(({ token, root, path }) => ({ token, root, path }))).toEqual([
-      { token: "{entity.email}", root: "entity", path: ["email"] },
-      { token: "{steps.http.body.ok}", root: "steps", path: ["http", "body", "ok"] },
-      { token: "{now}", root: "now", path: [] },
+    expect(tokens.map(({ token, root, path, filter }) => ({ token, root, path, filter }))).toEqual([
+      { token: "{entity.email}", root: "entity", path: ["email"], filter: null },
+      { token: "{steps.http.body.ok}", root: "steps", path: ["http", "body", "ok"], filter: null },
+      { token: "{now}", root: "now", path: [], filter: null },
     ]);
     for (const t of tokens) expect(text.slice(t.start, t.end)).toBe(t.token);
   });
@@ -105,8 +99,8 @@ describe("checkTokens", () => {
   });
 
   it("names an unknown root, and misuses of run and now", () => {
-    expect(checkTokens("{customer.email}", order)).toEqual([
-      "{customer.email} is not a token Tillflow knows; a token starts with entity, event, steps, variables, run or now.",
+    expect(checkTokens("{shop.email}", order)).toEqual([
+      "{shop.email} is not a token Tillflow knows; a token starts with entity, event, steps, variables, run or now.",
     ]);
     expect(checkTokens("{run.status} {now.date} {entity..x}", order)).toEqual([
       "{run.status} is not known; a run offers only {run.id}.",
@@ -168,5 +162,108 @@ describe("templated params", () => {
     expect(renderParams({ headers: { "X-Run": "{run.id}" } }, ["headers"], ctx)).toEqual({
       headers: { "X-Run": "run-1" },
     });
+  });
+});
+
+describe("filters", () => {
+  const order: TemplateContext = {
+    ...ctx,
+    entity: {
+      total: 65,
+      currency: "EUR",
+      createdAt: "2026-11-30T23:30:00Z",
+      lineItems: [{ price: 12.5 }],
+      customer: { name: "Ada Lovelace", totalSpent: 1234.5 },
+    },
+    steps: { quote: { amount: 9, currency: "GBP" } },
+    timeZone: "Europe/Paris",
+  };
+
+  it("finds a filter after a bar, spaces allowed, and a bare bar as an empty filter", () => {
+    expect(
+      findTokens("{entity.total | money}{entity.total|date}{entity.total |}").map((t) => t.filter),
+    ).toEqual(["money", "date", ""]);
+    expect(findTokens("{entity.total | money | date}")).toEqual([]);
+  });
+
+  it("writes money in the currency beside the value, else the record's", () => {
+    expect(renderTemplate("{entity.total | money}", order)).toBe("€65.00");
+    expect(renderTemplate("{entity.lineItems.0.price | money}", order)).toBe("€12.50");
+    expect(renderTemplate("{entity.customer.totalSpent | money}", order)).toBe("€1,234.50");
+    expect(renderTemplate("{steps.quote.amount | money}", order)).toBe("£9.00");
+    expect(renderTemplate("{entity.total | money}", { ...order, entity: { total: 65 } })).toBe("65.00");
+  });
+
+  it("writes a date as the day it is in the shop's time zone", () => {
+    // 23:30 UTC on the 30th is already the 1st in Paris.
+    expect(renderTemplate("{entity.createdAt | date}", order)).toBe("Dec 1, 2026");
+    expect(renderTemplate("{entity.createdAt | date}", { ...order, timeZone: undefined })).toBe(
+      "Nov 30, 2026",
+    );
+    expect(renderTemplate("{now | date}", order)).toBe("Nov 30, 2026");
+  });
+
+  it("writes the value as it is when a filter does not apply, and nothing when it is missing", () => {
+    expect(renderTemplate("{entity.customer.name | money}", order)).toBe("Ada Lovelace");
+    expect(renderTemplate("{entity.customer.name | date}", order)).toBe("Ada Lovelace");
+    expect(renderTemplate("{entity.total | foo}", order)).toBe("65");
+    expect(renderTemplate("[{entity.nope | money}]", order)).toBe("[]");
+  });
+
+  it("escapes filtered values in HTML like any other", () => {
+    expect(renderTemplate("<p>{entity.total | money}</p>", order, { escapeHtml: true })).toBe(
+      "<p>€65.00</p>",
+    );
+  });
+});
+
+describe("checkTokens: filters and an order's customer", () => {
+  const order = { domain: "order" as const, upstreamNodeIds: new Set<string>() };
+  const customer = { domain: "customer" as const, upstreamNodeIds: new Set<string>() };
+
+  it("accepts the known filters on any token", () => {
+    expect(checkTokens("{entity.total | money} {entity.createdAt|date} {now | date}", order)).toEqual([]);
+  });
+
+  it("names an unknown or missing filter and the ones there are", () => {
+    expect(checkTokens("{entity.total | foo}", order)).toEqual([
+      "Unknown filter 'foo' in {entity.total | foo}: use money or date.",
+    ]);
+    expect(checkTokens("{entity.total |}", order)).toEqual([
+      "{entity.total |} has nothing after '|': use money or date.",
+    ]);
+  });
+
+  it("reports a bad path before a bad filter", () => {
+    expect(checkTokens("{entity.nope | foo}", order)).toEqual([
+      "{entity.nope | foo} is not a field of an order.",
+    ]);
+  });
+
+  it("offers an order's customer as {entity.customer.…}, checked against the customer's fields", () => {
+    expect(
+      checkTokens("{entity.customer} {entity.customer.name} {entity.customer.totalSpent | money}", order),
+    ).toEqual([]);
+    expect(checkTokens("{entity.customer.nope}", order)).toEqual([
+      "{entity.customer.nope} is not a field of a customer.",
+    ]);
+    expect(checkTokens("{entity.customer.name}", customer)).toEqual([
+      "{entity.customer.name} is not a field of a customer.",
+    ]);
+  });
+
+  it("says where a record named as a root is found instead", () => {
+    expect(checkTokens("{customer.name}", customer)).toEqual([
+      "{customer.name} is not available here: use {entity.name}.",
+    ]);
+    expect(checkTokens("{customer.name | date}", order)).toEqual([
+      "{customer.name | date} is not available here: use {entity.customer.name | date}, the customer of the order.",
+    ]);
+    expect(checkTokens("{cart.total}", order)).toEqual([
+      "{cart.total} is not available here: this flow runs for an order, whose fields are {entity.…}.",
+    ]);
+    expect(checkTokens("{customer.name}", { domain: "webhook", upstreamNodeIds: new Set() })).toEqual([
+      "A webhook run has no record; use {event.payload.…} instead of {customer.name}.",
+    ]);
   });
 });

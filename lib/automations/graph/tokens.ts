@@ -1,41 +1,54 @@
-import { isDomain } from "@/lib/entities/domains";
-import { isKnownFieldPath, readPath } from "@/lib/entities/fields";
-import { aDomain } from "@/lib/automations/nodes/triggers";
-import type { TriggerDomain } from "@/lib/automations/nodes/types";
+import { readPath } from "@/lib/entities/fields";
+import { applyFilter, isTokenFilter } from "./token-filters";
 
 /**
  * `{token}` templating (SPEC §2): string params name values of the run, filled in when a step
  * runs. Pure and browser-safe. Nothing is ever evaluated: a token is a dot path into one of six
- * roots, and anything else in braces is left as written.
+ * roots, optionally through one filter, and anything else in braces is left as written.
  *
- *   {entity.<path>}  the run's record      {event.<path>}      the event that started the run
- *   {steps.<id>.<path>} an earlier step's output   {variables.<name>}  the run's variables
- *   {run.id}         the run's id          {now}               the time the step runs, ISO 8601
+ *   {entity.<path>}  the run's record (an order's customer: {entity.customer.<path>})
+ *   {event.<path>}   the event that started the run   {steps.<id>.<path>} an earlier step's output
+ *   {variables.<name>}  the run's variables   {run.id} the run's id   {now} the time the step runs
+ *   {entity.total | money}  "€65.00"          {entity.createdAt | date}  "Nov 30, 2026"
+ *
+ * Checking tokens before a run is `tokens-check.ts`; the filters are `token-filters.ts`.
  */
 
 export const TOKEN_ROOTS = ["entity", "event", "steps", "variables", "run", "now"] as const;
 export type TokenRoot = (typeof TOKEN_ROOTS)[number];
 
 export interface FoundToken {
-  /** The token as written, braces included: `{entity.total}`. */
+  /** The token as written, braces included: `{entity.total | money}`. */
   token: string;
   /** The first segment: `entity`. Not necessarily a known root. */
   root: string;
   /** The segments after the root: `["total"]`. */
   path: string[];
+  /** The filter after `|` as written (`money`, maybe unknown, `""` after a bare `|`); null without one. */
+  filter: string | null;
   /** Offsets of the token in the text: `text.slice(start, end) === token`. */
   start: number;
   end: number;
 }
 
-/** Only a letter right after `{` starts a token, so JSON (`{"a": 1}`) and `{ }` are left alone. */
-const TOKEN = /\{([a-zA-Z][\w.]*)\}/g;
+/**
+ * Only a letter right after `{` starts a token, so JSON (`{"a": 1}`) and `{ }` are left alone.
+ * A filter follows a `|`, spaces allowed around it: `{entity.total | money}`.
+ */
+const TOKEN = /\{([a-zA-Z][\w.]*)(?:\s*\|\s*(\w*)\s*)?\}/g;
 
 export function findTokens(text: string): FoundToken[] {
   const found: FoundToken[] = [];
   for (const match of text.matchAll(TOKEN)) {
     const [root = "", ...path] = (match[1] ?? "").split(".");
-    found.push({ token: match[0], root, path, start: match.index, end: match.index + match[0].length });
+    found.push({
+      token: match[0],
+      root,
+      path,
+      filter: match[2] ?? null,
+      start: match.index,
+      end: match.index + match[0].length,
+    });
   }
   return found;
 }
@@ -47,6 +60,8 @@ export interface TemplateContext {
   variables: unknown;
   run: { id: string };
   now: Date;
+  /** The shop's IANA time zone, for `| date`. Default: UTC. */
+  timeZone?: string;
 }
 
 export interface RenderOptions {
@@ -58,24 +73,62 @@ function isRoot(root: string): root is TokenRoot {
   return (TOKEN_ROOTS as readonly string[]).includes(root);
 }
 
+/** The object a root reads from (`run` and `now` are not paths into one). */
+function rootValue(root: TokenRoot, ctx: TemplateContext): unknown {
+  switch (root) {
+    case "entity":
+      return ctx.entity;
+    case "event":
+      return ctx.event;
+    case "steps":
+      return ctx.steps;
+    case "variables":
+      return ctx.variables;
+    case "run":
+    case "now":
+      return undefined;
+  }
+}
+
 /** The value a token stands for in `ctx`, or `undefined` when there is none. */
 export function resolveToken(token: Pick<FoundToken, "root" | "path">, ctx: TemplateContext): unknown {
   if (!isRoot(token.root)) return undefined;
   const path = token.path.join(".");
-  switch (token.root) {
-    case "entity":
-      return readPath(ctx.entity, path);
-    case "event":
-      return readPath(ctx.event, path);
-    case "steps":
-      return readPath(ctx.steps, path);
-    case "variables":
-      return readPath(ctx.variables, path);
-    case "run":
-      return path === "id" ? ctx.run.id : undefined;
-    case "now":
-      return path === "" ? ctx.now : undefined;
+  if (token.root === "run") return path === "id" ? ctx.run.id : undefined;
+  if (token.root === "now") return path === "" ? ctx.now : undefined;
+  return readPath(rootValue(token.root, ctx), path);
+}
+
+/**
+ * The currency a money token is written in: the `currency` beside the value (an order's total is
+ * in the order's currency), else the run's record's.
+ */
+function currencyOf(token: Pick<FoundToken, "root" | "path">, ctx: TemplateContext): string | null {
+  if (isRoot(token.root) && token.root !== "run" && token.root !== "now") {
+    const beside = readPath(rootValue(token.root, ctx), [...token.path.slice(0, -1), "currency"].join("."));
+    if (typeof beside === "string" && beside) return beside;
   }
+  const own = readPath(ctx.entity, "currency");
+  return typeof own === "string" && own ? own : null;
+}
+
+/**
+ * A token's text: its value through its filter when it has a known one that applies, else the
+ * value as `formatValue` writes it. One function for the engine, the dry run and the editor.
+ */
+export function renderToken(
+  token: Pick<FoundToken, "root" | "path" | "filter">,
+  ctx: TemplateContext,
+): string {
+  const value = resolveToken(token, ctx);
+  if (token.filter && isTokenFilter(token.filter) && value !== undefined && value !== null) {
+    const filtered = applyFilter(token.filter, value, {
+      currency: token.filter === "money" ? currencyOf(token, ctx) : null,
+      timeZone: ctx.timeZone,
+    });
+    if (filtered !== null) return filtered;
+  }
+  return formatValue(value);
 }
 
 /** How a value reads in text: nothing for missing, ISO for dates, JSON for objects and lists. */
@@ -115,72 +168,11 @@ export function renderTemplate(text: string, ctx: TemplateContext, options: Rend
   let out = "";
   let last = 0;
   for (const token of findTokens(text)) {
-    const value = formatValue(resolveToken(token, ctx));
+    const value = renderToken(token, ctx);
     out += text.slice(last, token.start) + (options.escapeHtml ? escapeHtml(value) : value);
     last = token.end;
   }
   return out + text.slice(last);
-}
-
-export interface TokenCheckContext {
-  /** The domain of the run's trigger; `null` when not known (no trigger above), and then `{entity.…}` is not checked. */
-  domain: TriggerDomain | null;
-  /** The ids of the steps that can have run before this one. */
-  upstreamNodeIds: ReadonlySet<string>;
-}
-
-const NO_RECORD: Partial<Record<TriggerDomain, (token: string) => string>> = {
-  webhook: (token) => `A webhook run has no record; use {event.payload.…} instead of ${token}.`,
-  schedule: (token) =>
-    `A scheduled run without an audience has no record, so ${token} stays empty; add an audience of customers, or use {event.…}.`,
-  later: (token) => `A run started by a later step has no record; use {event.then.…} instead of ${token}.`,
-};
-
-function checkToken(found: FoundToken, ctx: TokenCheckContext): string | null {
-  const { token, root, path } = found;
-  if (path.some((segment) => segment === ""))
-    return `${token} is not a valid token: a dot has nothing after it.`;
-  switch (root) {
-    case "event":
-    case "variables":
-      return null;
-    case "run":
-      return path.length === 1 && path[0] === "id"
-        ? null
-        : `${token} is not known; a run offers only {run.id}.`;
-    case "now":
-      return path.length === 0 ? null : `${token} is not known; use {now} for the current time.`;
-    case "steps": {
-      const [nodeId] = path;
-      if (nodeId === undefined) return `${token} needs a step, as in {steps.<step id>.<field>}.`;
-      return ctx.upstreamNodeIds.has(nodeId)
-        ? null
-        : `${token} refers to step '${nodeId}', which does not run before this step.`;
-    }
-    case "entity": {
-      const { domain } = ctx;
-      if (domain === null) return null;
-      if (!isDomain(domain))
-        return NO_RECORD[domain]?.(token) ?? `A ${domain} run has no record for ${token}.`;
-      if (path.length === 0 || isKnownFieldPath(domain, path.join("."))) return null;
-      return `${token} is not a field of ${aDomain(domain)}.`;
-    }
-    default:
-      return `${token} is not a token Tillflow knows; a token starts with entity, event, steps, variables, run or now.`;
-  }
-}
-
-/**
- * Every problem with the tokens of `text` that can be known before a run, as sentences for the
- * merchant, each once.
- */
-export function checkTokens(text: string, ctx: TokenCheckContext): string[] {
-  const messages = new Set<string>();
-  for (const found of findTokens(text)) {
-    const message = checkToken(found, ctx);
-    if (message) messages.add(message);
-  }
-  return [...messages];
 }
 
 /**

@@ -407,6 +407,40 @@ describe("validate: tokens", () => {
     ]);
   });
 
+  // order_paid ──▶ email(subject {customer.name}, body {entity.total | foo}, to {entity.customer.email})
+  it("checks an order's customer fields and filters", () => {
+    const g = graph(
+      [
+        paid(),
+        node("mail", "auto.action.send_email", {
+          to: "{entity.customer.email}",
+          subject: "Hi {customer.name}",
+          body: "{entity.total | money} {entity.createdAt | date} {entity.total | foo}",
+        }),
+      ],
+      [edge("trigger", "mail")],
+    );
+    expect(lines(g)).toEqual([
+      "mail: Send email, subject: {customer.name} is not available here: use {entity.customer.name}, the customer of the order.",
+      "mail: Send email, body: Unknown filter 'foo' in {entity.total | foo}: use money or date.",
+    ]);
+  });
+
+  // order_paid ──▶ email(subject {entity.nope}, body empty)
+  it("checks tokens while another param is invalid, so every problem shows at once", () => {
+    const g = graph(
+      [
+        paid(),
+        node("mail", "auto.action.send_email", { to: "{entity.email}", subject: "{entity.nope}", body: "" }),
+      ],
+      [edge("trigger", "mail")],
+    );
+    expect(lines(g)).toEqual([
+      "mail: Send email: body cannot be empty.",
+      "mail: Send email, subject: {entity.nope} is not a field of an order.",
+    ]);
+  });
+
   // add_note({entity.nope} {foo})      (no trigger above)
   it("still checks an unconnected step's tokens, but not its entity fields", () => {
     const g = graph(

@@ -14,7 +14,8 @@ import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/type
 import { findCycles } from "./cycles";
 import { reachableFrom, upstreamOf } from "./reachability";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "./schema";
-import { checkTokens, templatedStrings } from "./tokens";
+import { templatedStrings } from "./tokens";
+import { checkTokens } from "./tokens-check";
 
 /**
  * A problem that keeps a flow from being published, as a sentence a merchant can act on, with the
@@ -251,7 +252,7 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
   // Domains and tokens.
   for (const entry of known.values()) {
     const { node, definition, params } = entry;
-    if (definition.category === "trigger" || params === null) continue;
+    if (definition.category === "trigger") continue;
     const domains = new Set<TriggerDomain>();
     for (const trigger of triggers) {
       if (!reachByTrigger.get(trigger.node.id)?.has(node.id)) continue;
@@ -260,13 +261,17 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
     }
 
     const messages = new Set<string>();
-    for (const domain of domains) {
-      for (const message of domainIssues(definition, params, domain)) messages.add(message);
+    if (params !== null) {
+      for (const domain of domains) {
+        for (const message of domainIssues(definition, params, domain)) messages.add(message);
+      }
     }
 
     const upstream = upstreamOf(soundGraph, node.id);
     for (const id of upstream) if (!reachable.has(id)) upstream.delete(id);
-    const strings = templatedStrings(params, definition.templated);
+    // Tokens are checked even while another param is invalid (an email with no body yet), so every
+    // problem shows at once; the strings are read from the params as written.
+    const strings = templatedStrings(params ?? asRecord(node.params), definition.templated);
     // An unconnected step has no trigger to check `{entity.…}` against; its other tokens still are.
     const tokenDomains: (TriggerDomain | null)[] = domains.size > 0 ? [...domains] : [null];
     for (const { param, text } of strings) {
@@ -280,6 +285,12 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
   }
 
   return issues;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** What is wrong with a node under a trigger of `domain`. */

@@ -32,6 +32,20 @@ export function FieldError({ id, children }: { id: string; children: string | un
   );
 }
 
+/**
+ * A line under a templated field: its text with the tokens filled in, and what they were filled
+ * from ("a sample order"). Wrapped, so a long email body stays readable; the field is described by it.
+ */
+export function FieldPreview({ id, text, of }: { id: string; text: string; of: string }) {
+  return (
+    <p id={id} data-preview className="mt-1.5 rounded-md bg-zinc-50 px-2 py-1 text-xs text-zinc-700">
+      <span className="font-medium text-zinc-900">Preview</span>
+      <span className="text-zinc-500"> with {of}: </span>
+      <span className="line-clamp-4 break-words whitespace-pre-wrap">{text}</span>
+    </p>
+  );
+}
+
 export interface FormFieldProps {
   label: string;
   /** The param the field edits, as `data-param` on its wrapper: a stable hook for tests. */
@@ -42,6 +56,8 @@ export interface FormFieldProps {
   optional?: boolean;
   /** A control beside the label, such as the token picker (given the label's id, to be described by it). */
   action?: (labelId: string) => ReactNode;
+  /** The text with its tokens filled in, under the error (see `FieldPreview`). */
+  preview?: { text: string; of: string } | null;
   children: (a11y: ControlA11y) => ReactNode;
   className?: string;
 }
@@ -53,16 +69,18 @@ export function FormField({
   error,
   optional,
   action,
+  preview,
   children,
   className,
 }: FormFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
+  const previewId = `${id}-preview`;
   const a11y: ControlA11y = {
     id,
     "aria-invalid": error ? true : undefined,
-    "aria-describedby": describedBy(error && errorId, hint && hintId),
+    "aria-describedby": describedBy(error && errorId, Boolean(preview) && previewId, hint && hintId),
   };
   return (
     <div className={className} data-param={param}>
@@ -78,6 +96,7 @@ export function FormField({
       </div>
       {children(a11y)}
       <FieldError id={errorId}>{error}</FieldError>
+      {preview && <FieldPreview id={previewId} text={preview.text} of={preview.of} />}
       {hint && <FieldHint id={hintId}>{hint}</FieldHint>}
     </div>
   );

@@ -1,4 +1,5 @@
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
+import type { FieldTemplating } from "./templating";
 import type { TokenOption } from "./tokens-for";
 
 /** What every settings form of the config panel is given (see `NodeConfig`). */
@@ -11,6 +12,8 @@ export interface ConfigFormProps {
   triggerDomain: TriggerDomain | null;
   /** The tokens templated fields offer. */
   tokens: readonly TokenOption[];
+  /** How templated fields check and preview their tokens as the merchant types. */
+  templating: FieldTemplating;
   disabled: boolean;
   /** The complete new params after an edit. */
   onChange(params: Record<string, unknown>): void;

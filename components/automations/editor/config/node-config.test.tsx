@@ -125,6 +125,29 @@ describe("NodeConfig", () => {
     expect(other).toMatch(/<input[^>]*value="lineItems.3.sku"/);
   });
 
+  it("shows a token's problem under its own field, worded as the ready issue, and a preview", () => {
+    const html = render("auto.action.send_email", {
+      to: "{entity.email}",
+      subject: "Hi {customer.name}",
+      body: "Total {entity.total | money}",
+    });
+    const message =
+      "{customer.name} is not available here: use {entity.customer.name}, the customer of the order.";
+    const errorId = new RegExp(`<p id="([^"]+)"[^>]*>${message.replace(/[{}.|]/g, "\\$&")}</p>`).exec(
+      html,
+    )?.[1];
+    expect(errorId).toBeDefined();
+    expect(html).toMatch(
+      new RegExp(
+        `<input[^>]*aria-invalid="true"[^>]*aria-describedby="${errorId}[^"]*"[^>]*value="Hi \\{customer.name\\}"`,
+      ),
+    );
+    expect(html).toContain('Preview</span><span class="text-zinc-500"> with a sample order: </span>');
+    expect(html).toContain(">Total €65.00</span>");
+    // The To field's token is fine: a preview, no error.
+    expect(html).toContain(">ada@example.com</span>");
+  });
+
   it("offers tokens beside templated fields only", () => {
     const html = render("auto.action.send_email", { to: "{entity.email}", subject: "", body: "" });
     // One picker per templated field, each described by its field's label.

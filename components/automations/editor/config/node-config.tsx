@@ -13,6 +13,7 @@ import { ParamForm } from "./param-form";
 import { initialSync, receive, send } from "./params-sync";
 import { RetryConfig } from "./retry-config";
 import { RETRY_PARAM, takesRetry } from "./retry-form";
+import { fieldTemplating, type PreviewSource } from "./templating";
 import { tokensFor } from "./tokens-for";
 import { WaitConfig } from "./wait-config";
 import { WaitUntilConfig } from "./wait-until-config";
@@ -21,12 +22,19 @@ export interface NodeConfigProps {
   node: { id: string; type: string; params: Record<string, unknown> };
   /** The trigger's domain ("order", "customer", "webhook", "schedule"…) or null when the flow has no trigger yet. */
   triggerDomain: TriggerDomain | null;
-  /** Ids and labels of the other steps (for {steps.<id>.…} tokens). */
+  /** Ids and labels of the steps that run before this one (for {steps.<id>.…} tokens). */
   otherSteps: { id: string; label: string }[];
+  /**
+   * What templated fields preview their tokens on: the dry run's record when there is one, and the
+   * shop's time zone. Default: a sample record, in UTC.
+   */
+  previewSource?: PreviewSource;
   readOnly: boolean;
   /** Called on every edit with the complete new params object (the lead debounces saving). */
   onParamsChange(params: Record<string, unknown>): void;
 }
+
+const NO_PREVIEW_SOURCE: PreviewSource = { timeZone: "UTC", record: null };
 
 /** Node types with a form of their own; every other type gets the generic `ParamForm`. */
 const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
@@ -43,6 +51,7 @@ export function NodeConfig({
   node,
   triggerDomain,
   otherSteps,
+  previewSource = NO_PREVIEW_SOURCE,
   readOnly,
   onParamsChange,
 }: NodeConfigProps): JSX.Element {
@@ -53,6 +62,11 @@ export function NodeConfig({
   if (current !== sync) setSync(current);
 
   const tokens = useMemo(() => tokensFor(triggerDomain, otherSteps), [triggerDomain, otherSteps]);
+  const { timeZone, record } = previewSource;
+  const templating = useMemo(
+    () => fieldTemplating(triggerDomain, new Set(otherSteps.map((step) => step.id)), { timeZone, record }),
+    [triggerDomain, otherSteps, timeZone, record],
+  );
   const retries = useMemo(() => (definition ? takesRetry(definition) : false), [definition]);
   const errors = useMemo(
     () => (definition ? paramErrors(definition, current.values) : {}),
@@ -92,6 +106,7 @@ export function NodeConfig({
             errors={errors}
             triggerDomain={triggerDomain}
             tokens={tokens}
+            templating={templating}
             disabled={readOnly}
             onChange={change}
           />

@@ -8,6 +8,7 @@ import type { ConfigFormProps } from "./form-props";
 import { rawFromValue, withParam, type RawValue } from "./raw-values";
 import { RETRY_PARAM } from "./retry-form";
 import { TextField } from "./text-field";
+import type { FieldTemplating } from "./templating";
 import type { TokenOption } from "./tokens-for";
 
 /**
@@ -15,7 +16,15 @@ import type { TokenOption } from "./tokens-for";
  * without a form of their own. Each input keeps what was typed; every edit sends the complete
  * params with the coerced value (`coerceField`), and the schema's messages show under the fields.
  */
-export function ParamForm({ definition, params, errors, tokens, disabled, onChange }: ConfigFormProps) {
+export function ParamForm({
+  definition,
+  params,
+  errors,
+  tokens,
+  templating,
+  disabled,
+  onChange,
+}: ConfigFormProps) {
   // `retry` has a section of its own under the form ("On failure", `retry-config.tsx`).
   const fields = useMemo(
     () => paramFields(definition).filter((field) => field.name !== RETRY_PARAM),
@@ -52,6 +61,7 @@ export function ParamForm({ definition, params, errors, tokens, disabled, onChan
           error={errors[field.name]}
           hasDefault={defaults.has(field.name)}
           tokens={field.templated ? tokens : undefined}
+          templating={field.templated ? templating : undefined}
           disabled={disabled}
           onChange={(value) => update(field, value)}
         />
@@ -67,6 +77,7 @@ interface ParamInputProps {
   /** The node fills this param in by default: it is never empty, so never "optional" or "Any". */
   hasDefault: boolean;
   tokens: readonly TokenOption[] | undefined;
+  templating: FieldTemplating | undefined;
   disabled: boolean;
   onChange(value: RawValue): void;
 }
@@ -76,7 +87,16 @@ function asText(raw: RawValue): string {
 }
 
 /** One param's input, by its kind. */
-function ParamInput({ field, raw, error, hasDefault, tokens, disabled, onChange }: ParamInputProps) {
+function ParamInput({
+  field,
+  raw,
+  error,
+  hasDefault,
+  tokens,
+  templating,
+  disabled,
+  onChange,
+}: ParamInputProps) {
   const optional = !field.required && !hasDefault;
   const common = { label: field.label, param: field.name, error, optional, disabled };
   switch (field.kind) {
@@ -89,6 +109,7 @@ function ParamInput({ field, raw, error, hasDefault, tokens, disabled, onChange 
           placeholder={field.placeholder}
           multiline={field.kind === "textarea"}
           tokens={tokens}
+          templating={templating}
           value={asText(raw)}
           onChange={onChange}
         />
@@ -103,6 +124,7 @@ function ParamInput({ field, raw, error, hasDefault, tokens, disabled, onChange 
           multiline
           mono
           tokens={tokens}
+          templating={templating}
           value={asText(raw)}
           onChange={onChange}
         />

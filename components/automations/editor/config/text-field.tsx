@@ -1,9 +1,10 @@
 "use client";
 
-import { useRef } from "react";
+import { useMemo, useRef } from "react";
 import { Input } from "@/components/ui/form";
 import { cn } from "@/components/ui/cn";
 import { FormField, Textarea } from "./field";
+import { templatedText, type FieldTemplating } from "./templating";
 import { TokenPicker, type TokenTarget } from "./token-picker";
 import type { TokenOption } from "./tokens-for";
 
@@ -24,6 +25,11 @@ export interface TextFieldProps {
   mono?: boolean;
   /** Tokens for the "Insert token" picker; none (or an empty list) means the field takes no tokens. */
   tokens?: readonly TokenOption[];
+  /**
+   * For a field that takes tokens: how they are checked (a problem shows as the field's error,
+   * worded as the ready issue is) and previewed under it as the merchant types.
+   */
+  templating?: FieldTemplating;
 }
 
 /** A labelled text input or textarea, with the token picker beside the label when it takes tokens. */
@@ -40,8 +46,10 @@ export function TextField({
   multiline = false,
   mono = false,
   tokens,
+  templating,
 }: TextFieldProps) {
   const ref = useRef<TokenTarget | null>(null);
+  const typed = useMemo(() => (templating ? templatedText(value, templating) : null), [value, templating]);
   const picker =
     tokens && tokens.length > 0
       ? (labelId: string) => (
@@ -55,7 +63,16 @@ export function TextField({
         )
       : undefined;
   return (
-    <FormField label={label} param={param} hint={hint} error={error} optional={optional} action={picker}>
+    <FormField
+      label={label}
+      param={param}
+      hint={hint}
+      // The schema's message first (a required field left empty); then what is wrong with a token.
+      error={error ?? typed?.problem}
+      optional={optional}
+      action={picker}
+      preview={typed?.preview != null ? { text: typed.preview, of: templating?.previewOf ?? "" } : null}
+    >
       {(a11y) =>
         multiline ? (
           <Textarea

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTokens } from "@/lib/automations/graph/tokens";
+import { checkTokens } from "@/lib/automations/graph/tokens-check";
 import { groupTokens, insertAt, tokensFor } from "./tokens-for";
 
 const steps = [{ id: "email_1", label: "Send email" }];
@@ -21,6 +21,34 @@ describe("tokensFor", () => {
       ]),
     );
     expect(tokens.some((t) => t.startsWith("{entity.lineItems."))).toBe(false);
+  });
+
+  it("offers an order's customer, and only an order's", () => {
+    const tokens = tokensFor("order", []);
+    const customer = tokens.filter((t) => t.group === "Customer").map((t) => t.token);
+    expect(customer).toEqual(
+      expect.arrayContaining(["{entity.customer.name}", "{entity.customer.email}", "{entity.customer.id}"]),
+    );
+    expect(tokens.find((t) => t.token === "{entity.customer.name}")?.hint).toBe("customer · string");
+    for (const domain of ["customer", "cart", "product"] as const) {
+      expect(tokensFor(domain, []).some((t) => t.token.startsWith("{entity.customer."))).toBe(false);
+    }
+  });
+
+  it("offers money amounts and dates through their filters too", () => {
+    const tokens = tokensFor("order", []).map((t) => t.token);
+    expect(tokens).toEqual(
+      expect.arrayContaining([
+        "{entity.total | money}",
+        "{entity.createdAt | date}",
+        "{entity.customer.totalSpent | money}",
+        "{now | date}",
+      ]),
+    );
+    expect(tokens).not.toContain("{entity.status | money}");
+    expect(tokensFor("invoice", []).map((t) => t.token)).toEqual(
+      expect.arrayContaining(["{entity.amount | money}", "{entity.dueAt | date}"]),
+    );
   });
 
   it("uses the fields of the trigger's own domain", () => {
@@ -64,6 +92,7 @@ describe("tokensFor", () => {
   it("groups consecutive options for the listbox headings", () => {
     expect(groupTokens(tokensFor("order", steps)).map((g) => g.group)).toEqual([
       "Record",
+      "Customer",
       "Event",
       "Run",
       "Steps",

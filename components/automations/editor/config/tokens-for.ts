@@ -1,7 +1,10 @@
-import { hasRecord } from "@/lib/automations/nodes/registry";
+import { upstreamOf } from "@/lib/automations/graph/reachability";
+import type { Graph } from "@/lib/automations/graph/schema";
+import { hasRecord, summariseNode } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { DOMAIN_LABELS } from "@/lib/entities/domains";
-import { domainFields } from "@/lib/entities/fields";
+import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
+import { domainFields, type FieldInfo } from "@/lib/entities/fields";
+import { bringsCustomer, CUSTOMER_KEY } from "@/lib/entities/related";
 
 /**
  * The `{token}`s the token picker offers a step, for the trigger's domain and the other steps of
@@ -12,7 +15,7 @@ import { domainFields } from "@/lib/entities/fields";
  * the merchant types the rest; until they do, validation says the token is incomplete.
  */
 
-export type TokenGroup = "Record" | "Event" | "Run" | "Steps";
+export type TokenGroup = "Record" | "Customer" | "Event" | "Run" | "Steps";
 
 export interface TokenOption {
   /** The text inserted: `{entity.email}`. */
@@ -65,24 +68,53 @@ function eventTokens(domain: TriggerDomain | null): TokenOption[] {
   return tokens;
 }
 
+/** Amounts a merchant wants written as money: `{entity.total | money}` → "€65.00". */
+const MONEY_FIELDS = new Set(["total", "amount", "totalSpent", "price"]);
+
+/**
+ * The top-level fields of a `domain` record as tokens under `prefix` (`entity`, `entity.customer`),
+ * each money amount and date also offered through its filter.
+ */
+function fieldTokens(domain: Domain, prefix: string, group: TokenGroup): TokenOption[] {
+  const options: TokenOption[] = [];
+  const hint = (field: FieldInfo) => `${DOMAIN_LABELS[domain].one} · ${field.type}`;
+  // Top-level fields only: `{entity.lineItems.0.sku}` is better typed than picked from a long list.
+  for (const field of domainFields(domain).filter((f) => !f.path.includes("."))) {
+    const path = `${prefix}.${field.path}`;
+    const label = path.replace(/^entity\./, "");
+    options.push({ token: `{${path}}`, label, hint: hint(field), group });
+    if (field.type === "number" && MONEY_FIELDS.has(field.path))
+      options.push({
+        token: `{${path} | money}`,
+        label: `${label} | money`,
+        hint: "as money: €65.00",
+        group,
+      });
+    if (field.type === "date")
+      options.push({
+        token: `{${path} | date}`,
+        label: `${label} | date`,
+        hint: "as a day: Nov 30, 2026",
+        group,
+      });
+  }
+  return options;
+}
+
 export function tokensFor(
   domain: TriggerDomain | null,
   steps: readonly { id: string; label: string }[],
 ): TokenOption[] {
   const record: TokenOption[] = hasRecord(domain)
-    ? domainFields(domain)
-        // Top-level fields only: `{entity.lineItems.0.sku}` is better typed than picked from a long list.
-        .filter((field) => !field.path.includes("."))
-        .map((field) => ({
-          token: `{entity.${field.path}}`,
-          label: field.path,
-          hint: `${DOMAIN_LABELS[domain].one} · ${field.type}`,
-          group: "Record" as const,
-        }))
+    ? [
+        ...fieldTokens(domain, "entity", "Record"),
+        ...(bringsCustomer(domain) ? fieldTokens("customer", `entity.${CUSTOMER_KEY}`, "Customer") : []),
+      ]
     : [];
   const run: TokenOption[] = [
     { token: "{run.id}", label: "run.id", hint: "this run's id", group: "Run" },
     { token: "{now}", label: "now", hint: "when the step runs", group: "Run" },
+    { token: "{now | date}", label: "now | date", hint: "today, in the shop's time zone", group: "Run" },
   ];
   const earlier = steps
     // Only an id made of letters, digits and underscores can be read back as a token.
@@ -117,4 +149,15 @@ export function insertAt(
   const from = Math.min(Math.max(start ?? text.length, 0), text.length);
   const to = Math.min(Math.max(end ?? from, from), text.length);
   return { text: text.slice(0, from) + insert + text.slice(to), caret: from + caretInInsert };
+}
+
+/**
+ * The steps that can run before `nodeId` (those `{steps.<id>.…}` may name, as validation checks),
+ * with the summary the picker shows beside each.
+ */
+export function stepsBefore(graph: Graph, nodeId: string): { id: string; label: string }[] {
+  const upstream = upstreamOf(graph, nodeId);
+  return graph.nodes
+    .filter((node) => node.id !== nodeId && upstream.has(node.id))
+    .map((node) => ({ id: node.id, label: summariseNode(node) }));
 }

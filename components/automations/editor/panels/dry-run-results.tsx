@@ -5,6 +5,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { EmailPreview } from "@/components/outbox/email-preview";
 import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run";
 import { groupByLeg } from "@/lib/automations/run-timeline";
 import { outcomeText } from "./panel-text";
@@ -92,12 +93,25 @@ function StepResult({ step }: { step: DryRunStep }) {
           until <RelativeTime value={resumeAt} />
         </p>
       )}
-      {step.detail.length > 0 && (
+      {/* An email's one detail line ("Would email …: subject …") is what its card below shows. */}
+      {step.detail.length > 0 && !step.email && (
         <ul className="mt-1 space-y-0.5 text-xs break-words text-zinc-700">
           {step.detail.map((line, i) => (
             <li key={`${i}-${line}`}>{line}</li>
           ))}
         </ul>
+      )}
+      {step.email && (
+        <div className="mt-2 text-xs text-zinc-700">
+          <p className="break-words">
+            <span className="font-medium text-zinc-900">To:</span> {step.email.to}
+          </p>
+          <p className="break-words">
+            <span className="font-medium text-zinc-900">Subject:</span> {step.email.subject}
+          </p>
+          {/* The body as the recipient would see it, not its HTML source; sandboxed, so it can never act. */}
+          <EmailPreview subject={step.email.subject} html={step.email.html} />
+        </div>
       )}
       {step.error && (
         <p className="mt-1 text-xs break-words text-red-800">
