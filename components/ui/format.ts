@@ -2,33 +2,9 @@
  * Number and date formatting shared by server and client components. One fixed locale keeps the
  * server's HTML and the browser's first render identical.
  */
-export const LOCALE = "en-US";
+import { LOCALE } from "@/lib/money";
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/**
- * "€1,234.50" for (1234.5, "EUR"). Without a currency, or with a code Intl does not know, it shows
- * the plain amount (with the code after it) rather than guessing a currency.
- */
-export function formatMoney(amount: number, currency?: string | null): string {
-  if (!currency) return formatDecimal(amount);
-  let format = moneyFormats.get(currency);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat(LOCALE, { style: "currency", currency });
-    } catch {
-      return `${formatDecimal(amount)} ${currency}`;
-    }
-    moneyFormats.set(currency, format);
-  }
-  return format.format(amount);
-}
-
-const decimal = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-export function formatDecimal(amount: number): string {
-  return decimal.format(amount);
-}
+export { LOCALE, formatDecimal, formatMoney } from "@/lib/money";
 
 const integer = new Intl.NumberFormat(LOCALE);
 

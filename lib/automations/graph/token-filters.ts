@@ -4,6 +4,8 @@
  * browser-safe, so the engine, the dry run and the editor's preview format a value the same way.
  */
 
+import { LOCALE, formatMoney } from "@/lib/money";
+
 export const TOKEN_FILTERS = ["money", "date"] as const;
 export type TokenFilter = (typeof TOKEN_FILTERS)[number];
 
@@ -14,12 +16,6 @@ export interface FilterContext {
   /** The shop's IANA time zone; UTC when absent. */
   timeZone?: string;
 }
-
-/**
- * The locale values are written in. The same fixed locale as `components/ui/format.ts`, so an
- * email and the admin write "€65.00" and "Nov 30, 2026" alike.
- */
-const LOCALE = "en-US";
 
 export function isTokenFilter(name: string): name is TokenFilter {
   return (TOKEN_FILTERS as readonly string[]).includes(name);
@@ -49,24 +45,6 @@ function toDate(value: unknown): Date | null {
         ? new Date(value)
         : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
-}
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-const plainAmount = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** "€65.00" for (65, "EUR"); the plain amount ("65.00") without a currency Intl knows. */
-export function formatMoney(amount: number, currency?: string | null): string {
-  if (!currency) return plainAmount.format(amount);
-  let format = moneyFormats.get(currency);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat(LOCALE, { style: "currency", currency });
-    } catch {
-      return `${plainAmount.format(amount)} ${currency}`;
-    }
-    moneyFormats.set(currency, format);
-  }
-  return format.format(amount);
 }
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
