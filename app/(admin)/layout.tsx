@@ -10,7 +10,7 @@ import { requireCaller } from "@/lib/auth/session";
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const caller = await requireCaller();
   return (
-    <div className="flex min-h-screen flex-col md:flex-row">
+    <div className="flex min-h-screen flex-col lg:flex-row">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow"
