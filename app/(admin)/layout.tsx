@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { Providers } from "@/components/providers";
 import { Sidebar } from "@/components/shell/sidebar";
 import { requireCaller } from "@/lib/auth/session";
 
@@ -20,9 +19,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       <Sidebar caller={caller} />
       <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 md:py-8">
         {/* A page marked `data-wide` (the flow editor) uses the whole width. */}
-        <div className="mx-auto max-w-6xl has-data-wide:max-w-none">
-          <Providers>{children}</Providers>
-        </div>
+        {/* React Query's provider sits in the layouts of the pages that poll (runs, waiting,
+            approvals), so the others, the flow editor above all, never load it. */}
+        <div className="mx-auto max-w-6xl has-data-wide:max-w-none">{children}</div>
       </main>
     </div>
   );
