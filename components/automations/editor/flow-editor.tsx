@@ -113,6 +113,25 @@ export const PANEL_TABS: { id: Panel; label: string }[] = [
   { id: "settings", label: "Settings" },
 ];
 
+/** Undo's and Redo's arrow: a curve back, or its mirror image forward. */
+function HistoryArrow({ direction }: { direction: "back" | "forward" }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      className={`size-4 ${direction === "forward" ? "-scale-x-100" : ""}`}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.75"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d="M7.5 4.5 4 8l3.5 3.5" />
+      <path d="M4 8h8a4 4 0 0 1 0 8H9" />
+    </svg>
+  );
+}
+
 /** The audience as the preview reads it: an object, or none (the form may hold anything while typing). */
 function scheduleAudience(value: unknown): Audience | undefined {
   const parsed = audienceSchema.safeParse(value);
@@ -572,23 +591,32 @@ function Editor({
       <Button
         size="sm"
         variant="ghost"
+        className="px-2"
         disabled={readOnly || !history.canUndo}
         onClick={() => restore(history.undo())}
+        aria-label="Undo"
+        title="Undo (Ctrl+Z)"
         aria-keyshortcuts="Control+Z"
       >
-        Undo
+        <HistoryArrow direction="back" />
       </Button>
       <Button
         size="sm"
         variant="ghost"
+        className="px-2"
         disabled={readOnly || !history.canRedo}
         onClick={() => restore(history.redo())}
+        aria-label="Redo"
+        title="Redo (Ctrl+Shift+Z)"
         aria-keyshortcuts="Control+Shift+Z"
       >
-        Redo
+        <HistoryArrow direction="forward" />
       </Button>
       {automation.status === "active" && publishedSchedule && (
-        <RunNowButton automationId={automation.id} name={automation.name} />
+        // Its wrapper is a block: as a flex column the button lines up with the others.
+        <div className="[&>div]:flex [&>div]:flex-col [&>div]:items-end">
+          <RunNowButton automationId={automation.id} name={automation.name} />
+        </div>
       )}
       {(automation.status === "active" || automation.status === "paused") && (
         <ActiveToggle
@@ -630,8 +658,9 @@ function Editor({
       data-wide
       className="-mx-4 -my-6 flex flex-col sm:-mx-8 md:-my-8 md:h-[calc(100dvh-3.5rem)] md:min-h-[640px] lg:h-dvh"
     >
-      <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-3 md:flex-nowrap">
-        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 md:flex-nowrap">
+      {/* One line from xl up (the title gives way); below, the toolbar takes a row of its own. */}
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-3 xl:flex-nowrap">
+        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 xl:flex-nowrap">
           <Link
             href="/automations"
             className="shrink-0 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900"
@@ -639,7 +668,7 @@ function Editor({
             <span aria-hidden="true">←</span> Automations
           </Link>
           <h1
-            className="min-w-0 truncate text-lg font-semibold text-zinc-900"
+            className="max-w-full min-w-0 truncate text-lg font-semibold text-zinc-900"
             title={name.trim() || automation.name}
           >
             {name.trim() || automation.name}
@@ -664,7 +693,7 @@ function Editor({
         </div>
         <div
           data-testid="editor-toolbar"
-          className="flex flex-wrap items-center gap-2 md:shrink-0 md:flex-nowrap"
+          className="flex flex-wrap items-center gap-2 md:flex-nowrap xl:shrink-0"
         >
           {canEdit && (
             <span className="hidden whitespace-nowrap md:inline">
