@@ -74,6 +74,10 @@ test("setup: a published flow and one finished run", async ({ page }) => {
   await page.getByTestId("run-row").first().getByRole("link").first().click();
   await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
   runPath = new URL(page.url()).pathname;
+
+  // Paused, so the orders the later spec files create start no runs of this flow.
+  const paused = await page.request.post(`/api/v1/automations/${automationId}/pause`);
+  expect(paused.status(), await paused.text()).toBe(200);
 });
 
 test("at 1440×900 every side-panel tab shows and opens, and the editor toolbar is one line", async ({
@@ -108,7 +112,7 @@ test("at 1440×900 every side-panel tab shows and opens, and the editor toolbar 
     toolbar.getByText(/^Draft saved|^Saving|^Unsaved/),
     toolbar.getByRole("button", { name: "Undo" }),
     toolbar.getByRole("button", { name: "Redo" }),
-    toolbar.getByRole("button", { name: `Pause ${NAME}` }),
+    toolbar.getByRole("button", { name: `Activate ${NAME}` }),
     toolbar.getByRole("button", { name: "Publish" }),
     toolbar.getByRole("button", { name: "More" }),
   ];
@@ -226,7 +230,7 @@ test("on a phone the editor says to use a larger screen and shows the flow read-
   await expect(page.getByText("The flow editor needs a larger screen")).toBeVisible();
   await expect(page.getByText(/open this page on a tablet or computer to edit/i)).toBeVisible();
   // The publish state, as the Issues tab shows it on a larger screen.
-  await expect(page.getByRole("status").filter({ hasText: "Live: version 1 is running." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /version 1/i })).toBeVisible();
   const canvas = page.getByRole("region", { name: "Flow canvas" });
   await expect(canvas.locator(".react-flow__node")).toHaveCount(2);
   const box = (await canvas.boundingBox())!;
