@@ -2,14 +2,12 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { ShopTimeZoneProvider } from "@/components/ui/shop-time";
 
 /**
  * Client-side data for live pages (run history polls the API). One QueryClient per browser tab,
  * created in state so a re-render never replaces it and the server never shares one between users.
- * Also the shop's time zone, in which every time is shown.
  */
-export function Providers({ children, timeZone }: { children: ReactNode; timeZone: string }) {
+export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -23,9 +21,5 @@ export function Providers({ children, timeZone }: { children: ReactNode; timeZon
         },
       }),
   );
-  return (
-    <QueryClientProvider client={client}>
-      <ShopTimeZoneProvider timeZone={timeZone}>{children}</ShopTimeZoneProvider>
-    </QueryClientProvider>
-  );
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

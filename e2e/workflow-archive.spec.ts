@@ -91,7 +91,9 @@ test("an archived automation's editor is read-only with a notice and Restore; vi
   await signIn(page, "editor");
   const id = await publish(page.request, "Archive e2e editor");
   await page.goto(`/automations/${id}`);
-  await page.getByRole("button", { name: "Archive Archive e2e editor" }).click();
+  // In the editor, Archive is under the toolbar's More menu.
+  await page.getByRole("button", { name: "More" }).click();
+  await page.getByRole("menuitem", { name: "Archive Archive e2e editor" }).click();
   const dialog = page.getByRole("dialog", { name: "Archive 'Archive e2e editor'?" });
   await expect(dialog).toContainText(
     "It stops for good: no runs are waiting. Its runs and history are kept.",
@@ -101,7 +103,8 @@ test("an archived automation's editor is read-only with a notice and Restore; vi
   await expect(page.getByText("This automation is archived")).toBeVisible();
   await expect(page.getByText("Read-only: archived")).toBeVisible();
   await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Archive Archive e2e editor" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "More" })).toHaveCount(0);
+  await expect(page.getByRole("menuitem", { name: "Archive Archive e2e editor" })).toHaveCount(0);
 
   await page.getByRole("button", { name: "Restore Archive e2e editor" }).click();
   await expect(page.getByText("'Archive e2e editor' is restored")).toBeVisible();
@@ -119,6 +122,7 @@ test("an archived automation's editor is read-only with a notice and Restore; vi
   await page.goto(`/automations/${id}`);
   await expect(page.getByText("This automation is archived")).toBeVisible();
   await expect(page.getByRole("button", { name: /^(Archive|Restore)\b/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "More" })).toHaveCount(0);
   await page.goto("/automations");
   await expect(page.getByRole("button", { name: /^Archive\b/ })).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Providers } from "@/components/providers";
 import { Sidebar } from "@/components/shell/sidebar";
+import { ShopTimeZoneProvider } from "@/components/ui/shop-time";
 import { requireCaller } from "@/lib/auth/session";
 
 /**
@@ -10,7 +10,7 @@ import { requireCaller } from "@/lib/auth/session";
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const caller = await requireCaller();
   return (
-    <div className="flex min-h-screen flex-col md:flex-row">
+    <div className="flex min-h-screen flex-col lg:flex-row">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow"
@@ -20,8 +20,11 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       <Sidebar caller={caller} />
       <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 md:py-8">
         {/* A page marked `data-wide` (the flow editor) uses the whole width. */}
+        {/* React Query's provider sits in the layouts of the pages that poll (runs, waiting,
+            approvals), so the others, the flow editor above all, never load it. Every page shows
+            times in the shop's time zone. */}
         <div className="mx-auto max-w-6xl has-data-wide:max-w-none">
-          <Providers timeZone={caller.tenant.timezone}>{children}</Providers>
+          <ShopTimeZoneProvider timeZone={caller.tenant.timezone}>{children}</ShopTimeZoneProvider>
         </div>
       </main>
     </div>

@@ -23,6 +23,7 @@ export function ArchiveButton({
   name,
   beforeArchive,
   onArchived,
+  menuItem = false,
 }: {
   id: string;
   name: string;
@@ -30,6 +31,8 @@ export function ArchiveButton({
   beforeArchive?(): Promise<unknown>;
   /** Called after a successful archive (the editor refreshes to its read-only archived view). */
   onArchived?(): void;
+  /** Drawn as an item of a `Menu` (the editor's "More"). Default false. */
+  menuItem?: boolean;
 }) {
   const report = useReportOutcome();
   const [pending, startTransition] = useTransition();
@@ -73,6 +76,7 @@ export function ArchiveButton({
       pending={pending}
       onOpen={readImpact}
       onConfirm={archive}
+      menuItem={menuItem}
     >
       <p aria-live="polite" data-testid="archive-impact">
         {impact.loading

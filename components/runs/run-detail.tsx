@@ -84,10 +84,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <Card>
-            <CardHeader
-              title="Timeline"
-              description={stepsSentence(run.steps.length, run.legs)}
-            />
+            <CardHeader title="Timeline" description={stepsSentence(run.steps.length, run.legs)} />
             <RunTimeline steps={run.steps} waits={run.waits} role={role} />
             {!TERMINAL_RUN_STATUSES.has(run.status) && <LiveStatus error={error} />}
           </Card>

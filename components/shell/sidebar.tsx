@@ -7,6 +7,7 @@ import { Logo } from "./logo";
 import { NAV_ICONS } from "./nav-icons";
 import { PendingApprovalsBadge } from "./pending-approvals-badge";
 import { RoleBadge } from "./role-badge";
+import { ShellMenu } from "./shell-menu";
 
 const NAV = [
   { href: "/automations", label: "Automations", icon: NAV_ICONS.automations },
@@ -28,66 +29,77 @@ function who(caller: Caller): { primary: string; secondary: string | null } {
   return { primary: `API key ${caller.actor.prefix}…`, secondary: null };
 }
 
-/** The admin's navigation: shop, pages, and who is signed in with which role. */
+/**
+ * The admin's navigation: shop, pages, and who is signed in with which role. A sidebar from `lg`
+ * up; below, a top bar whose Menu button opens the same content (`ShellMenu`).
+ */
 export function Sidebar({ caller }: { caller: Caller }) {
   const person = who(caller);
   return (
-    <aside className="shrink-0 border-b border-zinc-200 bg-white md:w-60 md:border-r md:border-b-0">
-      <div className="flex flex-col md:sticky md:top-0 md:h-screen">
-        <div className="flex items-center justify-between gap-3 px-4 pt-4 pb-2 md:flex-col md:items-stretch md:px-3 md:pb-3">
-          <div className="md:px-1">
-            <Logo />
-          </div>
-          <div className="min-w-0 text-right md:rounded-lg md:bg-zinc-50 md:px-3 md:py-2 md:text-left md:ring-1 md:ring-zinc-200">
-            <p className="text-xs text-zinc-500">Shop</p>
-            <p className="truncate text-sm font-medium text-zinc-900" data-testid="shop-name">
-              {caller.tenant.name}
-            </p>
-          </div>
-        </div>
-        <nav aria-label="Main" className="px-2 py-2 md:flex-1">
-          <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
-            {NAV.map((item) => (
-              <li key={item.href}>
-                <NavLink
-                  href={item.href}
-                  className="flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors"
-                  activeClassName="bg-zinc-900 text-white"
-                  inactiveClassName="text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900"
-                >
-                  {item.icon}
-                  {item.label}
-                  {item.href === "/approvals" && (
-                    <Suspense fallback={null}>
-                      <PendingApprovalsBadge tenantId={caller.tenant.id} />
-                    </Suspense>
-                  )}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="flex items-center gap-3 border-t border-zinc-200 px-4 py-3 md:block md:py-4">
-          <div className="flex min-w-0 flex-1 items-center justify-between gap-2">
-            <div className="min-w-0">
-              <p className="sr-only">Signed in as</p>
-              <p className="truncate text-sm font-medium text-zinc-900" data-testid="signed-in-email">
-                {person.primary}
-              </p>
-              {person.secondary && (
-                <p className="hidden truncate text-xs text-zinc-500 md:block">{person.secondary}</p>
-              )}
+    <aside className="shrink-0 border-b border-zinc-200 bg-white lg:w-60 lg:border-r lg:border-b-0">
+      <div className="flex flex-col lg:sticky lg:top-0 lg:h-screen">
+        <ShellMenu
+          bar={
+            <div className="flex min-w-0 items-center gap-3 lg:flex-col lg:items-stretch">
+              <div className="shrink-0 lg:px-1">
+                <Logo />
+              </div>
+              <div className="min-w-0 lg:rounded-lg lg:bg-zinc-50 lg:px-3 lg:py-2 lg:ring-1 lg:ring-zinc-200">
+                <p className="hidden text-xs text-zinc-500 lg:block">Shop</p>
+                <p className="truncate text-sm font-medium text-zinc-900" data-testid="shop-name">
+                  {caller.tenant.name}
+                </p>
+              </div>
             </div>
-            <span data-testid="signed-in-role">
-              <RoleBadge role={caller.role} />
-            </span>
+          }
+        >
+          <nav
+            aria-label="Main"
+            className="border-t border-zinc-200 px-2 py-2 lg:flex-1 lg:overflow-y-auto lg:border-t-0"
+          >
+            <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2 lg:grid-cols-1">
+              {NAV.map((item) => (
+                <li key={item.href}>
+                  <NavLink
+                    href={item.href}
+                    className="flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors"
+                    activeClassName="bg-zinc-900 text-white"
+                    inactiveClassName="text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900"
+                  >
+                    {item.icon}
+                    {item.label}
+                    {item.href === "/approvals" && (
+                      <Suspense fallback={null}>
+                        <PendingApprovalsBadge tenantId={caller.tenant.id} />
+                      </Suspense>
+                    )}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="flex items-center gap-3 border-t border-zinc-200 px-4 py-3 lg:block lg:py-4">
+            <div className="flex min-w-0 flex-1 items-center justify-between gap-2">
+              <div className="min-w-0">
+                <p className="sr-only">Signed in as</p>
+                <p className="truncate text-sm font-medium text-zinc-900" data-testid="signed-in-email">
+                  {person.primary}
+                </p>
+                {person.secondary && (
+                  <p className="hidden truncate text-xs text-zinc-500 lg:block">{person.secondary}</p>
+                )}
+              </div>
+              <span data-testid="signed-in-role">
+                <RoleBadge role={caller.role} />
+              </span>
+            </div>
+            <form action={signOut} className="shrink-0 lg:mt-3">
+              <Button type="submit" size="sm" variant="secondary" className="lg:w-full">
+                Sign out
+              </Button>
+            </form>
           </div>
-          <form action={signOut} className="shrink-0 md:mt-3">
-            <Button type="submit" size="sm" variant="secondary" className="md:w-full">
-              Sign out
-            </Button>
-          </form>
-        </div>
+        </ShellMenu>
       </div>
     </aside>
   );

@@ -2,6 +2,8 @@
 
 import { useId, useRef, type ReactNode } from "react";
 import { Button, type ButtonSize, type ButtonVariant } from "./button";
+import { cn } from "./cn";
+import { menuItemClasses } from "./menu";
 
 export interface ConfirmButtonProps {
   /** The text of the button that opens the dialog. */
@@ -20,6 +22,8 @@ export interface ConfirmButtonProps {
   size?: ButtonSize;
   pending?: boolean;
   disabled?: boolean;
+  /** Drawn as an item of a `Menu` (role `menuitem`) instead of a button. Default false. */
+  menuItem?: boolean;
 }
 
 /**
@@ -39,25 +43,44 @@ export function ConfirmButton({
   size = "sm",
   pending = false,
   disabled = false,
+  menuItem = false,
 }: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
   return (
     <>
-      <Button
-        size={size}
-        variant={variant === "danger" ? "danger-outline" : variant}
-        aria-label={ariaLabel}
-        pending={pending}
-        disabled={disabled}
-        onClick={() => {
-          onOpen?.();
-          dialog.current?.showModal();
-        }}
-      >
-        {label}
-      </Button>
+      {menuItem ? (
+        <button
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          className={cn(menuItemClasses, variant === "danger" && "text-red-700")}
+          aria-label={ariaLabel}
+          aria-busy={pending || undefined}
+          disabled={disabled || pending}
+          onClick={() => {
+            onOpen?.();
+            dialog.current?.showModal();
+          }}
+        >
+          {label}
+        </button>
+      ) : (
+        <Button
+          size={size}
+          variant={variant === "danger" ? "danger-outline" : variant}
+          aria-label={ariaLabel}
+          pending={pending}
+          disabled={disabled}
+          onClick={() => {
+            onOpen?.();
+            dialog.current?.showModal();
+          }}
+        >
+          {label}
+        </Button>
+      )}
       <dialog
         ref={dialog}
         aria-labelledby={titleId}

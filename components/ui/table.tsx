@@ -2,8 +2,8 @@ import type { ComponentProps, ReactNode } from "react";
 import { cn } from "./cn";
 
 /**
- * Table pieces. `Table` scrolls sideways on narrow screens instead of squeezing columns, and
- * takes a caption so screen readers announce what the table lists.
+ * Table pieces. `Table` scrolls sideways on narrow screens instead of squeezing columns (or
+ * widening the page), and takes a caption so screen readers announce what the table lists.
  */
 export function Table({
   caption,
@@ -15,7 +15,9 @@ export function Table({
   className?: string;
 }) {
   return (
-    <div className={cn("overflow-x-auto", className)}>
+    // `relative` keeps absolutely placed cells' content (an `sr-only` label) inside the scroller:
+    // without it they are placed against the page and widen it on a phone.
+    <div className={cn("relative overflow-x-auto", className)}>
       <table className="w-full border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         {children}

@@ -14,20 +14,20 @@ import {
   type NodeChange,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
-import { ResetBuiltinButton } from "@/components/automations/reset-builtin-button";
 import { RunNowButton } from "@/components/automations/run-now-button";
-import { SchedulePreview } from "@/components/automations/schedule-preview";
 import { Button } from "@/components/ui/button";
+import { Menu, MenuItem } from "@/components/ui/menu";
 import { Notice } from "@/components/ui/notice";
 import { listVersionsAction } from "@/lib/actions/automations/list-versions";
 import { diffGraphs } from "@/lib/automations/editor/diff";
-import { autoLayout, NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/layout";
+import { NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/node-size";
 import {
   fromFlow,
   newEdgeId,
@@ -45,22 +45,46 @@ import { audienceSchema, type Audience } from "@/lib/automations/nodes/triggers"
 import type { NodeDefinition } from "@/lib/automations/nodes/types";
 import type { InFlightPolicy } from "@/lib/automations/policies";
 import type { AutomationView } from "@/lib/automations/service";
-import { NodeConfig } from "./config/node-config";
 import { stepsBefore } from "./config/tokens-for";
-import { ConnectionsEditor } from "./connections-editor";
 import { Palette } from "./palette";
-import { DryRunPanel } from "./panels/dry-run-panel";
 import { draftMatchesActive, publishBlockedReason } from "./panels/panel-text";
-import { PublishDialog } from "./panels/publish-dialog";
 import { PublishState } from "./panels/publish-state";
-import { VersionsPanel } from "./panels/versions-panel";
 import { ReadyIssuesPanel } from "./ready-issues-panel";
 import { SaveStatus } from "./save-status";
-import { SettingsPanel } from "./settings-panel";
 import { DecorationsContext, STEP_NODE_TYPES, type CanvasDecorations } from "./step-nodes";
 import { useAutosave } from "./use-autosave";
 import { useHistory } from "./use-history";
+import { useNarrowScreen } from "./use-narrow-screen";
 import { dryRunStatuses } from "./dry-run-statuses";
+
+/*
+ * What the first paint does not show loads when it is first needed (issue 13: the editor's
+ * first-load JS, `npm run bench -- editor-js`): the step form, the other tabs, the publish
+ * dialog, and dagre (`layout.ts`, only on "Tidy up").
+ */
+function Loading() {
+  return <p className="text-sm text-zinc-500">Loading…</p>;
+}
+const NodeConfig = dynamic(() => import("./config/node-config").then((m) => m.NodeConfig), {
+  loading: Loading,
+});
+const ConnectionsEditor = dynamic(() => import("./connections-editor").then((m) => m.ConnectionsEditor));
+const SchedulePreview = dynamic(() =>
+  import("@/components/automations/schedule-preview").then((m) => m.SchedulePreview),
+);
+const DryRunPanel = dynamic(() => import("./panels/dry-run-panel").then((m) => m.DryRunPanel), {
+  loading: Loading,
+});
+const VersionsPanel = dynamic(() => import("./panels/versions-panel").then((m) => m.VersionsPanel), {
+  loading: Loading,
+});
+const SettingsPanel = dynamic(() => import("./settings-panel").then((m) => m.SettingsPanel), {
+  loading: Loading,
+});
+const ResetBuiltinButton = dynamic(() =>
+  import("@/components/automations/reset-builtin-button").then((m) => m.ResetBuiltinButton),
+);
+const PublishDialog = dynamic(() => import("./panels/publish-dialog").then((m) => m.PublishDialog));
 
 const SCHEDULE_TRIGGER = "auto.trigger.schedule";
 
@@ -83,13 +107,32 @@ interface AddTarget {
   handle: string;
 }
 
-const PANEL_TABS: { id: Panel; label: string }[] = [
+export const PANEL_TABS: { id: Panel; label: string }[] = [
   { id: "issues", label: "Issues" },
   { id: "step", label: "Step" },
   { id: "dry-run", label: "Dry run" },
   { id: "versions", label: "Versions" },
   { id: "settings", label: "Settings" },
 ];
+
+/** Undo's and Redo's arrow: a curve back, or its mirror image forward. */
+function HistoryArrow({ direction }: { direction: "back" | "forward" }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      className={`size-4 ${direction === "forward" ? "-scale-x-100" : ""}`}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.75"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d="M7.5 4.5 4 8l3.5 3.5" />
+      <path d="M4 8h8a4 4 0 0 1 0 8H9" />
+    </svg>
+  );
+}
 
 /** The audience as the preview reads it: an object, or none (the form may hold anything while typing). */
 function scheduleAudience(value: unknown): Audience | undefined {
@@ -189,7 +232,9 @@ function Editor({
     };
   }, [automation.id, automation.version]);
   const history = useHistory<Graph>(graph);
-  const readOnly = !canEdit || viewing !== null;
+  // Phones get the flow to look at, not to edit (as Shopify Flow does): see the notice below.
+  const narrow = useNarrowScreen();
+  const readOnly = !canEdit || viewing !== null || narrow;
   const archived = automation.status === "archived";
   const issues = useMemo(() => validate(graph), [graph]);
   const autosave = useAutosave({
@@ -374,11 +419,33 @@ function Editor({
     return () => clearTimeout(timer);
   }, [graphKey, graph, history]);
 
-  const layout = useCallback(() => {
+  const layout = useCallback(async () => {
+    const { autoLayout } = await import("@/lib/automations/editor/layout");
     const laidOut = autoLayout(nodes, edges);
     commit(fromFlow(laidOut, edges), selectedIds);
     requestAnimationFrame(() => void flow.fitView({ padding: 0.2, duration: 300 }));
   }, [nodes, edges, commit, selectedIds, flow]);
+
+  /** Shows an old version; one stored without positions is placed first (with dagre, loaded now). */
+  const showVersion = useCallback(
+    async (version: { version: number; graph: Graph } | null) => {
+      setDryRun(null);
+      if (version && !version.graph.nodes.every((n) => n.position)) {
+        const { withPositions } = await import("@/lib/automations/editor/place");
+        version = { version: version.version, graph: withPositions(version.graph) };
+      }
+      setViewing(version);
+      requestAnimationFrame(() => void flow.fitView({ padding: 0.2, duration: 300 }));
+    },
+    [flow],
+  );
+
+  // The dry run stays mounted once opened (its result goes with the path on the canvas); the
+  // publish dialog once opened (it animates closed). Neither loads before it is wanted.
+  const [dryRunMounted, setDryRunMounted] = useState(false);
+  if (panel === "dry-run" && !dryRunMounted) setDryRunMounted(true);
+  const [publishMounted, setPublishMounted] = useState(false);
+  if (publishOpen && !publishMounted) setPublishMounted(true);
 
   const copy = useCallback(() => {
     const ids = new Set(selectedIds);
@@ -529,29 +596,120 @@ function Editor({
   });
   const canPublish = canEdit && !viewing && publishBlocked === null;
 
+  const editControls = canEdit && (
+    <>
+      <Button
+        size="sm"
+        variant="ghost"
+        className="px-2"
+        disabled={readOnly || !history.canUndo}
+        onClick={() => restore(history.undo())}
+        aria-label="Undo"
+        title="Undo (Ctrl+Z)"
+        aria-keyshortcuts="Control+Z"
+      >
+        <HistoryArrow direction="back" />
+      </Button>
+      <Button
+        size="sm"
+        variant="ghost"
+        className="px-2"
+        disabled={readOnly || !history.canRedo}
+        onClick={() => restore(history.redo())}
+        aria-label="Redo"
+        title="Redo (Ctrl+Shift+Z)"
+        aria-keyshortcuts="Control+Shift+Z"
+      >
+        <HistoryArrow direction="forward" />
+      </Button>
+      {automation.status === "active" && publishedSchedule && (
+        // Its wrapper is a block: as a flex column the button lines up with the others.
+        <div className="[&>div]:flex [&>div]:flex-col [&>div]:items-end">
+          <RunNowButton automationId={automation.id} name={automation.name} />
+        </div>
+      )}
+      {(automation.status === "active" || automation.status === "paused") && (
+        <ActiveToggle
+          id={automation.id}
+          name={automation.name}
+          status={automation.status}
+          waitingRuns={waitingRuns}
+        />
+      )}
+      <Button
+        size="sm"
+        variant="primary"
+        disabled={!canPublish}
+        title={publishBlocked ?? undefined}
+        aria-describedby={publishBlocked ? publishReasonId : undefined}
+        onClick={() => setPublishOpen(true)}
+      >
+        Publish
+      </Button>
+      {publishBlocked && (
+        <span id={publishReasonId} className="sr-only">
+          {publishBlocked}
+        </span>
+      )}
+      {/* Less frequent actions, so the toolbar stays on one line (issue 13). */}
+      <Menu label="More" menuLabel="More actions">
+        <MenuItem disabled={readOnly || nodes.length === 0} onSelect={() => void layout()}>
+          Tidy up
+        </MenuItem>
+        {canArchive && !archived && (
+          <ArchiveButton id={automation.id} name={automation.name} beforeArchive={autosave.flush} menuItem />
+        )}
+      </Menu>
+    </>
+  );
+
   return (
-    <div data-wide className="-mx-4 -my-6 flex h-[calc(100vh-0px)] min-h-[640px] flex-col sm:-mx-8 md:-my-8">
-      <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-3">
-        <div className="flex min-w-0 items-center gap-3">
-          <Link href="/automations" className="text-sm text-zinc-600 hover:text-zinc-900">
+    <div
+      data-wide
+      className="-mx-4 -my-6 flex flex-col sm:-mx-8 md:-my-8 md:h-[calc(100dvh-3.5rem)] md:min-h-[640px] lg:h-dvh"
+    >
+      {/* One line from xl up (the title gives way); below, the toolbar takes a row of its own. */}
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-3 xl:flex-nowrap">
+        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 xl:flex-nowrap">
+          <Link
+            href="/automations"
+            className="shrink-0 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900"
+          >
             <span aria-hidden="true">←</span> Automations
           </Link>
-          <h1 className="truncate text-lg font-semibold text-zinc-900">{name.trim() || automation.name}</h1>
-          <AutomationStatusBadge status={automation.status} />
-          <span className="text-sm text-zinc-500">
+          <h1
+            className="max-w-full min-w-0 truncate text-lg font-semibold text-zinc-900"
+            title={name.trim() || automation.name}
+          >
+            {name.trim() || automation.name}
+          </h1>
+          <span className="shrink-0">
+            <AutomationStatusBadge status={automation.status} />
+          </span>
+          <span className="shrink-0 text-sm whitespace-nowrap text-zinc-500">
             {automation.version > 0 ? `Version ${automation.version}` : "Never published"}
           </span>
+          <nav aria-label="Automation" className="flex shrink-0 items-center gap-3 text-sm whitespace-nowrap">
+            <Link href={`/automations/${automation.id}/runs`} className="text-zinc-600 hover:text-zinc-900">
+              Runs
+            </Link>
+            <Link
+              href={`/automations/${automation.id}/waiting`}
+              className="text-zinc-600 hover:text-zinc-900"
+            >
+              Waiting{waitingRuns > 0 ? ` (${waitingRuns})` : ""}
+            </Link>
+          </nav>
         </div>
-        <nav aria-label="Automation" className="flex items-center gap-3 text-sm">
-          <Link href={`/automations/${automation.id}/runs`} className="text-zinc-600 hover:text-zinc-900">
-            Runs
-          </Link>
-          <Link href={`/automations/${automation.id}/waiting`} className="text-zinc-600 hover:text-zinc-900">
-            Waiting{waitingRuns > 0 ? ` (${waitingRuns})` : ""}
-          </Link>
-        </nav>
-        <div className="ml-auto flex flex-wrap items-center gap-2">
-          {canEdit && <SaveStatus state={autosave.state} />}
+        <div
+          data-testid="editor-toolbar"
+          className="flex flex-wrap items-center gap-2 md:flex-nowrap xl:shrink-0"
+        >
+          {canEdit && (
+            <span className="hidden whitespace-nowrap md:inline">
+              <SaveStatus state={autosave.state} />
+            </span>
+          )}
           {!canEdit && (
             <span className="rounded-md bg-zinc-100 px-2 py-1 text-xs font-medium text-zinc-700">
               {archived
@@ -561,69 +719,23 @@ function Editor({
                   : "Read-only: viewers can’t edit"}
             </span>
           )}
-          {canEdit && (
-            <>
-              <Button
-                size="sm"
-                variant="ghost"
-                disabled={readOnly || !history.canUndo}
-                onClick={() => restore(history.undo())}
-                aria-keyshortcuts="Control+Z"
-              >
-                Undo
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                disabled={readOnly || !history.canRedo}
-                onClick={() => restore(history.redo())}
-                aria-keyshortcuts="Control+Shift+Z"
-              >
-                Redo
-              </Button>
-              <Button
-                size="sm"
-                variant="secondary"
-                disabled={readOnly || nodes.length === 0}
-                onClick={layout}
-              >
-                Tidy up
-              </Button>
-            </>
-          )}
-          {canEdit && automation.status === "active" && publishedSchedule && (
-            <RunNowButton automationId={automation.id} name={automation.name} />
-          )}
-          {canEdit && (automation.status === "active" || automation.status === "paused") && (
-            <ActiveToggle
-              id={automation.id}
-              name={automation.name}
-              status={automation.status}
-              waitingRuns={waitingRuns}
-            />
-          )}
-          {canArchive && !archived && (
-            <ArchiveButton id={automation.id} name={automation.name} beforeArchive={autosave.flush} />
-          )}
-          {canEdit && (
-            <Button
-              size="sm"
-              variant="primary"
-              disabled={!canPublish}
-              title={publishBlocked ?? undefined}
-              aria-describedby={publishBlocked ? publishReasonId : undefined}
-              onClick={() => setPublishOpen(true)}
-            >
-              Publish
-            </Button>
-          )}
-          {canEdit && publishBlocked && (
-            <span id={publishReasonId} className="sr-only">
-              {publishBlocked}
-            </span>
-          )}
+          {canEdit && !narrow && <div className="hidden items-center gap-2 md:flex">{editControls}</div>}
         </div>
       </header>
+
+      {narrow && (
+        <div className="space-y-3 border-b border-zinc-200 bg-white px-4 py-3 md:hidden">
+          <Notice tone="info" title="The flow editor needs a larger screen">
+            Open this page on a tablet or computer to edit; you can still view runs and publish state here.
+          </Notice>
+          <PublishState
+            status={automation.status}
+            version={automation.version}
+            changed={draftChanged}
+            canEdit={canEdit}
+          />
+        </div>
+      )}
 
       {archived && (
         <div
@@ -665,16 +777,23 @@ function Editor({
         </div>
       )}
 
-      <div className="grid min-h-0 flex-1 grid-cols-[15rem_minmax(0,1fr)_22rem]">
-        <Palette
-          disabled={readOnly}
-          builtin={Boolean(automation.builtinSlug)}
-          target={targetLabel}
-          onClearTarget={() => setAddTarget(null)}
-          onAdd={addStep}
-          searchRef={searchRef}
-        />
-        <div className="relative min-h-0" aria-label="Flow canvas" role="region">
+      {/* Below md only the canvas shows (read-only); the palette and the panel need the room. */}
+      <div className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[12rem_minmax(0,1fr)_19rem] xl:grid-cols-[15rem_minmax(0,1fr)_24rem]">
+        <div className="hidden min-h-0 md:grid md:grid-cols-[minmax(0,1fr)] md:grid-rows-[minmax(0,1fr)]">
+          <Palette
+            disabled={readOnly}
+            builtin={Boolean(automation.builtinSlug)}
+            target={targetLabel}
+            onClearTarget={() => setAddTarget(null)}
+            onAdd={addStep}
+            searchRef={searchRef}
+          />
+        </div>
+        <div
+          className="relative h-[65dvh] min-h-80 md:h-auto md:min-h-0"
+          aria-label="Flow canvas"
+          role="region"
+        >
           <DecorationsContext value={decorations}>
             <ReactFlow<StepNode, StepEdge>
               nodes={shownNodes}
@@ -698,10 +817,10 @@ function Editor({
             >
               <Background gap={20} size={1} />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable ariaLabel="Mini map of the flow" />
+              {!narrow && <MiniMap pannable zoomable ariaLabel="Mini map of the flow" />}
             </ReactFlow>
           </DecorationsContext>
-          {nodes.length === 0 && !viewing && (
+          {nodes.length === 0 && !viewing && !narrow && (
             <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-8">
               <div className="max-w-sm rounded-xl border border-dashed border-zinc-300 bg-white/90 p-6 text-center text-sm text-zinc-600">
                 <p className="font-semibold text-zinc-900">Start with a trigger</p>
@@ -722,11 +841,15 @@ function Editor({
           )}
         </div>
 
-        <aside aria-label="Details" className="flex min-h-0 flex-col border-l border-zinc-200 bg-white">
+        <aside
+          aria-label="Details"
+          className="hidden min-h-0 flex-col border-l border-zinc-200 bg-white md:flex"
+        >
+          {/* Wraps rather than scrolls when the panel is narrow, so no tab is ever cut off. */}
           <div
             role="tablist"
             aria-label="Panels"
-            className="flex gap-1 overflow-x-auto border-b border-zinc-200 px-2 pt-2"
+            className="flex flex-wrap gap-x-0.5 border-b border-zinc-200 px-1.5 pt-1.5"
           >
             {PANEL_TABS.map((tab) => (
               <button
@@ -735,7 +858,7 @@ function Editor({
                 role="tab"
                 aria-selected={panel === tab.id}
                 onClick={() => setPanel(tab.id)}
-                className={`rounded-t-md border-b-2 px-2 py-1.5 text-sm font-medium whitespace-nowrap ${panel === tab.id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"}`}
+                className={`rounded-t-md border-b-2 px-1.5 py-1.5 text-sm font-medium whitespace-nowrap ${panel === tab.id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"}`}
               >
                 {tab.label}
                 {tab.id === "issues" && issues.length > 0 && (
@@ -812,25 +935,23 @@ function Editor({
                 </p>
               ))}
             {/* Kept mounted while hidden: its result stays with the highlighted path on the canvas. */}
-            <div hidden={panel !== "dry-run"}>
-              <DryRunPanel
-                automationId={automation.id}
-                triggerDomain={triggerDomain}
-                getGraph={() => graph}
-                onResult={setDryRun}
-              />
-            </div>
+            {dryRunMounted && (
+              <div hidden={panel !== "dry-run"}>
+                <DryRunPanel
+                  automationId={automation.id}
+                  triggerDomain={triggerDomain}
+                  getGraph={() => graph}
+                  onResult={setDryRun}
+                />
+              </div>
+            )}
             {panel === "versions" && (
               <VersionsPanel
                 automationId={automation.id}
                 currentVersion={automation.version}
                 canEdit={canEdit}
                 viewing={viewing?.version ?? null}
-                onView={(version) => {
-                  setViewing(version);
-                  setDryRun(null);
-                  requestAnimationFrame(() => void flow.fitView({ padding: 0.2, duration: 300 }));
-                }}
+                onView={(version) => void showVersion(version)}
                 onReverted={({ version }) => {
                   onNotice(`Version ${version} is live, with the steps of the version you reverted to.`);
                   router.refresh();
@@ -870,7 +991,7 @@ function Editor({
         </aside>
       </div>
 
-      {canEdit && (
+      {canEdit && publishMounted && (
         <PublishDialog
           automation={{
             id: automation.id,

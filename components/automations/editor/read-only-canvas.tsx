@@ -4,6 +4,7 @@ import { Background, Controls, ReactFlow, ReactFlowProvider } from "@xyflow/reac
 import "@xyflow/react/dist/style.css";
 import { useMemo } from "react";
 import { toFlow } from "@/lib/automations/editor/flow";
+import { autoLayout } from "@/lib/automations/editor/layout";
 import type { Graph } from "@/lib/automations/graph/schema";
 import {
   DecorationsContext,
@@ -24,7 +25,8 @@ export interface ReadOnlyCanvasProps {
 
 /** A flow drawn like the editor's canvas, but nothing can change: a run's version and its path. */
 export function ReadOnlyCanvas({ graph, statusByNode, pathEdgeIds, label, className }: ReadOnlyCanvasProps) {
-  const flow = useMemo(() => toFlow(graph), [graph]);
+  // A run's version may predate positions (written through the API): place those steps here.
+  const flow = useMemo(() => toFlow(graph, autoLayout), [graph]);
   const edges = flow.edges.map((edge) =>
     pathEdgeIds?.has(edge.id) ? { ...edge, style: { stroke: "#059669", strokeWidth: 2 } } : edge,
   );

@@ -69,7 +69,7 @@ describe("toFlow / fromFlow", () => {
   });
 
   test("nodes without positions are laid out top to bottom, without overlapping", () => {
-    const { nodes } = toFlow(unpositioned(positioned));
+    const { nodes } = toFlow(unpositioned(positioned), autoLayout);
     const y = Object.fromEntries(nodes.map((n) => [n.id, n.position.y]));
     expect(y.t).toBeLessThan(y.check!);
     expect(y.check).toBeLessThan(y.tag!);
@@ -95,8 +95,8 @@ describe("toFlow / fromFlow", () => {
         n.id === "mail" ? { id: n.id, type: n.type, params: n.params } : n,
       ),
     };
-    const mail = toFlow(graph).nodes.find((n) => n.id === "mail")!;
-    const placedOthers = toFlow(graph).nodes.filter((n) => n.id !== "mail");
+    const mail = toFlow(graph, autoLayout).nodes.find((n) => n.id === "mail")!;
+    const placedOthers = toFlow(graph, autoLayout).nodes.filter((n) => n.id !== "mail");
     expect(placedOthers.map((n) => n.position)).toEqual(
       positioned.nodes.filter((n) => n.id !== "mail").map((n) => n.position),
     );
@@ -143,7 +143,7 @@ describe("toFlow / fromFlow", () => {
 
 describe("autoLayout", () => {
   test("LR puts the trigger on the left of what follows", () => {
-    const { nodes, edges } = toFlow(unpositioned(positioned));
+    const { nodes, edges } = toFlow(unpositioned(positioned), autoLayout);
     const laid = autoLayout(nodes, edges, { direction: "LR" });
     const x = Object.fromEntries(laid.map((n) => [n.id, n.position.x]));
     expect(x.t).toBeLessThan(x.check!);

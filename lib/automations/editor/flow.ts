@@ -1,7 +1,6 @@
 import type { Edge, Node } from "@xyflow/react";
 import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
 import { registry } from "@/lib/automations/nodes/registry";
-import { autoLayout } from "./layout";
 
 /**
  * Conversions between a stored graph and React Flow's nodes and edges. Pure and browser-safe:
@@ -50,18 +49,23 @@ function toStepEdge(edge: GraphEdge): StepEdge {
   };
 }
 
+/** Places every node of a flow (`autoLayout` in `layout.ts`, which brings dagre along). */
+export type PlaceSteps = (nodes: StepNode[], edges: StepEdge[]) => StepNode[];
+
 /**
- * A graph as React Flow nodes and edges. Nodes without a stored position are placed by
- * `autoLayout`: all of them when none has one, otherwise shifted so the laid-out flow lines up
- * with the steps that already have a place (the mean offset between the two).
+ * A graph as React Flow nodes and edges. Nodes without a stored position are placed by `layout`
+ * (pass `autoLayout`): all of them when none has one, otherwise shifted so the laid-out flow
+ * lines up with the steps that already have a place (the mean offset between the two). Without
+ * `layout` they sit at 0,0: the browser gets graphs already placed on the server
+ * (`withPositions`), so dagre stays out of the editor's first load.
  */
-export function toFlow(graph: Graph): { nodes: StepNode[]; edges: StepEdge[] } {
+export function toFlow(graph: Graph, layout?: PlaceSteps): { nodes: StepNode[]; edges: StepEdge[] } {
   const nodes = graph.nodes.map(toStepNode);
   const edges = graph.edges.map(toStepEdge);
   const missing = graph.nodes.filter((node) => !node.position);
-  if (missing.length === 0) return { nodes, edges };
+  if (missing.length === 0 || !layout) return { nodes, edges };
 
-  const laidOut = new Map(autoLayout(nodes, edges).map((node) => [node.id, node.position]));
+  const laidOut = new Map(layout(nodes, edges).map((node) => [node.id, node.position]));
   const placed = graph.nodes.filter((node) => node.position);
   let dx = 0;
   let dy = 0;

@@ -1,14 +1,13 @@
 import dagre from "@dagrejs/dagre";
 import type { StepEdge, StepNode } from "./flow";
+import { NODE_HEIGHT, NODE_WIDTH } from "./node-size";
+
+export { NODE_HEIGHT, NODE_WIDTH };
 
 /**
  * Automatic layout of a flow with dagre: ranks follow the connections, top to bottom by default.
  * Pure: returns new nodes with new positions and leaves everything else as it was.
  */
-
-/** The size every step node is drawn at on the canvas, in pixels. */
-export const NODE_WIDTH = 260;
-export const NODE_HEIGHT = 84;
 
 /** Space between steps of one rank, and between ranks. */
 const NODE_GAP = 48;

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { FlowEditor } from "@/components/automations/editor/flow-editor";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
+import { withPositions } from "@/lib/automations/editor/place";
 import { getAutomation, type AutomationView } from "@/lib/automations/service";
 import { waitingByNode } from "@/lib/automations/waits";
 import { AppError } from "@/lib/errors";
@@ -33,7 +34,8 @@ export default async function AutomationEditorPage({ params }: { params: Params 
   const waiting = await waitingByNode(automation.id);
   return (
     <FlowEditor
-      automation={automation}
+      // Steps without a position are placed here, so the browser never loads dagre to draw them.
+      automation={{ ...automation, draftGraph: withPositions(automation.draftGraph) }}
       canEdit={
         automation.status !== "archived" && hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
       }
