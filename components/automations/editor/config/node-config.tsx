@@ -16,6 +16,7 @@ import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { tokensFor } from "./tokens-for";
 import { WaitConfig } from "./wait-config";
 import { WaitUntilConfig } from "./wait-until-config";
+import { WebhookSigning } from "./webhook-signing";
 
 export interface NodeConfigProps {
   node: { id: string; type: string; params: Record<string, unknown> };
@@ -109,6 +110,7 @@ export function NodeConfig({
           <p className="text-xs text-zinc-500">You can read these settings but not change them.</p>
         )}
       </form>
+      {definition.type === "auto.trigger.webhook" && <WebhookSigning params={current.values} />}
     </section>
   );
 }
