@@ -1,10 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
+import { POST as createRoute } from "@/app/api/v1/automations/route";
 import { httpRequestExecutor } from "@/lib/automations/nodes/actions/http-request.execute";
 import { ActionError, type ActionContext } from "@/lib/automations/nodes/executor";
 import { checkUrl, literalRefusal, RefusedUrlError, type Resolver } from "@/lib/net/guard";
 import { guardedRequest, RedirectError } from "@/lib/net/guarded-request";
+import { call, createShop } from "./fixtures";
+import { flow } from "./flows";
 
 // One local receiver. Its routes redirect (to itself, to a private address, in a loop) or answer
 // with a body larger than the 1 MB the guard reads.
@@ -236,4 +240,34 @@ test("literalRefusal says nothing about host names (they are resolved when sent)
   process.env.HTTP_ACTION_ALLOW = "";
   expect(literalRefusal("http://localhost/")).toBeNull();
   expect(literalRefusal("http://[::1]:8080/")).toContain("a loopback address (::1)");
+});
+
+test("a dry run says the URL would be refused", async () => {
+  process.env.HTTP_ACTION_ALLOW = "";
+  const shop = await createShop();
+  const created = await call<{ id: string }>(createRoute, {
+    method: "POST",
+    key: shop.keys.editor,
+    body: {
+      name: "Metadata",
+      graph: flow(
+        [
+          { id: "t", type: "auto.trigger.webhook", params: { token: "tok_guard_dry_run_1" } },
+          { id: "call", type: "auto.action.http_request", params: { url: "http://localhost:9/hook" } },
+        ],
+        [["t", "call"]],
+      ),
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const res = await call<{ steps: { nodeId: string; outcome: string; error?: string }[] }>(dryRunRoute, {
+    method: "POST",
+    key: shop.keys.viewer,
+    params: { id: created.body.id },
+    body: {},
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const step = res.body.steps.find((s) => s.nodeId === "call");
+  expect(step).toMatchObject({ outcome: "error" });
+  expect(step!.error).toMatch(/^Refused to call http:\/\/localhost:9\/…: it resolves to a loopback address/);
 });
