@@ -1,9 +1,14 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { PUT as putEntity } from "@/app/api/v1/entities/[domain]/[id]/route";
 import { POST as postEvents } from "@/app/api/v1/events/route";
 import { GET as listAutomations } from "@/app/api/v1/automations/route";
+import { Counter } from "@/lib/api/rate-limit";
 import { getAuth } from "@/lib/auth/auth";
 import { signInThrottle } from "@/lib/auth/rate-limit";
+import { getDb } from "@/lib/db/client";
+import { rateLimitWindows } from "@/lib/db/schema";
 import { createShop, type ErrorReply, type TestShop } from "./fixtures";
 
 // Small limits for this file only (each test file runs in its own process).
@@ -152,5 +157,46 @@ describe("sign-in throttling", () => {
     for (let i = 0; i < 3; i++) expect(await signInThrottle(headers)).toBeNull();
     expect(await signInThrottle(headers)).toBeGreaterThanOrEqual(1);
     expect(await signInThrottle(new Headers({ "x-forwarded-for": "198.51.100.5" }))).toBeNull();
+  });
+});
+
+describe("the batched counter", () => {
+  const rule = { max: 100, windowSeconds: 60 };
+  const at = Date.UTC(2026, 0, 1, 12, 0, 10); // 50 s before its window ends
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  test("one process is exact: far from the limit it flushes in the background, near it every request counts", async () => {
+    const counter = new Counter();
+    const key = `test:${crypto.randomUUID()}`;
+    const allowed: boolean[] = [];
+    for (let i = 0; i < 101; i++) {
+      allowed.push((await counter.take(key, rule, at)).allowed);
+      await tick();
+    }
+    expect(allowed.filter(Boolean)).toHaveLength(100);
+    expect(allowed[100]).toBe(false);
+    const [row] = await getDb().select().from(rateLimitWindows).where(eq(rateLimitWindows.key, key));
+    expect(row!.hits).toBe(101);
+    const refused = await counter.take(key, rule, at);
+    expect(refused).toEqual({ allowed: false, hits: 102, retryAfterSeconds: 50 });
+  });
+
+  test("two processes share the count: the second sees the first's requests after its first flush", async () => {
+    const key = `test:${crypto.randomUUID()}`;
+    const first = new Counter();
+    for (let i = 0; i < 100; i++) await first.take(key, rule, at);
+    const second = new Counter();
+    // Its first request is admitted on its own empty count, and sends it to the shared row …
+    expect((await second.take(key, rule, at)).allowed).toBe(true);
+    await tick();
+    // … which tells it the key is over the limit.
+    expect((await second.take(key, rule, at)).allowed).toBe(false);
+  });
+
+  test("a new window starts from zero", async () => {
+    const counter = new Counter();
+    const key = `test:${crypto.randomUUID()}`;
+    for (let i = 0; i < 101; i++) await counter.take(key, rule, at);
+    expect((await counter.take(key, rule, at + 60_000)).allowed).toBe(true);
   });
 });
