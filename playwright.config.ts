@@ -35,6 +35,7 @@ export default defineConfig({
       TILLFLOW_DATA_DIR: ".data/e2e",
       TILLFLOW_RESET: "1",
       TILLFLOW_SCHEDULES: "off",
+      SIGN_IN_ATTEMPTS_PER_MINUTE: "10000", // every spec signs in from 127.0.0.1 (lib/auth/rate-limit.ts)
     },
   },
 });

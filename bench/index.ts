@@ -19,6 +19,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
 };
 
 async function main() {
+  // A bench flow's HTTP receivers listen on this machine, which the outbound guard refuses unless listed.
+  process.env.HTTP_ACTION_ALLOW ??= "127.0.0.1,localhost";
   const names = process.argv.slice(2);
   const chosen = names.length ? names : Object.keys(BENCHES);
   for (const name of chosen) {

@@ -114,7 +114,13 @@ export async function startLiveApp(): Promise<LiveApp> {
   const pgDir = path.join(dataDir, "pg");
   await (await startOrFindEmbedded(pgDir)).stop();
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, TILLFLOW_DATA_DIR: dataDir, PORT: String(port) };
+  const env: NodeJS.ProcessEnv = {
+    // Receivers a bench flow calls listen on this machine, which the outbound guard refuses unless listed.
+    HTTP_ACTION_ALLOW: "127.0.0.1,localhost",
+    ...process.env,
+    TILLFLOW_DATA_DIR: dataDir,
+    PORT: String(port),
+  };
   // The app must use its own embedded cluster, whatever this shell points at.
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/start.ts")], {

@@ -1,7 +1,15 @@
 import { z } from "zod";
 
 export type ErrorCode =
-  "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "invalid" | "internal";
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "invalid"
+  | "too_large"
+  | "rate_limited"
+  | "internal";
 
 export interface Issue {
   path?: string;
@@ -16,7 +24,7 @@ export interface Issue {
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500,
     readonly code: ErrorCode,
     message: string,
     readonly issues?: Issue[],

@@ -13,6 +13,7 @@ import { GET as listRoute, POST as createRoute } from "@/app/api/v1/automations/
 import { GET as nodeTypesRoute } from "@/app/api/v1/node-types/route";
 import { GET as outboxRoute } from "@/app/api/v1/outbox/route";
 import { executeRun } from "@/lib/automations/engine/pipeline";
+import { signWebhook } from "@/lib/automations/hook-signature";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, staffTasks } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
@@ -260,7 +261,9 @@ describe("off means off", () => {
 
 describe("inbound webhooks", () => {
   const secret = "s3cret-value";
-  const sign = (body: string) => `sha256=${crypto.createHmac("sha256", secret).update(body).digest("hex")}`;
+  // X-Tillflow-Signature (SPEC §2); each delivery is signed afresh, a retry too.
+  let sent = Math.floor(Date.now() / 1000);
+  const sign = (body: string) => signWebhook(secret, body, (sent += 1));
 
   async function hook(token: string, body: string, headers: Record<string, string> = {}) {
     const req = new Request(`http://test.local/api/hooks/${token}`, {

@@ -164,10 +164,10 @@ describe("an array of events", () => {
     expect(res.body.items).toHaveLength(1000);
     expect(res.body.items.every((item, i) => item.id === `k-${i}` && !item.duplicate)).toBe(true);
     const huge = await postMany([{ ...order("huge"), payload: { padding: "x".repeat(5_100_000) } }]);
-    expect(huge.status).toBe(400);
+    expect(huge.status).toBe(413);
     expect(huge.body.error.message).toMatch(/larger than 5 MB/);
     const single = await post({ ...order("big-single"), payload: { padding: "x".repeat(1_100_000) } });
-    expect(single.status).toBe(400);
+    expect(single.status).toBe(413);
     expect(single.body.error.message).toBe("The request body is larger than 1 MB.");
   });
 

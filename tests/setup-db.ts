@@ -11,6 +11,9 @@ const serverUrl = inject("serverUrl");
 const name = `t${process.ppid}_${crypto.randomBytes(5).toString("hex")}`;
 await createDatabaseIfMissing(serverUrl, name, inject("templateDatabase"));
 process.env.DATABASE_URL = databaseUrl(serverUrl, name);
+// The tests' HTTP receivers listen on this machine, which the outbound guard refuses unless listed
+// (lib/net/guard.ts); worker processes the tests start inherit it. Guard tests clear it themselves.
+process.env.HTTP_ACTION_ALLOW ??= "127.0.0.1,localhost";
 
 afterAll(async () => {
   await closeDb();

@@ -2,9 +2,22 @@ import { z } from "zod";
 import { assertRole, resolveCaller, type Caller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
 import { AppError, parseOrThrow, unauthorized } from "@/lib/errors";
+import { limitApiKey, RateLimitedError } from "./rate-limit";
 
-/** The largest body a route reads unless it asks for more (`readJsonSized`). */
-export const MAX_BODY_BYTES = 1_000_000;
+function bytesFromEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return process.env[name] && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+}
+
+/** The largest body a route reads unless it asks for more (`readJsonSized`). `API_MAX_BODY_BYTES`, default 1 MB. */
+export const MAX_BODY_BYTES = bytesFromEnv("API_MAX_BODY_BYTES", 1_000_000);
+
+/**
+ * The largest array of events `POST /api/v1/events` reads. `API_MAX_BATCH_BYTES`, default 5 MB: 1,000
+ * events with a realistic payload (an order's fields and three line items, about 700 bytes) are
+ * about 0.7 MB, and with a 4 KB payload each about 4.2 MB.
+ */
+export const MAX_BATCH_BYTES = bytesFromEnv("API_MAX_BATCH_BYTES", 5_000_000);
 
 /** Replies smaller than this go out uncompressed (the `compression` middleware's own threshold). */
 const COMPRESS_FROM_BYTES = 1024;
@@ -27,14 +40,16 @@ export function errorResponse(error: AppError): Response {
     error: { code: error.code, message: error.message },
   };
   if (error.issues) body.error.issues = error.issues;
-  return json(body, error.status);
+  const response = json(body, error.status);
+  if (error instanceof RateLimitedError) response.headers.set("retry-after", String(error.retryAfterSeconds));
+  return response;
 }
 
-/** The 400 for a body over `maxBytes`; `hint` (a sentence) says what to do instead. */
+/** The 413 for a body over `maxBytes`; `hint` (a sentence) says what to do instead. */
 export const tooLarge = (maxBytes: number, hint = "") =>
   new AppError(
-    400,
-    "bad_request",
+    413,
+    "too_large",
     `The request body is larger than ${maxBytes / 1_000_000} MB.${hint ? ` ${hint}` : ""}`,
   );
 
@@ -92,11 +107,12 @@ interface RouteContext<P> {
 
 /**
  * Wraps a `/api/v1` route handler: resolves the caller (401 if nobody), checks the role (403),
- * and turns thrown `AppError`s into `{ error: { code, message, issues? } }`. Anything else is a bug:
+ * counts a write by an API key against its per-minute limit (429, lib/api/rate-limit.ts; `limit:
+ * "ingest"` counts it as event ingest instead), and turns thrown `AppError`s into `{ error: { code, message, issues? } }`. Anything else is a bug:
  * it is logged and answered with a 500 that leaks nothing.
  */
 export function apiRoute<P extends Record<string, string> = Record<string, never>>(
-  options: { role: Role },
+  options: { role: Role; limit?: "ingest" | "write" },
   handler: (ctx: RouteContext<P>) => Promise<unknown>,
 ) {
   return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
@@ -104,6 +120,8 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
       const caller = await resolveCaller(req.headers);
       if (!caller) throw unauthorized();
       assertRole(caller, options.role);
+      if (caller.actor.kind === "api_key" && req.method !== "GET" && req.method !== "HEAD")
+        await limitApiKey(caller.actor.apiKeyId, options.limit ?? "write");
       const result = await handler({ req, params: await context.params, caller });
       return result instanceof Response ? result : json(result);
     } catch (error) {

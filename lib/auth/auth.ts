@@ -3,6 +3,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { getDb } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
+import { authRateLimit } from "./rate-limit";
 import { authSecret } from "./secret";
 
 /** The app's own address: BETTER_AUTH_URL in production, else this machine at PORT. */
@@ -42,6 +43,8 @@ function createAuth() {
     // Sign-in runs through server actions; this plugin lets them set the session cookie.
     plugins: [nextCookies()],
     telemetry: { enabled: false },
+    // Sign-in attempts per client address, counted in Postgres (lib/auth/rate-limit.ts).
+    rateLimit: authRateLimit(),
   });
 }
 

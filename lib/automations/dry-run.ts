@@ -319,8 +319,14 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
         const resolvedParams = params
           ? redact(renderParams(params, definition.templated, templateContext(leg)))
           : undefined;
+        // An outside effect may be refused where only I/O can tell (an HTTP host resolving to a
+        // private address): the dry run says so rather than "would send".
+        const refused =
+          prepared.ok && prepared.executor.effect === "outside"
+            ? ((await prepared.executor.preflight?.(prepared.request as never)) ?? null)
+            : null;
         steps.push(
-          prepared.ok
+          prepared.ok && !refused
             ? {
                 ...base,
                 kind: "action",
@@ -335,7 +341,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
                 outcome: "error",
                 detail: [],
                 ...(resolvedParams ? { resolvedParams } : {}),
-                error: prepared.error,
+                error: refused ?? (prepared.ok ? "" : prepared.error),
               },
         );
       } else {

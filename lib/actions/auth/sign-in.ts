@@ -5,6 +5,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getAuth } from "@/lib/auth/auth";
+import { signInThrottle } from "@/lib/auth/rate-limit";
 import { membershipsOf } from "@/lib/auth/users";
 
 /** What the sign-in form shows after an attempt: the error, and the email to keep in the field. */
@@ -30,7 +31,11 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
   if (!parsed.success) return { error: "Enter your email address and password.", email };
 
   try {
-    const result = await getAuth().api.signInEmail({ body: parsed.data, headers: await headers() });
+    // better-auth's limiter does not see server-side calls; the form counts against the same key.
+    const requestHeaders = await headers();
+    const wait = await signInThrottle(requestHeaders);
+    if (wait !== null) return { error: `Too many attempts. Wait ${wait} s, then try again.`, email };
+    const result = await getAuth().api.signInEmail({ body: parsed.data, headers: requestHeaders });
     // A valid login that belongs to no shop would bounce between the admin and sign-in; say why instead.
     if ((await membershipsOf(result.user.id)).length === 0) {
       return { error: "Your account is not part of any shop yet. Ask a shop admin to add you.", email };

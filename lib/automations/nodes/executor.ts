@@ -71,6 +71,11 @@ export interface OutsideExecutor<P, R extends Request = Request> {
   prepare(params: P, ctx: ActionContext): R;
   /** As for database effects: why the request cannot be sent, or null. */
   check?(request: R): string | null;
+  /**
+   * Optional: why the request would be refused, found with I/O `check` cannot do (the HTTP action
+   * resolves the host). Dry runs ask it; a real send finds the same refusal itself.
+   */
+  preflight?(request: R): Promise<string | null>;
   /** Parses a stored request back, to re-send exactly what was sent before an interruption. */
   request: z.ZodType<R>;
   send(request: R, ctx: ActionContext): Promise<ActionOutput>;

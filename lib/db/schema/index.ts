@@ -5,3 +5,4 @@ export * from "./workers";
 export * from "./automations";
 export * from "./schedules";
 export * from "./audit";
+export * from "./limits";

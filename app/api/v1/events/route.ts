@@ -1,15 +1,12 @@
-import { apiRoute, json, MAX_BODY_BYTES, readJsonSized, tooLarge } from "@/lib/api/route";
+import { apiRoute, json, MAX_BATCH_BYTES, MAX_BODY_BYTES, readJsonSized, tooLarge } from "@/lib/api/route";
 import { ingestEvent, ingestEvents } from "@/lib/events/ingest";
-
-/** An array of up to 1,000 events may be this large; a single event keeps the usual 1 MB. */
-const MAX_BATCH_BYTES = 5_000_000;
 
 /**
  * One event `{ id?, type, domain, entityId, payload? }` → the event and `duplicate` (201, or 200 for a
  * repeat), or an array of 1..1,000 of them → `{ items: [{ id, duplicate }] }` in input order (201 when
  * any was new, 200 when all were repeats).
  */
-export const POST = apiRoute({ role: "editor" }, async ({ req, caller }) => {
+export const POST = apiRoute({ role: "editor", limit: "ingest" }, async ({ req, caller }) => {
   const { value, bytes } = await readJsonSized(req, {
     maxBytes: MAX_BATCH_BYTES,
     hint: "That is the most this endpoint accepts, for an array of up to 1,000 events; send fewer events per request.",

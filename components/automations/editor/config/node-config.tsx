@@ -17,6 +17,7 @@ import { fieldTemplating, type PreviewSource } from "./templating";
 import { tokensFor } from "./tokens-for";
 import { WaitConfig } from "./wait-config";
 import { WaitUntilConfig } from "./wait-until-config";
+import { WebhookSigning } from "./webhook-signing";
 
 export interface NodeConfigProps {
   node: { id: string; type: string; params: Record<string, unknown> };
@@ -124,6 +125,7 @@ export function NodeConfig({
           <p className="text-xs text-zinc-500">You can read these settings but not change them.</p>
         )}
       </form>
+      {definition.type === "auto.trigger.webhook" && <WebhookSigning params={current.values} />}
     </section>
   );
 }

@@ -1,4 +1,11 @@
 import { z } from "zod";
+import { RefusedUrlError, checkUrl, literalRefusal, parseHttpUrl } from "@/lib/net/guard";
+import {
+  guardedRequest,
+  RedirectError,
+  RequestTimeoutError,
+  type GuardedResponse,
+} from "@/lib/net/guarded-request";
 import { ActionError, type OutsideExecutor } from "../executor";
 
 interface HttpParams {
@@ -19,12 +26,14 @@ const httpRequest = z.object({
 type HttpRequest = z.infer<typeof httpRequest>;
 
 const EXCERPT_BYTES = 2_000;
+const PREFLIGHT_MS = 2_000;
 
 /** Answers that say "try again later" (and every 5xx). */
 const TRANSIENT = new Set([408, 429]);
 
 /** A `Retry-After` header (seconds, or an HTTP date) in milliseconds from now. */
-function retryAfterMs(header: string | null): number | undefined {
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  if (Array.isArray(header)) header = header[0];
   if (!header) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
@@ -32,19 +41,20 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-function httpUrl(text: string): URL | null {
+function hostOf(text: string): string {
   try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:" ? url : null;
+    return new URL(text).host;
   } catch {
-    return null;
+    return text;
   }
 }
 
 /**
  * Calls a URL with the delivery's dedupe key as `Idempotency-Key`, so a receiver can drop the
  * repeat that a crash mid-request forces us to send. Records the status and a body excerpt;
- * a non-2xx answer fails the step.
+ * a non-2xx answer fails the step. Goes through the outbound guard (lib/net): only public
+ * addresses unless HTTP_ACTION_ALLOW lists the host, redirects followed and checked hop by hop,
+ * at most 1 MB of the answer read.
  */
 export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   effect: "outside",
@@ -56,14 +66,29 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
     body: params.method === "GET" || params.body === undefined ? null : ctx.render(params.body),
     timeoutMs: params.timeoutMs,
   }),
-  check: (request) => (httpUrl(request.url) ? null : `'${request.url}' is not an http(s) address.`),
-  async send(request, ctx) {
-    const url = httpUrl(request.url);
-    if (!url) throw new ActionError(`'${request.url}' is not an http(s) address.`);
-    const started = Date.now();
-    let response: Response;
+  // Literal addresses and schemes are refused before the delivery is recorded; a host name is
+  // resolved and checked when the request is sent (and on every redirect).
+  check: (request) => literalRefusal(request.url),
+  async preflight(request) {
     try {
-      response = await fetch(url, {
+      // A dry run does not wait long on a slow resolver: no answer in time says nothing.
+      await Promise.race([
+        checkUrl(parseHttpUrl(request.url)),
+        new Promise((resolve) => setTimeout(resolve, PREFLIGHT_MS).unref()),
+      ]);
+      return null;
+    } catch (error) {
+      // Only a refusal is worth saying ahead: a host that does not resolve now may resolve later.
+      return error instanceof RefusedUrlError ? error.message : null;
+    }
+  },
+  async send(request, ctx) {
+    const host = hostOf(request.url);
+    const started = Date.now();
+    let response: GuardedResponse;
+    try {
+      response = await guardedRequest({
+        url: request.url,
         method: request.method,
         headers: {
           "user-agent": "Tillflow-Automations/1",
@@ -72,32 +97,34 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
           "idempotency-key": ctx.dedupeKey,
         },
         body: request.body,
-        signal: AbortSignal.timeout(request.timeoutMs),
-        redirect: "manual",
+        timeoutMs: request.timeoutMs,
       });
     } catch (error) {
-      const timedOut = error instanceof Error && error.name === "TimeoutError";
+      const durationMs = Date.now() - started;
+      // A refused address or an unfollowable redirect would fail the same way again: not retried.
+      if (error instanceof RefusedUrlError || error instanceof RedirectError)
+        throw new ActionError(error.message, { durationMs }, null);
       throw new ActionError(
-        timedOut
-          ? `${url.host} did not answer within ${request.timeoutMs / 1000} s.`
-          : `Could not reach ${url.host}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}.`,
-        { durationMs: Date.now() - started },
+        error instanceof RequestTimeoutError
+          ? error.message
+          : `Could not reach ${host}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}.`,
+        { durationMs },
         {},
       );
     }
-    const text = await response.text().catch(() => "");
     const output = {
       status: response.status,
       durationMs: Date.now() - started,
-      bodyExcerpt: text.slice(0, EXCERPT_BYTES),
+      bodyExcerpt: response.body.slice(0, EXCERPT_BYTES),
       idempotencyKey: ctx.dedupeKey,
     };
-    if (!response.ok)
+    const ok = response.status >= 200 && response.status < 300;
+    if (!ok)
       throw new ActionError(
-        `${url.host} answered ${response.status} ${response.statusText}.`.trim(),
+        `${hostOf(response.url)} answered ${response.status} ${response.statusText}.`.trim(),
         output,
         TRANSIENT.has(response.status) || response.status >= 500
-          ? { retryAfterMs: retryAfterMs(response.headers.get("retry-after")) }
+          ? { retryAfterMs: retryAfterMs(response.headers["retry-after"]) }
           : null,
       );
     return output;

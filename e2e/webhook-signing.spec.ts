@@ -1,0 +1,24 @@
+import { expect, signIn, test } from "./helpers";
+
+test("a webhook trigger's settings show its URL and how to sign a call", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.goto("/automations/new");
+  await page.getByRole("button", { name: "Start blank" }).click();
+  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+
+  await page
+    .getByRole("complementary", { name: "Steps" })
+    .getByRole("button", { name: "Webhook received" })
+    .click();
+  const config = page.getByRole("tabpanel");
+  const calling = config.getByRole("region", { name: "Calling this webhook" });
+  await expect(calling).toContainText(/http:\/\/(localhost|127\.0\.0\.1):\d+\/api\/hooks\/\S+/);
+  await expect(calling).toContainText("Anyone with this URL can start the flow.");
+
+  await config.getByLabel("Secret").fill("s3cret-for-e2e");
+  await expect(calling).toContainText("X-Tillflow-Signature: t=<unix seconds>,v1=");
+  await expect(calling).toContainText('openssl dgst -sha256 -hmac "$TILLFLOW_SECRET"');
+  await expect(calling).toContainText("process.env.TILLFLOW_SECRET");
+  await expect(calling).not.toContainText("s3cret-for-e2e");
+  await expect(calling.getByRole("button", { name: "Copy URL" })).toBeVisible();
+});
