@@ -25,7 +25,7 @@ test("settings opens on its first tab", async ({ page }) => {
   await page.goto("/settings");
   await page.waitForURL("**/settings/shop");
   const tabs = page.getByRole("navigation", { name: "Settings" });
-  await expect(tabs.getByRole("link", { name: "API keys" })).toHaveAttribute("aria-current", "page");
+  await expect(tabs.getByRole("link", { name: "Shop" })).toHaveAttribute("aria-current", "page");
 });
 
 test("keyboard users can skip straight to the content", async ({ page }) => {

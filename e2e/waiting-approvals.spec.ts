@@ -126,7 +126,10 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   );
   await expect(row).toContainText("Asked just now");
   const timesOut = row.getByTestId("times-out-in");
-  await expect(timesOut).toHaveText("Times out in 3 days, then follows 'Timed out'");
+  // Relative and absolute together (in the shop's zone), then what follows.
+  await expect(timesOut).toHaveText(
+    /^Times out in 3 days · [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M, then follows 'Timed out'$/,
+  );
   await expect(timesOut.locator("time")).toHaveAttribute("title", /\d{4}, \d{1,2}:\d{2} (AM|PM)/);
   await expect(row.getByTestId("approval-state")).toHaveText("Awaiting decision");
 
