@@ -177,7 +177,11 @@ describe("a run's detail", () => {
     expect(wait!.label).toBe("Wait 5 minutes");
     expect(waiting.body.steps.map((s) => s.label)).toEqual(["Add tag 'twice'", "Wait 5 minutes"]);
     const listed = await call<{ items: WaitingItem[] }>(waitingRoute, { key: shop.keys.viewer });
-    expect(listed.body.items.find((item) => item.id === wait!.id)?.label).toBe("Wait 5 minutes");
+    const item = listed.body.items.find((i) => i.id === wait!.id);
+    expect(item?.label).toBe("Wait 5 minutes");
+    // The record by what merchants call it, as in the runs list.
+    expect(item?.entityLabel).toBe(waiting.body.entityLabel);
+    expect(item?.entityLabel).toMatch(/^Order /);
 
     const resumed = await call<ErrorReply>(resumeNowRoute, {
       method: "POST",

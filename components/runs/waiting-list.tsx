@@ -112,7 +112,11 @@ export function WaitingList({
                     <RunLink runId={wait.runId} className="text-xs" />
                   </TD>
                   <TD className="max-w-48">
-                    <EntityLink domain={wait.entity.domain} id={wait.entity.id} />
+                    <EntityLink
+                      domain={wait.entity.domain}
+                      id={wait.entity.id}
+                      label={wait.entityLabel ?? undefined}
+                    />
                   </TD>
                   {canEdit && (
                     <TD align="right">

@@ -1,8 +1,9 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
-import { automationRunWaits, automations } from "@/lib/db/schema";
+import { automationRunWaits, automations, entities } from "@/lib/db/schema";
+import { runEntityTitle } from "@/lib/entities/options";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { assertMayDecide } from "./approvals";
@@ -161,6 +162,8 @@ export interface WaitingItem extends WaitView {
   fate: WaitFate | null;
   /** The step it waits at as drawn in the run's version ("Wait 2 days"). */
   label: string;
+  /** The record by what merchants call it ("Order #1022 · €65.00 · …"), null for none. */
+  entityLabel: string | null;
 }
 
 /**
@@ -212,9 +215,15 @@ export async function listWaiting(tenantId: string, automationId: string | null,
     page.map((row) => row.wait),
   );
   const labels = await stepLabels(tenantId, [...page.map((row) => row.wait), ...dropped]);
+  const records = await recordsOf(tenantId, [...page.map((row) => row.wait), ...dropped]);
   const item = (row: WaitRow): WaitingItem => ({
     ...waitView(row),
     label: labels.get(labelKey(row)) ?? row.nodeType,
+    entityLabel: runEntityTitle(
+      row.event.domain,
+      row.event.entityId,
+      records.get(`${row.event.domain}:${row.event.entityId}`) ?? null,
+    ),
     automationName: names.get(row.automationId) ?? null,
     fate: row.status === "pending" ? (fates.get(row.id) ?? null) : null,
   });
@@ -253,4 +262,15 @@ export async function waitingByNode(
     )
     .orderBy(automationRunWaits.automationVersion, automationRunWaits.nodeId);
   return rows;
+}
+
+/** The records waits are about, keyed `domain:id`, in one query (for their labels). */
+async function recordsOf(tenantId: string, waits: WaitRow[]): Promise<Map<string, Record<string, unknown>>> {
+  const ids = [...new Set(waits.flatMap((w) => (w.event.entityId ? [w.event.entityId] : [])))];
+  if (ids.length === 0) return new Map();
+  const rows = await getDb()
+    .select({ domain: entities.domain, id: entities.id, data: entities.data })
+    .from(entities)
+    .where(and(eq(entities.tenantId, tenantId), inArray(entities.id, ids)));
+  return new Map(rows.map((r) => [`${r.domain}:${r.id}`, r.data]));
 }
