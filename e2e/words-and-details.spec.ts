@@ -138,7 +138,8 @@ test("the editor: search clears after adding, a deleted middle step is bridged, 
   await page.getByRole("tabpanel").getByLabel("Tag").fill("words");
 
   // Delete the wait in the middle: the trigger now leads straight to the tag.
-  await nodes.filter({ hasText: /^Wait 1 / }).click();
+  // The card reads "Wait" (its kind) above "Wait 1 hour": the sentence is what starts with "Wait 1".
+  await nodes.filter({ has: page.locator("p", { hasText: /^Wait 1 / }) }).click();
   await page.keyboard.press("Delete");
   await expect(nodes).toHaveCount(2);
   await expect(edges).toHaveCount(1);

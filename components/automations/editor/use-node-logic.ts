@@ -5,13 +5,18 @@ import { useCallback, useState } from "react";
 export type NodeLogic = typeof import("./node-logic");
 
 let loading: Promise<NodeLogic> | null = null;
+/** Set once the module has arrived, so an editor mounted later (after a publish) starts with it. */
+let loaded: NodeLogic | null = null;
 
 /** The registry's half of the editor (`node-logic.ts`), fetched once; a failed fetch is retried. */
 function loadNodeLogic(): Promise<NodeLogic> {
-  loading ??= import("./node-logic").catch((error: unknown) => {
-    loading = null;
-    throw error;
-  });
+  loading ??= import("./node-logic").then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
   return loading;
 }
 
@@ -20,12 +25,12 @@ function loadNodeLogic(): Promise<NodeLogic> {
  * editor) brings it, then the module itself.
  */
 export function useNodeLogic(): { logic: NodeLogic | null; load(): Promise<NodeLogic> } {
-  const [logic, setLogic] = useState<NodeLogic | null>(null);
+  const [logic, setLogic] = useState<NodeLogic | null>(loaded);
   const load = useCallback(
     () =>
-      loadNodeLogic().then((loaded) => {
-        setLogic(loaded);
-        return loaded;
+      loadNodeLogic().then((module) => {
+        setLogic(module);
+        return module;
       }),
     [],
   );
