@@ -138,7 +138,8 @@ test("the editor: search clears after adding, a deleted middle step is bridged, 
   await page.getByRole("tabpanel").getByLabel("Tag").fill("words");
 
   // Delete the wait in the middle: the trigger now leads straight to the tag.
-  await nodes.filter({ hasText: /Wait 1 (hour|day)/ }).click();
+  // The card reads "Wait" (its kind) above "Wait 1 hour": the sentence is what starts with "Wait 1".
+  await nodes.filter({ has: page.locator("p", { hasText: /^Wait 1 / }) }).click();
   await page.keyboard.press("Delete");
   await expect(nodes).toHaveCount(2);
   await expect(edges).toHaveCount(1);
@@ -152,7 +153,8 @@ test("publish says what is true: the new name, nothing to publish, and live for 
   await signIn(page, "editor");
   const id = await publish(page.request, "E2E words publish");
   await page.goto(`/automations/${id}`);
-  const publishButton = page.getByRole("button", { name: "Publish" });
+  // Exact: the flow's name has "publish" in it, and so has its Pause button's label.
+  const publishButton = page.getByRole("button", { name: "Publish", exact: true });
   // Published and unchanged: nothing to publish, and the button says why.
   await expect(publishButton).toBeDisabled();
   await expect(publishButton).toHaveAttribute(
@@ -168,6 +170,8 @@ test("publish says what is true: the new name, nothing to publish, and live for 
   await expect(dialog).toContainText("'E2E words renamed' switches from version 1 to version 2.");
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
+  // Signed in, the sign-in page sends you on: start the viewer's session afresh.
+  await page.context().clearCookies();
   await signIn(page, "viewer");
   await page.goto(`/automations/${id}`);
   await page.getByRole("tab", { name: /Issues/ }).click();

@@ -26,7 +26,7 @@ import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
 import { Notice } from "@/components/ui/notice";
 import { listVersionsAction } from "@/lib/actions/automations/list-versions";
-import { diffGraphs } from "@/lib/automations/editor/diff";
+import type { EditorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/node-size";
 import {
   fromFlow,
@@ -39,28 +39,38 @@ import {
 } from "@/lib/automations/editor/flow";
 import type { DryRunResult } from "@/lib/automations/dry-run";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
-import { validate } from "@/lib/automations/graph/validate";
-import { effectiveDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
-import { audienceSchema, type Audience } from "@/lib/automations/nodes/triggers";
-import type { NodeDefinition } from "@/lib/automations/nodes/types";
+import {
+  catalogOf,
+  effectiveDomainIn,
+  type NodeInfo,
+  type NodeLookup,
+} from "@/lib/automations/nodes/catalog";
+import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { InFlightPolicy } from "@/lib/automations/policies";
 import type { AutomationView } from "@/lib/automations/service";
-import { stepsBefore } from "./config/tokens-for";
 import { Palette } from "./palette";
-import { draftMatchesActive, publishBlockedReason } from "./panels/panel-text";
+import { draftMatchesActive, publishBlockedReason } from "./panels/publish-text";
 import { PublishState } from "./panels/publish-state";
 import { ReadyIssuesPanel } from "./ready-issues-panel";
 import { SaveStatus } from "./save-status";
-import { DecorationsContext, STEP_NODE_TYPES, type CanvasDecorations } from "./step-nodes";
+import {
+  DecorationsContext,
+  STEP_NODE_TYPES,
+  StepTextsContext,
+  type CanvasDecorations,
+  type StepTexts,
+} from "./step-nodes";
 import { useAutosave } from "./use-autosave";
 import { useHistory } from "./use-history";
 import { useNarrowScreen } from "./use-narrow-screen";
+import { useNodeLogic, type NodeLogic } from "./use-node-logic";
 import { dryRunStatuses } from "./dry-run-statuses";
 
 /*
  * What the first paint does not show loads when it is first needed (issue 13: the editor's
  * first-load JS, `npm run bench -- editor-js`): the step form, the other tabs, the publish
- * dialog, and dagre (`layout.ts`, only on "Tidy up").
+ * dialog, dagre (`layout.ts`, only on "Tidy up"), and the node registry with zod
+ * (`node-logic.ts`, on the first pointer, key or focus; the page's `firstPaint` stands in).
  */
 function Loading() {
   return <p className="text-sm text-zinc-500">Loading…</p>;
@@ -99,6 +109,8 @@ export interface FlowEditorProps {
   isAdmin: boolean;
   waitingRuns: number;
   shopTimezone: string;
+  /** The node catalog, the draft's sentences and issues, worked out on the server. */
+  firstPaint: EditorFirstPaint;
 }
 
 /** Where a new step goes and what it connects from: an exit of a step, or nowhere. */
@@ -135,14 +147,14 @@ function HistoryArrow({ direction }: { direction: "back" | "forward" }) {
 }
 
 /** The audience as the preview reads it: an object, or none (the form may hold anything while typing). */
-function scheduleAudience(value: unknown): Audience | undefined {
-  const parsed = audienceSchema.safeParse(value);
+function scheduleAudience(logic: NodeLogic, value: unknown): Audience | undefined {
+  const parsed = logic.audienceSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }
 
 /** A step's first exit with nothing connected yet (else its first exit); null when it has none. */
-function firstFreeExit(node: GraphNode, graph: Graph): AddTarget | null {
-  const outs = registry.get(node.type)?.handles.out ?? [];
+function firstFreeExit(node: GraphNode, graph: Graph, nodes: NodeLookup): AddTarget | null {
+  const outs = nodes.get(node.type)?.handles.out ?? [];
   const handle =
     outs.find((h) => !graph.edges.some((e) => e.source === node.id && e.sourceHandle === h)) ?? outs[0];
   return handle ? { nodeId: node.id, handle } : null;
@@ -159,8 +171,8 @@ function isTyping(target: EventTarget | null): boolean {
  * How far right of its source a new step goes: under its exit, so branches do not stack — a
  * condition's true left and false right, an approval's approved, rejected, timed out in a row.
  */
-function exitOffset(type: string, handle: string | undefined): number {
-  const exits = registry.get(type)?.handles.out ?? [];
+function exitOffset(type: string, handle: string | undefined, nodes: NodeLookup): number {
+  const exits = nodes.get(type)?.handles.out ?? [];
   const index = handle ? exits.indexOf(handle) : -1;
   if (exits.length < 2 || index < 0) return 0;
   return (index - (exits.length - 1) / 2) * (NODE_WIDTH + 80);
@@ -191,13 +203,16 @@ function Editor({
   isAdmin,
   shopTimezone,
   waitingRuns,
+  firstPaint,
   notice,
   onNotice,
 }: FlowEditorProps & { notice: string | null; onNotice(text: string | null): void }) {
   const router = useRouter();
   const flow = useReactFlow<StepNode, StepEdge>();
   // The draft as it was when this version opened; later refreshes of the props do not reset edits.
-  const [initial] = useState(() => toFlow(automation.draftGraph));
+  const catalog = useMemo(() => catalogOf(firstPaint.nodes), [firstPaint.nodes]);
+  const { logic, load: loadLogic } = useNodeLogic();
+  const [initial] = useState(() => toFlow(automation.draftGraph, catalog));
   const [nodes, setNodes] = useState<StepNode[]>(initial.nodes);
   const [edges, setEdges] = useState<StepEdge[]>(initial.edges);
   const [name, setName] = useState(automation.name);
@@ -215,6 +230,18 @@ function Editor({
   const searchRef = useRef<HTMLInputElement>(null);
 
   const graph = useMemo(() => fromFlow(nodes, edges), [nodes, edges]);
+
+  // The registry's half of the editor loads with the first sign of use: a pointer over the page,
+  // a press, a key or a focus. Nothing needs it before that (see `firstPaint`).
+  useEffect(() => {
+    if (logic) return;
+    const wake = () => void loadLogic();
+    const events = ["pointerover", "pointerdown", "keydown", "focusin"] as const;
+    for (const type of events) document.addEventListener(type, wake, { capture: true, passive: true });
+    return () => {
+      for (const type of events) document.removeEventListener(type, wake, { capture: true });
+    };
+  }, [logic, loadLogic]);
 
   useEffect(() => {
     if (automation.version === 0) return;
@@ -236,7 +263,23 @@ function Editor({
   const narrow = useNarrowScreen();
   const readOnly = !canEdit || viewing !== null || narrow;
   const archived = automation.status === "archived";
-  const issues = useMemo(() => validate(graph), [graph]);
+  // Until the registry loads, nothing has changed a step's params: the server's issues and
+  // sentences hold (a move, a deletion or a connection waits on the pointer that loads it).
+  const issues = useMemo(
+    () => (logic ? logic.validate(graph) : firstPaint.issues),
+    [logic, graph, firstPaint.issues],
+  );
+  const summaryOf = useCallback(
+    (node: { id: string; type: string; params: Record<string, unknown> }) =>
+      logic
+        ? logic.summariseNode(node)
+        : (firstPaint.summaries[node.id] ?? catalog.get(node.type)?.label ?? node.type),
+    [logic, firstPaint.summaries, catalog],
+  );
+  const stepTexts = useMemo<StepTexts>(
+    () => ({ info: (type) => catalog.get(type), summary: summaryOf }),
+    [catalog, summaryOf],
+  );
   const autosave = useAutosave({
     id: automation.id,
     enabled: canEdit,
@@ -248,39 +291,42 @@ function Editor({
   const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
   const selected = selectedIds.length === 1 ? graph.nodes.find((n) => n.id === selectedIds[0]) : undefined;
   // Where the next palette pick goes: the chosen exit, else the selected step's first free exit.
-  const nextTarget = addTarget ?? (selected ? firstFreeExit(selected, graph) : null);
-  const trigger = graph.nodes.find((n) => registry.get(n.type)?.category === "trigger");
-  const triggerDomain = trigger ? effectiveDomain(trigger) : null;
+  const nextTarget = addTarget ?? (selected ? firstFreeExit(selected, graph, catalog) : null);
+  const trigger = graph.nodes.find((n) => catalog.get(n.type)?.category === "trigger");
+  const triggerDomain = trigger ? effectiveDomainIn(catalog, trigger) : null;
   // The steps a selected step's {steps.<id>.…} tokens may name.
   const earlierSteps = useMemo(
-    () => (selected?.id ? stepsBefore(graph, selected.id) : []),
-    [graph, selected],
+    () => (logic && selected?.id ? logic.stepsBefore(graph, selected.id) : []),
+    [logic, graph, selected],
   );
   const labelOf = useCallback(
     (id: string) => {
       const node = graph.nodes.find((n) => n.id === id);
-      return node ? summariseNode(node) : id;
+      return node ? summaryOf(node) : id;
     },
-    [graph],
+    [graph, summaryOf],
   );
 
   /** Replaces the canvas with `next` and remembers it for undo. */
   const commit = useCallback(
     (next: Graph, selectIds: string[] = []) => {
-      const flowState = toFlow(next);
+      const flowState = toFlow(next, catalog);
       setNodes(flowState.nodes.map((n) => ({ ...n, selected: selectIds.includes(n.id) })));
       setEdges(flowState.edges);
       history.record(next);
     },
-    [history],
+    [history, catalog],
   );
 
-  const restore = useCallback((snapshot: Graph | undefined) => {
-    if (!snapshot) return;
-    const flowState = toFlow(snapshot);
-    setNodes(flowState.nodes);
-    setEdges(flowState.edges);
-  }, []);
+  const restore = useCallback(
+    (snapshot: Graph | undefined) => {
+      if (!snapshot) return;
+      const flowState = toFlow(snapshot, catalog);
+      setNodes(flowState.nodes);
+      setEdges(flowState.edges);
+    },
+    [catalog],
+  );
 
   const focusNode = useCallback(
     (id: string) => {
@@ -297,9 +343,9 @@ function Editor({
     [flow],
   );
 
-  const addStep = useCallback(
-    (definition: NodeDefinition) => {
-      if (readOnly) return;
+  /** Adds a step of `definition`'s type with its default params (from the registry, loaded now if need be). */
+  const placeStep = useCallback(
+    (definition: NodeInfo, params: Record<string, unknown>) => {
       const taken = graph.nodes.map((n) => n.id);
       const id = newNodeId(definition.type, taken);
       // Triggers stand alone; other steps go after the next target, when there is one.
@@ -311,16 +357,11 @@ function Editor({
           ? { x: 0, y: Math.min(0, ...graph.nodes.map((n) => n.position?.y ?? 0)) - NODE_HEIGHT - 80 }
           : source?.position
             ? {
-                x: source.position.x + exitOffset(source.type, from?.handle),
+                x: source.position.x + exitOffset(source.type, from?.handle, catalog),
                 y: source.position.y + NODE_HEIGHT + 80,
               }
             : { x: 0, y: graph.nodes.length ? lowest + NODE_HEIGHT + 80 : 0 };
-      const node = {
-        id,
-        type: definition.type,
-        params: definition.defaultParams() as Record<string, unknown>,
-        position,
-      };
+      const node = { id, type: definition.type, params, position };
       const edgesNext =
         from && definition.handles.in
           ? [
@@ -349,7 +390,18 @@ function Editor({
         });
       });
     },
-    [readOnly, graph, nextTarget, commit, flow],
+    [graph, nextTarget, commit, flow, catalog],
+  );
+
+  const addStep = useCallback(
+    (definition: NodeInfo) => {
+      if (readOnly) return;
+      const defaults = (loaded: NodeLogic) =>
+        (loaded.registry.get(definition.type)?.defaultParams() ?? {}) as Record<string, unknown>;
+      if (logic) placeStep(definition, defaults(logic));
+      else void loadLogic().then((loaded) => placeStep(definition, defaults(loaded)));
+    },
+    [readOnly, logic, loadLogic, placeStep],
   );
 
   const connect = useCallback(
@@ -555,7 +607,7 @@ function Editor({
     };
   }, [issues, dryRun, viewing, readOnly]);
 
-  const versionFlow = useMemo(() => (viewing ? toFlow(viewing.graph) : null), [viewing]);
+  const versionFlow = useMemo(() => (viewing ? toFlow(viewing.graph, catalog) : null), [viewing, catalog]);
   const pathEdges = useMemo(() => new Set(dryRun?.path.edgeIds ?? []), [dryRun]);
   const issueEdges = useMemo(() => new Set(issues.flatMap((i) => (i.edgeId ? [i.edgeId] : []))), [issues]);
   const shownNodes = versionFlow ? versionFlow.nodes : nodes;
@@ -570,21 +622,24 @@ function Editor({
   const targetNode = nextTarget && graph.nodes.find((n) => n.id === nextTarget.nodeId);
   const targetLabel =
     nextTarget && targetNode
-      ? `after '${labelOf(nextTarget.nodeId)}'${(registry.get(targetNode.type)?.handles.out.length ?? 0) > 1 ? ` (${nextTarget.handle})` : ""}`
+      ? `after '${labelOf(nextTarget.nodeId)}'${(catalog.get(targetNode.type)?.handles.out.length ?? 0) > 1 ? ` (${nextTarget.handle})` : ""}`
       : null;
 
   const publishedSchedule = automation.activeGraph?.nodes.some((n) => n.type === SCHEDULE_TRIGGER) ?? false;
   const stepsChanged = useMemo(
-    () => automation.version === 0 || !diffGraphs(automation.activeGraph, graph).isEmpty,
-    [automation.version, automation.activeGraph, graph],
+    () =>
+      automation.version === 0 ||
+      (logic ? !logic.diffGraphs(automation.activeGraph, graph).isEmpty : firstPaint.stepsChanged),
+    [automation.version, automation.activeGraph, graph, logic, firstPaint.stepsChanged],
   );
   const unchanged = useMemo(
     () =>
       draftMatchesActive(
         activeMeta && automation.activeGraph ? { graph: automation.activeGraph, ...activeMeta } : null,
         { graph, name, inFlightPolicy: policy },
+        (before, after) => (logic ? logic.diffGraphs(before, after).isEmpty : !firstPaint.stepsChanged),
       ),
-    [activeMeta, automation.activeGraph, graph, name, policy],
+    [activeMeta, automation.activeGraph, graph, name, policy, logic, firstPaint.stepsChanged],
   );
   // Until the active name and policy load, only the steps tell whether anything changed.
   const draftChanged = activeMeta ? !unchanged : stepsChanged;
@@ -781,6 +836,7 @@ function Editor({
       <div className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[12rem_minmax(0,1fr)_19rem] xl:grid-cols-[15rem_minmax(0,1fr)_24rem]">
         <div className="hidden min-h-0 md:grid md:grid-cols-[minmax(0,1fr)] md:grid-rows-[minmax(0,1fr)]">
           <Palette
+            nodes={firstPaint.nodes}
             disabled={readOnly}
             builtin={Boolean(automation.builtinSlug)}
             target={targetLabel}
@@ -794,32 +850,34 @@ function Editor({
           aria-label="Flow canvas"
           role="region"
         >
-          <DecorationsContext value={decorations}>
-            <ReactFlow<StepNode, StepEdge>
-              nodes={shownNodes}
-              edges={shownEdges}
-              nodeTypes={STEP_NODE_TYPES}
-              onNodesChange={onNodesChange}
-              onEdgesChange={onEdgesChange}
-              onConnect={onConnect}
-              onNodeDragStop={recordCurrent}
-              nodesDraggable={!readOnly}
-              nodesConnectable={!readOnly}
-              edgesReconnectable={false}
-              deleteKeyCode={null}
-              snapToGrid
-              snapGrid={[20, 20]}
-              fitView
-              fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
-              defaultEdgeOptions={{ type: "smoothstep" }}
-              minZoom={0.2}
-              maxZoom={1.5}
-            >
-              <Background gap={20} size={1} />
-              <Controls showInteractive={false} />
-              {!narrow && <MiniMap pannable zoomable ariaLabel="Mini map of the flow" />}
-            </ReactFlow>
-          </DecorationsContext>
+          <StepTextsContext value={stepTexts}>
+            <DecorationsContext value={decorations}>
+              <ReactFlow<StepNode, StepEdge>
+                nodes={shownNodes}
+                edges={shownEdges}
+                nodeTypes={STEP_NODE_TYPES}
+                onNodesChange={onNodesChange}
+                onEdgesChange={onEdgesChange}
+                onConnect={onConnect}
+                onNodeDragStop={recordCurrent}
+                nodesDraggable={!readOnly}
+                nodesConnectable={!readOnly}
+                edgesReconnectable={false}
+                deleteKeyCode={null}
+                snapToGrid
+                snapGrid={[20, 20]}
+                fitView
+                fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+                defaultEdgeOptions={{ type: "smoothstep" }}
+                minZoom={0.2}
+                maxZoom={1.5}
+              >
+                <Background gap={20} size={1} />
+                <Controls showInteractive={false} />
+                {!narrow && <MiniMap pannable zoomable ariaLabel="Mini map of the flow" />}
+              </ReactFlow>
+            </DecorationsContext>
+          </StepTextsContext>
           {nodes.length === 0 && !viewing && !narrow && (
             <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-8">
               <div className="max-w-sm rounded-xl border border-dashed border-zinc-300 bg-white/90 p-6 text-center text-sm text-zinc-600">
@@ -888,26 +946,30 @@ function Editor({
             {panel === "step" &&
               (selected ? (
                 <div className="space-y-5">
-                  <NodeConfig
-                    key={selected.id}
-                    node={{ id: selected.id, type: selected.type, params: selected.params }}
-                    triggerDomain={triggerDomain}
-                    otherSteps={earlierSteps}
-                    previewSource={{
-                      timeZone: shopTimezone,
-                      record:
-                        dryRun?.entity && dryRun.tokenRecord
-                          ? { ...dryRun.entity, data: dryRun.tokenRecord }
-                          : null,
-                    }}
-                    readOnly={readOnly}
-                    onParamsChange={(params) => updateParams(selected.id, params)}
-                  />
-                  {selected.type === SCHEDULE_TRIGGER && (
+                  {logic ? (
+                    <NodeConfig
+                      key={selected.id}
+                      node={{ id: selected.id, type: selected.type, params: selected.params }}
+                      triggerDomain={triggerDomain}
+                      otherSteps={earlierSteps}
+                      previewSource={{
+                        timeZone: shopTimezone,
+                        record:
+                          dryRun?.entity && dryRun.tokenRecord
+                            ? { ...dryRun.entity, data: dryRun.tokenRecord }
+                            : null,
+                      }}
+                      readOnly={readOnly}
+                      onParamsChange={(params) => updateParams(selected.id, params)}
+                    />
+                  ) : (
+                    <Loading />
+                  )}
+                  {logic && selected.type === SCHEDULE_TRIGGER && (
                     <SchedulePreview
                       cron={typeof selected.params.cron === "string" ? selected.params.cron : ""}
                       timezone={typeof selected.params.timezone === "string" ? selected.params.timezone : ""}
-                      audience={scheduleAudience(selected.params.audience)}
+                      audience={scheduleAudience(logic, selected.params.audience)}
                       shopTimeZone={shopTimezone}
                       automationId={automation.id}
                     />

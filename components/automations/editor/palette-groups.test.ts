@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { registry } from "@/lib/automations/nodes/registry";
+import { nodeCatalog, registry } from "@/lib/automations/nodes/registry";
 import { bestMatch, paletteGroups } from "./palette-groups";
+
+/** The catalog the page sends the editor. */
+const NODES = nodeCatalog();
 
 describe("paletteGroups", () => {
   it("lists every merchant node type once, in the order Triggers, Timing, Conditions, Actions", () => {
-    const groups = paletteGroups();
+    const groups = paletteGroups("", NODES);
     expect(groups.map((g) => g.title)).toEqual(["Triggers", "Timing", "Conditions", "Actions"]);
     const listed = groups.flatMap((g) => g.items.map((d) => d.type));
     expect(listed.sort()).toEqual(
@@ -25,12 +28,12 @@ describe("paletteGroups", () => {
     groups.flatMap((g) => g.items.map((d) => d.type));
 
   it("hides the platform jobs from merchants, even when searched for", () => {
-    for (const type of PLATFORM_JOBS) expect(listed(paletteGroups())).not.toContain(type);
-    expect(paletteGroups("purge run history")).toEqual([]);
+    for (const type of PLATFORM_JOBS) expect(listed(paletteGroups("", NODES))).not.toContain(type);
+    expect(paletteGroups("purge run history", NODES)).toEqual([]);
   });
 
   it("offers the platform jobs to a built-in automation", () => {
-    const all = listed(paletteGroups("", registry.all(), { platform: true }));
+    const all = listed(paletteGroups("", NODES, { platform: true }));
     expect(all).toEqual(expect.arrayContaining(PLATFORM_JOBS));
     expect(all.sort()).toEqual(
       registry
@@ -41,23 +44,23 @@ describe("paletteGroups", () => {
   });
 
   it("puts waits and Later under Timing, not under Actions", () => {
-    const timing = paletteGroups().find((g) => g.title === "Timing")!;
+    const timing = paletteGroups("", NODES).find((g) => g.title === "Timing")!;
     expect(timing.items.map((d) => d.type)).toEqual(
       expect.arrayContaining(["auto.control.wait", "auto.control.wait_until", "auto.action.later"]),
     );
-    const actions = paletteGroups().find((g) => g.title === "Actions")!;
+    const actions = paletteGroups("", NODES).find((g) => g.title === "Actions")!;
     expect(actions.items.map((d) => d.type)).not.toContain("auto.action.later");
   });
 
   it("filters by every word of the search, and drops empty groups", () => {
-    const groups = paletteGroups("add tag");
+    const groups = paletteGroups("add tag", NODES);
     expect(groups.map((g) => g.title)).toEqual(["Actions"]);
     expect(groups[0]!.items.map((d) => d.type)).toContain("auto.action.add_tag");
-    expect(paletteGroups("no step is called this")).toEqual([]);
+    expect(paletteGroups("no step is called this", NODES)).toEqual([]);
   });
 
   it("Enter's best match is the step whose name answers the search, not one whose description does", () => {
-    const best = (query: string) => bestMatch(paletteGroups(query), query)?.type;
+    const best = (query: string) => bestMatch(paletteGroups(query, NODES), query)?.type;
     expect(best("wait")).toBe("auto.control.wait");
     expect(best("wait until")).toBe("auto.control.wait_until");
     expect(best("add tag")).toBe("auto.action.add_tag");

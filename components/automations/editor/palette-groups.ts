@@ -1,9 +1,8 @@
-import { registry } from "@/lib/automations/nodes/registry";
-import type { NodeDefinition } from "@/lib/automations/nodes/types";
+import type { NodeInfo } from "@/lib/automations/nodes/catalog";
 
 export interface PaletteGroup {
   title: string;
-  items: NodeDefinition[];
+  items: NodeInfo[];
 }
 
 /**
@@ -12,7 +11,7 @@ export interface PaletteGroup {
  */
 const TIMING_ACTIONS: ReadonlySet<string> = new Set(["auto.action.later"]);
 
-function groupOf(definition: NodeDefinition): "Triggers" | "Timing" | "Conditions" | "Actions" {
+function groupOf(definition: NodeInfo): "Triggers" | "Timing" | "Conditions" | "Actions" {
   if (definition.category === "trigger") return "Triggers";
   if (definition.category === "wait" || TIMING_ACTIONS.has(definition.type)) return "Timing";
   if (definition.category === "condition") return "Conditions";
@@ -21,7 +20,7 @@ function groupOf(definition: NodeDefinition): "Triggers" | "Timing" | "Condition
 
 const ORDER = ["Triggers", "Timing", "Conditions", "Actions"] as const;
 
-function matches(definition: NodeDefinition, words: string[]): boolean {
+function matches(definition: NodeInfo, words: string[]): boolean {
   const haystack = `${definition.label} ${definition.description} ${definition.type}`.toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
@@ -32,13 +31,13 @@ export interface PaletteOptions {
 }
 
 /**
- * The palette: every node type of the registry in the groups merchants look for them in
+ * The palette: every node type of the catalog (the registry's, as the page sends it) in the groups merchants look for them in
  * (Triggers, Timing, Conditions, Actions), filtered by every word of `query`. Empty groups drop out.
  * Platform jobs are left out unless `options.platform` asks for them.
  */
 export function paletteGroups(
-  query = "",
-  definitions: NodeDefinition[] = registry.all(),
+  query: string,
+  definitions: readonly NodeInfo[],
   options: PaletteOptions = {},
 ): PaletteGroup[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
@@ -56,7 +55,7 @@ export function paletteGroups(
  * holds every word, 2 only its description or type does ("wait" → Run later). Sorting is stable, so
  * equals keep the registry's order.
  */
-function rank(definition: NodeDefinition, words: string[]): number {
+function rank(definition: NodeInfo, words: string[]): number {
   if (words.length === 0) return 0;
   const label = definition.label.toLowerCase();
   if (label.startsWith(words.join(" "))) return 0;
@@ -64,7 +63,7 @@ function rank(definition: NodeDefinition, words: string[]): number {
 }
 
 /** The step Enter adds: the best-named match in any group ("wait" → Wait, not Run later). */
-export function bestMatch(groups: PaletteGroup[], query: string): NodeDefinition | undefined {
+export function bestMatch(groups: PaletteGroup[], query: string): NodeInfo | undefined {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const all = groups.flatMap((g) => g.items);
   return [...all].sort((a, b) => rank(a, words) - rank(b, words))[0];

@@ -2,16 +2,18 @@
 
 import { useId, useState, type RefObject } from "react";
 import { Input } from "@/components/ui/form";
-import type { NodeDefinition } from "@/lib/automations/nodes/types";
+import type { NodeInfo } from "@/lib/automations/nodes/catalog";
 import { CategoryIcon, CATEGORY_STYLES } from "./category-style";
 import { bestMatch, paletteGroups } from "./palette-groups";
 
 export interface PaletteProps {
+  /** Every node type, from the catalog the page sends. */
+  nodes: readonly NodeInfo[];
   disabled: boolean;
   /** Where the next step goes: after a node's exit ("After 'Order paid'"), or null (on its own). */
   target: string | null;
   onClearTarget(): void;
-  onAdd(definition: NodeDefinition): void;
+  onAdd(definition: NodeInfo): void;
   searchRef: RefObject<HTMLInputElement | null>;
   /** A built-in automation: also offer the platform jobs, which merchants' own flows do not get. */
   builtin?: boolean;
@@ -23,6 +25,7 @@ export interface PaletteProps {
  * keyboard alone; the search is cleared for the next step.
  */
 export function Palette({
+  nodes,
   disabled,
   target,
   onClearTarget,
@@ -31,10 +34,10 @@ export function Palette({
   builtin = false,
 }: PaletteProps) {
   const [query, setQuery] = useState("");
-  const groups = paletteGroups(query, undefined, { platform: builtin });
+  const groups = paletteGroups(query, nodes, { platform: builtin });
   const searchId = useId();
   // A step added, the search starts afresh: the next one is not found by "add tagsend email".
-  function add(definition: NodeDefinition) {
+  function add(definition: NodeInfo) {
     onAdd(definition);
     setQuery("");
   }

@@ -6,12 +6,17 @@ import { useMemo } from "react";
 import { toFlow } from "@/lib/automations/editor/flow";
 import { autoLayout } from "@/lib/automations/editor/layout";
 import type { Graph } from "@/lib/automations/graph/schema";
+import { registry, summariseNode } from "@/lib/automations/nodes/registry";
 import {
   DecorationsContext,
   STEP_NODE_TYPES,
+  StepTextsContext,
   type CanvasDecorations,
   type StepStatusTone,
+  type StepTexts,
 } from "./step-nodes";
+
+const REGISTRY_TEXTS: StepTexts = { info: (type) => registry.get(type), summary: summariseNode };
 
 export interface ReadOnlyCanvasProps {
   graph: Graph;
@@ -26,7 +31,7 @@ export interface ReadOnlyCanvasProps {
 /** A flow drawn like the editor's canvas, but nothing can change: a run's version and its path. */
 export function ReadOnlyCanvas({ graph, statusByNode, pathEdgeIds, label, className }: ReadOnlyCanvasProps) {
   // A run's version may predate positions (written through the API): place those steps here.
-  const flow = useMemo(() => toFlow(graph, autoLayout), [graph]);
+  const flow = useMemo(() => toFlow(graph, registry, autoLayout), [graph]);
   const edges = flow.edges.map((edge) =>
     pathEdgeIds?.has(edge.id) ? { ...edge, style: { stroke: "#059669", strokeWidth: 2 } } : edge,
   );
@@ -37,24 +42,26 @@ export function ReadOnlyCanvas({ graph, statusByNode, pathEdgeIds, label, classN
   return (
     <div role="region" aria-label={label} className={className ?? "h-96 rounded-lg border border-zinc-200"}>
       <ReactFlowProvider>
-        <DecorationsContext value={decorations}>
-          <ReactFlow
-            nodes={flow.nodes}
-            edges={edges}
-            nodeTypes={STEP_NODE_TYPES}
-            nodesDraggable={false}
-            nodesConnectable={false}
-            elementsSelectable={false}
-            deleteKeyCode={null}
-            fitView
-            fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
-            defaultEdgeOptions={{ type: "smoothstep" }}
-            minZoom={0.2}
-          >
-            <Background gap={20} size={1} />
-            <Controls showInteractive={false} />
-          </ReactFlow>
-        </DecorationsContext>
+        <StepTextsContext value={REGISTRY_TEXTS}>
+          <DecorationsContext value={decorations}>
+            <ReactFlow
+              nodes={flow.nodes}
+              edges={edges}
+              nodeTypes={STEP_NODE_TYPES}
+              nodesDraggable={false}
+              nodesConnectable={false}
+              elementsSelectable={false}
+              deleteKeyCode={null}
+              fitView
+              fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+              defaultEdgeOptions={{ type: "smoothstep" }}
+              minZoom={0.2}
+            >
+              <Background gap={20} size={1} />
+              <Controls showInteractive={false} />
+            </ReactFlow>
+          </DecorationsContext>
+        </StepTextsContext>
       </ReactFlowProvider>
     </div>
   );

@@ -5,7 +5,7 @@ import { createContext, useContext } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import type { StepNode } from "@/lib/automations/editor/flow";
-import { registry, summariseNode } from "@/lib/automations/nodes/registry";
+import type { NodeInfo } from "@/lib/automations/nodes/catalog";
 import type { NodeCategory } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES, CategoryIcon } from "./category-style";
 
@@ -28,6 +28,21 @@ export const DecorationsContext = createContext<CanvasDecorations>({
   onAddAfter: () => {},
 });
 
+/**
+ * What a card says: its type's catalog entry (label, handles) and its sentence ("Wait 2 days").
+ * The read-only canvas reads both from the registry; the editor from the page's data until its
+ * first edit loads the registry (`use-node-logic.ts`).
+ */
+export interface StepTexts {
+  info(type: string): NodeInfo | undefined;
+  summary(node: { id: string; type: string; params: Record<string, unknown> }): string;
+}
+
+export const StepTextsContext = createContext<StepTexts>({
+  info: () => undefined,
+  summary: (node) => node.type,
+});
+
 /** Where each exit sits along the bottom edge: one centred, two at a third and two thirds… */
 function exitOffset(index: number, count: number): string {
   return `${((index + 1) / (count + 1)) * 100}%`;
@@ -35,13 +50,14 @@ function exitOffset(index: number, count: number): string {
 
 function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { category: NodeCategory | null }) {
   const decorations = useContext(DecorationsContext);
-  const definition = registry.get(data.type);
+  const texts = useContext(StepTextsContext);
+  const definition = texts.info(data.type);
   const style = category ? CATEGORY_STYLES[category] : null;
   const issues = decorations.issuesByNode.get(id) ?? [];
   const status = decorations.statusByNode?.get(id);
   const dimmed = decorations.statusByNode !== null && !status;
   const exits = definition?.handles.out ?? [];
-  const summary = summariseNode(data);
+  const summary = texts.summary({ id, type: data.type, params: data.params });
 
   return (
     <div

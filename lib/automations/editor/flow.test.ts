@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { graphSchema, type Graph } from "@/lib/automations/graph/schema";
 import { fromFlow, newEdgeId, newNodeId, removeSteps, toFlow } from "./flow";
+import { registry } from "@/lib/automations/nodes/registry";
 import { autoLayout, NODE_HEIGHT, NODE_WIDTH } from "./layout";
 
 //  t (order_paid) ──▶ check (total > 100) ──true──▶ tag (add_tag vip)
@@ -44,12 +45,12 @@ const unpositioned = (graph: Graph): Graph => ({
 
 describe("toFlow / fromFlow", () => {
   test("round trip: a graph with positions comes back unchanged", () => {
-    const { nodes, edges } = toFlow(positioned);
+    const { nodes, edges } = toFlow(positioned, registry);
     expect(fromFlow(nodes, edges)).toEqual(positioned);
   });
 
   test("node kinds are registry categories, unknown types are 'unknown'; edges keep their handles", () => {
-    const { nodes, edges } = toFlow(positioned);
+    const { nodes, edges } = toFlow(positioned, registry);
     expect(Object.fromEntries(nodes.map((n) => [n.id, n.type]))).toEqual({
       t: "trigger",
       check: "condition",
@@ -69,7 +70,7 @@ describe("toFlow / fromFlow", () => {
   });
 
   test("nodes without positions are laid out top to bottom, without overlapping", () => {
-    const { nodes } = toFlow(unpositioned(positioned), autoLayout);
+    const { nodes } = toFlow(unpositioned(positioned), registry, autoLayout);
     const y = Object.fromEntries(nodes.map((n) => [n.id, n.position.y]));
     expect(y.t).toBeLessThan(y.check!);
     expect(y.check).toBeLessThan(y.tag!);
@@ -83,7 +84,7 @@ describe("toFlow / fromFlow", () => {
         expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
       }
     // The graph that comes back has integer positions for every node and still parses.
-    const graph = fromFlow(nodes, toFlow(positioned).edges);
+    const graph = fromFlow(nodes, toFlow(positioned, registry).edges);
     expect(graph.nodes.every((n) => n.position && Number.isInteger(n.position.x))).toBe(true);
     expect(graphSchema.safeParse(graph).success).toBe(true);
   });
@@ -95,8 +96,8 @@ describe("toFlow / fromFlow", () => {
         n.id === "mail" ? { id: n.id, type: n.type, params: n.params } : n,
       ),
     };
-    const mail = toFlow(graph, autoLayout).nodes.find((n) => n.id === "mail")!;
-    const placedOthers = toFlow(graph, autoLayout).nodes.filter((n) => n.id !== "mail");
+    const mail = toFlow(graph, registry, autoLayout).nodes.find((n) => n.id === "mail")!;
+    const placedOthers = toFlow(graph, registry, autoLayout).nodes.filter((n) => n.id !== "mail");
     expect(placedOthers.map((n) => n.position)).toEqual(
       positioned.nodes.filter((n) => n.id !== "mail").map((n) => n.position),
     );
@@ -135,7 +136,7 @@ describe("toFlow / fromFlow", () => {
   });
 
   test("an empty graph is empty both ways", () => {
-    expect(toFlow({ nodes: [], edges: [] })).toEqual({ nodes: [], edges: [] });
+    expect(toFlow({ nodes: [], edges: [] }, registry)).toEqual({ nodes: [], edges: [] });
     expect(fromFlow([], [])).toEqual({ nodes: [], edges: [] });
     expect(autoLayout([], [])).toEqual([]);
   });
@@ -143,7 +144,7 @@ describe("toFlow / fromFlow", () => {
 
 describe("autoLayout", () => {
   test("LR puts the trigger on the left of what follows", () => {
-    const { nodes, edges } = toFlow(unpositioned(positioned), autoLayout);
+    const { nodes, edges } = toFlow(unpositioned(positioned), registry, autoLayout);
     const laid = autoLayout(nodes, edges, { direction: "LR" });
     const x = Object.fromEntries(laid.map((n) => [n.id, n.position.x]));
     expect(x.t).toBeLessThan(x.check!);

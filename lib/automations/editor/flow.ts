@@ -1,6 +1,6 @@
 import type { Edge, Node } from "@xyflow/react";
 import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
-import { registry } from "@/lib/automations/nodes/registry";
+import type { NodeLookup } from "@/lib/automations/nodes/catalog";
 
 /**
  * Conversions between a stored graph and React Flow's nodes and edges. Pure and browser-safe:
@@ -26,14 +26,15 @@ export type StepEdge = Edge;
 const ID_CHARS = /[^A-Za-z0-9_-]+/g;
 const MAX_ID = 100;
 
-export function nodeKind(type: string): StepNodeKind {
-  return registry.get(type)?.category ?? "unknown";
+/** A node type's React Flow kind, looked up in the registry or the browser's catalog. */
+export function nodeKind(type: string, nodes: NodeLookup): StepNodeKind {
+  return nodes.get(type)?.category ?? "unknown";
 }
 
-function toStepNode(node: GraphNode): StepNode {
+function toStepNode(node: GraphNode, nodes: NodeLookup): StepNode {
   return {
     id: node.id,
-    type: nodeKind(node.type),
+    type: nodeKind(node.type, nodes),
     position: node.position ? { x: node.position.x, y: node.position.y } : { x: 0, y: 0 },
     data: { type: node.type, params: node.params },
   };
@@ -59,8 +60,12 @@ export type PlaceSteps = (nodes: StepNode[], edges: StepEdge[]) => StepNode[];
  * `layout` they sit at 0,0: the browser gets graphs already placed on the server
  * (`withPositions`), so dagre stays out of the editor's first load.
  */
-export function toFlow(graph: Graph, layout?: PlaceSteps): { nodes: StepNode[]; edges: StepEdge[] } {
-  const nodes = graph.nodes.map(toStepNode);
+export function toFlow(
+  graph: Graph,
+  lookup: NodeLookup,
+  layout?: PlaceSteps,
+): { nodes: StepNode[]; edges: StepEdge[] } {
+  const nodes = graph.nodes.map((node) => toStepNode(node, lookup));
   const edges = graph.edges.map(toStepEdge);
   const missing = graph.nodes.filter((node) => !node.position);
   if (missing.length === 0 || !layout) return { nodes, edges };

@@ -1,4 +1,5 @@
 import type { Graph } from "@/lib/automations/graph/schema";
+import { registry } from "@/lib/automations/nodes/registry";
 import { toFlow } from "./flow";
 import { autoLayout } from "./layout";
 
@@ -9,7 +10,7 @@ import { autoLayout } from "./layout";
  */
 export function withPositions(graph: Graph): Graph {
   if (graph.nodes.every((node) => node.position)) return graph;
-  const placed = new Map(toFlow(graph, autoLayout).nodes.map((node) => [node.id, node.position]));
+  const placed = new Map(toFlow(graph, registry, autoLayout).nodes.map((node) => [node.id, node.position]));
   return {
     ...graph,
     nodes: graph.nodes.map((node) => (node.position ? node : { ...node, position: placed.get(node.id) })),

@@ -14,6 +14,7 @@ import { approval } from "./timing/approval";
 import { wait } from "./timing/wait";
 import { waitUntil } from "./timing/wait-until";
 import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers";
+import { effectiveDomainIn, nodeInfo, type NodeInfo } from "./catalog";
 import type { ConditionDefinition, NodeCategory, NodeDefinition, TriggerDomain } from "./types";
 
 /**
@@ -113,17 +114,12 @@ export function triggerMatches(
  * an audience starts one run per customer. `null` for a node that is not a known trigger.
  */
 export function effectiveDomain(triggerNode: { type: string; params?: unknown }): TriggerDomain | null {
-  const definition = registry.get(triggerNode.type);
-  if (!definition || definition.category !== "trigger") return null;
-  if (definition.type === "auto.trigger.schedule") {
-    const params = triggerNode.params;
-    const audience =
-      typeof params === "object" && params !== null
-        ? (params as Record<string, unknown>).audience
-        : undefined;
-    return audience !== undefined && audience !== null ? "customer" : "schedule";
-  }
-  return definition.entityDomain ?? null;
+  return effectiveDomainIn(registry, triggerNode);
+}
+
+/** The registry as the browser's catalog (no schemas): what the editor paints before any edit. */
+export function nodeCatalog(): NodeInfo[] {
+  return registry.all().map(nodeInfo);
 }
 
 /** Whether runs of this domain have a stored record to read and change. */

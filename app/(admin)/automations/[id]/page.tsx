@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { FlowEditor } from "@/components/automations/editor/flow-editor";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
+import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";
 import { getAutomation, type AutomationView } from "@/lib/automations/service";
 import { waitingByNode } from "@/lib/automations/waits";
@@ -32,10 +33,13 @@ export default async function AutomationEditorPage({ params }: { params: Params 
   const automation = await findAutomation(caller.tenant.id, (await params).id);
   if (!automation) notFound();
   const waiting = await waitingByNode(automation.id);
+  // Steps without a position are placed here, so the browser never loads dagre to draw them.
+  const draftGraph = withPositions(automation.draftGraph);
   return (
     <FlowEditor
-      // Steps without a position are placed here, so the browser never loads dagre to draw them.
-      automation={{ ...automation, draftGraph: withPositions(automation.draftGraph) }}
+      automation={{ ...automation, draftGraph }}
+      // The catalog, sentences and issues of the first paint, so the registry and zod load later.
+      firstPaint={editorFirstPaint({ ...automation, draftGraph })}
       canEdit={
         automation.status !== "archived" && hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
       }

@@ -1,16 +1,11 @@
 import { describe, expect, test } from "vitest";
 import type { GraphDiff } from "@/lib/automations/editor/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
-import {
-  diffEntries,
-  draftMatchesActive,
-  outcomeText,
-  parsePayload,
-  previousVersion,
-  publishBlockedReason,
-  publishStateText,
-  stepCount,
-} from "./panel-text";
+import { diffGraphs } from "@/lib/automations/editor/diff";
+import { diffEntries, outcomeText, parsePayload, previousVersion, stepCount } from "./panel-text";
+import { draftMatchesActive, publishBlockedReason, publishStateText } from "./publish-text";
+
+const sameSteps = (before: Graph, after: Graph) => diffGraphs(before, after).isEmpty;
 
 const emptyDiff: GraphDiff = {
   added: [],
@@ -178,17 +173,19 @@ describe("publish wording", () => {
       nodes: graph.nodes.map((n) => ({ ...n, position: { x: 40, y: 40 } })),
       edges: graph.edges.map((e) => ({ ...e, id: "other" })),
     };
-    expect(draftMatchesActive(active, { ...active, graph: moved })).toBe(true);
-    expect(draftMatchesActive(active, { ...active, name: "VIP tagging " })).toBe(true);
-    expect(draftMatchesActive(active, { ...active, name: "Gold tagging" })).toBe(false);
-    expect(draftMatchesActive(active, { ...active, inFlightPolicy: "move_to_latest" })).toBe(false);
+    expect(draftMatchesActive(active, { ...active, graph: moved }, sameSteps)).toBe(true);
+    expect(draftMatchesActive(active, { ...active, name: "VIP tagging " }, sameSteps)).toBe(true);
+    expect(draftMatchesActive(active, { ...active, name: "Gold tagging" }, sameSteps)).toBe(false);
+    expect(draftMatchesActive(active, { ...active, inFlightPolicy: "move_to_latest" }, sameSteps)).toBe(
+      false,
+    );
     const retagged: Graph = {
       ...graph,
       nodes: graph.nodes.map((n) => (n.id === "tag" ? { ...n, params: { tag: "gold" } } : n)),
     };
-    expect(draftMatchesActive(active, { ...active, graph: retagged })).toBe(false);
+    expect(draftMatchesActive(active, { ...active, graph: retagged }, sameSteps)).toBe(false);
     // Never published, or the active version not known yet: never "nothing to publish".
-    expect(draftMatchesActive(null, active)).toBe(false);
+    expect(draftMatchesActive(null, active, sameSteps)).toBe(false);
   });
 
   test("Publish says why it is disabled: issues first, then the name, then nothing new", () => {

@@ -1,4 +1,4 @@
-import { publishStateText } from "./panel-text";
+import { publishStateText } from "./publish-text";
 
 /**
  * The Issues panel once every step is set up: what runs now and what publishing would change

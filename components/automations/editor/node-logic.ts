@@ -1,0 +1,11 @@
+/**
+ * Everything the editor works out from the node registry — ready issues, the steps' sentences,
+ * defaults, the diff against the active version, the tokens a step may use — loaded with the
+ * first interaction (`use-node-logic.ts`) rather than the first paint, since it brings zod, every
+ * node definition and croner along. Until then the page's `EditorFirstPaint` stands in.
+ */
+export { diffGraphs } from "@/lib/automations/editor/diff";
+export { validate } from "@/lib/automations/graph/validate";
+export { registry, summariseNode } from "@/lib/automations/nodes/registry";
+export { audienceSchema } from "@/lib/automations/nodes/triggers";
+export { stepsBefore } from "./config/tokens-for";

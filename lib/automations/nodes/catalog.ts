@@ -1,0 +1,66 @@
+import type { NodeDefinition, TriggerDomain } from "./types";
+
+/**
+ * The node catalog: what the editor shows of a node type before anyone edits — its label,
+ * category, handles, description, domain and platform flag — without its params schema. The page
+ * derives it from the registry on the server (`nodeCatalog` in `registry.ts`) and hands it to the
+ * browser as data, so the editor's first load needs neither zod nor the node definitions.
+ */
+export type NodeInfo = Pick<
+  NodeDefinition,
+  "type" | "category" | "label" | "description" | "handles" | "entityDomain" | "event" | "platform"
+>;
+
+/** Looks a node type up: the registry does, and so does a catalog. */
+export interface NodeLookup {
+  get(type: string): NodeInfo | undefined;
+}
+
+export interface NodeCatalog extends NodeLookup {
+  all(): NodeInfo[];
+}
+
+/** A definition's catalog entry: plain data, fit to cross from the server to the browser. */
+export function nodeInfo(definition: NodeDefinition): NodeInfo {
+  const { type, category, label, description, handles, entityDomain, event, platform } = definition;
+  return {
+    type,
+    category,
+    label,
+    description,
+    handles: { in: handles.in, out: [...handles.out] },
+    ...(entityDomain !== undefined && { entityDomain }),
+    ...(event !== undefined && { event }),
+    ...(platform !== undefined && { platform }),
+  };
+}
+
+/** A lookup over catalog entries, in the registry's order. */
+export function catalogOf(infos: readonly NodeInfo[]): NodeCatalog {
+  const byType = new Map(infos.map((info) => [info.type, info]));
+  return {
+    get: (type) => byType.get(type),
+    all: () => [...infos],
+  };
+}
+
+/**
+ * The domain of the runs a trigger node starts: its `entityDomain`, except that a schedule with
+ * an audience starts one run per customer. `null` for a node that is not a known trigger.
+ */
+export function effectiveDomainIn(
+  nodes: NodeLookup,
+  triggerNode: { type: string; params?: unknown },
+): TriggerDomain | null {
+  const definition = nodes.get(triggerNode.type);
+  if (!definition || definition.category !== "trigger") return null;
+  if (definition.type === "auto.trigger.schedule") {
+    const params = triggerNode.params;
+    const audience =
+      typeof params === "object" && params !== null
+        ? (params as Record<string, unknown>).audience
+        : undefined;
+    return audience !== undefined && audience !== null ? "customer" : "schedule";
+  }
+  return definition.entityDomain ?? null;
+}
