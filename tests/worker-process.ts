@@ -4,11 +4,11 @@ const started: ChildProcess[] = [];
 
 /**
  * A real worker process, as `npm run worker` starts it, on this test file's database. Its peers
- * count it dead 3 s after its last heartbeat (so a test can sweep a SIGKILLed one quickly).
+ * count it dead 5 s after its last heartbeat (so a test can sweep a SIGKILLed one quickly).
  */
 export function spawnWorker(): ChildProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-    env: { ...process.env, TILLFLOW_WORKER_DEAD_AFTER_MS: "3000" },
+    env: { ...process.env, TILLFLOW_WORKER_DEAD_AFTER_MS: "5000" },
     stdio: "ignore",
   });
   started.push(child);

@@ -5,13 +5,23 @@ import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from
 import { crontabFor } from "@/lib/jobs";
 import { workerLogger } from "@/lib/worker/logger";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
-import { beat, BEAT_EVERY_MS, markStopped, registerWorker } from "@/lib/worker/heartbeat";
+import {
+  beat,
+  BEAT_EVERY_MS,
+  forceUnlock,
+  hostIdentity,
+  markStopped,
+  registerWorker,
+  sweepSilentWorkers,
+  SWEEP_EVERY_MS,
+} from "@/lib/worker/heartbeat";
 import { tasks } from "./tasks";
 import { resumeWaits } from "./tasks/automation-resume";
 
 export interface WorkerHandle {
   workerId: string;
-  runner: Runner;
+  /** The current graphile-worker runner (a new one if the last ended on its own, e.g. a lost database). */
+  readonly runner: Runner;
   /** Resumes waits at their due time instead of at graphile-worker's next poll. */
   wakeTimer: WakeTimer;
   /** Stops taking jobs, waits for running ones, and records a clean stop. */
@@ -45,65 +55,113 @@ export interface StartWorkerOptions {
 /**
  * Starts graphile-worker with the typed task map and the crontab, registers this process in
  * `worker_heartbeats`, and keeps beating with the lock ids graphile-worker uses, so a sweeper can
- * release this worker's jobs if it is ever killed without a chance to clean up. A WakeTimer takes
+ * release this worker's jobs if it is ever killed without a chance to clean up. It is such a
+ * sweeper itself: once as it starts and then every few seconds it releases the jobs of dead peers
+ * (see lib/worker/heartbeat.ts), so a killed worker's jobs run again within seconds. A WakeTimer takes
  * the jobs of waits due soon at their exact time (the poll alone would start them up to half a
  * second late); its lock id is in the heartbeat too, so the sweeper releases those jobs as well.
  */
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
   const workerId = `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
   const lockIds = new Set<string>();
-  await registerWorker(workerId, os.hostname(), process.pid);
-  // Listen before run() starts: the pool and its workers are created during the call.
-  const events = new EventEmitter() as WorkerEvents;
-  events.on("pool:create", ({ workerPool }) => lockIds.add(workerPool.id));
-  events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
+  await registerWorker(workerId, hostIdentity(), process.pid);
+  // A worker that starts (often: one restarted after a crash) frees its dead peers' jobs at once.
+  const sweep = async () => {
+    const swept = await sweepSilentWorkers(forceUnlock, { self: workerId });
+    if (swept.length > 0) console.warn(`Released the jobs of workers that stopped beating: ${swept.join(", ")}.`);
+  };
+  await sweep().catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error));
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
   const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10_000);
   const localQueueSize = options.localQueueSize ?? concurrency;
-  const runner = await run({
-    events,
-    logger: workerLogger,
-    connectionString: options.connectionString,
-    concurrency,
-    // Jobs waiting on a batch hold no connection, so the pool stays far smaller than concurrency.
-    maxPoolSize: Math.min(concurrency, 16),
-    // Batched fetching and completion: several times the throughput of one query per job.
-    preset: {
-      worker: {
-        ...(localQueueSize > 1 ? { localQueue: { size: localQueueSize } } : {}),
-        completeJobBatchDelay: options.completeBatchDelay ?? 0,
-        failJobBatchDelay: options.completeBatchDelay ?? 0,
+  const startRunner = () => {
+    // Listen before run() starts: the pool and its workers are created during the call.
+    const events = new EventEmitter() as WorkerEvents;
+    events.on("pool:create", ({ workerPool }) => lockIds.add(workerPool.id));
+    events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
+    return run({
+      events,
+      logger: workerLogger,
+      connectionString: options.connectionString,
+      concurrency,
+      // Jobs waiting on a batch hold no connection, so the pool stays far smaller than concurrency.
+      maxPoolSize: Math.min(concurrency, 16),
+      // Batched fetching and completion: several times the throughput of one query per job.
+      preset: {
+        worker: {
+          ...(localQueueSize > 1 ? { localQueue: { size: localQueueSize } } : {}),
+          completeJobBatchDelay: options.completeBatchDelay ?? 0,
+          failJobBatchDelay: options.completeBatchDelay ?? 0,
+        },
       },
-    },
-    noHandleSignals: !options.handleSignals,
-    // Due jobs (laters, and waits the WakeTimer did not take) are found by polling: this bounds
-    // how late one can start.
-    pollInterval: 250,
-    taskList: { ...tasks, ...options.extraTasks },
-    parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
-  });
+      noHandleSignals: !options.handleSignals,
+      // Due jobs (laters, and waits the WakeTimer did not take) are found by polling: this bounds
+      // how late one can start.
+      pollInterval: 250,
+      taskList: { ...tasks, ...options.extraTasks },
+      parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
+    });
+  };
+  let runner = await startRunner();
+  let stopping: Promise<void> | null = null;
+  // graphile-worker rides out a Postgres restart (its pool retries), but if its pool ever gives up
+  // (e.g. it could not record finished jobs for minutes), start a new one rather than idle forever.
+  const watch = (current: Runner) => {
+    void current.promise
+      .catch((error: unknown) => console.error("graphile-worker stopped with an error.", error))
+      .then(async () => {
+        while (!stopping) {
+          console.error("graphile-worker stopped by itself; starting it again in 1 s.");
+          await new Promise((r) => setTimeout(r, 1_000));
+          if (stopping) return;
+          try {
+            const next = await startRunner();
+            runner = next;
+            watch(next);
+            if (stopping) await next.stop();
+            return;
+          } catch (error) {
+            console.error("graphile-worker could not start again; will retry.", error);
+          }
+        }
+      });
+  };
+  watch(runner);
 
   const wakeTimer = new WakeTimer({ lockId: `${workerId}-wake`, resume: resumeWaits });
   lockIds.add(wakeTimer.lockId);
 
   const sendBeat = () =>
-    beat(workerId, [...lockIds]).catch((error: unknown) =>
-      console.error("Worker heartbeat failed; will retry.", error),
-    );
+    beat(workerId, [...lockIds])
+      .then((live) => {
+        if (!live) console.warn("A peer had declared this worker dead (its heartbeats were late); beating again.");
+      })
+      .catch((error: unknown) => console.error("Worker heartbeat failed; will retry.", error));
   await sendBeat();
   // Only once the heartbeat names its lock id: a job it locks must be one the sweeper can free.
   wakeTimer.start();
   const timer = setInterval(sendBeat, BEAT_EVERY_MS);
   timer.unref();
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error))
+      .finally(() => (sweeping = false));
+  }, SWEEP_EVERY_MS);
+  sweeper.unref();
 
-  let stopping: Promise<void> | null = null;
   return {
     workerId,
-    runner,
+    get runner() {
+      return runner;
+    },
     wakeTimer,
     stop: () =>
       (stopping ??= (async () => {
         clearInterval(timer);
+        clearInterval(sweeper);
         // First, so the jobs of waits not yet woken are left unlocked for graphile-worker.
         await wakeTimer.stop();
         await runner.stop();
