@@ -15,6 +15,7 @@ import {
   sweepSilentWorkers,
   SWEEP_EVERY_MS,
 } from "@/lib/worker/heartbeat";
+import { whileDatabaseUnavailable } from "@/lib/db/connection";
 import { tasks } from "./tasks";
 import { resumeWaits } from "./tasks/automation-resume";
 
@@ -63,6 +64,7 @@ export interface StartWorkerOptions {
  */
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
   const workerId = `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
+  /** Every id this process locks jobs with: its runners' pool ids and its WakeTimer's. */
   const lockIds = new Set<string>();
   await registerWorker(workerId, hostIdentity(), process.pid);
   // A worker that starts (often: one restarted after a crash) frees its dead peers' jobs at once.
@@ -75,12 +77,18 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
   const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10_000);
   const localQueueSize = options.localQueueSize ?? concurrency;
-  const startRunner = () => {
-    // Listen before run() starts: the pool and its workers are created during the call.
+  // The pool ids of each runner: graphile-worker 0.17 locks every job with its pool's id (the
+  // individual workers' ids never appear in `locked_by`), so these are what the heartbeat reports.
+  const poolIdsOf = new Map<Runner, string[]>();
+  const startRunner = async () => {
+    const poolIds: string[] = [];
+    // Listen before run() starts: the pool is created during the call.
     const events = new EventEmitter() as WorkerEvents;
-    events.on("pool:create", ({ workerPool }) => lockIds.add(workerPool.id));
-    events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
-    return run({
+    events.on("pool:create", ({ workerPool }) => {
+      poolIds.push(workerPool.id);
+      lockIds.add(workerPool.id);
+    });
+    const started = await run({
       events,
       logger: workerLogger,
       connectionString: options.connectionString,
@@ -102,27 +110,40 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       taskList: { ...tasks, ...options.extraTasks },
       parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
     });
+    poolIdsOf.set(started, poolIds);
+    return started;
   };
   let runner = await startRunner();
   let stopping: Promise<void> | null = null;
-  // graphile-worker rides out a Postgres restart (its pool retries), but if its pool ever gives up
-  // (e.g. it could not record finished jobs for minutes), start a new one rather than idle forever.
+  /**
+   * graphile-worker rides out a short Postgres restart (its pool retries), but gives up when it
+   * cannot record finished jobs for a while ("queue is in an inconsistent state"): its pool exits
+   * and the jobs it had fetched stay locked by its id, held by nobody, for four hours. This
+   * process is alive, so no sweeper would free them: free them here, then start a new runner.
+   */
   const watch = (current: Runner) => {
     void current.promise
       .catch((error: unknown) => console.error("graphile-worker stopped with an error.", error))
       .then(async () => {
+        if (stopping) return;
+        const orphaned = poolIdsOf.get(current) ?? [];
+        poolIdsOf.delete(current);
+        console.error("graphile-worker stopped by itself; releasing its jobs and starting it again.");
         while (!stopping) {
-          console.error("graphile-worker stopped by itself; starting it again in 1 s.");
-          await new Promise((r) => setTimeout(r, 1_000));
-          if (stopping) return;
           try {
-            const next = await startRunner();
+            await whileDatabaseUnavailable("releasing the stopped runner's jobs", () =>
+              forceUnlock(orphaned),
+            );
+            for (const id of orphaned) lockIds.delete(id);
+            const next = await whileDatabaseUnavailable("starting graphile-worker again", startRunner);
             runner = next;
             watch(next);
             if (stopping) await next.stop();
+            console.log("graphile-worker is running again.");
             return;
           } catch (error) {
-            console.error("graphile-worker could not start again; will retry.", error);
+            console.error("graphile-worker could not start again; will retry in 1 s.", error);
+            await new Promise((r) => setTimeout(r, 1_000));
           }
         }
       });

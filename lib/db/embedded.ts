@@ -298,6 +298,25 @@ async function startCluster(dataDir: string, disposable: boolean): Promise<numbe
   return port;
 }
 
+/**
+ * Restarts the cluster in `dataDir` the way a crash would (`pg_ctl restart -m immediate`: no
+ * checkpoint, every connection cut, recovery on start), on the same port. For the chaos suite.
+ */
+export async function restartEmbeddedImmediately(dataDir: string): Promise<void> {
+  await pgCtl([
+    "restart",
+    "-m",
+    "immediate",
+    "-w",
+    "-t",
+    "60",
+    "-D",
+    dataDir,
+    "-l",
+    path.join(dataDir, "server.log"),
+  ]);
+}
+
 export function databaseUrl(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
