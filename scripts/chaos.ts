@@ -17,7 +17,7 @@
  * - recovery: from a kill until none of the jobs the killed worker held is still locked by it.
  *
  * Flows (one shop):
- *   order_created ─▶ tag(chaos) ─▶ wait 1 min ─▶ http(call, retries) ─▶ note ─▶ later(1 min, "follow")
+ *   order_created or order_paid ─▶ tag(chaos) ─▶ wait 1 min ─▶ http(call, retries) ─▶ note ─▶ later(1 min, "follow")
  *   later(follow) ─▶ http(follow, retries)                       (same automation: a second run)
  *   customer_created ─▶ approval ─approved─▶ tag(approved) · ─rejected─▶ note(Rejected)
  *   schedule (run now, every customer) ─▶ tag(fanned) ─▶ http(fan, retries)
@@ -135,7 +135,8 @@ async function startReceiver(): Promise<Receiver> {
 interface Flows {
   caller: Caller;
   tenantId: string;
-  orders: string;
+  /** Order automations: the first listens to order.created, the second to order.paid. */
+  orders: string[];
   approvals: string;
   fanout: string;
 }
@@ -161,32 +162,34 @@ async function createFlows(receiver: string): Promise<Flows> {
     type: "auto.action.http_request",
     params: { url: `${receiver}/${pathName}`, method: "POST", body: '{"run":"{run.id}"}', retry: RETRY },
   });
-  const orders = await publish(
-    caller,
-    "Chaos orders",
-    [
-      { id: "t", type: "auto.trigger.order_created", params: {} },
-      { id: "tag", type: "auto.action.add_tag", params: { tag: "chaos" } },
-      { id: "wait", type: "auto.control.wait", params: { duration: 1, unit: "minutes" } },
-      httpNode("call", "call"),
-      { id: "note", type: "auto.action.add_note", params: { body: "Called for {entity.id}" } },
-      {
-        id: "ask",
-        type: "auto.action.later",
-        params: { when: "1m", step: "follow", key: "{entity.id}", then: {} },
-      },
-      { id: "back", type: "auto.trigger.later", params: { step: "follow" } },
-      httpNode("follow", "follow"),
-    ],
-    [
-      edge("t", "tag"),
-      edge("tag", "wait"),
-      edge("wait", "call"),
-      edge("call", "note"),
-      edge("note", "ask"),
-      edge("back", "follow"),
-    ],
-  );
+  // Two automations share the orders (one listens to order.created, the other to order.paid):
+  // each may have at most 1,000 later steps waiting (SPEC §2), and 1,500 orders ask for as many.
+  const orderFlow = (trigger: string) => [
+    { id: "t", type: trigger, params: {} },
+    { id: "tag", type: "auto.action.add_tag", params: { tag: "chaos" } },
+    { id: "wait", type: "auto.control.wait", params: { duration: 1, unit: "minutes" } },
+    httpNode("call", "call"),
+    { id: "note", type: "auto.action.add_note", params: { body: "Called for {entity.id}" } },
+    {
+      id: "ask",
+      type: "auto.action.later",
+      params: { when: "1m", step: "follow", key: "{entity.id}", then: {} },
+    },
+    { id: "back", type: "auto.trigger.later", params: { step: "follow" } },
+    httpNode("follow", "follow"),
+  ];
+  const orderEdges = [
+    edge("t", "tag"),
+    edge("tag", "wait"),
+    edge("wait", "call"),
+    edge("call", "note"),
+    edge("note", "ask"),
+    edge("back", "follow"),
+  ];
+  const orders = [
+    await publish(caller, "Chaos orders (created)", orderFlow("auto.trigger.order_created"), orderEdges),
+    await publish(caller, "Chaos orders (paid)", orderFlow("auto.trigger.order_paid"), orderEdges),
+  ];
   const approvals = await publish(
     caller,
     "Chaos approvals",
@@ -247,12 +250,17 @@ async function insertEntities(tenantId: string, domain: "order" | "customer", id
   }
 }
 
+/** `<domain>.created` for each id; for orders, every other one is `order.paid` instead (see createFlows). */
 async function recordCreated(tenantId: string, domain: "order" | "customer", ids: string[]): Promise<void> {
   await getDb().transaction((tx) =>
     recordEvents(
       tx,
       tenantId,
-      ids.map((entityId) => ({ type: `${domain}.created`, domain, entityId })),
+      ids.map((entityId, i) => ({
+        type: domain === "order" && i % 2 === 1 ? "order.paid" : `${domain}.created`,
+        domain,
+        entityId,
+      })),
     ),
   );
 }
@@ -377,7 +385,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const started = Date.now();
   const receiver = await startReceiver();
   const flows = await createFlows(receiver.url);
-  const automationIds = [flows.orders, flows.approvals, flows.fanout];
+  const automationIds = [...flows.orders, flows.approvals, flows.fanout];
   const orderIds = Array.from({ length: options.orders }, (_, i) => `o-${i}`);
   const customerIds = Array.from({ length: options.customers }, (_, i) => `c-${String(i).padStart(6, "0")}`);
   await insertEntities(flows.tenantId, "order", orderIds);
@@ -451,7 +459,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
             .execute(
               sql`with moved as (
                     update automation_run_waits set resume_at = now() + interval '300 milliseconds'
-                    where automation_id in (${flows.orders}) and status = 'pending' and kind in ('delay', 'later')
+                    where automation_id in (${sql.join(flows.orders, sql`, `)}) and status = 'pending' and kind in ('delay', 'later')
                       and resume_at > now() + interval '300 milliseconds'
                     returning id::text as key)
                   update graphile_worker._private_jobs j set run_at = now() + interval '300 milliseconds'
@@ -563,7 +571,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const expected = await getDb().execute<{ pair: string }>(sql`
     select id::text || ':' || case when automation_id = ${flows.fanout} then 'fan'
                                    when trigger_node_id = 'back' then 'follow' else 'call' end as pair
-    from automation_runs where automation_id in (${flows.orders}, ${flows.fanout})`);
+    from automation_runs where automation_id in (${sql.join([...flows.orders, flows.fanout], sql`, `)})`);
   const keysByPair = new Map<string, Set<string>>();
   let resent = 0;
   for (const [key, n] of receiver.delivered) {
@@ -721,7 +729,9 @@ async function main(): Promise<void> {
     customers: Number(flag("customers") ?? 1000),
     workers: Math.min(4, Math.max(2, Number(flag("workers") ?? 3))),
     kills: Number(flag("kills") ?? 12),
-    killEveryMs: [2_000, 8_000],
+    // Real minute waits and later steps keep the load going for over two minutes: spread the
+    // kills over it, so they land on first legs, resumes and later runs alike.
+    killEveryMs: process.argv.includes("--quick") ? [2_000, 6_000] : [5_000, 14_000],
     restartPostgres: db.restart,
     quick: process.argv.includes("--quick"),
     settleTimeoutMs: 600_000,
