@@ -44,7 +44,8 @@ export interface StartWorkerOptions {
   crontab?: boolean;
   /**
    * Jobs fetched (and locked) per round trip, served to this process's workers from memory.
-   * Default = concurrency; 0 or 1 fetches one job per worker per query (graphile-worker's default).
+   * Default the smaller of concurrency and 1,000 (or `WORKER_LOCAL_QUEUE`); 0 or 1 fetches one job
+   * per worker per query (graphile-worker's default).
    */
   localQueueSize?: number;
   /** Milliseconds to gather job completions into one query; -1 completes each job on its own. Default 0 (same tick). */
@@ -76,7 +77,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   await sweep().catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error));
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
   const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10_000);
-  const localQueueSize = options.localQueueSize ?? concurrency;
+  // At most 1,000 jobs fetched (and locked, each attempt counted) per process at once: a process
+  // that took all of a backlog and was then killed took every job's attempt with it, and a few
+  // such kills in a row used up the attempts of thousands of jobs (the chaos suite saw it).
+  const localQueueSize =
+    options.localQueueSize ?? Math.min(concurrency, Number(process.env.WORKER_LOCAL_QUEUE ?? 1_000));
   // The pool ids of each runner: graphile-worker 0.17 locks every job with its pool's id (the
   // individual workers' ids never appear in `locked_by`), so these are what the heartbeat reports.
   const poolIdsOf = new Map<Runner, string[]>();
