@@ -18,7 +18,7 @@ test("300 runs with waits, retries, approvals, later steps and a fan-out survive
     logDir: null,
     log: () => {},
   });
-  console.info(`chaos (short)\n${chaosTable(result)}`);
+  console.info(`chaos (short)\n${chaosTable(result)}\n${result.problems.map((p) => `  ! ${p}`).join("\n")}`);
   expect(result.problems).toEqual([]);
   expect(result).toMatchObject({
     kills: 3,

@@ -19,12 +19,22 @@ const RUNS = 150;
 const arrivals: { key: string; at: number }[] = [];
 let server: http.Server;
 let url: string;
+/**
+ * While closed, requests are held unanswered: the doomed worker keeps its calls in flight and the
+ * rest of its jobs locked, however long its peer takes to start. Opened at the kill.
+ */
+let gate: { open: boolean; held: http.ServerResponse[] } = { open: false, held: [] };
+
+function openGate(): void {
+  gate.open = true;
+  for (const res of gate.held.splice(0)) res.end("ok");
+}
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     arrivals.push({ key: String(req.headers["idempotency-key"]), at: Date.now() });
-    // Slow answers keep requests in flight, and the rest of the jobs locked, when the worker dies.
-    setTimeout(() => res.end("ok"), 500);
+    if (gate.open) res.end("ok");
+    else gate.held.push(res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
@@ -32,6 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   killWorkers();
+  openGate();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -50,7 +61,12 @@ async function ordersCallingTheReceiver(prefix: string): Promise<string> {
     flow(
       [
         { id: "t", type: "auto.trigger.order_created" },
-        { id: "call", type: "auto.action.http_request", params: { url, body: '{"order":"{entity.id}"}' } },
+        {
+          id: "call",
+          type: "auto.action.http_request",
+          // The longest timeout: held requests must not time out (and retry) before the kill.
+          params: { url, body: '{"order":"{entity.id}"}', timeoutMs: 30_000 },
+        },
       ],
       [["t", "call"]],
     ),
@@ -94,12 +110,12 @@ async function heartbeatOf(child: ChildProcess): Promise<void> {
 }
 
 /** Kills `child` once it has requests in flight, and returns the moment of the kill. */
-async function killMidFlight(child: ChildProcess): Promise<number> {
-  const before = arrivals.length;
+async function killMidFlight(child: ChildProcess, before: number): Promise<number> {
   await expect.poll(() => arrivals.length, { timeout: 60_000, interval: 10 }).toBeGreaterThan(before);
   child.kill("SIGKILL");
   const killedAt = Date.now();
   await new Promise((resolve) => child.once("exit", resolve));
+  openGate();
   return killedAt;
 }
 
@@ -118,6 +134,8 @@ async function expectAllSucceededOnce(automationId: string, prefix: string): Pro
 
 //  order_created ──▶ http_request(slow local receiver)
 test("a SIGKILLed worker's jobs run on a live peer within 30 s, found by its silent heartbeat alone", async () => {
+  gate = { open: false, held: [] };
+  const before = arrivals.length;
   const automationId = await ordersCallingTheReceiver("peer");
   // Default thresholds: 15 s of silence is death, heartbeats every 3 s, sweeps every 2 s.
   const settings = { TILLFLOW_WORKER_DEAD_AFTER_MS: "15000" };
@@ -130,7 +148,7 @@ test("a SIGKILLed worker's jobs run on a live peer within 30 s, found by its sil
     sql`update worker_heartbeats set hostname = 'another-host' where pid = ${doomed.pid!}`,
   );
 
-  const killedAt = await killMidFlight(doomed);
+  const killedAt = await killMidFlight(doomed, before);
   await expect.poll(() => settled(automationId), { timeout: 60_000, interval: 100 }).toBe(RUNS);
   const recovery = (arrivals.find((a) => a.at > killedAt + 50)?.at ?? Date.now()) - killedAt;
   const allDone = Date.now() - killedAt;
@@ -150,12 +168,14 @@ test("a SIGKILLed worker's jobs run on a live peer within 30 s, found by its sil
 }, 120_000);
 
 test("a worker restarted on the same host runs its killed predecessor's jobs within 10 s", async () => {
+  gate = { open: false, held: [] };
+  const before = arrivals.length;
   const automationId = await ordersCallingTheReceiver("restart");
   // A long heartbeat threshold: only the pid check can free the jobs this fast.
   const settings = { TILLFLOW_WORKER_DEAD_AFTER_MS: "60000" };
   const doomed = spawnWorker(settings);
   await heartbeatOf(doomed);
-  const killedAt = await killMidFlight(doomed);
+  const killedAt = await killMidFlight(doomed, before);
   spawnWorker(settings);
   await expect.poll(() => settled(automationId), { timeout: 60_000, interval: 100 }).toBe(RUNS);
   const recovery = (arrivals.find((a) => a.at > killedAt + 50)?.at ?? Date.now()) - killedAt;
