@@ -4,9 +4,12 @@
  *   build if needed → database (embedded unless DATABASE_URL) → migrate → seed the demo once
  *   → web server + worker side by side → print the URL and the demo sign-in
  *
- * Ctrl-C (or SIGTERM) stops the web server and the worker, then the embedded database.
+ * Ctrl-C (SIGINT, to the launcher alone or to its whole process group), SIGTERM or SIGHUP stops the
+ * web server and the worker, then the embedded database, and prints "Stopped." — however many
+ * signals arrive and whichever process dies first.
  * Env: PORT (default 3000), DATABASE_URL, TILLFLOW_DATA_DIR, TILLFLOW_RESET=1 (start from an empty
- * database: the e2e tests use it).
+ * database: the e2e tests use it), TILLFLOW_WEB=off (the database and the worker only, no build:
+ * a worker-only host, and the launcher's own tests).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -18,6 +21,7 @@ import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from "@/lib/seed/demo";
 import { childEnv } from "./child-env";
 
 const dev = process.argv.includes("--dev");
+const web = process.env.TILLFLOW_WEB !== "off";
 const port = Number(process.env.PORT ?? 3000);
 const root = process.cwd();
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -47,11 +51,14 @@ function buildIsStale(): boolean {
   return SOURCES.some((entry) => newestMtime(path.join(root, entry)) > buildId.mtimeMs);
 }
 
-function prefixOutput(child: ChildProcess, label: string): void {
+function prefixOutput(child: ChildProcess, label: string, onLine?: (line: string) => void): void {
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on("data", (chunk: Buffer) => {
-      for (const line of chunk.toString().split("\n"))
-        if (line.trim()) process.stdout.write(`${label} ${line}\n`);
+      for (const line of chunk.toString().split("\n")) {
+        if (!line.trim()) continue;
+        process.stdout.write(`${label} ${line}\n`);
+        onLine?.(line);
+      }
     });
   }
 }
@@ -69,61 +76,104 @@ async function waitForServer(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`The web server did not answer on ${url} within ${timeoutMs / 1000}s.`);
 }
 
+const children: ChildProcess[] = [];
+/** Settles once the database is started, migrated and seeded (or failed to be). */
+let databaseReady: Promise<unknown> = Promise.resolve();
+let stopping: Promise<void> | null = null;
+
+/** Asks a child to stop (SIGTERM), and kills it if it has not exited after 15 s. */
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    // It may have exited a moment ago (a Ctrl-C reaches the whole group); then this does nothing.
+    child.kill("SIGTERM");
+  });
+}
+
+/**
+ * Stops everything once, whatever calls it how often: a Ctrl-C in a terminal reaches the whole
+ * process group (and npm forwards it again), so the children may already be gone and a second
+ * signal may arrive mid-shutdown. Every step runs even if an earlier one failed, so the database
+ * is stopped and "Stopped." printed every time.
+ */
+function shutdown(code: number): Promise<void> {
+  stopping ??= (async () => {
+    // A start-up failure before anything ran ends with its own message, not a stop report.
+    const announce = children.length > 0 || code === 0;
+    if (announce) console.log(web ? "Stopping the web server and the worker…" : "Stopping the worker…");
+    let exitCode = code;
+    await Promise.all(children.map(stopChild));
+    // A signal during start-up: let the database step finish, so a cluster it started is stopped.
+    await databaseReady.catch(() => {});
+    try {
+      await closeDb();
+      await stopOwnedDatabase();
+    } catch (error) {
+      console.error(
+        `The database did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      exitCode ||= 1;
+    }
+    if (announce) console.log("Stopped.");
+    process.exit(exitCode);
+  })();
+  return stopping;
+}
+
 async function main(): Promise<void> {
-  if (!dev && buildIsStale()) {
+  // A reader that went away (a closed pipe) must not crash the launcher mid-shutdown: the
+  // database still has to be stopped.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+  // Installed first: a Ctrl-C during the build or the migration must still stop the database.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0));
+
+  if (web && !dev && buildIsStale()) {
     console.log("Building the app (first start or changed sources)…");
     const build = spawnSync(process.execPath, [nextBin, "build"], {
       env: childEnv(process.env),
       stdio: "inherit",
     });
+    if (stopping) return;
     if (build.status !== 0) throw new Error("next build failed; see the output above.");
   }
 
-  const url = await ensureDatabaseUrl();
-  if (process.env.TILLFLOW_RESET === "1") await resetEmbeddedDatabase();
-  await migrateDatabase(url);
-  if (await seedDemo()) console.log("Seeded the demo shop “Demo Store”.");
-  await closeDb();
+  const prepared = (async () => {
+    const url = await ensureDatabaseUrl();
+    if (process.env.TILLFLOW_RESET === "1") await resetEmbeddedDatabase();
+    await migrateDatabase(url);
+    if (await seedDemo()) console.log("Seeded the demo shop “Demo Store”.");
+    await closeDb();
+    return url;
+  })();
+  databaseReady = prepared;
+  const url = await prepared;
+  if (stopping) return;
 
   const env = childEnv(process.env, { DATABASE_URL: url, PORT: String(port) });
-  const children: ChildProcess[] = [
-    spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], {
+  let workerRunning!: () => void;
+  const workerStarted = new Promise<void>((resolve) => (workerRunning = resolve));
+  if (web) {
+    const server = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
-    }),
-    spawn(process.execPath, ["--import", "tsx", path.join(root, "worker/index.ts")], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
-  ];
-  prefixOutput(children[0]!, "[web]   ");
-  prefixOutput(children[1]!, "[worker]");
+    });
+    children.push(server);
+    prefixOutput(server, "[web]   ");
+  }
+  const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "worker/index.ts")], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(worker);
+  prefixOutput(worker, "[worker]", (line) => {
+    if (line.includes("is running")) workerRunning();
+  });
 
-  let stopping = false;
-  const shutdown = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    console.log("Stopping the web server and the worker…");
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
-            child.once("exit", () => {
-              clearTimeout(force);
-              resolve();
-            });
-            child.kill("SIGTERM");
-          }),
-      ),
-    );
-    await stopOwnedDatabase();
-    console.log("Stopped.");
-    process.exit(code);
-  };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
   for (const child of children) {
     child.once("exit", (code, signal) => {
       if (stopping) return;
@@ -132,7 +182,21 @@ async function main(): Promise<void> {
     });
   }
 
+  if (!web) {
+    await workerStarted;
+    if (stopping) return;
+    console.log(
+      [
+        "",
+        "  Tillflow's worker is running (TILLFLOW_WEB=off: no web server).",
+        "  Press Ctrl-C to stop.",
+        "",
+      ].join("\n"),
+    );
+    return;
+  }
   await waitForServer(`http://127.0.0.1:${port}/api/health`, 120_000);
+  if (stopping) return;
   const users = DEMO_USERS.map((u) => u.email).join(", ");
   console.log(
     [
@@ -147,6 +211,5 @@ async function main(): Promise<void> {
 
 main().catch(async (error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
-  await stopOwnedDatabase();
-  process.exit(1);
+  await shutdown(1);
 });

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect, inject, test } from "vitest";
 import { dataRoot, startOrFindEmbedded } from "@/lib/db/embedded";
@@ -12,3 +14,22 @@ test.skipIf(!inject("embedded"))("a second process finds the running embedded cl
   const again = await startOrFindEmbedded(path.join(dataRoot(), "test-pg"));
   expect(again.port).toBe(cluster.port);
 });
+
+// As root the server runs as the system user `postgres`; a project it cannot reach (in /root, or
+// in a `mktemp -d`) used to fail deep inside initdb with a raw spawn error.
+test.skipIf(!inject("embedded") || process.getuid?.() !== 0)(
+  "as root, a data dir the postgres user cannot enter is refused up front with a sentence saying what to do",
+  async () => {
+    const closed = fs.mkdtempSync(path.join(os.tmpdir(), "tillflow-closed-"));
+    fs.chmodSync(closed, 0o700);
+    try {
+      await expect(startOrFindEmbedded(path.join(closed, "pg"))).rejects.toThrow(
+        `The embedded database runs as the system user 'postgres', which cannot enter ${closed} ` +
+          `(on the way to ${path.join(closed, "pg")}). Move the project to a directory postgres can reach`,
+      );
+      expect(fs.existsSync(path.join(closed, "pg", "PG_VERSION"))).toBe(false);
+    } finally {
+      fs.rmSync(closed, { recursive: true, force: true });
+    }
+  },
+);

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { reapRuns, WATCHDOG_RUN_REASON } from "@/lib/automations/engine/reap";
+import { reapRuns, replayStrandedLegs, WATCHDOG_RUN_REASON } from "@/lib/automations/engine/reap";
 import { getDb } from "@/lib/db/client";
-import { automationRuns } from "@/lib/db/schema";
+import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { createShop } from "./fixtures";
 import { flow, publishFlow } from "./flows";
@@ -64,4 +64,70 @@ test("the reaper fails lost running runs, leaves waiting runs alone, and re-enqu
   expect(await status(runs.orphan!)).toMatchObject({ status: "queued", reason: WATCHDOG_RUN_REASON });
   const jobs = await getDb().execute<{ key: string }>(sql`select key from graphile_worker._private_jobs`);
   expect(jobs.map((j) => j.key)).toEqual([`run:${runs.orphan}`]);
+});
+
+test("the reaper replays a leg stranded by a settle that overwrote its claim: waiting run, its wait already resumed, no job", async () => {
+  const shop = await createShop();
+  const automationId = await publishFlow(
+    shop.keys.editor,
+    "Stranded",
+    flow(
+      [
+        { id: "t", type: "auto.trigger.order_created" },
+        { id: "wait", type: "auto.control.wait", params: { duration: 1, unit: "minutes" } },
+        { id: "tag", type: "auto.action.add_tag", params: { tag: "x" } },
+      ],
+      [
+        ["t", "wait"],
+        ["wait", "tag"],
+      ],
+    ),
+  );
+  await upsertEntity(
+    shop.tenant.id,
+    "order",
+    "stranded",
+    { number: "s", status: "pending", total: 1, currency: "EUR" },
+    "test",
+  );
+  const [run] = await getDb()
+    .select()
+    .from(automationRuns)
+    .where(eq(automationRuns.automationId, automationId));
+  await getDb().execute(sql`delete from graphile_worker._private_jobs`);
+  const twoMinutesAgo = new Date(Date.now() - 120_000);
+  // What the race leaves: the wait claimed for leg 2, the run written back to `waiting`, and the
+  // job that claimed it gone (its worker died, the redelivered job found nothing to do).
+  const [wait] = await getDb()
+    .insert(automationRunWaits)
+    .values({
+      tenantId: shop.tenant.id,
+      runId: run!.id,
+      automationId,
+      automationVersion: run!.automationVersion,
+      nodeId: "wait",
+      nodeType: "auto.control.wait",
+      leg: 1,
+      resumeLeg: 2,
+      event: run!.event,
+      kind: "delay",
+      status: "resumed",
+      resumeAt: twoMinutesAgo,
+      resolvedAt: twoMinutesAgo,
+    })
+    .returning();
+  await getDb()
+    .update(automationRuns)
+    .set({ status: "waiting", legs: 2, updatedAt: twoMinutesAgo })
+    .where(eq(automationRuns.id, run!.id));
+
+  expect(await replayStrandedLegs()).toBe(1);
+  const [after] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, run!.id));
+  expect(after!.status).toBe("running");
+  const jobs = await getDb().execute<{ key: string; task: string }>(
+    sql`select key, task_identifier as task from graphile_worker.jobs`,
+  );
+  expect(jobs).toEqual([{ key: wait!.id, task: "automation_resume" }]);
+  // Once is enough: the run is running again and its wait has a job.
+  expect(await replayStrandedLegs()).toBe(0);
 });

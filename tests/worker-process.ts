@@ -4,11 +4,18 @@ const started: ChildProcess[] = [];
 
 /**
  * A real worker process, as `npm run worker` starts it, on this test file's database. Its peers
- * count it dead 3 s after its last heartbeat (so a test can sweep a SIGKILLed one quickly).
+ * count it dead 5 s after its last heartbeat (so a test sees a SIGKILLed one swept quickly);
+ * `env` overrides that or adds settings. Outbound HTTP to this machine is allowed (the tests'
+ * receivers listen on 127.0.0.1).
  */
-export function spawnWorker(): ChildProcess {
+export function spawnWorker(env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-    env: { ...process.env, TILLFLOW_WORKER_DEAD_AFTER_MS: "3000" },
+    env: {
+      ...process.env,
+      TILLFLOW_WORKER_DEAD_AFTER_MS: "5000",
+      HTTP_ACTION_ALLOW: "127.0.0.1,localhost",
+      ...env,
+    },
     stdio: "ignore",
   });
   started.push(child);
@@ -17,5 +24,6 @@ export function spawnWorker(): ChildProcess {
 
 /** Kills every worker process this file started that is still running. */
 export function killWorkers(): void {
-  for (const child of started) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 }

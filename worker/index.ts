@@ -1,4 +1,9 @@
-import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
+import {
+  ensureDatabaseUrl,
+  stopOwnedDatabase,
+  surviveDatabaseRestarts,
+  whileDatabaseUnavailable,
+} from "@/lib/db/connection";
 import { closeDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { startWorker } from "./run";
@@ -7,9 +12,14 @@ import { startWorker } from "./run";
 export async function main(): Promise<void> {
   // The worker runs many legs at once; give its drizzle pool more room than the web server's.
   process.env.DB_POOL_MAX ??= "20";
+  surviveDatabaseRestarts();
   const url = await ensureDatabaseUrl();
-  await migrateDatabase(url);
-  const worker = await startWorker({ connectionString: url });
+  // A worker started while Postgres restarts (a supervisor bringing it back after a crash) waits
+  // for the database instead of exiting.
+  await whileDatabaseUnavailable("migrating", () => migrateDatabase(url));
+  const worker = await whileDatabaseUnavailable("starting the worker", () =>
+    startWorker({ connectionString: url }),
+  );
   console.log(`Worker ${worker.workerId} is running. Press Ctrl-C to stop.`);
   let stopping = false;
   const shutdown = async (signal: string) => {

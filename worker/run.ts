@@ -5,13 +5,24 @@ import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from
 import { crontabFor } from "@/lib/jobs";
 import { workerLogger } from "@/lib/worker/logger";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
-import { beat, BEAT_EVERY_MS, markStopped, registerWorker } from "@/lib/worker/heartbeat";
+import {
+  beat,
+  BEAT_EVERY_MS,
+  forceUnlock,
+  hostIdentity,
+  markStopped,
+  registerWorker,
+  sweepSilentWorkers,
+  SWEEP_EVERY_MS,
+} from "@/lib/worker/heartbeat";
+import { whileDatabaseUnavailable } from "@/lib/db/connection";
 import { tasks } from "./tasks";
 import { resumeWaits } from "./tasks/automation-resume";
 
 export interface WorkerHandle {
   workerId: string;
-  runner: Runner;
+  /** The current graphile-worker runner (a new one if the last ended on its own, e.g. a lost database). */
+  readonly runner: Runner;
   /** Resumes waits at their due time instead of at graphile-worker's next poll. */
   wakeTimer: WakeTimer;
   /** Stops taking jobs, waits for running ones, and records a clean stop. */
@@ -33,7 +44,8 @@ export interface StartWorkerOptions {
   crontab?: boolean;
   /**
    * Jobs fetched (and locked) per round trip, served to this process's workers from memory.
-   * Default = concurrency; 0 or 1 fetches one job per worker per query (graphile-worker's default).
+   * Default the smaller of concurrency and 1,000 (or `WORKER_LOCAL_QUEUE`); 0 or 1 fetches one job
+   * per worker per query (graphile-worker's default).
    */
   localQueueSize?: number;
   /** Milliseconds to gather job completions into one query; -1 completes each job on its own. Default 0 (same tick). */
@@ -45,65 +57,139 @@ export interface StartWorkerOptions {
 /**
  * Starts graphile-worker with the typed task map and the crontab, registers this process in
  * `worker_heartbeats`, and keeps beating with the lock ids graphile-worker uses, so a sweeper can
- * release this worker's jobs if it is ever killed without a chance to clean up. A WakeTimer takes
+ * release this worker's jobs if it is ever killed without a chance to clean up. It is such a
+ * sweeper itself: once as it starts and then every few seconds it releases the jobs of dead peers
+ * (see lib/worker/heartbeat.ts), so a killed worker's jobs run again within seconds. A WakeTimer takes
  * the jobs of waits due soon at their exact time (the poll alone would start them up to half a
  * second late); its lock id is in the heartbeat too, so the sweeper releases those jobs as well.
  */
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
   const workerId = `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
+  /** Every id this process locks jobs with: its runners' pool ids and its WakeTimer's. */
   const lockIds = new Set<string>();
-  await registerWorker(workerId, os.hostname(), process.pid);
-  // Listen before run() starts: the pool and its workers are created during the call.
-  const events = new EventEmitter() as WorkerEvents;
-  events.on("pool:create", ({ workerPool }) => lockIds.add(workerPool.id));
-  events.on("worker:create", ({ worker }) => lockIds.add(worker.workerId));
+  await registerWorker(workerId, hostIdentity(), process.pid);
+  // A worker that starts (often: one restarted after a crash) frees its dead peers' jobs at once.
+  const sweep = async () => {
+    const swept = await sweepSilentWorkers(forceUnlock, { self: workerId });
+    if (swept.length > 0)
+      console.warn(`Released the jobs of workers that stopped beating: ${swept.join(", ")}.`);
+  };
+  await sweep().catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error));
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
   const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10_000);
-  const localQueueSize = options.localQueueSize ?? concurrency;
-  const runner = await run({
-    events,
-    logger: workerLogger,
-    connectionString: options.connectionString,
-    concurrency,
-    // Jobs waiting on a batch hold no connection, so the pool stays far smaller than concurrency.
-    maxPoolSize: Math.min(concurrency, 16),
-    // Batched fetching and completion: several times the throughput of one query per job.
-    preset: {
-      worker: {
-        ...(localQueueSize > 1 ? { localQueue: { size: localQueueSize } } : {}),
-        completeJobBatchDelay: options.completeBatchDelay ?? 0,
-        failJobBatchDelay: options.completeBatchDelay ?? 0,
+  // At most 1,000 jobs fetched (and locked, each attempt counted) per process at once: a process
+  // that took all of a backlog and was then killed took every job's attempt with it, and a few
+  // such kills in a row used up the attempts of thousands of jobs (the chaos suite saw it).
+  const localQueueSize =
+    options.localQueueSize ?? Math.min(concurrency, Number(process.env.WORKER_LOCAL_QUEUE ?? 1_000));
+  // The pool ids of each runner: graphile-worker 0.17 locks every job with its pool's id (the
+  // individual workers' ids never appear in `locked_by`), so these are what the heartbeat reports.
+  const poolIdsOf = new Map<Runner, string[]>();
+  const startRunner = async () => {
+    const poolIds: string[] = [];
+    // Listen before run() starts: the pool is created during the call.
+    const events = new EventEmitter() as WorkerEvents;
+    events.on("pool:create", ({ workerPool }) => {
+      poolIds.push(workerPool.id);
+      lockIds.add(workerPool.id);
+    });
+    const started = await run({
+      events,
+      logger: workerLogger,
+      connectionString: options.connectionString,
+      concurrency,
+      // Jobs waiting on a batch hold no connection, so the pool stays far smaller than concurrency.
+      maxPoolSize: Math.min(concurrency, 16),
+      // Batched fetching and completion: several times the throughput of one query per job.
+      preset: {
+        worker: {
+          ...(localQueueSize > 1 ? { localQueue: { size: localQueueSize } } : {}),
+          completeJobBatchDelay: options.completeBatchDelay ?? 0,
+          failJobBatchDelay: options.completeBatchDelay ?? 0,
+        },
       },
-    },
-    noHandleSignals: !options.handleSignals,
-    // Due jobs (laters, and waits the WakeTimer did not take) are found by polling: this bounds
-    // how late one can start.
-    pollInterval: 250,
-    taskList: { ...tasks, ...options.extraTasks },
-    parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
-  });
+      noHandleSignals: !options.handleSignals,
+      // Due jobs (laters, and waits the WakeTimer did not take) are found by polling: this bounds
+      // how late one can start.
+      pollInterval: 250,
+      taskList: { ...tasks, ...options.extraTasks },
+      parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
+    });
+    poolIdsOf.set(started, poolIds);
+    return started;
+  };
+  let runner = await startRunner();
+  let stopping: Promise<void> | null = null;
+  /**
+   * graphile-worker rides out a short Postgres restart (its pool retries), but gives up when it
+   * cannot record finished jobs for a while ("queue is in an inconsistent state"): its pool exits
+   * and the jobs it had fetched stay locked by its id, held by nobody, for four hours. This
+   * process is alive, so no sweeper would free them: free them here, then start a new runner.
+   */
+  const watch = (current: Runner) => {
+    void current.promise
+      .catch((error: unknown) => console.error("graphile-worker stopped with an error.", error))
+      .then(async () => {
+        if (stopping) return;
+        const orphaned = poolIdsOf.get(current) ?? [];
+        poolIdsOf.delete(current);
+        console.error("graphile-worker stopped by itself; releasing its jobs and starting it again.");
+        while (!stopping) {
+          try {
+            await whileDatabaseUnavailable("releasing the stopped runner's jobs", () =>
+              forceUnlock(orphaned),
+            );
+            for (const id of orphaned) lockIds.delete(id);
+            const next = await whileDatabaseUnavailable("starting graphile-worker again", startRunner);
+            runner = next;
+            watch(next);
+            if (stopping) await next.stop();
+            console.log("graphile-worker is running again.");
+            return;
+          } catch (error) {
+            console.error("graphile-worker could not start again; will retry in 1 s.", error);
+            await new Promise((r) => setTimeout(r, 1_000));
+          }
+        }
+      });
+  };
+  watch(runner);
 
   const wakeTimer = new WakeTimer({ lockId: `${workerId}-wake`, resume: resumeWaits });
   lockIds.add(wakeTimer.lockId);
 
   const sendBeat = () =>
-    beat(workerId, [...lockIds]).catch((error: unknown) =>
-      console.error("Worker heartbeat failed; will retry.", error),
-    );
+    beat(workerId, [...lockIds])
+      .then((live) => {
+        if (!live)
+          console.warn("A peer had declared this worker dead (its heartbeats were late); beating again.");
+      })
+      .catch((error: unknown) => console.error("Worker heartbeat failed; will retry.", error));
   await sendBeat();
   // Only once the heartbeat names its lock id: a job it locks must be one the sweeper can free.
   wakeTimer.start();
   const timer = setInterval(sendBeat, BEAT_EVERY_MS);
   timer.unref();
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error))
+      .finally(() => (sweeping = false));
+  }, SWEEP_EVERY_MS);
+  sweeper.unref();
 
-  let stopping: Promise<void> | null = null;
   return {
     workerId,
-    runner,
+    get runner() {
+      return runner;
+    },
     wakeTimer,
     stop: () =>
       (stopping ??= (async () => {
         clearInterval(timer);
+        clearInterval(sweeper);
         // First, so the jobs of waits not yet woken are left unlocked for graphile-worker.
         await wakeTimer.stop();
         await runner.stop();

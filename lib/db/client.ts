@@ -6,6 +6,8 @@ function connect(url: string) {
   const client = postgres(url, {
     max: Number(process.env.DB_POOL_MAX ?? 10),
     onnotice: () => {},
+    // See recycleAfterClose: a pool whose connection closed under it is replaced by a fresh one.
+    onclose: () => recycleAfterClose(client),
     // Postgres `bigint` counts arrive as strings by default; ours fit in a JS number.
     types: { bigint: postgres.BigInt },
   });
@@ -29,6 +31,30 @@ export function getDb(): Db {
   if (!url) throw new Error("DATABASE_URL is not set: call ensureDatabaseUrl() at process start.");
   if (holder.__tillflowDb?.url !== url) holder.__tillflowDb = { url, db: connect(url) };
   return holder.__tillflowDb.db;
+}
+
+let lastRecycle = 0;
+
+/**
+ * Replaces the pool after one of its connections closed (a Postgres restart cuts them all).
+ * postgres.js 3.4.9 can leave a closed connection with a stale write timer, after which it never
+ * sends anything again and its queries hang (porsager/postgres#1208, #1154); a new pool has none
+ * of those. The old pool gets 30 s to finish the queries it still runs. At most once every 5 s,
+ * and rare otherwise: connections also close when they reach their maximum lifetime (30-60 min).
+ */
+function recycleAfterClose(pool: Db["$client"]): void {
+  const current = holder.__tillflowDb;
+  // Only the pool in use: a retired one closing its connections says nothing new.
+  if (!current || current.db.$client !== pool || Date.now() - lastRecycle < 5_000) return;
+  lastRecycle = Date.now();
+  holder.__tillflowDb = undefined;
+  void current.db.$client.end({ timeout: 30 }).catch(() => {});
+}
+
+/** Drops the current pool (see recycleAfterClose); the next getDb() opens a new one. */
+export function recycleDb(): void {
+  const current = holder.__tillflowDb;
+  if (current) recycleAfterClose(current.db.$client);
 }
 
 export async function closeDb(): Promise<void> {

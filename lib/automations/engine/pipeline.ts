@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { isDatabaseUnavailable } from "@/lib/db/connection";
 import { getDb } from "@/lib/db/client";
 import { isDomain } from "@/lib/entities/domains";
 import { registry } from "@/lib/automations/nodes/registry";
@@ -245,7 +246,10 @@ export async function runLegs(requests: LegRequest[]): Promise<Map<string, LegOu
   const onError = async (leg: Leg, error: unknown) => {
     const claim = claimOf.get(leg)!;
     const key = claimKey(claim);
-    if (!claim.wait) {
+    // The database itself was unavailable (a Postgres restart): not the run's fault. The job is
+    // retried like a first leg's, and claimWaits returns the leg as a replay (keyed steps and
+    // deliveries, nothing repeated) instead of failing a run a restart happened to interrupt.
+    if (!claim.wait || isDatabaseUnavailable(error)) {
       results.set(key, asError(error));
       return;
     }

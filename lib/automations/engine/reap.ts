@@ -72,10 +72,51 @@ export async function reapRuns(): Promise<ReapResult> {
     );
     return result;
   });
+  const stranded = await replayStrandedLegs();
   return {
     failed: failed.length,
-    requeued: orphans.length,
+    requeued: orphans.length + stranded,
     overdueWaits: waits.failed.length,
     rescheduledWaits: waits.rescheduled,
   };
+}
+
+/** A run `waiting` with no pending wait is stranded after this long (its leg never ran). */
+export const STRANDED_AFTER_MINUTES = 1;
+
+/**
+ * Replays legs lost to a race the chaos suite found: a leg's settle reads "a wait is pending",
+ * blocks on the run row while another worker claims that wait (run `running`, next leg), then
+ * writes `waiting` over it. If the worker running the claimed leg is killed before it settles,
+ * the redelivered job finds the run `waiting`, not `running`, and does nothing: the run waits
+ * forever on a wait already resumed. Such a run (waiting, no pending wait, its current leg's wait
+ * resumed, no job for it) is put back to `running` and its wait's job re-added, which claimWaits
+ * then returns as a replay (steps and deliveries keyed, nothing repeated). Returns how many.
+ */
+export async function replayStrandedLegs(): Promise<number> {
+  const db = getDb();
+  const revived = await db.execute<{ wait_id: string }>(sql`
+    with stranded as (
+      select r.id as run_id, w.id as wait_id from automation_runs r
+      join automation_run_waits w
+        on w.run_id = r.id and w.status = 'resumed' and w.kind <> 'later' and w.resume_leg = r.legs
+      where r.status = 'waiting'
+        and r.updated_at < now() - make_interval(mins => ${STRANDED_AFTER_MINUTES})
+        and not exists (select 1 from automation_run_waits p
+                        where p.run_id = r.id and p.status = 'pending' and p.kind <> 'later')
+        and not exists (select 1 from graphile_worker._private_jobs j where j.key = w.id::text)
+      limit 10000
+    )
+    update automation_runs r set status = 'running', updated_at = now()
+    from stranded s where r.id = s.run_id and r.status = 'waiting'
+    returning s.wait_id::text as wait_id`);
+  await enqueueJobs(
+    db,
+    revived.map((r) => ({
+      task: "automation_resume" as const,
+      payload: { waitId: r.wait_id },
+      jobKey: r.wait_id,
+    })),
+  );
+  return revived.length;
 }
