@@ -49,6 +49,19 @@ export function crontabFor(env: Readonly<Record<string, string | undefined>> = p
   return env.TILLFLOW_SCHEDULES === "off" ? MAINTENANCE.join("\n") : CRONTAB;
 }
 
+/**
+ * Attempts before graphile-worker gives a job up. A worker killed mid-batch costs an attempt to
+ * every job it had locked (its local queue, up to a thousand), though none of them ran: the leg
+ * jobs, whose work is claimed in the database and replayed safely, get many more so that a run of
+ * crashes never exhausts them (the chaos suite kills a worker a dozen times). Others: 5.
+ */
+const MAX_ATTEMPTS: Partial<Record<TaskName, number>> = {
+  automation_execute: 25,
+  automation_resume: 25,
+  automation_later: 25,
+  schedule_fanout: 25,
+};
+
 export interface JobSpec<T extends TaskName = TaskName> {
   task: T;
   payload: TaskPayload<T>;
@@ -68,7 +81,7 @@ export async function enqueueJobs(tx: DbOrTx, jobs: JobSpec[]): Promise<void> {
     identifier: job.task,
     payload: job.payload,
     run_at: job.runAt?.toISOString() ?? null,
-    max_attempts: job.maxAttempts ?? 5,
+    max_attempts: job.maxAttempts ?? MAX_ATTEMPTS[job.task] ?? 5,
     job_key: job.jobKey ?? null,
   }));
   await tx.execute(sql`

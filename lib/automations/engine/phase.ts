@@ -364,7 +364,7 @@ async function writePhase(tx: Tx, legs: Leg[]): Promise<void> {
   await writeWaits(tx, writes);
   await settleRuns(
     tx,
-    legs.filter((leg) => !leg.outside).map((leg) => leg.ctx.runId),
+    legs.filter((leg) => !leg.outside).map((leg) => ({ runId: leg.ctx.runId, leg: leg.ctx.leg })),
   );
 }
 

@@ -45,10 +45,13 @@ export async function finishRun(
  * with `resume_at` set to its earliest. Duration runs from the original start. Set-based, so a
  * batch of legs settles in one statement.
  */
-export async function settleRuns(tx: DbOrTx, runIds: string[]): Promise<void> {
-  if (runIds.length === 0) return;
+export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void> {
+  if (legs.length === 0) return;
+  const rows = legs.map((l) => ({ id: l.runId, leg: l.leg ?? null }));
   await tx.execute(sql`
-    with ids as (select distinct value::uuid as id from json_array_elements_text(${JSON.stringify(runIds)}::json)),
+    with ids as (
+      select distinct on (id) id, leg from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, leg int)
+    ),
     tally as (
       select s.run_id,
              count(*) filter (where s.category = 'action') as actions,
@@ -76,7 +79,18 @@ export async function settleRuns(tx: DbOrTx, runIds: string[]): Promise<void> {
         then t.failed || ' of ' || t.actions || ' actions failed.' else null end,
       updated_at = now()
     from ids left join tally t on t.run_id = ids.id left join pending p on p.run_id = ids.id
-    where r.id = ids.id and r.status in ('running', 'waiting')`);
+    where r.id = ids.id and r.status in ('running', 'waiting')
+      -- A leg settles its run unless a newer leg of it is in flight: once a wait of another branch
+      -- was claimed for the next leg (legs moved on, status running), that leg owns the run's
+      -- status and settles it when it ends. (Found by the chaos suite: this statement, blocked on
+      -- the run row by that claim, would otherwise write 'waiting' over it from its older reading.)
+      and (ids.leg is null or r.legs = ids.leg or r.status <> 'running')`);
+}
+
+/** A leg that ended or paused; `leg` null settles whatever leg the run is on (a run stopped by hand). */
+export interface SettlingLeg {
+  runId: string;
+  leg?: number | null;
 }
 
 /** How a run ends without settling from its steps: the wake table stopped it, or it failed. */
@@ -105,5 +119,5 @@ export async function finishRuns(tx: DbOrTx, endings: RunEnding[]): Promise<void
 
 /** Settles one run (see `settleRuns`). */
 export async function settleRun(tx: DbOrTx, runId: string): Promise<void> {
-  await settleRuns(tx, [runId]);
+  await settleRuns(tx, [{ runId }]);
 }
