@@ -169,7 +169,9 @@ test("on the run page the run reads Awaiting approval, and rejecting it there ru
     "Waiting for a decision: Review order #e2e_big_2",
   );
   const step = page.getByTestId("approval-step");
-  await expect(step).toContainText("Times out in 3 days, then follows 'Timed out'");
+  await expect(step).toContainText(
+    /Times out in 3 days · [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M, then follows 'Timed out'/,
+  );
 
   await step.getByLabel("Note").fill("Address does not match");
   await step.getByRole("button", { name: /^Reject/ }).click();
