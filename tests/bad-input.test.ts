@@ -6,6 +6,7 @@ import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/rout
 import { POST as createRoute } from "@/app/api/v1/automations/route";
 import { PATCH as patchEntityRoute, PUT as putEntityRoute } from "@/app/api/v1/entities/[domain]/[id]/route";
 import { POST as eventsRoute } from "@/app/api/v1/events/route";
+import { GET as runsRoute } from "@/app/api/v1/runs/route";
 import { POST as previewRoute } from "@/app/api/v1/schedules/preview/route";
 import { registry } from "@/lib/automations/nodes/registry";
 import { getDb } from "@/lib/db/client";
@@ -109,9 +110,22 @@ async function sendChecked(send: () => Promise<Reply>, field?: string): Promise<
 
 // ── Arbitraries ──────────────────────────────────────────────────────────────────────────────
 
-const json = fc.jsonValue({ maxDepth: 2 });
+/**
+ * One character of a generated string: mostly printable ASCII, sometimes what breaks naive code —
+ * NUL (which PostgreSQL refuses in text and jsonb), lone surrogates, a right-to-left override,
+ * newlines, quotes, percent signs, accents and emoji.
+ */
+const unit = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("\u0000", "\ud800", "\udfff", "\u202e", "\n", "'", "%", "\\", "é", "😀"),
+  },
+);
+const str = (maxLength: number) => fc.string({ unit, maxLength });
+const json = fc.jsonValue({ maxDepth: 2, stringUnit: unit });
 const nodeTypes = registry.all().map((d) => d.type);
-const idish = fc.oneof(fc.constantFrom("t", "a", "b", "c", "w", "x"), fc.string({ maxLength: 12 }), json);
+const idish = fc.oneof(fc.constantFrom("t", "a", "b", "c", "w", "x"), str(12), json);
 const PARAM_KEYS = [
   "tag",
   "body",
@@ -140,7 +154,7 @@ const params = fc.oneof(fc.dictionary(fc.constantFrom(...PARAM_KEYS), json, { ma
 const node = fc.record(
   {
     id: idish,
-    type: fc.oneof(fc.constantFrom(...nodeTypes), fc.string({ maxLength: 20 }), json),
+    type: fc.oneof(fc.constantFrom(...nodeTypes), str(20), json),
     params,
     position: fc.oneof(fc.record({ x: fc.double(), y: fc.double() }), json),
   },
@@ -194,7 +208,7 @@ const template = fc
         "\\",
         "  ",
       ),
-      fc.string({ maxLength: 6 }),
+      str(6),
     ),
     { maxLength: 12 },
   )
@@ -220,26 +234,26 @@ const cronField = fc.oneof(
     "1,2",
     "99999999999",
   ),
-  fc.string({ maxLength: 4 }),
+  str(4),
 );
 const cron = fc.oneof(
   fc.array(cronField, { minLength: 0, maxLength: 7 }).map((f) => f.join(" ")),
-  fc.string({ maxLength: 30 }),
+  str(30),
   json,
 );
 const timezone = fc.oneof(
   fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Mars/Olympus", "", "+02:00", "Etc/GMT+14"),
-  fc.string({ maxLength: 20 }),
+  str(20),
   json,
 );
 
 const EVENT_TYPES = ["order.paid", "order.created", "cart.abandoned", "customer.created", "nope", "order."];
 const event = fc.record(
   {
-    id: fc.oneof(fc.string({ maxLength: 40 }), json),
-    type: fc.oneof(fc.constantFrom(...EVENT_TYPES), fc.string({ maxLength: 20 }), json),
-    domain: fc.oneof(fc.constantFrom(...DOMAINS, "webhook", "schedule"), fc.string({ maxLength: 10 }), json),
-    entityId: fc.oneof(fc.string({ maxLength: 20 }), json),
+    id: fc.oneof(str(40), json),
+    type: fc.oneof(fc.constantFrom(...EVENT_TYPES), str(20), json),
+    domain: fc.oneof(fc.constantFrom(...DOMAINS, "webhook", "schedule"), str(10), json),
+    entityId: fc.oneof(str(20), json),
     payload: json,
     extra: json,
   },
@@ -251,12 +265,12 @@ const goodEvent = () => ({ type: "order.paid", domain: "order", entityId: "o-1",
 const entityBody = fc.oneof(
   fc.record(
     {
-      number: fc.oneof(fc.string({ maxLength: 8 }), json),
+      number: fc.oneof(str(8), json),
       status: fc.oneof(fc.constantFrom("pending", "paid", "open", "delivered"), json),
       total: fc.oneof(fc.double(), json),
       currency: fc.oneof(fc.constantFrom("EUR", "usd", "EURO"), json),
-      email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 10 })),
-      title: fc.oneof(fc.string({ maxLength: 10 }), json),
+      email: fc.oneof(fc.emailAddress(), str(10)),
+      title: fc.oneof(str(10), json),
       inventory: fc.oneof(fc.integer(), json),
       tags: json,
       lineItems: json,
@@ -281,7 +295,7 @@ const editor = () => shop.keys.editor;
 describe("bad input never breaks the API", () => {
   test("arbitrary graphs and names on create", async () => {
     await fc.assert(
-      fc.asyncProperty(graph, fc.oneof(fc.string({ maxLength: 20 }), json), async (g, name) => {
+      fc.asyncProperty(graph, fc.oneof(str(20), json), async (g, name) => {
         await sendChecked(() =>
           call(createRoute, { method: "POST", key: editor(), body: { name, graph: g } }),
         );
@@ -446,8 +460,8 @@ describe("bad input never breaks the API", () => {
   test("entity bodies on PUT, any domain and id", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.constantFrom(...DOMAINS), fc.string({ maxLength: 10 })),
-        fc.oneof(fc.constantFrom("o-1", "n-1"), fc.string({ maxLength: 250 })),
+        fc.oneof(fc.constantFrom(...DOMAINS), str(10)),
+        fc.oneof(fc.constantFrom("o-1", "n-1"), str(250)),
         entityBody,
         async (domain, id, body) => {
           await sendChecked(() =>
@@ -462,8 +476,8 @@ describe("bad input never breaks the API", () => {
   test("entity bodies on PATCH", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.constant("order"), fc.constantFrom(...DOMAINS), fc.string({ maxLength: 10 })),
-        fc.oneof(fc.constant("o-1"), fc.string({ maxLength: 250 })),
+        fc.oneof(fc.constant("order"), fc.constantFrom(...DOMAINS), str(10)),
+        fc.oneof(fc.constant("o-1"), str(250)),
         entityBody,
         async (domain, id, body) => {
           await sendChecked(() =>
@@ -518,6 +532,46 @@ describe("bad input never breaks the API", () => {
       }
     }
   });
+});
+
+test("a NUL or half an emoji (which PostgreSQL cannot store) is a 400 naming the field, not a 500", async () => {
+  // Found by the properties above: each of these was a 500 from the database before.
+  const cases: [() => Promise<Reply>, string][] = [
+    [
+      () =>
+        call(putEntityRoute, {
+          method: "PUT",
+          key: editor(),
+          params: { domain: "order", id: "o-4" },
+          body: { ...GOOD_ORDER, number: "#\u0000" },
+        }),
+      "number",
+    ],
+    [
+      () =>
+        call(eventsRoute, {
+          method: "POST",
+          key: editor(),
+          body: [goodEvent(), { ...goodEvent(), payload: { note: "\ud83d" } }],
+        }),
+      "1.payload.note",
+    ],
+    [
+      () =>
+        call(draftRoute, {
+          method: "PUT",
+          key: editor(),
+          params: { id: automationId },
+          body: { graph: { nodes: [{ id: "t", type: "x", params: { body: "\u0000" } }], edges: [] } },
+        }),
+      "graph.nodes.0.params.body",
+    ],
+    [() => call(runsRoute, { key: editor(), path: "/api/v1/runs?entityId=%00" }), "entityId"],
+  ];
+  for (const [send, field] of cases) {
+    const reply = await sendChecked(send, field);
+    expect(reply.status).toBe(400);
+  }
 });
 
 test("the run counts add up to 10,000 cases", () => {
