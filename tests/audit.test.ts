@@ -152,6 +152,14 @@ describe("audit log", () => {
     await waitingRun(id, "w-3");
     ok(await call(cancelRoute, { method: "POST", key: editor, params: { id: w1 } }));
     ok(await call(resumeNowRoute, { method: "POST", key: editor, params: { id: w2 } }));
+    // The resumed wait is the worker's once it leaves "pending"; until then "cancel all" would take it too.
+    await expect
+      .poll(
+        async () =>
+          (await getDb().select().from(automationRunWaits).where(eq(automationRunWaits.id, w2)))[0]?.status,
+        { timeout: 15_000, interval: 50 },
+      )
+      .not.toBe("pending");
     ok(await call(cancelAllRoute, { method: "POST", key: editor, params: { id } }));
     ok(await call(shopCancelAllRoute, { method: "POST", key: editor }));
 
