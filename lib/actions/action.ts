@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { assertRole, type Caller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
+import { findUnstorable, unstorableError } from "@/lib/api/storable";
 import { currentCaller } from "@/lib/auth/session";
 import { AppError, zodIssues, type ErrorCode, type Issue } from "@/lib/errors";
 
@@ -22,6 +23,8 @@ export function action<S extends z.ZodType, T>(
     if (!caller) return { ok: false, error: "Your session has ended. Sign in again." };
     try {
       assertRole(caller, options.role);
+      const unstorable = findUnstorable(raw);
+      if (unstorable) throw unstorableError(unstorable);
       const parsed = options.input.safeParse(raw);
       if (!parsed.success) {
         const issues = zodIssues(parsed.error);

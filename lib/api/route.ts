@@ -3,6 +3,7 @@ import { assertRole, resolveCaller, type Caller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
 import { AppError, parseOrThrow, unauthorized } from "@/lib/errors";
 import { limitApiKey, RateLimitedError } from "./rate-limit";
+import { assertStorableJson, findUnstorable, unstorableError } from "./storable";
 
 function bytesFromEnv(name: string, fallback: number): number {
   const value = Number(process.env[name]);
@@ -67,11 +68,14 @@ export async function readJsonSized(
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) throw tooLarge(maxBytes, hint);
   if (!text.trim()) throw new AppError(400, "bad_request", "The request body is empty; send JSON.");
+  let value: unknown;
   try {
-    return { value: JSON.parse(text), bytes };
+    value = JSON.parse(text);
   } catch {
     throw new AppError(400, "bad_request", "The request body is not valid JSON.");
   }
+  assertStorableJson(text, value);
+  return { value, bytes };
 }
 
 /** Reads a JSON body, refusing bodies over 1 MB or not JSON with a clear 400. */
@@ -87,7 +91,10 @@ export async function readOptionalJson(req: Request): Promise<unknown> {
 
 /** The query string as a plain object, for a zod schema to parse. */
 export function searchParams(req: Request): Record<string, string> {
-  return Object.fromEntries(new URL(req.url).searchParams);
+  const query = Object.fromEntries(new URL(req.url).searchParams);
+  const unstorable = findUnstorable(query);
+  if (unstorable) throw unstorableError(unstorable);
+  return query;
 }
 
 /** Reads and validates a JSON body in one step. */

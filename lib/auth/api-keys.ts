@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
 import { apiKeys, tenants } from "@/lib/db/schema";
 import { isUuid, notFound } from "@/lib/errors";
 import { KeyCache } from "./key-cache";
 import type { Role } from "./roles";
+import type { StaffChanger } from "./users";
 
 const KEY_PREFIX = "tf_";
 
@@ -32,24 +34,39 @@ const summaryColumns = {
   revokedAt: apiKeys.revokedAt,
 };
 
-/** Creates a key and returns it in full; this is the only time the full key exists outside the caller. */
+/**
+ * Creates a key and returns it in full; this is the only time the full key exists outside the caller.
+ * Given a `Caller`, the key belongs to its shop and the creation is recorded in the audit log.
+ */
 export async function createApiKey(
-  tenantId: string,
+  by: StaffChanger,
   input: { name: string; role: Role; createdBy?: string | null },
 ): Promise<{ key: string; apiKey: ApiKeySummary }> {
   const key = `${KEY_PREFIX}${crypto.randomBytes(24).toString("base64url")}`;
-  const [apiKey] = await getDb()
-    .insert(apiKeys)
-    .values({
-      tenantId,
-      name: input.name,
-      role: input.role,
-      prefix: key.slice(0, 10),
-      keyHash: hashApiKey(key),
-      createdBy: input.createdBy ?? null,
-    })
-    .returning(summaryColumns);
-  return { key, apiKey: apiKey! };
+  return getDb().transaction(async (tx) => {
+    const [apiKey] = await tx
+      .insert(apiKeys)
+      .values({
+        tenantId: typeof by === "string" ? by : by.tenant.id,
+        name: input.name,
+        role: input.role,
+        prefix: key.slice(0, 10),
+        keyHash: hashApiKey(key),
+        createdBy: input.createdBy ?? null,
+      })
+      .returning(summaryColumns);
+    if (typeof by !== "string") await recordAudit(tx, by, keyEvent("api_key.created", apiKey!));
+    return { key, apiKey: apiKey! };
+  });
+}
+
+function keyEvent(action: string, apiKey: Pick<ApiKeySummary, "id" | "name" | "prefix" | "role">) {
+  return {
+    action,
+    subjectType: "api_key",
+    subjectId: apiKey.id,
+    detail: { name: apiKey.name, prefix: apiKey.prefix, role: apiKey.role },
+  };
 }
 
 export async function listApiKeys(tenantId: string): Promise<ApiKeySummary[]> {
@@ -60,14 +77,18 @@ export async function listApiKeys(tenantId: string): Promise<ApiKeySummary[]> {
     .orderBy(desc(apiKeys.createdAt));
 }
 
-export async function revokeApiKey(tenantId: string, id: string): Promise<void> {
+export async function revokeApiKey(by: StaffChanger, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound("That API key");
-  const rows = await getDb()
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  if (rows.length === 0) throw notFound("That API key");
+  const tenantId = typeof by === "string" ? by : by.tenant.id;
+  await getDb().transaction(async (tx) => {
+    const rows = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning(summaryColumns);
+    if (rows.length === 0) throw notFound("That API key");
+    if (typeof by !== "string") await recordAudit(tx, by, keyEvent("api_key.revoked", rows[0]!));
+  });
   // Effective at once in this process; other processes stop trusting it within KEY_CACHE_MS.
   liveKeys().forget(id);
 }

@@ -2,10 +2,21 @@ import crypto from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
 import { accounts, memberships, users } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import type { Caller } from "./caller";
 import { ROLES, type Role } from "./roles";
+
+/**
+ * Who changes a shop's staff: a signed-in admin or an API key (a `Caller`, and the change is
+ * recorded in the audit log), or the operator's command line, seed or tests (a tenant id, and it
+ * is not: nobody of the shop did it).
+ */
+export type StaffChanger = Caller | string;
+
+const tenantOf = (by: StaffChanger) => (typeof by === "string" ? by : by.tenant.id);
 
 export const memberInput = z.object({
   email: z.email("enter a valid email address").transform((e) => e.toLowerCase()),
@@ -26,7 +37,8 @@ export interface Member {
  * Adds a staff member to a shop: creates the user and its password login when the email is new,
  * or just the membership when the person already works for another shop.
  */
-export async function addMember(tenantId: string, input: z.input<typeof memberInput>): Promise<Member> {
+export async function addMember(by: StaffChanger, input: z.input<typeof memberInput>): Promise<Member> {
+  const tenantId = tenantOf(by);
   const values = parseOrThrow(memberInput, input, "The user is invalid");
   const passwordHash = await hashPassword(values.password);
   return getDb().transaction(async (tx) => {
@@ -56,6 +68,13 @@ export async function addMember(tenantId: string, input: z.input<typeof memberIn
       .onConflictDoNothing()
       .returning();
     if (!membership) throw new AppError(409, "conflict", `${values.email} is already a member of this shop.`);
+    if (typeof by !== "string")
+      await recordAudit(tx, by, {
+        action: "user.added",
+        subjectType: "user",
+        subjectId: user!.id,
+        detail: { email: user!.email, role: membership.role },
+      });
     return {
       userId: user!.id,
       email: user!.email,
@@ -81,22 +100,48 @@ export async function listMembers(tenantId: string): Promise<Member[]> {
     .orderBy(asc(users.email));
 }
 
-export async function changeMemberRole(tenantId: string, userId: string, role: Role): Promise<void> {
+export async function changeMemberRole(by: StaffChanger, userId: string, role: Role): Promise<void> {
   parseOrThrow(z.enum(ROLES, "choose admin, editor or viewer"), role, "The role is invalid");
-  const rows = await getDb()
-    .update(memberships)
-    .set({ role })
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
-    .returning({ userId: memberships.userId });
-  if (rows.length === 0) throw notFound("That user");
+  const tenantId = tenantOf(by);
+  await getDb().transaction(async (tx) => {
+    const [before] = await tx
+      .select({ role: memberships.role, email: users.email })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+      .for("update", { of: memberships });
+    if (!before) throw notFound("That user");
+    await tx
+      .update(memberships)
+      .set({ role })
+      .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
+    if (typeof by !== "string" && before.role !== role)
+      await recordAudit(tx, by, {
+        action: "user.role_changed",
+        subjectType: "user",
+        subjectId: userId,
+        detail: { email: before.email, from: before.role, to: role },
+      });
+  });
 }
 
-export async function removeMember(tenantId: string, userId: string): Promise<void> {
-  const rows = await getDb()
-    .delete(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
-    .returning({ userId: memberships.userId });
-  if (rows.length === 0) throw notFound("That user");
+export async function removeMember(by: StaffChanger, userId: string): Promise<void> {
+  const tenantId = tenantOf(by);
+  await getDb().transaction(async (tx) => {
+    const rows = await tx
+      .delete(memberships)
+      .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+      .returning({ userId: memberships.userId, role: memberships.role });
+    if (rows.length === 0) throw notFound("That user");
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    if (typeof by !== "string")
+      await recordAudit(tx, by, {
+        action: "user.removed",
+        subjectType: "user",
+        subjectId: userId,
+        detail: { email: user?.email ?? null, role: rows[0]!.role },
+      });
+  });
 }
 
 /** The shops a user belongs to, oldest membership first. */

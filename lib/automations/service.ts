@@ -1,5 +1,6 @@
 import { and, desc, eq, ilike, sql } from "drizzle-orm";
 import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automationHookTokens, automations, automationVersions } from "@/lib/db/schema";
@@ -330,6 +331,11 @@ export async function publishGraph(
   return updated!;
 }
 
+/** The audit log's subject for a change to an automation. */
+export function automationSubject(row: AutomationRow): { subjectType: "automation"; subjectId: string } {
+  return { subjectType: "automation", subjectId: row.id };
+}
+
 export const publishInput = z.strictObject({ note: z.string().trim().max(500).default("") });
 
 /**
@@ -380,6 +386,13 @@ export async function publishAutomation(
           policy: row.inFlightPolicy,
           note,
         });
+    await recordAudit(tx, caller, {
+      action: unchanged ? "automation.activated" : "automation.published",
+      ...automationSubject(updated),
+      detail: unchanged
+        ? { name: updated.name, version: updated.version }
+        : { name: updated.name, version: updated.version, note },
+    });
     return { automation: view(updated), published: !unchanged, impact };
   });
 }
@@ -418,6 +431,12 @@ export async function setActive(
       .returning();
     // Paused schedules stop firing; re-activated ones fire next after now ("off means off").
     await syncSchedules(tx, updated!);
+    if (row.status !== updated!.status)
+      await recordAudit(tx, caller, {
+        action: active ? "automation.activated" : "automation.paused",
+        ...automationSubject(updated!),
+        detail: { name: updated!.name, version: updated!.version },
+      });
     return { automation: view(updated!), impact };
   });
 }
@@ -442,6 +461,11 @@ export async function archiveAutomation(
       .where(eq(automations.id, row.id))
       .returning();
     await syncSchedules(tx, updated!);
+    await recordAudit(tx, caller, {
+      action: "automation.archived",
+      ...automationSubject(updated!),
+      detail: { name: updated!.name, version: updated!.version },
+    });
     return { automation: view(updated!), impact };
   });
 }
@@ -460,6 +484,11 @@ export async function restoreAutomation(caller: Caller, id: string): Promise<Aut
       .where(eq(automations.id, row.id))
       .returning();
     await syncSchedules(tx, updated!);
+    await recordAudit(tx, caller, {
+      action: "automation.restored",
+      ...automationSubject(updated!),
+      detail: { name: updated!.name, version: updated!.version },
+    });
     return view(updated!);
   });
 }
@@ -504,6 +533,11 @@ export async function revertToVersion(
       name: snapshot.name,
       policy: snapshot.inFlightPolicy,
       note: `Reverted to version ${version}.`,
+    });
+    await recordAudit(tx, caller, {
+      action: "automation.reverted",
+      ...automationSubject(updated),
+      detail: { name: updated.name, fromVersion: row.version, toVersion: version, version: updated.version },
     });
     return view(updated);
   });

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
 import { automationRunWaits, automations, entities } from "@/lib/db/schema";
@@ -63,6 +64,15 @@ async function loadWait(tenantId: string, waitId: string): Promise<WaitRow> {
   return wait;
 }
 
+/** The audit log's subject for a change to a wait, naming its run and automation. */
+function waitSubject(wait: WaitRow) {
+  return {
+    subjectType: "wait",
+    subjectId: wait.id,
+    detail: { kind: wait.kind, runId: wait.runId, automationId: wait.automationId },
+  };
+}
+
 function notPending(wait: WaitRow): AppError {
   return new AppError(
     409,
@@ -75,12 +85,18 @@ function notPending(wait: WaitRow): AppError {
  * Cancels one pending wait: its downstream will not run. The run ends `cancelled` unless another
  * branch of it is still waiting.
  */
-export async function cancelWaitById(caller: Caller, waitId: string): Promise<WaitView> {
+export async function cancelWaitById(
+  caller: Caller,
+  waitId: string,
+  /** False when "Cancel all" records one entry for the lot instead of one per wait. */
+  { audit = true }: { audit?: boolean } = {},
+): Promise<WaitView> {
   const wait = await loadWait(caller.tenant.id, waitId);
   const reason = `Cancelled by ${actorLabel(caller.actor)}.`;
   return getDb().transaction(async (tx) => {
     const cancelled = await cancelWait(tx, wait.id, reason);
     if (!cancelled) throw notPending(wait);
+    if (audit) await recordAudit(tx, caller, { action: "wait.cancelled", ...waitSubject(wait) });
     // A later step is not part of its run; cancelling one leaves the run as it is.
     if (wait.kind !== "later") {
       if ((await countPendingWaits(tx, wait.runId)) === 0)
@@ -101,6 +117,14 @@ export async function cancelAllWaits(
   automationId: string | null,
 ): Promise<{ cancelled: number }> {
   if (automationId !== null && !isUuid(automationId)) throw notFound("That automation");
+  if (automationId !== null) {
+    // Another shop's automation is "not found", like everything else of another shop.
+    const [own] = await getDb()
+      .select({ id: automations.id })
+      .from(automations)
+      .where(and(eq(automations.tenantId, caller.tenant.id), eq(automations.id, automationId)));
+    if (!own) throw notFound("That automation");
+  }
   const pending = await getDb()
     .select({ id: automationRunWaits.id })
     .from(automationRunWaits)
@@ -114,13 +138,20 @@ export async function cancelAllWaits(
   let cancelled = 0;
   for (const { id } of pending) {
     try {
-      await cancelWaitById(caller, id);
+      await cancelWaitById(caller, id, { audit: false });
       cancelled++;
     } catch (error) {
       // Resumed between our read and the cancel: not an error for "cancel all".
       if (!(error instanceof AppError && error.status === 409)) throw error;
     }
   }
+  // One entry for the lot: each wait is cancelled in its own transaction, so this one follows them.
+  await recordAudit(getDb(), caller, {
+    action: "waits.cancelled_all",
+    subjectType: automationId === null ? "shop" : "automation",
+    subjectId: automationId ?? caller.tenant.id,
+    detail: { cancelled },
+  });
   return { cancelled };
 }
 
@@ -146,6 +177,7 @@ export async function resumeNow(caller: Caller, waitId: string): Promise<WaitVie
       { task: resumeTask(wait.kind), payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
     ]);
     if (wait.kind !== "later") await markRunWaiting(tx, wait.runId);
+    await recordAudit(tx, caller, { action: "wait.resumed_now", ...waitSubject(wait) });
     return waitView(moved);
   });
 }

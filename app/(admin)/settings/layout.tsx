@@ -7,6 +7,7 @@ const TABS = [
   { href: "/settings/shop", label: "Shop" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/users", label: "Users" },
+  { href: "/settings/activity", label: "Activity" },
 ] as const;
 
 export default async function SettingsLayout({ children }: { children: ReactNode }) {

@@ -13,7 +13,7 @@ const input = z.object({
 
 /** Creates a tenant API key and hands the full key back once; only its hash is stored. */
 export const createApiKeyAction = action({ role: "admin", input }, async ({ name, role }, caller) => {
-  const { key, apiKey } = await createApiKey(caller.tenant.id, {
+  const { key, apiKey } = await createApiKey(caller, {
     name,
     role,
     createdBy: caller.actor.kind === "user" ? caller.actor.userId : null,

@@ -9,7 +9,7 @@ const input = z.object({ id: z.uuid("that is not an API key id") });
 
 /** Revokes a key at once: the next request that presents it gets a 401. */
 export const revokeApiKeyAction = action({ role: "admin", input }, async ({ id }, caller) => {
-  await revokeApiKey(caller.tenant.id, id);
+  await revokeApiKey(caller, id);
   refresh();
   return { id };
 });

@@ -20,7 +20,7 @@ export const changeUserRoleAction = action({ role: "admin", input }, async ({ us
   if (caller.actor.kind === "user" && caller.actor.userId === userId) {
     throw new AppError(409, "conflict", "You cannot change your own role. Ask another admin to do it.");
   }
-  await changeMemberRole(caller.tenant.id, userId, role);
+  await changeMemberRole(caller, userId, role);
   refresh();
   return { userId, role };
 });

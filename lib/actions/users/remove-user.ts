@@ -13,7 +13,7 @@ export const removeUserAction = action({ role: "admin", input }, async ({ userId
   if (caller.actor.kind === "user" && caller.actor.userId === userId) {
     throw new AppError(409, "conflict", "You cannot remove yourself. Ask another admin to do it.");
   }
-  await removeMember(caller.tenant.id, userId);
+  await removeMember(caller, userId);
   refresh();
   return { userId };
 });

@@ -1,11 +1,18 @@
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
 import type { Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
 import { automations, scheduleFires, type FireKind, type FireStatus } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
-import { loadRow, publishGraph, view, type AutomationView } from "@/lib/automations/service";
+import {
+  automationSubject,
+  loadRow,
+  publishGraph,
+  view,
+  type AutomationView,
+} from "@/lib/automations/service";
 import { enqueueJobs } from "@/lib/jobs";
 import { builtinBySlug } from "./builtins";
 import { scheduleNodes, syncSchedules } from "./sync";
@@ -82,6 +89,11 @@ export async function runNow(caller: Caller, id: string, body: unknown = {}): Pr
     await enqueueJobs(tx, [
       { task: "schedule_fanout", payload: { fireId: fire.id }, jobKey: fireJobKey(fire.id) },
     ]);
+    await recordAudit(tx, caller, {
+      action: "automation.run_now",
+      ...automationSubject(row),
+      detail: { name: row.name, version: row.version, nodeId: node.nodeId, fireId: fire.id },
+    });
     return fireView(fire);
   });
 }
@@ -113,6 +125,11 @@ export async function resetToBuiltin(caller: Caller, id: string): Promise<Automa
       updated = paused!;
       await syncSchedules(tx, updated);
     }
+    await recordAudit(tx, caller, {
+      action: "automation.reset_to_builtin",
+      ...automationSubject(updated),
+      detail: { name: updated.name, fromVersion: row.version, version: updated.version },
+    });
     return view(updated);
   });
 }

@@ -1,0 +1,107 @@
+/**
+ * The audit log's vocabulary (browser-safe): every action recorded, grouped into kinds for the
+ * Activity page's filter, and one plain-English sentence per entry.
+ */
+
+export const AUDIT_KINDS = {
+  automations: {
+    label: "Automations",
+    actions: [
+      "automation.published",
+      "automation.activated",
+      "automation.paused",
+      "automation.archived",
+      "automation.restored",
+      "automation.reverted",
+      "automation.reset_to_builtin",
+      "automation.run_now",
+    ],
+  },
+  waits: { label: "Waiting runs", actions: ["wait.cancelled", "wait.resumed_now", "waits.cancelled_all"] },
+  approvals: { label: "Approvals", actions: ["approval.decided"] },
+  users: { label: "Users", actions: ["user.added", "user.removed", "user.role_changed"] },
+  api_keys: { label: "API keys", actions: ["api_key.created", "api_key.revoked"] },
+  shop: { label: "Shop settings", actions: ["shop.updated"] },
+} as const;
+
+export type AuditKind = keyof typeof AUDIT_KINDS;
+export type AuditAction = (typeof AUDIT_KINDS)[AuditKind]["actions"][number];
+
+export const AUDIT_ACTIONS: readonly AuditAction[] = Object.values(AUDIT_KINDS).flatMap((k) => k.actions);
+
+/** What a sentence needs: the entry, and the name of the automation it is about where known. */
+export interface AuditEntry {
+  actor: string;
+  action: string;
+  subjectType: string;
+  subjectId: string;
+  detail: Record<string, unknown>;
+}
+
+const text = (value: unknown): string | null =>
+  typeof value === "string" && value.trim() ? value : typeof value === "number" ? String(value) : null;
+
+const quoted = (value: unknown, fallback: string) => {
+  const t = text(value);
+  return t ? `'${t}'` : fallback;
+};
+
+const WAIT_KIND: Record<string, string> = {
+  delay: "wait",
+  until: "wait",
+  event: "wait for an event",
+  approval: "approval",
+  later: "later step",
+};
+
+/** "editor@demo.test published 'Tag VIPs' version 3 — 'note'". `automationName` names waits' automations. */
+export function auditSentence(entry: AuditEntry, automationName?: string | null): string {
+  const d = entry.detail;
+  const who = entry.actor;
+  const name = quoted(d.name ?? automationName, "an automation");
+  const of = automationName ? ` of '${automationName}'` : "";
+  const note = text(d.note) ? ` — '${text(d.note)}'` : "";
+  switch (entry.action) {
+    case "automation.published":
+      return `${who} published ${name} version ${text(d.version) ?? "?"}${note}`;
+    case "automation.activated":
+      return `${who} activated ${name}`;
+    case "automation.paused":
+      return `${who} paused ${name}`;
+    case "automation.archived":
+      return `${who} archived ${name}`;
+    case "automation.restored":
+      return `${who} restored ${name} (paused)`;
+    case "automation.reverted":
+      return `${who} reverted ${name} from version ${text(d.fromVersion) ?? "?"} to version ${text(d.toVersion) ?? "?"} (published as version ${text(d.version) ?? "?"})`;
+    case "automation.reset_to_builtin":
+      return `${who} reset ${name} to the built-in definition (version ${text(d.version) ?? "?"})`;
+    case "automation.run_now":
+      return `${who} ran ${name} now`;
+    case "wait.cancelled":
+      return `${who} cancelled a ${WAIT_KIND[String(d.kind)] ?? "wait"}${of}`;
+    case "wait.resumed_now":
+      return `${who} ran a ${WAIT_KIND[String(d.kind)] ?? "wait"}${of} now instead of waiting`;
+    case "waits.cancelled_all": {
+      const n = Number(d.cancelled ?? 0);
+      const runs = n === 1 ? "1 waiting step" : `${n} waiting steps`;
+      return `${who} cancelled all waiting steps${entry.subjectType === "shop" ? " of the shop" : of} (${runs})`;
+    }
+    case "approval.decided":
+      return `${who} ${d.decision === "approved" ? "approved" : "rejected"} ${quoted(d.title, "an approval")}${note}`;
+    case "user.added":
+      return `${who} added ${text(d.email) ?? "a user"} as ${text(d.role) ?? "a member"}`;
+    case "user.removed":
+      return `${who} removed ${text(d.email) ?? "a user"}`;
+    case "user.role_changed":
+      return `${who} changed the role of ${text(d.email) ?? "a user"} from ${text(d.from) ?? "?"} to ${text(d.to) ?? "?"}`;
+    case "api_key.created":
+      return `${who} created the API key ${quoted(d.name, "")} (${text(d.role) ?? "?"})`;
+    case "api_key.revoked":
+      return `${who} revoked the API key ${quoted(d.name, "")}`;
+    case "shop.updated":
+      return `${who} changed the shop settings`;
+    default:
+      return `${who}: ${entry.action}`;
+  }
+}
