@@ -128,7 +128,8 @@ function nextAttempt(
 }
 
 /** Drops from the rest of the leg's plan every step that follows `nodeId` in the graph. */
-function deferDownstream(leg: Leg, nodeId: string): void {
+/** Takes what follows `nodeId` out of the leg's plan: its next attempt, a leg of its own, plans it again. */
+export function deferDownstream(leg: Leg, nodeId: string): void {
   const after = reachableFrom(leg.graph, nodeId);
   after.delete(nodeId);
   leg.plan = [

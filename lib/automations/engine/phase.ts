@@ -14,7 +14,7 @@ import { completeSteps, createWaits, type NewWait } from "@/lib/automations/stor
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
 import { actionContext, dedupeKey, redact, waitOf, type LegContext } from "./leg";
-import { takeOutside } from "./outside";
+import { deferDownstream, takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
 import { notifyApprovers } from "./notify-approvers";
 import { prepareAction, prepareWait } from "./prepare";
@@ -151,6 +151,7 @@ class PhaseWrites {
 function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
   while (leg.cursor < leg.plan.length) {
     const step = leg.plan[leg.cursor]!;
+    let retried = false;
     if (step.kind === "condition") {
       writes.steps.push({
         ...writes.base(leg, step),
@@ -187,9 +188,13 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
         }
       }
       if (recorded) {
-        // Done by an earlier attempt: read its outcome instead of acting again.
+        // Done by an earlier attempt: read its outcome instead of acting again. An attempt that
+        // failed and will be tried again defers what follows, as it did then (its retry wait is
+        // already written): a replay that went on would do those steps twice, now and after the
+        // retry (found by the chaos suite: notes written twice after a kill in that window).
         if (recorded.step?.status === "success" && recorded.step.output)
           leg.ctx.steps[step.nodeId] = recorded.step.output;
+        retried = willRetry(recorded);
         if (!recorded.step) {
           writes.steps.push({
             ...writes.base(leg, step),
@@ -219,8 +224,15 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
       }
     }
     leg.cursor += 1;
+    if (retried) deferDownstream(leg, step.nodeId);
   }
   return null;
+}
+
+/** An earlier attempt's outcome that scheduled another attempt (its response carries `retry`). */
+function willRetry(recorded: RecordedAction): boolean {
+  const output = recorded.step?.output ?? recorded.response;
+  return recorded.status === "failed" && output !== null && typeof output === "object" && "retry" in output;
 }
 
 /** Splits items so that no group touches the same record twice (an UPDATE … FROM cannot). */
