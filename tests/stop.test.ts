@@ -110,3 +110,31 @@ test("SIGTERM to the launcher alone stops the worker and the database too", asyn
   await expect.poll(() => alive(postgres!), { timeout: 10_000, interval: 100 }).toBe(false);
   expect(output()).toContain("Worker received SIGTERM");
 }, 120_000);
+
+test("Ctrl-C typed in a pseudo-terminal (script(1) runs npm start on one) stops everything", async () => {
+  const env = {
+    ...process.env,
+    TILLFLOW_WEB: "off",
+    TILLFLOW_DATA_DIR: dataDir,
+    TILLFLOW_SCHEDULES: "off",
+    DATABASE_URL: undefined,
+  };
+  // script gives npm a real terminal; the byte 0x03 written to it is the terminal's Ctrl-C, which
+  // its line discipline turns into SIGINT for the foreground process group.
+  const terminal = spawn("script", ["-qfec", "npm start", "/dev/null"], {
+    env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  launched.push(terminal);
+  let output = "";
+  terminal.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  terminal.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  await expect.poll(() => output, { timeout: 90_000, interval: 100 }).toContain("Press Ctrl-C to stop.");
+  const postgres = postmasterPid();
+  expect(postgres && alive(postgres)).toBe(true);
+
+  terminal.stdin.write("\x03");
+  await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain("Stopped.");
+  await expect.poll(() => alive(postgres!), { timeout: 10_000, interval: 100 }).toBe(false);
+}, 120_000);
