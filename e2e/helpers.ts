@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /** The demo shop's password (lib/seed/demo.ts); kept here so the tests never import server code. */
 export const DEMO_PASSWORD = "tillflow-demo";
@@ -59,4 +59,18 @@ export async function signIn(
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL("**/sign-in");
+}
+
+/** Creates an automation through the API, with the signed-in session, and publishes it; its id. */
+export async function publishViaApi(
+  request: APIRequestContext,
+  name: string,
+  graph: unknown,
+): Promise<string> {
+  const created = await request.post("/api/v1/automations", { data: { name, graph } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const published = await request.post(`/api/v1/automations/${id}/publish`, { data: { note: "e2e" } });
+  expect(published.status(), await published.text()).toBe(200);
+  return id;
 }

@@ -1,5 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, publishViaApi, signIn, test } from "./helpers";
 
 // Named to run after waiting-approvals.spec.ts (files run in name order, on one shared shop). Its
 // own automation, triggered by its own order, paused here and left with no pending wait.
@@ -18,15 +17,6 @@ const flow = {
   ],
 };
 
-async function publish(request: APIRequestContext, name: string): Promise<string> {
-  const created = await request.post("/api/v1/automations", { data: { name, graph: flow } });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const published = await request.post(`/api/v1/automations/${id}/publish`, { data: { note: "e2e" } });
-  expect(published.status(), await published.text()).toBe(200);
-  return id;
-}
-
 const PAUSED =
   /^⚠ Will be cancelled when it wakes: the automation is paused — turn it back on before \d{1,2} [A-Z][a-z]{2} \d{2}:\d{2} to keep it\.$/;
 
@@ -34,7 +24,7 @@ test("a paused automation's waiting run says it will be cancelled, and Resume no
   page,
 }) => {
   await signIn(page, "editor");
-  const id = await publish(page.request, "E2E doomed in 2 days");
+  const id = await publishViaApi(page.request, "E2E doomed in 2 days", flow);
   const order = await page.request.put("/api/v1/entities/order/e2e_doomed_1", {
     data: { number: "#doomed", status: "pending", total: 20, currency: "EUR", email: "doomed@example.com" },
   });

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, publishViaApi, signIn, test } from "./helpers";
 
 // Named to run after shell.spec.ts (files run in name order), whose "No runs yet" needs a shop
 // without runs. Each test sets up its automations through the API, with the signed-in session,
@@ -17,19 +17,6 @@ function graph(nodes: Node[], edges: [string, string][]) {
     nodes: nodes.map((n) => ({ params: {}, ...n })),
     edges: edges.map(([source, target], i) => ({ id: `e${i}`, source, target })),
   };
-}
-
-async function publish(
-  request: APIRequestContext,
-  name: string,
-  body: ReturnType<typeof graph>,
-): Promise<string> {
-  const created = await request.post("/api/v1/automations", { data: { name, graph: body } });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const published = await request.post(`/api/v1/automations/${id}/publish`, { data: { note: "e2e" } });
-  expect(published.status(), await published.text()).toBe(200);
-  return id;
 }
 
 async function putOrder(request: APIRequestContext, id: string) {
@@ -86,7 +73,7 @@ let waitAutomation = "";
 
 test("a waiting run shows its badge and when it resumes; Resume now finishes it live", async ({ page }) => {
   await signIn(page, "editor");
-  waitAutomation = await publish(page.request, "E2E follow-up in 2 hours", waitFlow);
+  waitAutomation = await publishViaApi(page.request, "E2E follow-up in 2 hours", waitFlow);
   await putOrder(page.request, "e2e_wait_1");
 
   await page.goto(`/runs?automationId=${waitAutomation}`);
@@ -135,7 +122,7 @@ test("a cancelled run shows its reason on the run and in the list", async ({ pag
 test("a two-leg run lists both legs and the node that ran twice, each with its own key", async ({ page }) => {
   await signIn(page, "editor");
   //  order_created ──▶ add_tag(twice) ◀── Wait 1 hour ◀── order_created   (add_tag runs in both legs)
-  const id = await publish(
+  const id = await publishViaApi(
     page.request,
     "E2E two legs",
     graph(
@@ -172,7 +159,7 @@ test("filters and keyset pages narrow and walk the runs list", async ({ page }) 
   await signIn(page, "editor");
   //  customer_created ──▶ add_tag(welcomed): only this automation reacts to new customers.
   const name = "E2E welcome customers";
-  await publish(
+  await publishViaApi(
     page.request,
     name,
     graph(
@@ -285,7 +272,7 @@ test("the outbox previews a flow's email and the tasks list marks a flow's task 
   consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/);
   await signIn(page, "editor");
   //  order_created ──▶ send_email ──▶ create_task
-  await publish(
+  await publishViaApi(
     page.request,
     "E2E thank and follow up",
     graph(

@@ -1,5 +1,5 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, publishViaApi, signIn, test } from "./helpers";
 
 // Issue 13's defects 5, 8 and 9 (words, shop time, small editor details), each as a merchant meets
 // it. Its own automations ("E2E words …") and orders, on the shared demo shop.
@@ -18,15 +18,6 @@ const waitFlow = {
   ],
 };
 
-async function publish(request: APIRequestContext, name: string): Promise<string> {
-  const created = await request.post("/api/v1/automations", { data: { name, graph: waitFlow } });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const published = await request.post(`/api/v1/automations/${id}/publish`, { data: { note: "e2e" } });
-  expect(published.status(), await published.text()).toBe(200);
-  return id;
-}
-
 /** Every button whose accessible name is set apart from its text must still start with that text. */
 async function namesMatchVisibleText(page: Page): Promise<string[]> {
   return page.locator("button[aria-label]").evaluateAll((buttons) =>
@@ -44,7 +35,7 @@ async function namesMatchVisibleText(page: Page): Promise<string[]> {
 
 test("a waiting run reads in a merchant's words, with times in the shop's zone", async ({ page }) => {
   await signIn(page, "editor");
-  const id = await publish(page.request, "E2E words wait");
+  const id = await publishViaApi(page.request, "E2E words wait", waitFlow);
   const order = await page.request.put("/api/v1/entities/order/e2e_words_1", {
     data: { number: "#words", status: "pending", total: 20, currency: "EUR" },
   });
@@ -151,7 +142,7 @@ test("publish says what is true: the new name, nothing to publish, and live for 
   page,
 }) => {
   await signIn(page, "editor");
-  const id = await publish(page.request, "E2E words publish");
+  const id = await publishViaApi(page.request, "E2E words publish", waitFlow);
   await page.goto(`/automations/${id}`);
   // Exact: the flow's name has "publish" in it, and so has its Pause button's label.
   const publishButton = page.getByRole("button", { name: "Publish", exact: true });

@@ -1,5 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
-import { expect, signIn, signOut, test } from "./helpers";
+import { expect, publishViaApi, signIn, signOut, test } from "./helpers";
 
 // Named to run after shell.spec.ts and the other specs that need a shop without runs or with
 // empty lists (files run in name order): it starts a run of its own. It sets up its automations
@@ -21,20 +20,11 @@ const waitFlow = {
   ],
 };
 
-async function publish(request: APIRequestContext, name: string): Promise<string> {
-  const created = await request.post("/api/v1/automations", { data: { name, graph: waitFlow } });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const published = await request.post(`/api/v1/automations/${id}/publish`, { data: { note: "e2e" } });
-  expect(published.status(), await published.text()).toBe(200);
-  return id;
-}
-
 test("an editor archives an automation from the list after reading what happens to its waiting run, finds it under Archived and restores it", async ({
   page,
 }) => {
   await signIn(page, "editor");
-  const id = await publish(page.request, NAME);
+  const id = await publishViaApi(page.request, NAME, waitFlow);
   const order = await page.request.put("/api/v1/entities/order/arc-1", {
     data: { number: "#arc-1", status: "pending", total: 20, currency: "EUR" },
   });
@@ -89,7 +79,7 @@ test("an archived automation's editor is read-only with a notice and Restore; vi
   page,
 }) => {
   await signIn(page, "editor");
-  const id = await publish(page.request, "Archive e2e editor");
+  const id = await publishViaApi(page.request, "Archive e2e editor", waitFlow);
   await page.goto(`/automations/${id}`);
   // In the editor, Archive is under the toolbar's More menu.
   await page.getByRole("button", { name: "More" }).click();
