@@ -14,6 +14,14 @@ describe("workerLogger", () => {
     expect(log).not.toHaveBeenCalled();
   });
 
+  it("drops the deliberate 'job batch size smaller than concurrency' warning", () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    workerLogger.warn(
+      "Your job batch size (1000) is smaller than your concurrency setting (10000); this may result in drastically lower performance if your jobs can complete quickly.",
+    );
+    expect(log).not.toHaveBeenCalled();
+  });
+
   it("keeps other warnings and errors", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});

@@ -10,6 +10,10 @@ export const workerLogger = new Logger((scope) => (level, message) => {
   // smaller than concurrency, and graphile-worker's "WARNING: having maxPoolSize (16) smaller than
   // concurrency (10000) ..." at every start is noise. Matched by its words, not its prefix.
   if (message.includes("maxPoolSize") && message.includes("smaller than concurrency")) return;
+  // Deliberate too: a worker locks at most WORKER_LOCAL_QUEUE jobs at once (a killed worker costs
+  // every job it had locked an attempt), so "Your job batch size (1000) is smaller than your
+  // concurrency setting (10000)" at every start is noise as well.
+  if (message.includes("job batch size") && message.includes("smaller than your concurrency")) return;
   const where = scope.taskIdentifier ? ` ${scope.taskIdentifier}` : "";
   const line = `[graphile-worker${where}] ${message}`;
   if (level === "error") console.error(line);
