@@ -17,7 +17,8 @@ import "@xyflow/react/dist/style.css";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
@@ -393,13 +394,28 @@ function Editor({
     [graph, nextTarget, commit, flow, catalog],
   );
 
+  // Steps asked for before the registry arrived are placed one after another, each by the latest
+  // `placeStep` (flushSync renders between them), so two quick clicks make two connected steps
+  // rather than the second overwriting the first from the graph both saw when clicked.
+  const latestPlaceStep = useRef(placeStep);
+  useLayoutEffect(() => {
+    latestPlaceStep.current = placeStep;
+  }, [placeStep]);
+  const waitingAdds = useRef<Promise<void>>(Promise.resolve());
+
   const addStep = useCallback(
     (definition: NodeInfo) => {
       if (readOnly) return;
       const defaults = (loaded: NodeLogic) =>
         (loaded.registry.get(definition.type)?.defaultParams() ?? {}) as Record<string, unknown>;
-      if (logic) placeStep(definition, defaults(logic));
-      else void loadLogic().then((loaded) => placeStep(definition, defaults(loaded)));
+      if (logic) {
+        placeStep(definition, defaults(logic));
+        return;
+      }
+      waitingAdds.current = waitingAdds.current
+        .then(() => loadLogic())
+        .then((loaded) => flushSync(() => latestPlaceStep.current(definition, defaults(loaded))))
+        .catch(() => setFlash("The step could not be added: the editor could not load. Reload the page."));
     },
     [readOnly, logic, loadLogic, placeStep],
   );
