@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
+import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
 import { getDb } from "@/lib/db/client";
 import type { RunStatus } from "@/lib/db/schema";
@@ -23,6 +24,36 @@ export function flow(nodes: FlowNode[], edges: [string, string, string?][]) {
       sourceHandle: handle ?? "out",
     })),
   };
+}
+
+//  order_created ──▶ Wait <duration> ──▶ add_tag(<tag>)
+export const waitThenTag = (
+  tag: string,
+  wait: { duration: number; unit: string } = { duration: 2, unit: "days" },
+) =>
+  flow(
+    [
+      { id: "t", type: "auto.trigger.order_created" },
+      { id: "w", type: "auto.control.wait", params: wait },
+      { id: "tag", type: "auto.action.add_tag", params: { tag } },
+    ],
+    [
+      ["t", "w"],
+      ["w", "tag"],
+    ],
+  );
+
+/** Saves `graph` with `policy` as the draft and publishes it as the next version, through the API. */
+export async function republish(key: string, id: string, graph: unknown, policy: string) {
+  const saved = await call(draftRoute, {
+    method: "PUT",
+    key,
+    params: { id },
+    body: { graph, inFlightPolicy: policy },
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  const published = await call(publishRoute, { method: "POST", key, params: { id } });
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
 }
 
 /** Creates and publishes an automation through the API; fails the test if either step is refused. */

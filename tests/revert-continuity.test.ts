@@ -1,15 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
-import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
 import { POST as revertRoute } from "@/app/api/v1/automations/[id]/versions/[version]/revert/route";
 import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
-import { IN_FLIGHT_POLICIES, type InFlightPolicy } from "@/lib/automations/policies";
+import { IN_FLIGHT_POLICIES } from "@/lib/automations/policies";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { call, createShop, type TestShop } from "./fixtures";
-import { flow, publishFlow } from "./flows";
+import { publishFlow, republish, waitThenTag } from "./flows";
 
 // SPEC §2: a run whose version's graph equals the active one continues — a revert rescues the runs
 // that waited on the version it brings back, whatever the in-flight policy. Real engine, no worker:
@@ -19,32 +17,6 @@ let shop: TestShop;
 beforeAll(async () => {
   shop = await createShop();
 });
-
-//  order_created ──▶ Wait 2 days ──▶ add_tag(<tag>)
-const waitThenTag = (tag: string) =>
-  flow(
-    [
-      { id: "t", type: "auto.trigger.order_created" },
-      { id: "w", type: "auto.control.wait", params: { duration: 2, unit: "days" } },
-      { id: "tag", type: "auto.action.add_tag", params: { tag } },
-    ],
-    [
-      ["t", "w"],
-      ["w", "tag"],
-    ],
-  );
-
-async function publishDraft(id: string, graph: unknown, policy: InFlightPolicy) {
-  const saved = await call(draftRoute, {
-    method: "PUT",
-    key: shop.keys.editor,
-    params: { id },
-    body: { graph, inFlightPolicy: policy },
-  });
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-  const published = await call(publishRoute, { method: "POST", key: shop.keys.editor, params: { id } });
-  expect(published.status, JSON.stringify(published.body)).toBe(200);
-}
 
 async function tagsOf(entityId: string): Promise<string[]> {
   const [row] = await getDb()
@@ -79,7 +51,7 @@ describe.each(IN_FLIGHT_POLICIES)("with policy %s", (policy) => {
       .from(automationRunWaits)
       .where(and(eq(automationRunWaits.runId, run!.id), eq(automationRunWaits.status, "pending")));
 
-    await publishDraft(id, waitThenTag("v2"), policy);
+    await republish(shop.keys.editor, id, waitThenTag("v2"), policy);
     const reverted = await call(revertRoute, {
       method: "POST",
       key: shop.keys.editor,

@@ -1,8 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
-import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
 import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
 import { getRun, listRuns } from "@/lib/automations/runs";
 import { fateTime, waitFates } from "@/lib/automations/wait-fate";
@@ -11,7 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { call, createShop, type TestShop } from "./fixtures";
-import { flow, publishFlow } from "./flows";
+import { publishFlow, republish, waitThenTag } from "./flows";
 
 let shop: TestShop;
 let other: TestShop;
@@ -22,19 +20,6 @@ beforeAll(async () => {
 });
 
 const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
-
-const waitThenTag = (tag: string) =>
-  flow(
-    [
-      { id: "t", type: "auto.trigger.order_created" },
-      { id: "w", type: "auto.control.wait", params: { duration: 2, unit: "days" } },
-      { id: "tag", type: "auto.action.add_tag", params: { tag } },
-    ],
-    [
-      ["t", "w"],
-      ["w", "tag"],
-    ],
-  );
 
 /** Publishes a 2-day wait flow and parks one run at it (first leg run here, no worker). */
 async function parked(s: TestShop, name: string, entityId: string) {
@@ -50,18 +35,6 @@ async function parked(s: TestShop, name: string, entityId: string) {
     .from(automationRunWaits)
     .where(and(eq(automationRunWaits.runId, run!.id), eq(automationRunWaits.status, "pending")));
   return { id, runId: run!.id, wait: wait! };
-}
-
-async function republish(s: TestShop, id: string, graph: unknown, policy: string) {
-  const saved = await call(draftRoute, {
-    method: "PUT",
-    key: s.keys.editor,
-    params: { id },
-    body: { graph, inFlightPolicy: policy },
-  });
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-  const published = await call(publishRoute, { method: "POST", key: s.keys.editor, params: { id } });
-  expect(published.status, JSON.stringify(published.body)).toBe(200);
 }
 
 describe("waitFates: what a pending wait will do when it wakes", () => {
@@ -96,7 +69,7 @@ describe("waitFates: what a pending wait will do when it wakes", () => {
 
   test("v2 with policy cancel → doomed; finish_on_started_version → continues on v1", async () => {
     const c = await parked(shop, "fate-cancel", "f-2");
-    await republish(shop, c.id, waitThenTag("changed"), "cancel");
+    await republish(shop.keys.editor, c.id, waitThenTag("changed"), "cancel");
     expect((await waitFates(shop.tenant.id, [c.wait])).get(c.wait.id)).toEqual({
       continues: false,
       reason:
@@ -104,7 +77,7 @@ describe("waitFates: what a pending wait will do when it wakes", () => {
     });
 
     const f = await parked(shop, "fate-finish", "f-3");
-    await republish(shop, f.id, waitThenTag("changed"), "finish_on_started_version");
+    await republish(shop.keys.editor, f.id, waitThenTag("changed"), "finish_on_started_version");
     expect((await waitFates(shop.tenant.id, [f.wait])).get(f.wait.id)).toEqual({
       continues: true,
       note: "Will finish on version 1, the version it started on.",
@@ -113,8 +86,8 @@ describe("waitFates: what a pending wait will do when it wakes", () => {
 
   test("a revert (v3 has v1's steps) continues even with policy cancel", async () => {
     const r = await parked(shop, "fate-revert", "f-4");
-    await republish(shop, r.id, waitThenTag("changed"), "cancel");
-    await republish(shop, r.id, waitThenTag("fate-revert"), "cancel");
+    await republish(shop.keys.editor, r.id, waitThenTag("changed"), "cancel");
+    await republish(shop.keys.editor, r.id, waitThenTag("fate-revert"), "cancel");
     expect((await waitFates(shop.tenant.id, [r.wait])).get(r.wait.id)).toEqual({
       continues: true,
       note: "Will carry on: version 3 has the same steps as version 1.",
