@@ -75,6 +75,8 @@ const DESCRIBE: Record<ActionType, Describe> = {
       detail.push(`It would replace any later step waiting under the key '${request.key}'.`);
     return detail;
   },
+  // The dry run runs the script and lists each action it asks for on its own line, after this one.
+  "auto.action.code": () => ["Would run the script in the sandbox, then take the actions it asks for."],
   "auto.action.mark_carts_abandoned": (request) => [
     `Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`,
   ],

@@ -68,11 +68,24 @@ export function tokenRecord(entity: RunEntity | null): Record<string, unknown> |
   return entity.customer === undefined ? entity.data : { ...entity.data, customer: entity.customer };
 }
 
+/**
+ * The event as tokens and code steps read it: its fields, `at` (when it happened; a code step's
+ * only clock), and for a run a later step started, `then`, `step` and `due` at the top
+ * (`{event.then.email}`, SPEC §2), as well as under `payload` where they always were.
+ */
+export function eventView(event: RunEvent): Record<string, unknown> {
+  const later =
+    event.type === "later"
+      ? { then: event.payload.then ?? {}, step: event.payload.step, due: event.payload.due }
+      : {};
+  return { ...event, at: event.occurredAt, ...later };
+}
+
 /** What `{token}`s read in a leg: its entity, event, earlier outputs, run, time and the shop's zone. */
 export function templateContext(leg: LegContext): TemplateContext {
   return {
     entity: tokenRecord(leg.entity),
-    event: { ...leg.event },
+    event: eventView(leg.event),
     steps: leg.steps,
     variables: {},
     run: { id: leg.runId },
@@ -93,6 +106,7 @@ export function actionContext(leg: LegContext, nodeId: string): ActionContext {
     dedupeKey: dedupeKey(leg, nodeId),
     entity: leg.entity,
     event: leg.event,
+    steps: leg.steps,
     now: leg.now,
     render: (template, options) => renderTemplate(template, templateContext(leg), options),
   };

@@ -25,6 +25,8 @@ export interface ActionContext {
   entity: RunEntity | null;
   /** The event that started the run (for a later-started run, its payload carries the chain). */
   event: RunEvent;
+  /** Outputs of the leg's earlier steps (what `{steps.<id>.…}` reads). */
+  steps: Readonly<Record<string, Record<string, unknown>>>;
   /** Renders `{token}`s against the run; `escapeHtml` escapes the inserted values. */
   render(template: string, options?: { escapeHtml?: boolean }): string;
   now: Date;
@@ -81,6 +83,19 @@ export interface OutsideExecutor<P, R extends Request = Request> {
   send(request: R, ctx: ActionContext): Promise<ActionOutput>;
   /** What the step says when it is sent again after an interruption. Default: the HTTP sentence. */
   resendReason?: string;
+  /**
+   * Optional, for a step that decides its own next actions (the code step): from its output, what
+   * `{steps.<id>.…}` reads and the actions to take next, each run as the node it names.
+   */
+  followUp?(output: ActionOutput): FollowUp;
+}
+
+/** What a step that decides its own next actions leaves behind (see `OutsideExecutor.followUp`). */
+export interface FollowUp {
+  /** What `{steps.<id>.…}` and conditions after the step read. */
+  output: Record<string, unknown>;
+  /** Actions to take next, in order, each through its own executor and delivery. */
+  actions: { type: string; params: Record<string, unknown> }[];
 }
 
 export type ActionExecutor<P, R extends Request = Request> = DatabaseExecutor<P, R> | OutsideExecutor<P, R>;

@@ -31,6 +31,7 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.send_email"
       | "auto.action.http_request"
       | "auto.action.later"
+      | "auto.action.code"
       | "auto.action.create_task"
       | "auto.action.mark_carts_abandoned"
       | "auto.action.mark_invoices_overdue"

@@ -1,6 +1,7 @@
 import { isDomain, type Domain } from "@/lib/entities/domains";
 import { addNote } from "./actions/add-note";
 import { addTag } from "./actions/add-tag";
+import { codeAction } from "./actions/code";
 import { createTask } from "./actions/create-task";
 import { laterAction } from "./actions/later";
 import { markCartsAbandoned, markInvoicesOverdue, purgeRunHistory } from "./actions/platform";
@@ -34,6 +35,7 @@ export const NODE_DEFINITIONS = {
   "auto.action.http_request": httpRequest,
   "auto.action.create_task": createTask,
   "auto.action.later": laterAction,
+  "auto.action.code": codeAction,
   "auto.action.mark_carts_abandoned": markCartsAbandoned,
   "auto.action.mark_invoices_overdue": markInvoicesOverdue,
   "auto.action.purge_run_history": purgeRunHistory,

@@ -47,6 +47,11 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    * It is left out of merchants' palettes; a built-in's editor still offers it.
    */
   platform?: boolean;
+  /**
+   * An action whose output can decide what follows (the code step): a walk stops after it, and
+   * the engine plans the rest once it has run, so conditions after it read what it returned.
+   */
+  planAfterRun?: boolean;
 }
 
 /** What a condition reads when it is evaluated: the run's entity, event and earlier outputs. */
