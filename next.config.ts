@@ -8,6 +8,9 @@ const nextConfig: NextConfig = {
     "graphile-worker",
     "pg",
     "postgres",
+    // The code step's sandbox loads its WebAssembly file from the package at run time.
+    "quickjs-emscripten",
+    "quickjs-emscripten-core",
   ],
   typedRoutes: false,
 };
