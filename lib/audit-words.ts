@@ -15,6 +15,7 @@ export const AUDIT_KINDS = {
       "automation.reverted",
       "automation.reset_to_builtin",
       "automation.run_now",
+      "automation.later_tried",
     ],
   },
   waits: { label: "Waiting runs", actions: ["wait.cancelled", "wait.resumed_now", "waits.cancelled_all"] },
@@ -78,6 +79,8 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} reset ${name} to the built-in definition (version ${text(d.version) ?? "?"})`;
     case "automation.run_now":
       return `${who} ran ${name} now`;
+    case "automation.later_tried":
+      return `${who} tried the later step ${quoted(d.step, "")} of ${name} now`;
     case "wait.cancelled":
       return `${who} cancelled a ${WAIT_KIND[String(d.kind)] ?? "wait"}${of}`;
     case "wait.resumed_now":
