@@ -28,7 +28,11 @@ const laterFlow = () =>
       { id: "t", type: "auto.trigger.order_created" },
       { id: "ask", type: "auto.action.later", params: { when: "3d", step: "check-in", then: { x: "a" } } },
       { id: "back", type: "auto.trigger.later", params: { step: "check-in" } },
-      { id: "task", type: "auto.action.create_task", params: { title: "Check in on {event.payload.then.x}" } },
+      {
+        id: "task",
+        type: "auto.action.create_task",
+        params: { title: "Check in on {event.payload.then.x}" },
+      },
       { id: "back2", type: "auto.trigger.later", params: { step: "follow-up" } },
       { id: "task2", type: "auto.action.create_task", params: { title: "Follow up" } },
     ],
@@ -121,7 +125,9 @@ test("Try it later is refused with a reason: unknown step, no Later trigger, aut
   expect(notObject.body.error.message).toMatch(/'then' must be a JSON object/);
   const tooBig = await attempt({ step: "check-in", then: { blob: "x".repeat(17_000) } });
   expect(tooBig.status).toBe(400);
-  expect(tooBig.body.error.message).toBe("'then' is 18 KB of JSON; a later step can be handed at most 16 KB.");
+  expect(tooBig.body.error.message).toBe(
+    "'then' is 18 KB of JSON; a later step can be handed at most 16 KB.",
+  );
 
   const viewer = await attempt({ step: "check-in" }, id, shop.keys.viewer);
   expect(viewer.status).toBe(403);

@@ -5,8 +5,7 @@ import { actorLabel, type Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { startLaterRun } from "./engine/later";
-import type { Graph } from "./graph/schema";
-import { LATER_THEN_MAX_BYTES } from "./nodes/actions/later";
+import { laterSteps, thenProblem } from "./later-then";
 import { getRun, type RunDetail } from "./runs";
 import { automationSubject, loadRow } from "./service";
 
@@ -27,36 +26,22 @@ export const tryLaterInput = z.strictObject({
 
 export type TryLaterInput = z.input<typeof tryLaterInput>;
 
-/** The step names of a graph's Later triggers, in the order they are drawn. */
-export function laterSteps(graph: Graph | null): string[] {
-  const steps = (graph?.nodes ?? [])
-    .filter((n) => n.type === "auto.trigger.later" && typeof n.params.step === "string")
-    .map((n) => String(n.params.step));
-  return [...new Set(steps)];
-}
-
 /** `then` must be a JSON object of at most 16 KB, as the Later action's (a 400 otherwise). */
 function assertThen(body: unknown): void {
   if (typeof body !== "object" || body === null || !("then" in body)) return;
   const then = (body as { then: unknown }).then;
-  if (then === undefined) return;
-  if (typeof then !== "object" || then === null || Array.isArray(then)) {
-    throw new AppError(400, "bad_request", "'then' must be a JSON object, such as { \"note\": \"hello\" }.");
-  }
-  const bytes = Buffer.byteLength(JSON.stringify(then));
-  if (bytes > LATER_THEN_MAX_BYTES) {
-    throw new AppError(
-      400,
-      "bad_request",
-      `'then' is ${Math.ceil(bytes / 1000)} KB of JSON; a later step can be handed at most 16 KB.`,
-    );
-  }
+  const problem = then === undefined ? null : thenProblem(then);
+  if (problem) throw new AppError(400, "bad_request", problem);
 }
 
 const stepList = (steps: string[]) => steps.map((s) => `'${s}'`).join(", ");
 
 /** Starts the run and returns it (as `GET /api/v1/runs/:id` shows it). Editors and up. */
-export async function tryLater(caller: Caller, automationId: string, body: unknown): Promise<{ run: RunDetail }> {
+export async function tryLater(
+  caller: Caller,
+  automationId: string,
+  body: unknown,
+): Promise<{ run: RunDetail }> {
   assertThen(body);
   const input = parseOrThrow(tryLaterInput, body, "The later step to try is invalid");
   const tenantId = caller.tenant.id;
