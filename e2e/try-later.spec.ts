@@ -2,7 +2,7 @@ import { expect, publishViaApi, signIn, test } from "./helpers";
 
 //  order_created ──▶ later(3d, step check-in)
 //  later(check-in) ──▶ create_task(Check in on {event.payload.then.name})
-//  later(follow-up) ──▶ add_tag(followed-up)
+//  later(follow-up) ──▶ create_task(Follow up)
 const laterFlow = {
   nodes: [
     { id: "t", type: "auto.trigger.order_created", params: {} },
@@ -14,12 +14,12 @@ const laterFlow = {
       params: { title: "Check in on {event.payload.then.name}" },
     },
     { id: "back2", type: "auto.trigger.later", params: { step: "follow-up" } },
-    { id: "tag", type: "auto.action.add_tag", params: { tag: "followed-up" } },
+    { id: "task2", type: "auto.action.create_task", params: { title: "Follow up" } },
   ],
   edges: [
     { id: "e0", source: "t", target: "ask" },
     { id: "e1", source: "back", target: "task" },
-    { id: "e2", source: "back2", target: "tag" },
+    { id: "e2", source: "back2", target: "task2" },
   ],
 };
 
