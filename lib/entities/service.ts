@@ -13,7 +13,7 @@ const tagList = z
   .transform((tags) => [...new Set(tags)]);
 
 /** The PUT body: the domain's fields, plus the tags to set and notes to add. */
-function putSchema(domain: Domain) {
+export function putSchema(domain: Domain) {
   return domainSchemas[domain].extend({
     tags: tagList.optional(),
     notes: z.array(z.string().trim().min(1).max(5000)).max(100).optional(),
@@ -272,7 +272,7 @@ export async function deleteEntity(
 }
 
 /** A PATCH body: some of the domain's fields (plus `tags`/`notes` as in a PUT); `null` removes a field. */
-const changesInput = z.record(z.string(), z.unknown(), "Send a JSON object of the fields to change.");
+export const changesInput = z.record(z.string(), z.unknown(), "Send a JSON object of the fields to change.");
 
 /**
  * Merges `body` into a stored record (PATCH): the merged record is validated against the domain's
