@@ -14,11 +14,13 @@ import { DOMAINS } from "@/lib/entities/domains";
 import { changesInput, putSchema } from "@/lib/entities/service";
 import { eventInput, MAX_BATCH } from "@/lib/events/ingest";
 import {
+  automationChangeShape,
   automationListShape,
   automationShape,
   entityShape,
   eventBatchResultShape,
   eventResultShape,
+  publishShape,
   recordListShape,
   runListShape,
   runShape,
@@ -74,6 +76,18 @@ export interface Endpoint {
 const automation = { status: 200, description: "The automation.", schema: automationShape } as const;
 const wait = { status: 200, description: "The wait, as it is now.", schema: waitShape } as const;
 const list = (description: string) => ({ status: 200, description, schema: recordListShape }) as const;
+
+const change = {
+  status: 200,
+  description: "The automation, and what the change did to the runs waiting now.",
+  schema: automationChangeShape,
+} as const;
+
+const cancelled = {
+  status: 200,
+  description: "How many waits were cancelled.",
+  schema: z.object({ cancelled: z.int().min(0) }),
+} as const;
 
 const A = "/api/v1/automations/{id}";
 
@@ -148,7 +162,11 @@ export const CONTRACT: readonly Endpoint[] = [
     role: "editor",
     body: publishInput,
     bodyOptional: true,
-    ok: automation,
+    ok: {
+      status: 200,
+      description: "The automation; `published` is false when the draft was already the active version.",
+      schema: publishShape,
+    },
     errors: [409],
   },
   {
@@ -157,7 +175,7 @@ export const CONTRACT: readonly Endpoint[] = [
     summary: "Pause an automation",
     tag: "Automations",
     role: "editor",
-    ok: automation,
+    ok: change,
     errors: [409],
   },
   {
@@ -166,7 +184,7 @@ export const CONTRACT: readonly Endpoint[] = [
     summary: "Activate an automation",
     tag: "Automations",
     role: "editor",
-    ok: automation,
+    ok: change,
     errors: [409, 422],
   },
   {
@@ -257,7 +275,7 @@ export const CONTRACT: readonly Endpoint[] = [
     summary: "Cancel every pending wait of an automation",
     tag: "Waits and approvals",
     role: "editor",
-    ok: { status: 200, description: "How many were cancelled." },
+    ok: cancelled,
   },
 
   // ── Runs ───────────────────────────────────────────────────────────────────────────────────
@@ -297,7 +315,7 @@ export const CONTRACT: readonly Endpoint[] = [
     summary: "Cancel every pending wait of the shop",
     tag: "Waits and approvals",
     role: "editor",
-    ok: { status: 200, description: "How many were cancelled." },
+    ok: cancelled,
   },
   {
     method: "POST",

@@ -87,20 +87,18 @@ class Builder {
       override: (ctx) => this.tidy(ctx.zodSchema, ctx.jsonSchema as JsonSchema, io),
     }) as JsonSchema;
     const { $defs, $schema: _draft, ...rest } = json;
-    const renamed = new Map<string, string>();
-    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>))
-      renamed.set(id, this.add(id, def, io));
+    const defs = Object.entries(($defs ?? {}) as Record<string, JsonSchema>);
+    // A reply's form is named by its id, a request's `<id>Input` (defaults make fields optional).
+    const renamed = new Map(defs.map(([id]) => [id, io === "input" ? `${id}Input` : id]));
+    for (const [id, def] of defs) this.add(renamed.get(id)!, rewriteRefs(def, renamed) as JsonSchema);
     return rewriteRefs(rest, renamed) as JsonSchema;
   }
 
-  /** Adds a component: a reply's form under its id, a request's under `<id>Input` (defaults differ). */
-  private add(id: string, def: JsonSchema, io: Io): string {
-    const name = io === "input" ? `${id}Input` : id;
+  private add(name: string, def: JsonSchema): void {
     const existing = this.schemas[name];
     if (existing && JSON.stringify(existing) !== JSON.stringify(def))
-      throw new Error(`Two different schemas are named ${id}`);
+      throw new Error(`Two different schemas are named ${name}`);
     this.schemas[name] = def;
-    return name;
   }
 
   /** Readability: drop zod's generated twins of a `format` and the safe-integer bounds. */

@@ -92,6 +92,19 @@ export const automationShape = z
   })
   .register(docs, { id: "Automation" });
 
+/** What publishing, pausing or archiving does to runs parked on a wait, in a sentence. */
+const impactShape = z.looseObject({
+  waitingRuns: z.int().min(0),
+  policy: z.enum(IN_FLIGHT_POLICIES),
+  message: z.string(),
+});
+
+/** Pausing or activating: the automation, and what it did to the runs waiting now. */
+export const automationChangeShape = z.object({ automation: automationShape, impact: impactShape });
+
+/** Publishing: `published` is false when the draft was the active version already (nothing to do). */
+export const publishShape = automationChangeShape.extend({ published: z.boolean() });
+
 export const automationListShape = listShape(
   z
     .looseObject({

@@ -8,7 +8,7 @@ let document: ReturnType<typeof buildOpenApi> | undefined;
  * GET /api/v1/openapi.json — the OpenAPI 3.1 document of this API. Public (no key), as API
  * descriptions conventionally are: it describes the routes, and holds no shop's data.
  */
-export function GET(): Response {
+export async function GET(): Promise<Response> {
   document ??= buildOpenApi();
   return json(document);
 }
