@@ -5,7 +5,7 @@ import "@scalar/api-reference-react/style.css";
 
 /*
  * Scalar's viewer, fitted to the admin: the app's own fonts (Scalar's come from its CDN, and the
- * admin must work offline), light only, no telemetry, no links out to Scalar's services. It reads
+ * admin must work offline), light only, no telemetry, no AI chat or MCP (both call Scalar's services). It reads
  * the document from this server, so it always shows the API this build serves.
  */
 const FIT_TO_ADMIN = `
@@ -40,6 +40,7 @@ export default function ApiReferenceViewer({ url }: { url: string }) {
         showDeveloperTools: "never",
         documentDownloadType: "json",
         mcp: { disabled: true },
+        agent: { disabled: true },
         customCss: FIT_TO_ADMIN,
       }}
     />
