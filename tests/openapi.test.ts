@@ -100,7 +100,8 @@ function broken(schema: JsonSchema, valid: unknown): unknown {
   if (!valid || typeof valid !== "object" || Array.isArray(valid)) return "not an object";
   const fields = Object.keys(valid);
   const properties = Object.keys((resolved.properties ?? {}) as JsonSchema);
-  const name = fields[0] ?? properties[0];
+  const required = (resolved.required ?? []) as string[];
+  const name = required.find((r) => fields.includes(r)) ?? fields[0] ?? properties[0];
   if (!name) return ["not an object"];
   const value = (valid as Record<string, unknown>)[name];
   const property = ((resolved.properties ?? {}) as Record<string, JsonSchema>)[name];
@@ -152,12 +153,15 @@ function paramsFor(e: Endpoint): Record<string, string> {
   return params;
 }
 
-function invoke(e: Endpoint, options: { key?: string; body?: unknown; params?: Record<string, string> }) {
+function invoke(
+  e: Endpoint,
+  options: { key?: string; body?: unknown; params?: Record<string, string>; query?: string },
+) {
   const handler = handlers.get(key(e));
   if (!handler) throw new Error(`No handler for ${key(e)}`);
   return call<unknown>(handler, {
     method: e.method,
-    path: e.path,
+    path: `${e.path}${options.query ?? ""}`,
     key: options.key,
     body: options.body,
     params: options.params ?? paramsFor(e),
@@ -257,6 +261,29 @@ describe("the OpenAPI document", () => {
         failures.push(
           `${key(e)}: invalid ${JSON.stringify(bad)} → ${reply.status} ${JSON.stringify(reply.body)}`,
         );
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("a query the document calls invalid is refused with 422", async () => {
+    const failures: string[] = [];
+    const withQuery = CONTRACT.filter((e) => e.query);
+    expect(withQuery.length).toBeGreaterThan(5);
+    for (const e of withQuery) {
+      const op = (doc.paths as Record<string, Record<string, { parameters: JsonSchema[] }>>)[e.path]![
+        e.method.toLowerCase()
+      ]!;
+      // A number or a choice is easy to get wrong in a URL; every list takes `limit`.
+      const param = op.parameters.find((p) => {
+        const schema = p.schema as JsonSchema;
+        return p.in === "query" && (schema.type === "integer" || Array.isArray(schema.enum));
+      });
+      if (!param) {
+        failures.push(`${key(e)}: no integer or enum parameter to get wrong`);
+        continue;
+      }
+      const reply = await invoke(e, { key: shop.keys.admin, query: `?${String(param.name)}=not-valid` });
+      if (reply.status !== 422) failures.push(`${key(e)} ?${String(param.name)}=not-valid → ${reply.status}`);
     }
     expect(failures).toEqual([]);
   });
