@@ -16,6 +16,7 @@ import { eventInput, MAX_BATCH } from "@/lib/events/ingest";
 import {
   automationChangeShape,
   automationListShape,
+  docs,
   automationShape,
   entityShape,
   eventBatchResultShape,
@@ -377,7 +378,12 @@ export const CONTRACT: readonly Endpoint[] = [
     tag: "Entities and events",
     role: "editor",
     params: { domain: z.enum(DOMAINS) },
-    body: z.union(DOMAINS.map((domain) => putSchema(domain))),
+    // Each domain's schema is a named component (`OrderInput`, …), so the viewer shows them by name.
+    body: z.union(
+      DOMAINS.map((domain) =>
+        putSchema(domain).register(docs, { id: `${domain[0]!.toUpperCase()}${domain.slice(1)}` }),
+      ),
+    ),
     example: { number: "#9001", status: "pending", total: 25, currency: "EUR", tags: ["vip"] },
     ok: { status: 200, description: "The record (201 when it is new).", schema: entityShape },
   },
