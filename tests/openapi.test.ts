@@ -182,6 +182,11 @@ describe("the OpenAPI document", () => {
       });
     expect(missing).toEqual([]);
 
+    const operationIds = Object.values(doc.paths as Record<string, Record<string, JsonSchema>>).flatMap(
+      (item) => Object.values(item).map((op) => op.operationId),
+    );
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+
     const served = await call<typeof doc>(openApiRoute, { path: "/api/v1/openapi.json" });
     expect(served.status).toBe(200);
     expect(served.body).toEqual(JSON.parse(JSON.stringify(doc)));
