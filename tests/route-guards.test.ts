@@ -332,6 +332,10 @@ const REGISTRY: Record<string, Entry> = {
   },
   "GET /api/v1/outbox": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/outbox") } },
   "GET /api/v1/node-types": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/node-types") } },
+  // Public: the API's description, the same for everyone (tests/openapi.test.ts).
+  "GET /api/v1/openapi.json": {
+    crossShop: { expect: "isolated", invoke: route("GET /api/v1/openapi.json") },
+  },
   "POST /api/v1/schedules/preview": {
     readOnly: true,
     crossShop: {
