@@ -19,6 +19,7 @@ export const AUDIT_KINDS = {
       "automation.run_on_record",
     ],
   },
+  runs: { label: "Runs", actions: ["run.rerun", "runs.rerun"] },
   waits: { label: "Waiting runs", actions: ["wait.cancelled", "wait.resumed_now", "waits.cancelled_all"] },
   approvals: { label: "Approvals", actions: ["approval.decided"] },
   users: { label: "Users", actions: ["user.added", "user.removed", "user.role_changed"] },
@@ -84,6 +85,12 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} ran ${name} on the ${text(d.domain) ?? "record"} ${quoted(d.entityId, "")}`;
     case "automation.later_tried":
       return `${who} tried the later step ${quoted(d.step, "")} of ${name} now`;
+    case "run.rerun":
+      return `${who} re-ran a run of ${name} ${d.from === "failed_step" ? "from the step it failed at" : "from the start"}`;
+    case "runs.rerun": {
+      const n = Number(d.count ?? 0);
+      return `${who} re-ran ${n === 1 ? "1 run" : `${n} runs`}${entry.subjectType === "shop" ? "" : of} ${d.from === "failed_step" ? "from the steps they failed at" : "from the start"}`;
+    }
     case "wait.cancelled":
       return `${who} cancelled a ${WAIT_KIND[String(d.kind)] ?? "wait"}${of}`;
     case "wait.resumed_now":

@@ -322,6 +322,20 @@ const REGISTRY: Record<string, Entry> = {
   "GET /api/v1/runs/[id]": {
     crossShop: { expect: 404, invoke: route("GET /api/v1/runs/[id]", { params: () => ({ id: ids.run }) }) },
   },
+  "POST /api/v1/runs/[id]/rerun": {
+    crossShop: {
+      expect: 404,
+      invoke: route("POST /api/v1/runs/[id]/rerun", { params: () => ({ id: ids.run }) }),
+    },
+    viewer: route("POST /api/v1/runs/[id]/rerun", { params: () => ({ id: ids.run }) }),
+  },
+  "POST /api/v1/runs/rerun": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/runs/rerun", { body: () => ({ ids: [ids.run] }) }),
+    },
+    viewer: route("POST /api/v1/runs/rerun", { body: () => ({ ids: [ids.run] }) }),
+  },
   "GET /api/v1/tasks": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/tasks") } },
   "POST /api/v1/tasks/[id]/done": {
     crossShop: {
@@ -556,6 +570,34 @@ const REGISTRY: Record<string, Entry> = {
       invoke: action("lib/actions/waits/cancel-wait.ts#cancelWaitAction", () => ({ waitId: ids.wait })),
     },
     viewer: action("lib/actions/waits/cancel-wait.ts#cancelWaitAction", () => ({ waitId: ids.wait })),
+  },
+  "lib/actions/runs/rerun.ts#rerunImpactAction": {
+    readOnly: true,
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/runs/rerun.ts#rerunImpactAction", () => ({ runId: ids.run })),
+    },
+  },
+  "lib/actions/runs/rerun.ts#rerunRunAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/runs/rerun.ts#rerunRunAction", () => ({ runId: ids.run })),
+    },
+    viewer: action("lib/actions/runs/rerun.ts#rerunRunAction", () => ({ runId: ids.run })),
+  },
+  "lib/actions/runs/rerun.ts#bulkRerunImpactAction": {
+    readOnly: true,
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/runs/rerun.ts#bulkRerunImpactAction", () => ({ ids: [ids.run] })),
+    },
+  },
+  "lib/actions/runs/rerun.ts#rerunRunsAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/runs/rerun.ts#rerunRunsAction", () => ({ ids: [ids.run] })),
+    },
+    viewer: action("lib/actions/runs/rerun.ts#rerunRunsAction", () => ({ ids: [ids.run] })),
   },
   "lib/actions/waits/resume-wait-now.ts#resumeWaitNowAction": {
     crossShop: {

@@ -4,6 +4,7 @@ import type { Role } from "@/lib/auth/roles";
 import { approvalsQuery, decisionInput } from "@/lib/automations/approvals";
 import { dryRunInput } from "@/lib/automations/dry-run";
 import { outboxQuery } from "@/lib/automations/outbox";
+import { bulkRerunInput, MAX_BULK_RERUN, rerunInput } from "@/lib/automations/rerun";
 import { runsQuery } from "@/lib/automations/runs";
 import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
 import { previewInput } from "@/lib/automations/schedules/preview";
@@ -312,6 +313,39 @@ export const CONTRACT: readonly Endpoint[] = [
     tag: "Runs",
     role: "viewer",
     ok: { status: 200, description: "The run.", schema: runShape },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/runs/{id}/rerun",
+    summary: "Re-run a failed, partial or cancelled run",
+    description:
+      "A new run of the automation's active version for the same event and record (as it is now), linked by `rerunOf`; `from: failed_step` starts at the step that failed and skips the steps before it.",
+    tag: "Runs",
+    role: "editor",
+    body: rerunInput,
+    bodyOptional: true,
+    example: { from: "start" },
+    ok: {
+      status: 201,
+      description: "The new run, and what it does.",
+      schema: z.object({ run: runShape, impact: z.string() }),
+    },
+    errors: [409, 422],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/runs/rerun",
+    summary: "Re-run the runs a filter picks",
+    description: `Failed, partial or cancelled runs, by \`ids\` or by automation and status, newest first, at most ${MAX_BULK_RERUN}; runs that cannot be re-run are skipped and counted in \`impact\`.`,
+    tag: "Runs",
+    role: "editor",
+    body: bulkRerunInput,
+    bodyOptional: true,
+    ok: {
+      status: 201,
+      description: "The new runs' ids, and what was done.",
+      schema: z.object({ runIds: z.array(z.uuid()), impact: z.string() }),
+    },
   },
 
   // ── Waits and approvals ────────────────────────────────────────────────────────────────────

@@ -84,6 +84,8 @@ export interface RunSummary {
   awaitingApproval: boolean;
   /** While waiting: what its earliest pending wait will do when it wakes, as things stand. */
   fate: WaitFate | null;
+  /** A re-run: the run it repeats. */
+  rerunOf: string | null;
 }
 
 type RunRow = typeof automationRuns.$inferSelect;
@@ -122,6 +124,7 @@ function summary(
     error: r.error,
     awaitingApproval: false,
     fate: null,
+    rerunOf: r.rerunOf,
   };
 }
 
@@ -249,7 +252,7 @@ export async function getRun(tenantId: string, id: string) {
     .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.id, id)));
   if (!found) throw notFound("That run");
   const { run } = found;
-  const [steps, waits, versions] = await Promise.all([
+  const [steps, waits, versions, reruns] = await Promise.all([
     getDb()
       .select()
       .from(automationRunSteps)
@@ -273,6 +276,11 @@ export async function getRun(tenantId: string, id: string) {
           eq(automationVersions.version, run.automationVersion),
         ),
       ),
+    getDb()
+      .select({ id: automationRuns.id, status: automationRuns.status, createdAt: automationRuns.createdAt })
+      .from(automationRuns)
+      .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.rerunOf, run.id)))
+      .orderBy(asc(automationRuns.createdAt)),
   ]);
   const graph = (versions[0]?.graph ?? null) as Graph | null;
   const shaped = numberOccurrences(
@@ -329,6 +337,10 @@ export async function getRun(tenantId: string, id: string) {
     graph,
     /** Each node's latest status in this run, for drawing the path taken on the canvas. */
     nodeStatuses: nodeStatuses(shaped),
+    /** A re-run from a step: the step it started at (its label as drawn), else null. */
+    rerunFrom: run.rerunFrom ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) } : null,
+    /** The runs that re-ran this one, oldest first. */
+    reruns: reruns.map((r) => ({ id: r.id, status: r.status, createdAt: r.createdAt.toISOString() })),
   };
 }
 

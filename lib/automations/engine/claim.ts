@@ -39,6 +39,8 @@ export interface ClaimedLeg {
   startHandle?: string;
   /** A retry's next attempt of its action (planned from the action itself). */
   retry?: { nodeId: string; attempt: number; keyLeg: number };
+  /** The start node is a step to take, not a trigger or a wait: a retry, or a re-run from a step. */
+  includeStart?: boolean;
 }
 
 function live(row: Record<string, unknown>): LiveAutomation {
@@ -62,7 +64,7 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
       status = 'running', started_at = coalesce(r.started_at, now()), legs = greatest(r.legs, 1), updated_at = now()
     from automation_runs src left join automations a on a.id = src.automation_id
     where r.id = src.id and r.id = any(${uuidArray(runIds)}::uuid[]) and r.status in ('queued', 'running')
-    returning r.id, r.tenant_id, r.automation_id, r.automation_version, r.event, r.trigger_node_id,
+    returning r.id, r.tenant_id, r.automation_id, r.automation_version, r.event, r.trigger_node_id, r.rerun_from,
       src.status as previous_status, a.status as automation_status, a.version as current_version,
       a.in_flight_policy,
       exists (select 1 from automation_run_steps s where s.run_id = r.id) as has_steps`);
@@ -73,7 +75,9 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
     automationVersion: Number(row.automation_version),
     event: row.event as RunEvent,
     leg: 1,
-    startNodeId: String(row.trigger_node_id),
+    // A re-run from a step starts at that step, itself included.
+    startNodeId: String(row.rerun_from ?? row.trigger_node_id),
+    ...(row.rerun_from ? { includeStart: true } : {}),
     automation: live(row),
     replay: row.previous_status === "running" || row.has_steps === true,
     wait: null,
@@ -129,7 +133,10 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
     wait: { id: String(row.id), stepId: row.step_id === null ? null : String(row.step_id) },
     ...(row.kind === "approval" ? { startHandle: row.decision ? String(row.decision) : "timed_out" } : {}),
     ...(row.kind === "retry"
-      ? { retry: { nodeId: String(row.node_id), attempt: Number(row.attempt), keyLeg: Number(row.key_leg) } }
+      ? {
+          retry: { nodeId: String(row.node_id), attempt: Number(row.attempt), keyLeg: Number(row.key_leg) },
+          includeStart: true,
+        }
       : {}),
   }));
 }

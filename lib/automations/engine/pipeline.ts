@@ -212,7 +212,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
         ? [followUp]
         : planFrom(decision.version.graph, claim.startNodeId, registry, evaluatorFor(ctx), {
             startHandle: claim.startHandle,
-            includeStart: claim.retry !== undefined,
+            includeStart: claim.includeStart === true,
           });
     } catch (error) {
       stops.push({

@@ -126,11 +126,16 @@ export const automationRuns = pgTable(
     durationMs: integer("duration_ms"),
     error: text("error"),
     reason: text("reason"),
+    /** A re-run: the run it repeats (SPEC §4 `rerunOf`). */
+    rerunOf: uuid("rerun_of"),
+    /** A re-run from a step: the node its first leg starts at, itself included (null: the trigger). */
+    rerunFrom: text("rerun_from"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     unique("automation_runs_event_unique").on(t.automationId, t.eventId),
+    index("automation_runs_rerun_of_idx").on(t.rerunOf).where(sql`${t.rerunOf} is not null`),
     index("automation_runs_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc()),
     index("automation_runs_automation_idx").on(t.tenantId, t.automationId, t.createdAt.desc(), t.id.desc()),
     index("automation_runs_status_idx").on(t.tenantId, t.status, t.createdAt.desc(), t.id.desc()),
