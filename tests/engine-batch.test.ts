@@ -92,6 +92,8 @@ test("runs started together execute in batches, each action exactly once, in pla
 });
 
 //  order_paid ──▶ add_tag({event.payload.label}) ──▶ add_tag(paid)
+//  order_paid ─┬─▶ add_tag({event.payload.label})   (empty: fails)
+//              └─▶ add_tag(paid)
 test("an action that fails inside a batch fails only its own step; the run is partial", async () => {
   const id = await publishFlow(
     shop.keys.editor,
@@ -104,7 +106,7 @@ test("an action that fails inside a batch fails only its own step; the run is pa
       ],
       [
         ["t", "label"],
-        ["label", "paid"],
+        ["t", "paid"],
       ],
     ),
   );

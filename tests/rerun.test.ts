@@ -185,7 +185,7 @@ test("a run that did not fail, or whose automation is off, is not re-run, and sa
         body: { from: "sideways" },
       })
     ).status,
-  ).toBe(400);
+  ).toBe(422);
   await call(pauseRoute, { method: "POST", key: shop.keys.editor, params: { id: automationId } });
   const paused = await call<ErrorReply>(rerunRoute, {
     method: "POST",

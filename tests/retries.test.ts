@@ -137,23 +137,20 @@ describe("retries", () => {
     expect(steps[1]!.reason).toMatch(/^Retry 3 of 3 at /);
   });
 
-  test("a 400 is not retried: the step fails at once, and (as for any failed action) what follows still runs", async () => {
+  test("a 400 is not retried: the step fails at once, and (as for any failed action) its branch ends there", async () => {
     script.set("/bad", [{ status: 400 }]);
     const id = await callFlow("/bad");
     await pay("b-1");
     const run = await runOf(id);
-    expect((await until(run.id, ["succeeded", "partial", "failed"])).status).toBe("partial");
+    expect((await until(run.id, ["succeeded", "partial", "failed"])).status).toBe("failed");
     expect(seen.get("/bad")).toHaveLength(1);
-    expect((await attemptsOf(run.id)).map((s) => [s.nodeId, s.status])).toEqual([
-      ["call", "failed"],
-      ["tag", "success"],
-    ]);
+    expect((await attemptsOf(run.id)).map((s) => [s.nodeId, s.status])).toEqual([["call", "failed"]]);
     expect(
       await getDb().select().from(automationRunWaits).where(eq(automationRunWaits.runId, run.id)),
     ).toEqual([]);
   });
 
-  test("a Retry-After of 2 s is honoured; after the last attempt the step fails and what follows runs once", async () => {
+  test("a Retry-After of 2 s is honoured; after the last attempt the step fails and its branch ends", async () => {
     script.set("/busy", [{ status: 429, headers: { "retry-after": "2" } }]);
     const id = await callFlow("/busy", { attempts: 2, backoff: "exponential", initialSeconds: 1 });
     await pay("r-1");
@@ -166,12 +163,11 @@ describe("retries", () => {
     const delay = retry!.resumeAt.getTime() - retry!.createdAt.getTime();
     expect(delay).toBeGreaterThan(1_500);
     expect(delay).toBeLessThan(2_500);
-    expect((await until(run.id, ["succeeded", "partial", "failed"])).status).toBe("partial");
+    expect((await until(run.id, ["succeeded", "partial", "failed"])).status).toBe("failed");
     expect(seen.get("/busy")).toHaveLength(2);
     expect((await attemptsOf(run.id)).map((s) => [s.nodeId, s.leg, s.status])).toEqual([
       ["call", 1, "failed"],
       ["call", 2, "failed"],
-      ["tag", 2, "success"],
     ]);
   });
 

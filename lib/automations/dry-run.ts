@@ -17,6 +17,7 @@ import { actionContext, newLeg, redact, templateContext, tokenRecord, type LegCo
 import { prepareAction, prepareWait } from "./engine/prepare";
 import { graphSchema, type Graph, type GraphNode } from "./graph/schema";
 import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
+import { reachableFrom } from "./graph/reachability";
 import { validate } from "./graph/validate";
 import { effectiveDomain, hasRecord, registry, summariseNode, triggerMatches } from "./nodes/registry";
 import { readsStepOutput } from "./nodes/conditions/field";
@@ -366,6 +367,16 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
                 error: refused ?? (prepared.ok ? "" : prepared.error),
               },
         );
+        // A failed action ends its branch, as in a run: what follows it would not run.
+        if (steps.at(-1)!.outcome === "error") {
+          const after = reachableFrom(graph, step.nodeId);
+          after.delete(step.nodeId);
+          const kept = queue.slice(at + 1).filter((s) => !after.has(s.nodeId));
+          if (kept.length < queue.length - at - 1)
+            steps.at(-1)!.detail.push("The steps after it would not run.");
+          queue.splice(at + 1, queue.length, ...kept);
+          for (const id of after) nodeIds.delete(id);
+        }
       } else {
         const wait = prepareWait(leg, step);
         if (!wait.ok) {

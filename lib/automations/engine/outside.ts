@@ -103,8 +103,9 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
   leg.outside = null;
   leg.cursor += 1;
   if (!failure) continueAfter(leg, step, output, leg.cursor);
-  // What follows the action waits for its next attempt (the retry leg plans it again).
-  if (retry) deferDownstream(leg, step.nodeId);
+  // What follows the action waits for its next attempt (the retry leg plans it again), or, after
+  // its last attempt failed, does not run: the branch ends there.
+  if (failure) deferDownstream(leg, step.nodeId);
 }
 
 interface NextAttempt {
@@ -129,8 +130,11 @@ function nextAttempt(
   return { attempt: attempt + 1, attempts: retry.attempts, at };
 }
 
-/** Drops from the rest of the leg's plan every step that follows `nodeId` in the graph. */
-/** Takes what follows `nodeId` out of the leg's plan: its next attempt, a leg of its own, plans it again. */
+/**
+ * Takes what follows `nodeId` out of the rest of the leg's plan: after an action that will be
+ * tried again (its next attempt, a leg of its own, plans it again) or that failed for good (SPEC
+ * §2: the branch ends there).
+ */
 export function deferDownstream(leg: Leg, nodeId: string): void {
   const after = reachableFrom(leg.graph, nodeId);
   after.delete(nodeId);

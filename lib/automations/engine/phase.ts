@@ -152,7 +152,8 @@ class PhaseWrites {
 function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
   while (leg.cursor < leg.plan.length) {
     const step = leg.plan[leg.cursor]!;
-    let retried = false;
+    /** The action failed (for good, or until its next attempt): what follows it is not taken now. */
+    let failed = false;
     if (step.kind === "condition") {
       writes.steps.push({
         ...writes.base(leg, step),
@@ -189,17 +190,17 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
         }
       }
       if (recorded) {
-        // Done by an earlier attempt: read its outcome instead of acting again. An attempt that
-        // failed and will be tried again defers what follows, as it did then (its retry wait is
-        // already written): a replay that went on would do those steps twice, now and after the
-        // retry (found by the chaos suite: notes written twice after a kill in that window).
+        // Done by an earlier attempt: read its outcome instead of acting again. A failed one ends
+        // its branch as it did then (and one that will be tried again has its retry wait written
+        // already): a replay that went on would do those steps twice, now and after the retry
+        // (found by the chaos suite: notes written twice after a kill in that window).
         if (recorded.step?.status === "success" && recorded.step.output) {
           leg.ctx.steps[step.nodeId] = recorded.step.output;
           // A code step: its recorded actions and the walk after it, not the script again.
           if (recorded.status === "delivered" && recorded.response)
             continueAfter(leg, step, recorded.response, leg.cursor + 1);
         }
-        retried = willRetry(recorded);
+        failed = recorded.status === "failed";
         if (!recorded.step) {
           writes.steps.push({
             ...writes.base(leg, step),
@@ -214,6 +215,7 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
         const prepared = prepareAction(leg.ctx, step);
         if (!prepared.ok) {
           writes.actionFailed(leg, step, prepared.error, prepared.request);
+          failed = true;
         } else if (prepared.executor.effect === "outside") {
           leg.outside = { step, executor: prepared.executor, request: prepared.request, resend: false };
           return null;
@@ -229,15 +231,9 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
       }
     }
     leg.cursor += 1;
-    if (retried) deferDownstream(leg, step.nodeId);
+    if (failed) deferDownstream(leg, step.nodeId);
   }
   return null;
-}
-
-/** An earlier attempt's outcome that scheduled another attempt (its response carries `retry`). */
-function willRetry(recorded: RecordedAction): boolean {
-  const output = recorded.step?.output ?? recorded.response;
-  return recorded.status === "failed" && output !== null && typeof output === "object" && "retry" in output;
 }
 
 /** Splits items so that no group touches the same record twice (an UPDATE … FROM cannot). */
@@ -302,6 +298,8 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
           });
         }
         item.leg.cursor += 1;
+        // A failed action ends its branch (SPEC §2): what follows it is not taken.
+        if (result instanceof ActionError) deferDownstream(item.leg, item.step.nodeId);
       });
     }
   }
