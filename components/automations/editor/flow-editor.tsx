@@ -967,6 +967,7 @@ function Editor({
                       key={selected.id}
                       node={{ id: selected.id, type: selected.type, params: selected.params }}
                       triggerDomain={triggerDomain}
+                      triggerType={trigger?.type ?? null}
                       otherSteps={earlierSteps}
                       previewSource={{
                         timeZone: shopTimezone,
