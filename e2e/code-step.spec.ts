@@ -16,7 +16,12 @@ function canvasNode(page: Page, text: string | RegExp): Locator {
 }
 
 /** Replaces the script with `lines`, typed as a person would (Escape closes any completion first). */
-async function typeScript(page: Page, editor: Locator, lines: string[]): Promise<void> {
+async function typeScript(
+  page: Page,
+  editor: Locator,
+  lines: string[],
+  { close = true } = {},
+): Promise<void> {
   await editor.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.press("Delete");
@@ -27,7 +32,7 @@ async function typeScript(page: Page, editor: Locator, lines: string[]): Promise
     }
     await page.keyboard.type(line);
   }
-  await page.keyboard.press("Escape");
+  if (close) await page.keyboard.press("Escape");
 }
 
 test("an editor writes a code step with completions and a syntax check, runs it on an order, and publishes it", async ({
@@ -61,7 +66,7 @@ test("an editor writes a code step with completions and a syntax check, runs it 
   await expect(panel.locator(".cm-lintRange-error")).toHaveCount(1);
 
   // Completions: actions. lists the script actions with their signatures; entity. the order's fields.
-  await typeScript(page, script, ["// Tag big paid orders", "actions."]);
+  await typeScript(page, script, ["// Tag big paid orders", "actions."], { close: false });
   const completions = page.locator(".cm-tooltip-autocomplete");
   await expect(completions).toContainText("tag");
   await expect(completions).toContainText("actions.email(to, subject, body)");
