@@ -8,9 +8,9 @@ const nextConfig: NextConfig = {
     "graphile-worker",
     "pg",
     "postgres",
-    // The code step's sandbox loads its WebAssembly module from its own package directory, which a
-    // bundled copy cannot find ("Run on a record" runs it in a server action).
+    // The code step's sandbox loads its WebAssembly file from the package at run time.
     "quickjs-emscripten",
+    "quickjs-emscripten-core",
   ],
   typedRoutes: false,
 };

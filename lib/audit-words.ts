@@ -15,6 +15,8 @@ export const AUDIT_KINDS = {
       "automation.reverted",
       "automation.reset_to_builtin",
       "automation.run_now",
+      "automation.later_tried",
+      "automation.run_on_record",
     ],
   },
   waits: { label: "Waiting runs", actions: ["wait.cancelled", "wait.resumed_now", "waits.cancelled_all"] },
@@ -78,6 +80,10 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} reset ${name} to the built-in definition (version ${text(d.version) ?? "?"})`;
     case "automation.run_now":
       return `${who} ran ${name} now`;
+    case "automation.run_on_record":
+      return `${who} ran ${name} on the ${text(d.domain) ?? "record"} ${quoted(d.entityId, "")}`;
+    case "automation.later_tried":
+      return `${who} tried the later step ${quoted(d.step, "")} of ${name} now`;
     case "wait.cancelled":
       return `${who} cancelled a ${WAIT_KIND[String(d.kind)] ?? "wait"}${of}`;
     case "wait.resumed_now":

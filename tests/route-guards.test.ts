@@ -269,6 +269,13 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: route(`POST ${A}/versions/[version]/revert`, { params: () => ({ ...id(), version: "1" }) }),
   },
+  [`POST ${A}/try-later`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`POST ${A}/try-later`, { params: id, body: () => ({ step: "check-in" }) }),
+    },
+    viewer: route(`POST ${A}/try-later`, { params: id, body: () => ({ step: "check-in" }) }),
+  },
   [`GET ${A}/waiting`]: { crossShop: { expect: 404, invoke: route(`GET ${A}/waiting`, { params: id }) } },
   [`POST ${A}/waiting/cancel-all`]: {
     crossShop: { expect: 404, invoke: route(`POST ${A}/waiting/cancel-all`, { params: id }) },
@@ -325,6 +332,10 @@ const REGISTRY: Record<string, Entry> = {
   },
   "GET /api/v1/outbox": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/outbox") } },
   "GET /api/v1/node-types": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/node-types") } },
+  // Public: the API's description, the same for everyone (tests/openapi.test.ts).
+  "GET /api/v1/openapi.json": {
+    crossShop: { expect: "isolated", invoke: route("GET /api/v1/openapi.json") },
+  },
   "POST /api/v1/schedules/preview": {
     readOnly: true,
     crossShop: {
@@ -589,6 +600,7 @@ function automationActions(): Record<string, Entry> {
     ["run-automation-now", "runAutomationNowAction", () => ({ id: ids.builtin })],
     ["save-draft", "saveDraftAction", () => ({ id: ids.automation, name: "x", baseRevision: 1 })],
     ["set-automation-active", "setAutomationActiveAction", () => ({ id: ids.automation, active: false })],
+    ["try-later", "tryLaterAction", () => ({ id: ids.automation, step: "check-in", then: {} })],
   ];
   return Object.fromEntries(
     byId.map(([file, name, input, readOnly]) => {

@@ -10,6 +10,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { hasRole, type Role } from "@/lib/auth/roles";
 import type { RunDetail as RunDetailData } from "@/lib/automations/runs";
 import { formatDuration } from "./duration";
+import { HandedBack } from "./handed-back";
 import { EntityLink } from "./entity-link";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { fetchJson, POLL_MS } from "./fetch-json";
@@ -138,6 +139,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
               />
             </div>
           </Card>
+          <HandedBack event={run.event} />
           <Card>
             <CardHeader
               title="Path taken"

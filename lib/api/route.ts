@@ -106,6 +106,11 @@ export async function readBody<T extends z.ZodType>(
   return parseOrThrow(schema, await readJson(req), lead);
 }
 
+/** A `/api/v1` handler as `apiRoute` makes it: a Next.js route handler that knows its minimum role. */
+export type ApiHandler<P> = ((req: Request, context: { params: Promise<P> }) => Promise<Response>) & {
+  readonly role: Role;
+};
+
 interface RouteContext<P> {
   req: Request;
   params: P;
@@ -121,8 +126,8 @@ interface RouteContext<P> {
 export function apiRoute<P extends Record<string, string> = Record<string, never>>(
   options: { role: Role; limit?: "ingest" | "write" },
   handler: (ctx: RouteContext<P>) => Promise<unknown>,
-) {
-  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+): ApiHandler<P> {
+  const route = async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       const caller = await resolveCaller(req.headers);
       if (!caller) throw unauthorized();
@@ -139,4 +144,6 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
       );
     }
   };
+  // The role travels with the handler so the OpenAPI contract's roles can be checked against it.
+  return Object.assign(route, { role: options.role });
 }

@@ -11,13 +11,16 @@ import { describeAction, excerpt } from "./dry-run-actions";
 import { toRunEvent } from "./dispatch";
 import { EntityNotFoundError, loadRunEntity, type RunEntity } from "./engine/entity";
 import { evaluatorFor } from "./engine/evaluate";
+import { followUpOf } from "./engine/follow-up";
 import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "./engine/interpreter";
-import { newLeg, redact, templateContext, tokenRecord } from "./engine/leg";
+import { actionContext, newLeg, redact, templateContext, tokenRecord, type LegContext } from "./engine/leg";
 import { prepareAction, prepareWait } from "./engine/prepare";
 import { graphSchema, type Graph, type GraphNode } from "./graph/schema";
 import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
 import { validate } from "./graph/validate";
 import { effectiveDomain, hasRecord, registry, summariseNode, triggerMatches } from "./nodes/registry";
+import { readsStepOutput } from "./nodes/conditions/field";
+import { ActionError, type ActionOutput, type OutsideExecutor } from "./nodes/executor";
 import type { NodeDefinition, TriggerDomain } from "./nodes/types";
 import { assertGraphSize, getAutomation } from "./service";
 
@@ -292,15 +295,22 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
     for (const step of walk.steps) nodeIds.add(step.nodeId);
     for (const id of walk.edgeIds) edgeIds.add(id);
 
-    for (const step of walk.steps) {
-      const node = graph.nodes.find((n) => n.id === step.nodeId)!;
+    // A code step's actions and the walk after it join the queue once the script has run.
+    const queue = [...walk.steps];
+    for (let at = 0; at < queue.length; at++) {
+      const step = queue[at]!;
       const definition = registry.get(step.nodeType)!;
+      // A node of the graph, or (undefined) an action a code step asked for.
+      const node = graph.nodes.find((n) => n.id === step.nodeId);
       const base = {
         nodeId: step.nodeId,
         nodeType: step.nodeType,
         label: definition.label,
         leg: legNumber,
-        summary: summariseNode(node),
+        summary:
+          node || step.kind !== "action"
+            ? summariseNode(node ?? { type: step.nodeType })
+            : `From the script: ${summariseNode({ type: step.nodeType, params: step.params })}`,
       };
       if (step.kind === "condition") {
         leg.steps[step.nodeId] = { result: step.result };
@@ -308,7 +318,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           ...base,
           kind: "condition",
           outcome: step.result ? "true" : "false",
-          detail: [conditionDetail(node, leg.entity, step.result)],
+          detail: [conditionDetail(node!, leg, step.result)],
         });
       } else if (step.kind === "action") {
         const prepared = prepareAction(leg, step);
@@ -325,6 +335,18 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           prepared.ok && prepared.executor.effect === "outside"
             ? ((await prepared.executor.preflight?.(prepared.request as never)) ?? null)
             : null;
+        if (prepared.ok && prepared.executor.effect === "outside" && prepared.executor.followUp) {
+          const ran = await runFollowUp(leg, step, prepared.executor, prepared.request);
+          steps.push({ ...base, kind: "action", ...ran.step });
+          if (!ran.followUp) continue;
+          const onward = walkFrom(graph, step.nodeId, registry, evaluatorFor(leg), {
+            planned: new Set(queue.map((s) => s.nodeId)),
+          });
+          queue.splice(at + 1, 0, ...ran.followUp.actions, ...onward.steps);
+          for (const s of onward.steps) nodeIds.add(s.nodeId);
+          for (const id of onward.edgeIds) edgeIds.add(id);
+          continue;
+        }
         steps.push(
           prepared.ok && !refused
             ? {
@@ -410,6 +432,43 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
   };
 }
 
+/**
+ * Runs a step that decides its own next actions (a code step: its `send` only runs the script in
+ * the sandbox and has no effect) and says what it returned and how many actions it asks for.
+ */
+async function runFollowUp(
+  leg: LegContext,
+  step: { nodeId: string; nodeType: string },
+  executor: OutsideExecutor<never>,
+  request: Record<string, unknown>,
+): Promise<{
+  step: Pick<DryRunStep, "outcome" | "detail" | "error">;
+  followUp: NonNullable<ReturnType<typeof followUpOf>> | null;
+}> {
+  let output: ActionOutput;
+  try {
+    output = await executor.send(request as never, actionContext(leg, step.nodeId));
+  } catch (error) {
+    if (!(error instanceof ActionError)) throw error;
+    return { step: { outcome: "error", detail: [], error: error.message }, followUp: null };
+  }
+  const followUp = followUpOf(step, output)!;
+  leg.steps[step.nodeId] = followUp.output;
+  const count = followUp.actions.length;
+  return {
+    step: {
+      outcome: "would_run",
+      detail: [
+        `The script ran in the sandbox and returned ${excerpt(JSON.stringify(followUp.output), 300)}.`,
+        count === 0
+          ? "It asks for no actions."
+          : `It asks for ${count} action${count === 1 ? "" : "s"}, listed next; none was taken.`,
+      ],
+    },
+    followUp,
+  };
+}
+
 /** The email a send-email step would send, from the request its executor prepared. */
 function emailOf(nodeType: string, request: Record<string, unknown>): { email?: DryRunEmail } {
   if (nodeType !== "auto.action.send_email") return {};
@@ -420,8 +479,15 @@ function emailOf(nodeType: string, request: Record<string, unknown>): { email?: 
 }
 
 /** Why a condition came out as it did: the value it read. */
-function conditionDetail(node: GraphNode, entity: RunEntity | null, result: boolean): string {
+function conditionDetail(node: GraphNode, leg: LegContext, result: boolean): string {
   const verdict = `so it follows '${result ? "true" : "false"}'.`;
+  const { entity } = leg;
+  const path = node.type === "auto.condition.field" ? node.params.path : undefined;
+  if (typeof path === "string" && readsStepOutput(path)) {
+    const value = readPath(leg.steps, path.slice("steps.".length));
+    const shown = value === undefined || value === null ? "not set" : `${JSON.stringify(value)}`;
+    return `${path} is ${shown}, ${verdict}`;
+  }
   if (!entity) return `There is no record to check, ${verdict}`;
   if (node.type === "auto.condition.field" && typeof node.params.path === "string") {
     const value = readPath(entity.data, node.params.path);

@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { automationVersions } from "@/lib/db/schema";
 import type { Graph } from "./graph/schema";
+import { parseSubActionId } from "./engine/sub-action";
 import { registry, summariseNode } from "./nodes/registry";
 
 /**
@@ -12,7 +13,11 @@ import { registry, summariseNode } from "./nodes/registry";
 export function stepLabel(graph: Graph | null, nodeId: string, nodeType: string): string {
   const node = graph?.nodes.find((n) => n.id === nodeId);
   if (node) return summariseNode(node);
-  return registry.get(nodeType)?.label ?? nodeType;
+  const label = registry.get(nodeType)?.label ?? nodeType;
+  // An action a code step asked for: named with the step that asked ("Add tag · action 1 of 'Run code'").
+  const sub = parseSubActionId(nodeId);
+  const code = sub && graph?.nodes.find((n) => n.id === sub.nodeId);
+  return sub ? `${label} · action ${sub.number} of '${code ? summariseNode(code) : sub.nodeId}'` : label;
 }
 
 interface AtVersion {

@@ -12,12 +12,23 @@ const tagList = z
   .max(250)
   .transform((tags) => [...new Set(tags)]);
 
-/** The PUT body: the domain's fields, plus the tags to set and notes to add. */
-function putSchema(domain: Domain) {
+function buildPutSchema(domain: Domain) {
   return domainSchemas[domain].extend({
     tags: tagList.optional(),
     notes: z.array(z.string().trim().min(1).max(5000)).max(100).optional(),
   });
+}
+
+const putSchemas = new Map<Domain, ReturnType<typeof buildPutSchema>>();
+
+/**
+ * The PUT body: the domain's fields, plus the tags to set and notes to add. Built once per domain,
+ * so the OpenAPI contract (lib/api/contract.ts) documents the very object requests are parsed with.
+ */
+export function putSchema(domain: Domain) {
+  let schema = putSchemas.get(domain);
+  if (!schema) putSchemas.set(domain, (schema = buildPutSchema(domain)));
+  return schema;
 }
 
 export interface EntityNote {
@@ -272,7 +283,7 @@ export async function deleteEntity(
 }
 
 /** A PATCH body: some of the domain's fields (plus `tags`/`notes` as in a PUT); `null` removes a field. */
-const changesInput = z.record(z.string(), z.unknown(), "Send a JSON object of the fields to change.");
+export const changesInput = z.record(z.string(), z.unknown(), "Send a JSON object of the fields to change.");
 
 /**
  * Merges `body` into a stored record (PATCH): the merged record is validated against the domain's

@@ -23,6 +23,8 @@ import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/acti
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
 import { RunNowButton } from "@/components/automations/run-now-button";
+import { TryLaterButton } from "@/components/automations/try-later-button";
+import { laterSteps } from "@/lib/automations/later-then";
 import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
 import { Notice } from "@/components/ui/notice";
@@ -642,6 +644,8 @@ function Editor({
       : null;
 
   const publishedSchedule = automation.activeGraph?.nodes.some((n) => n.type === SCHEDULE_TRIGGER) ?? false;
+  // The published Later triggers' steps, for "Try it later…" (a draft's are not runnable yet).
+  const publishedLaterSteps = useMemo(() => laterSteps(automation.activeGraph), [automation.activeGraph]);
   const stepsChanged = useMemo(
     () =>
       automation.version === 0 ||
@@ -698,6 +702,9 @@ function Editor({
         <div className="[&>div]:flex [&>div]:flex-col [&>div]:items-end">
           <RunNowButton automationId={automation.id} name={automation.name} />
         </div>
+      )}
+      {automation.status === "active" && publishedLaterSteps.length > 0 && (
+        <TryLaterButton automationId={automation.id} name={automation.name} steps={publishedLaterSteps} />
       )}
       {(automation.status === "active" || automation.status === "paused") && (
         <ActiveToggle

@@ -106,8 +106,9 @@ function describeFailure(
   const line = lineOf(error, source);
   const at = line ? ` (line ${line})` : "";
   const message = String(error.message ?? raw).replace(/\.$/, "");
+  // QuickJS cannot say reliably which line was running when it was interrupted: none is named.
   if (timedOut || message === "interrupted")
-    return { error: `The script ran for more than 1 second and was stopped${at}.`, line };
+    return { error: "The script ran for more than 1 second and was stopped.", line: null };
   if (message === "out of memory")
     return { error: `The script used more than 64 MB of memory and was stopped${at}.`, line };
   if (message === "stack overflow")

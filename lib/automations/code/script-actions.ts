@@ -64,15 +64,16 @@ export const SCRIPT_ACTIONS = {
   },
   http: {
     type: "auto.action.http_request",
-    signature: "actions.http(url, { method?, headers?, body? })",
-    doc: "Sends an HTTP request (POST unless a method is given); a body object is sent as JSON.",
+    signature: "actions.http(url, { method?, headers?, body?, retry? })",
+    doc: "Sends an HTTP request (POST unless a method is given); a body object is sent as JSON; retry as the HTTP step's.",
     params: (args) => {
-      const { method, headers, body } = optionsAt(args, 1);
+      const { method, headers, body, retry } = optionsAt(args, 1);
       return defined({
         url: args[0],
         method: typeof method === "string" ? method.toUpperCase() : method,
         headers,
         body: body !== undefined && typeof body !== "string" ? JSON.stringify(body) : body,
+        retry,
       });
     },
   },

@@ -14,6 +14,9 @@ import type { ConditionDefinition } from "@/lib/automations/nodes/types";
  *
  *   trigger ──▶ add_tag ──▶ wait ──▶ send_email      leg 1: add_tag, wait
  *                                                    leg 2 (from wait): send_email
+ *
+ * A code step (`planAfterRun`) is planned, but what follows it is walked only once it has run
+ * (`planFrom` again from the code step, with `planned`): a condition after it reads what it returned.
  */
 
 export const MAX_PLANNED_STEPS = 500;
@@ -35,6 +38,8 @@ export interface PlanOptions {
   startHandle?: string;
   /** Plan the start node itself too (a retry re-runs the action it starts from). */
   includeStart?: boolean;
+  /** Nodes this leg has planned already (the rest of a walk a code step paused): never planned twice. */
+  planned?: ReadonlySet<string>;
 }
 
 function outgoing(graph: Graph): Map<string, GraphEdge[]> {
@@ -80,7 +85,7 @@ export function walkFrom(
   const plan: PlannedStep[] = [];
   const followed: GraphEdge[] = [];
   // A node is planned once per walk, however many branches reach it (a diamond).
-  const queued = new Set<string>([startNodeId]);
+  const queued = new Set<string>([startNodeId, ...(options.planned ?? [])]);
   const queue: GraphNode[] = [start];
 
   const follow = (node: GraphNode, handles: readonly string[]) => {
@@ -120,7 +125,8 @@ export function walkFrom(
       }
       case "action":
         add({ kind: "action", nodeId: node.id, nodeType: node.type, params: node.params });
-        follow(node, definition.handles.out);
+        // What follows a code step is planned once it has run (its output can decide conditions).
+        if (!definition.planAfterRun) follow(node, definition.handles.out);
         break;
       case "wait":
         // Planned, but what follows is the next leg's: the walk stops here.

@@ -1,8 +1,28 @@
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automationRunWaits, automations } from "@/lib/db/schema";
 import { recordEvents } from "@/lib/events/record";
 import { runsForEvent } from "@/lib/automations/dispatch";
+
+/**
+ * Starts a later step's run: records the `later` event aimed at one automation's Later trigger,
+ * which starts the run in the same transaction (idempotent by event id). The one path for a later
+ * that came due (`fireLater`) and one tried now ("Try it later…", `tryLater`). Returns the runs started.
+ */
+export async function startLaterRun(
+  tx: DbOrTx,
+  tenantId: string,
+  target: { automationId: string; triggerNodeId: string },
+  event: { id: string; payload: Record<string, unknown> },
+) {
+  await recordEvents(
+    tx,
+    tenantId,
+    [{ id: event.id, type: "later", domain: "later", entityId: null, payload: event.payload }],
+    { automationId: target.automationId, nodeId: target.triggerNodeId },
+  );
+  return runsForEvent(tx, tenantId, [event.id]);
+}
 
 export const LATER_DROPPED = "The automation was off when this later step came due, so it was dropped.";
 
@@ -47,13 +67,12 @@ export async function fireLater(waitId: string): Promise<"started" | "dropped" |
         .where(eq(automationRunWaits.id, wait.id));
       return "dropped";
     }
-    await recordEvents(
+    const runs = await startLaterRun(
       tx,
       wait.tenantId,
-      [{ id: wait.event.id, type: "later", domain: "later", entityId: null, payload: wait.event.payload }],
-      { automationId: wait.automationId, nodeId: trigger.id },
+      { automationId: wait.automationId, triggerNodeId: trigger.id },
+      wait.event,
     );
-    const runs = await runsForEvent(tx, wait.tenantId, [wait.event.id]);
     return runs.length > 0 ? "started" : "noop";
   });
 }

@@ -3,6 +3,7 @@ import { renderTemplate, type TemplateContext } from "@/lib/automations/graph/to
 import type { ActionContext } from "@/lib/automations/nodes/executor";
 import type { NewWait } from "@/lib/automations/store/waits";
 import type { RunEntity } from "./entity";
+import { parseSubActionId } from "./sub-action";
 
 /**
  * Everything one leg needs: whose run it is, which version's graph it walks, the record and the
@@ -35,9 +36,14 @@ export function newLeg(fields: Omit<LegContext, "steps" | "now"> & { now?: Date 
   return { ...fields, steps: {}, now: fields.now ?? new Date() };
 }
 
-/** A side effect's dedupe key: one per (run, node, leg); sent as `Idempotency-Key` by HTTP actions. */
+/**
+ * A side effect's dedupe key: one per (run, node, leg); sent as `Idempotency-Key` by HTTP actions.
+ * A code step's actions carry the step's key plus their number (`run:code1:1#2`).
+ */
 export function dedupeKey(leg: LegContext, nodeId: string): string {
-  return `${leg.runId}:${nodeId}:${leg.retry?.nodeId === nodeId ? leg.retry.keyLeg : leg.leg}`;
+  const legNo = leg.retry?.nodeId === nodeId ? leg.retry.keyLeg : leg.leg;
+  const sub = parseSubActionId(nodeId);
+  return sub ? `${leg.runId}:${sub.nodeId}:${legNo}#${sub.number}` : `${leg.runId}:${nodeId}:${legNo}`;
 }
 
 /** A wait this leg makes at `node`: the leg's run, version and event, plus what is particular to it. */

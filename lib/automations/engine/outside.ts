@@ -6,6 +6,7 @@ import { reachableFrom } from "@/lib/automations/graph/reachability";
 import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/retry";
 import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
+import { continueAfter } from "./follow-up";
 import { actionContext, dedupeKey, redact, waitOf } from "./leg";
 import type { Leg, LegHooks } from "./phase";
 
@@ -101,6 +102,7 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
   if (!failure) leg.ctx.steps[step.nodeId] = output;
   leg.outside = null;
   leg.cursor += 1;
+  if (!failure) continueAfter(leg, step, output, leg.cursor);
   // What follows the action waits for its next attempt (the retry leg plans it again).
   if (retry) deferDownstream(leg, step.nodeId);
 }

@@ -14,6 +14,7 @@ import { completeSteps, createWaits, type NewWait } from "@/lib/automations/stor
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
 import { actionContext, dedupeKey, redact, waitOf, type LegContext } from "./leg";
+import { continueAfter } from "./follow-up";
 import { deferDownstream, takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
 import { notifyApprovers } from "./notify-approvers";
@@ -192,8 +193,12 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
         // failed and will be tried again defers what follows, as it did then (its retry wait is
         // already written): a replay that went on would do those steps twice, now and after the
         // retry (found by the chaos suite: notes written twice after a kill in that window).
-        if (recorded.step?.status === "success" && recorded.step.output)
+        if (recorded.step?.status === "success" && recorded.step.output) {
           leg.ctx.steps[step.nodeId] = recorded.step.output;
+          // A code step: its recorded actions and the walk after it, not the script again.
+          if (recorded.status === "delivered" && recorded.response)
+            continueAfter(leg, step, recorded.response, leg.cursor + 1);
+        }
         retried = willRetry(recorded);
         if (!recorded.step) {
           writes.steps.push({
@@ -383,7 +388,12 @@ async function writePhase(tx: Tx, legs: Leg[]): Promise<void> {
 function snapshot(leg: Leg): () => void {
   const saved = { ...leg, steps: { ...leg.ctx.steps } };
   return () => {
-    Object.assign(leg, { cursor: saved.cursor, opening: saved.opening, outside: saved.outside });
+    Object.assign(leg, {
+      plan: saved.plan,
+      cursor: saved.cursor,
+      opening: saved.opening,
+      outside: saved.outside,
+    });
     leg.ctx.steps = saved.steps;
   };
 }

@@ -9,8 +9,10 @@ import { cancelPendingWaitsOf, completeSteps } from "@/lib/automations/store/wai
 import { claimRuns, claimWaits, stillPending, type ClaimedLeg } from "./claim";
 import { EntityNotFoundError, loadRunRecords } from "./entity";
 import { evaluatorFor } from "./evaluate";
-import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON } from "./interpreter";
+import { followUpOf } from "./follow-up";
+import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON, type PlannedStep } from "./interpreter";
 import { newLeg } from "./leg";
+import { parseSubActionId } from "./sub-action";
 import { executeLegs, type Leg, type RecordedAction } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
 
@@ -72,6 +74,39 @@ async function stopLegs(stops: Stop[]): Promise<void> {
       })),
     );
   });
+}
+
+/**
+ * The retry legs of actions a code step asked for (`code1#2`): each retries that action alone,
+ * as the step's recorded output lists it (the script is not run again). By claim key.
+ */
+async function retriedFollowUps(claims: ClaimedLeg[]): Promise<Map<string, PlannedStep>> {
+  const keys = claims.flatMap((claim) => {
+    const sub = claim.retry ? parseSubActionId(claim.startNodeId) : null;
+    return sub && claim.retry
+      ? [{ r: claim.runId, n: sub.nodeId, l: claim.retry.keyLeg, k: claimKey(claim), id: claim.startNodeId }]
+      : [];
+  });
+  const steps = new Map<string, PlannedStep>();
+  if (keys.length === 0) return steps;
+  const rows = await getDb().execute<{
+    k: string;
+    id: string;
+    node_id: string;
+    node_type: string;
+    response: Record<string, unknown> | null;
+  }>(sql`
+    select v.k, v.id, d.node_id, d.node_type, d.response
+    from json_to_recordset(${JSON.stringify(keys)}::json) as v(r uuid, n text, l int, k text, id text)
+    join action_deliveries d on d.run_id = v.r and d.node_id = v.n and d.leg = v.l and d.status = 'delivered'`);
+  for (const row of rows) {
+    const followUp = row.response
+      ? followUpOf({ nodeId: row.node_id, nodeType: row.node_type }, row.response)
+      : null;
+    const step = followUp?.actions.find((action) => action.nodeId === row.id);
+    if (step) steps.set(row.k, step);
+  }
+  return steps;
 }
 
 /** What earlier attempts of these legs recorded, by run and node (the replay of a retried job). */
@@ -147,6 +182,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
   const timeZones = new Map([...firsts.timeZones, ...resumed.timeZones]);
 
   const stepsSoFar = await countSteps(going.filter(({ claim }) => claim.wait).map(({ claim }) => claim));
+  const followUps = await retriedFollowUps(going.map(({ claim }) => claim));
   const legs: Leg[] = [];
   const claimOf = new Map<Leg, ClaimedLeg>();
   const moved: { id: string; version: number }[] = [];
@@ -171,10 +207,13 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     });
     let plan;
     try {
-      plan = planFrom(decision.version.graph, claim.startNodeId, registry, evaluatorFor(ctx), {
-        startHandle: claim.startHandle,
-        includeStart: claim.retry !== undefined,
-      });
+      const followUp = followUps.get(claimKey(claim));
+      plan = followUp
+        ? [followUp]
+        : planFrom(decision.version.graph, claim.startNodeId, registry, evaluatorFor(ctx), {
+            startHandle: claim.startHandle,
+            includeStart: claim.retry !== undefined,
+          });
     } catch (error) {
       stops.push({
         claim,

@@ -10,6 +10,7 @@ import {
   type Registry,
 } from "@/lib/automations/nodes/registry";
 import { aDomain } from "@/lib/automations/nodes/triggers";
+import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import { findCycles } from "./cycles";
 import { reachableFrom, upstreamOf } from "./reachability";
@@ -272,6 +273,10 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
     // Tokens are checked even while another param is invalid (an email with no body yet), so every
     // problem shows at once; the strings are read from the params as written.
     const strings = templatedStrings(params ?? asRecord(node.params), definition.templated);
+    // A condition on an earlier step's output (`steps.code1.score`) is checked as that token is.
+    const path = asRecord(node.params).path;
+    if (definition.type === "auto.condition.field" && typeof path === "string" && readsStepOutput(path))
+      strings.push({ param: "field", text: `{${path}}` });
     // An unconnected step has no trigger to check `{entity.…}` against; its other tokens still are.
     const tokenDomains: (TriggerDomain | null)[] = domains.size > 0 ? [...domains] : [null];
     for (const { param, text } of strings) {
@@ -302,7 +307,8 @@ function domainIssues(
   // A wait has no effect and reads nothing: it is legal under every trigger, with or without a record.
   if (definition.category === "wait") return [];
   if (definition.category === "condition") {
-    if (!hasRecord(domain)) return [noRecord("This condition checks", domain)];
+    if (!hasRecord(domain))
+      return readsStepOutput(String(params.path ?? "")) ? [] : [noRecord("This condition checks", domain)];
     const check = Object.hasOwn(DOMAIN_CHECKS, definition.type)
       ? DOMAIN_CHECKS[definition.type as NodeType]
       : undefined;

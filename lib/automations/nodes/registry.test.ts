@@ -134,7 +134,7 @@ describe("registry", () => {
       "auto.condition.field",
       "auto.condition.has_tag",
     ]);
-    expect(registry.byCategory("action")).toHaveLength(10);
+    expect(registry.byCategory("action")).toHaveLength(11);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",

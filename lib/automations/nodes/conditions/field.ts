@@ -233,7 +233,13 @@ export function describeFieldCondition({ path, operator, value }: FieldCondition
  * What is wrong with this condition under a trigger of `domain`: the path is not a field of the
  * record, or the value can never match the field's options.
  */
+/** A path into an earlier step's output (`steps.code1.score`) rather than a field of the record. */
+export function readsStepOutput(path: string): boolean {
+  return path.startsWith("steps.");
+}
+
 export function fieldConditionDomainIssues(params: FieldConditionParams, domain: Domain): string[] {
+  if (readsStepOutput(params.path)) return [];
   const field = fieldAt(domain, params.path);
   if (!field) return [`'${params.path}' is not a field of ${aDomain(domain)}.`];
   if (field.options && (params.operator === "eq" || params.operator === "neq" || params.operator === "in")) {
@@ -254,10 +260,17 @@ export const fieldCondition = {
   category: "condition",
   label: "Check a field",
   description:
-    "Follows 'true' when a field of the record compares as chosen with a value, 'false' otherwise.",
+    "Follows 'true' when a field of the record (or of an earlier step's output, as steps.<step id>.<field>) compares as chosen with a value, 'false' otherwise.",
   params: fieldParams,
   defaultParams: () => ({ path: "", operator: "eq" as const, value: "" }),
   handles: { in: true, out: ["true", "false"] },
   summarise: describeFieldCondition,
-  evaluate: (params, ctx) => compareField(params.operator, readPath(ctx.entity, params.path), params.value),
+  evaluate: (params, ctx) =>
+    compareField(
+      params.operator,
+      readsStepOutput(params.path)
+        ? readPath(ctx.steps, params.path.slice("steps.".length))
+        : readPath(ctx.entity, params.path),
+      params.value,
+    ),
 } satisfies ConditionDefinition<typeof fieldParams>;

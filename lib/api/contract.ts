@@ -1,0 +1,504 @@
+import { z } from "zod";
+import { auditQuery } from "@/lib/audit-log";
+import type { Role } from "@/lib/auth/roles";
+import { approvalsQuery, decisionInput } from "@/lib/automations/approvals";
+import { dryRunInput } from "@/lib/automations/dry-run";
+import { outboxQuery } from "@/lib/automations/outbox";
+import { runsQuery } from "@/lib/automations/runs";
+import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
+import { previewInput } from "@/lib/automations/schedules/preview";
+import { createInput, draftInput, listQuery, publishInput } from "@/lib/automations/service";
+import { tasksQuery } from "@/lib/automations/tasks";
+import { waitingQuery } from "@/lib/automations/waits";
+import { DOMAINS } from "@/lib/entities/domains";
+import { changesInput, putSchema } from "@/lib/entities/service";
+import { eventInput, MAX_BATCH } from "@/lib/events/ingest";
+import {
+  automationChangeShape,
+  automationListShape,
+  docs,
+  automationShape,
+  entityShape,
+  eventBatchResultShape,
+  eventResultShape,
+  publishShape,
+  recordListShape,
+  runListShape,
+  runShape,
+  waitListShape,
+  waitShape,
+} from "./shapes";
+
+/*
+ * Terminology
+ *
+ *   endpoint   one method on one path of `/api/v1`, as the handler in app/api/v1/…/route.ts serves it
+ *   role       the least role that may call it: the handler's `apiRoute({ role })`; null = public
+ *   body       the zod schema the service parses the JSON body with (the same object, imported)
+ *   query      the zod schema the service parses the query string with
+ *   ok         the success status and the shape of its reply (lib/api/shapes.ts)
+ *
+ * lib/api/openapi.ts turns this list into the OpenAPI 3.1 document served at
+ * `GET /api/v1/openapi.json`. tests/openapi.test.ts fails when a route has no entry here, when an
+ * entry names no route, when a role disagrees with the handler's, and when a body the document
+ * calls valid is refused (or one it calls invalid is accepted). A new route is one more object.
+ */
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type Tag = "Automations" | "Runs" | "Waits and approvals" | "Entities and events" | "Work" | "Meta";
+
+/** Statuses an endpoint may answer with besides the ones its kind implies (see `errorStatuses`). */
+export type ExtraError = 403 | 409 | 422;
+
+export interface Endpoint {
+  method: Method;
+  /** OpenAPI style: `/api/v1/automations/{id}`. */
+  path: `/api/v1/${string}`;
+  summary: string;
+  /** Markdown, shown under the summary. */
+  description?: string;
+  tag: Tag;
+  /** The least role that may call it, as in the handler's `apiRoute({ role })`; null: no key needed. */
+  role: Role | null;
+  /** Path parameters that are not plain strings (default: a string). */
+  params?: Record<string, z.ZodType>;
+  query?: z.ZodType;
+  /** The JSON body's schema: the very object the service parses it with. */
+  body?: z.ZodType;
+  /** An empty body is read as `{}` (every field is optional). */
+  bodyOptional?: true;
+  /** A valid body, shown in the document (and sent by the tests instead of one made from the schema). */
+  example?: unknown;
+  ok: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
+  errors?: readonly ExtraError[];
+}
+
+const automation = { status: 200, description: "The automation.", schema: automationShape } as const;
+const wait = { status: 200, description: "The wait, as it is now.", schema: waitShape } as const;
+const list = (description: string) => ({ status: 200, description, schema: recordListShape }) as const;
+
+const change = {
+  status: 200,
+  description: "The automation, and what the change did to the runs waiting now.",
+  schema: automationChangeShape,
+} as const;
+
+const cancelled = {
+  status: 200,
+  description: "How many waits were cancelled.",
+  schema: z.object({ cancelled: z.int().min(0) }),
+} as const;
+
+const A = "/api/v1/automations/{id}";
+
+export const CONTRACT: readonly Endpoint[] = [
+  // ── Automations ────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/automations",
+    summary: "List automations",
+    description: "Newest change first; archived ones only with `status=archived`.",
+    tag: "Automations",
+    role: "viewer",
+    query: listQuery,
+    ok: { status: 200, description: "A page of automations.", schema: automationListShape },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/automations",
+    summary: "Create an automation (a draft)",
+    tag: "Automations",
+    role: "editor",
+    body: createInput,
+    example: {
+      name: "Thank paid orders",
+      graph: {
+        nodes: [
+          { id: "t", type: "auto.trigger.order_paid", params: {} },
+          { id: "tag", type: "auto.action.add_tag", params: { tag: "paid" } },
+        ],
+        edges: [{ id: "e1", source: "t", target: "tag" }],
+      },
+    },
+    ok: { status: 201, description: "The new draft.", schema: automationShape },
+  },
+  {
+    method: "GET",
+    path: A,
+    summary: "Get an automation",
+    description: "With its draft and active graphs, version and ready issues.",
+    tag: "Automations",
+    role: "viewer",
+    ok: automation,
+  },
+  {
+    method: "DELETE",
+    path: A,
+    summary: "Archive an automation",
+    description: "Runs, versions and history are kept; built-in automations refuse (409).",
+    tag: "Automations",
+    role: "editor",
+    ok: { ...automation, description: "The archived automation." },
+    errors: [409],
+  },
+  {
+    method: "PUT",
+    path: `${A}/draft`,
+    summary: "Save the draft",
+    description:
+      "Any of `graph`, `name`, `description`, `inFlightPolicy`. Send `baseRevision` (the `draftRevision` you read) to be refused with 409 instead of overwriting someone else's save.",
+    tag: "Automations",
+    role: "editor",
+    body: draftInput,
+    ok: automation,
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: `${A}/publish`,
+    summary: "Publish the draft as the next version",
+    description: "Ready issues block it (422, one issue per problem).",
+    tag: "Automations",
+    role: "editor",
+    body: publishInput,
+    bodyOptional: true,
+    ok: {
+      status: 200,
+      description: "The automation; `published` is false when the draft was already the active version.",
+      schema: publishShape,
+    },
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: `${A}/pause`,
+    summary: "Pause an automation",
+    tag: "Automations",
+    role: "editor",
+    ok: change,
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: `${A}/activate`,
+    summary: "Activate an automation",
+    tag: "Automations",
+    role: "editor",
+    ok: change,
+    errors: [409, 422],
+  },
+  {
+    method: "POST",
+    path: `${A}/restore`,
+    summary: "Restore an archived automation (as paused)",
+    tag: "Automations",
+    role: "editor",
+    ok: automation,
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: `${A}/reset-to-builtin`,
+    summary: "Reset a built-in automation to the platform's definition",
+    tag: "Automations",
+    role: "admin",
+    ok: automation,
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: `${A}/dry-run`,
+    summary: "Dry-run the draft (changes nothing)",
+    description:
+      "What the draft (or the `graph` sent) would do for a record or payload, step by step, without doing it. Viewers may run it.",
+    tag: "Automations",
+    role: "viewer",
+    body: dryRunInput,
+    bodyOptional: true,
+    ok: { status: 200, description: "The steps it would take." },
+  },
+  {
+    method: "POST",
+    path: `${A}/run-now`,
+    summary: "Fire a scheduled automation now",
+    tag: "Automations",
+    role: "editor",
+    body: runNowInput,
+    bodyOptional: true,
+    ok: { status: 202, description: "The fire, queued." },
+    errors: [409, 422],
+  },
+  {
+    method: "GET",
+    path: `${A}/fires`,
+    summary: "List a scheduled automation's fires",
+    description: "Latest first, missed ones included.",
+    tag: "Automations",
+    role: "viewer",
+    query: firesQuery,
+    ok: list("A page of fires."),
+  },
+  {
+    method: "GET",
+    path: `${A}/versions`,
+    summary: "List published versions",
+    tag: "Automations",
+    role: "viewer",
+    ok: {
+      status: 200,
+      description: "Every version, newest first (one page).",
+      schema: z.object({ items: z.array(z.looseObject({ version: z.int() })), nextCursor: z.null() }),
+    },
+  },
+  {
+    method: "POST",
+    path: `${A}/versions/{version}/revert`,
+    summary: "Revert to a version (publishes it again as the next version)",
+    tag: "Automations",
+    role: "editor",
+    params: { version: z.string().regex(/^[1-9][0-9]*$/) },
+    ok: automation,
+    errors: [409, 422],
+  },
+  {
+    method: "GET",
+    path: `${A}/waiting`,
+    summary: "List an automation's pending waits and later steps",
+    tag: "Waits and approvals",
+    role: "viewer",
+    query: waitingQuery,
+    ok: { status: 200, description: "A page of pending waits, soonest first.", schema: waitListShape },
+  },
+  {
+    method: "POST",
+    path: `${A}/waiting/cancel-all`,
+    summary: "Cancel every pending wait of an automation",
+    tag: "Waits and approvals",
+    role: "editor",
+    ok: cancelled,
+  },
+
+  // ── Runs ───────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/runs",
+    summary: "List runs",
+    description: "Newest first, keyset-paginated; filter by automation, status, record and time.",
+    tag: "Runs",
+    role: "viewer",
+    query: runsQuery,
+    ok: { status: 200, description: "A page of runs.", schema: runListShape },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/runs/{id}",
+    summary: "Get a run",
+    description: "Every step of every leg, in order, and its waits.",
+    tag: "Runs",
+    role: "viewer",
+    ok: { status: 200, description: "The run.", schema: runShape },
+  },
+
+  // ── Waits and approvals ────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/waiting",
+    summary: "List every pending wait of the shop",
+    tag: "Waits and approvals",
+    role: "viewer",
+    query: waitingQuery,
+    ok: { status: 200, description: "A page of pending waits, soonest first.", schema: waitListShape },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/waiting/cancel-all",
+    summary: "Cancel every pending wait of the shop",
+    tag: "Waits and approvals",
+    role: "editor",
+    ok: cancelled,
+  },
+  {
+    method: "POST",
+    path: "/api/v1/waits/{id}/cancel",
+    summary: "Cancel a wait",
+    tag: "Waits and approvals",
+    role: "editor",
+    ok: wait,
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/waits/{id}/resume-now",
+    summary: "Resume a wait now, as if its time had come",
+    tag: "Waits and approvals",
+    role: "editor",
+    ok: wait,
+    errors: [409],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/approvals",
+    summary: "List approvals",
+    tag: "Waits and approvals",
+    role: "viewer",
+    query: approvalsQuery,
+    ok: list("A page of approvals, pending ones by default."),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/approvals/{waitId}",
+    summary: "Decide an approval",
+    description: "The approval's `approverRole` may ask for more than an editor (403).",
+    tag: "Waits and approvals",
+    role: "editor",
+    body: decisionInput,
+    example: { decision: "approved", note: "Checked the address." },
+    ok: { status: 200, description: "The approval, decided." },
+    errors: [403, 409],
+  },
+
+  // ── Entities and events ────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/entities/{domain}/{id}",
+    summary: "Get a record",
+    description: "The domain's fields, plus `id`, `domain`, `tags` and `notes`.",
+    tag: "Entities and events",
+    role: "viewer",
+    params: { domain: z.enum(DOMAINS) },
+    ok: { status: 200, description: "The record.", schema: entityShape },
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/entities/{domain}/{id}",
+    summary: "Create or replace a record",
+    description:
+      "The body is the domain's fields (one schema per domain below), plus `tags` to set and `notes` to add. A new record emits `<domain>.created`; a status change emits `<domain>.status_changed` and the event its status names (`order.paid`, …).",
+    tag: "Entities and events",
+    role: "editor",
+    params: { domain: z.enum(DOMAINS) },
+    // Each domain's schema is a named component (`OrderInput`, …), so the viewer shows them by name.
+    body: z.union(
+      DOMAINS.map((domain) =>
+        putSchema(domain).register(docs, { id: `${domain[0]!.toUpperCase()}${domain.slice(1)}` }),
+      ),
+    ),
+    example: { number: "#9001", status: "pending", total: 25, currency: "EUR", tags: ["vip"] },
+    ok: { status: 200, description: "The record (201 when it is new).", schema: entityShape },
+  },
+  {
+    method: "PATCH",
+    path: "/api/v1/entities/{domain}/{id}",
+    summary: "Change some fields of a record",
+    description:
+      "Merges the fields sent into the stored record, then checks it as a PUT would; a status change emits the same events.",
+    tag: "Entities and events",
+    role: "editor",
+    params: { domain: z.enum(DOMAINS) },
+    body: changesInput,
+    example: { status: "paid" },
+    ok: { status: 200, description: "The record.", schema: entityShape },
+  },
+  {
+    method: "DELETE",
+    path: "/api/v1/entities/{domain}/{id}",
+    summary: "Delete a record",
+    tag: "Entities and events",
+    role: "editor",
+    params: { domain: z.enum(DOMAINS) },
+    ok: { status: 204, description: "Deleted." },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/events",
+    summary: "Record an event, or an array of them",
+    description: `One event (201; 200 with \`duplicate: true\` when its \`id\` was recorded before), or an array of 1 to ${MAX_BATCH.toLocaleString("en")} recorded all or nothing: one bad event refuses the whole array with a 422 whose \`issues\` name each problem by index (\`3.type\`). Arrays may be up to 5 MB, one event up to 1 MB.`,
+    tag: "Entities and events",
+    role: "editor",
+    body: z.union([eventInput, z.array(eventInput).min(1).max(MAX_BATCH)]),
+    example: { id: "ext-1", type: "order.fulfilled", domain: "order", entityId: "ord_9001" },
+    ok: {
+      status: 201,
+      description: "The event (or, for an array, one `{ id, duplicate }` per event, in order).",
+      schema: z.union([eventResultShape, eventBatchResultShape]),
+    },
+  },
+
+  // ── Work: tasks, outbox, schedules ─────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/tasks",
+    summary: "List staff tasks created by flows",
+    tag: "Work",
+    role: "viewer",
+    query: tasksQuery,
+    ok: list("A page of tasks, open ones by default."),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/tasks/{id}/done",
+    summary: "Mark a task done",
+    tag: "Work",
+    role: "editor",
+    ok: { status: 200, description: "The task." },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/outbox",
+    summary: "List emails and HTTP deliveries",
+    tag: "Work",
+    role: "viewer",
+    query: outboxQuery,
+    ok: list("A page of emails (`kind=email`, the default) or HTTP deliveries (`kind=http`)."),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/schedules/preview",
+    summary: "Preview a schedule (changes nothing)",
+    description:
+      "The next fire times of a cron expression in a time zone, the DST rule, and the audience's size now.",
+    tag: "Work",
+    role: "viewer",
+    body: previewInput,
+    example: { cron: "0 9 * * 1", timezone: "Europe/Paris", count: 3 },
+    ok: {
+      status: 200,
+      description: "The preview; `problem` says what is wrong with the schedule, if anything.",
+    },
+  },
+
+  // ── Meta ───────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/audit",
+    summary: "Read the audit log",
+    description: "Who published, paused, reverted, decided, … and when, newest first (admins only).",
+    tag: "Meta",
+    role: "admin",
+    query: auditQuery,
+    ok: list("A page of audit entries."),
+  },
+  {
+    method: "GET",
+    path: "/api/v1/node-types",
+    summary: "List the step types (the registry)",
+    description: "Each type with its label, category, handles and params as JSON Schema.",
+    tag: "Meta",
+    role: "viewer",
+    ok: {
+      status: 200,
+      description: "Every step type.",
+      schema: z.object({ items: z.array(z.looseObject({ type: z.string() })), nextCursor: z.null() }),
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/openapi.json",
+    summary: "This document",
+    description: "OpenAPI 3.1, generated from the schemas the API parses with. Public: no key needed.",
+    tag: "Meta",
+    role: null,
+    ok: { status: 200, description: "The OpenAPI document." },
+  },
+];

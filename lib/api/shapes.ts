@@ -1,0 +1,203 @@
+import { z } from "zod";
+import { graphSchema } from "@/lib/automations/graph/schema";
+import { IN_FLIGHT_POLICIES } from "@/lib/automations/policies";
+import { RUN_STATUSES } from "@/lib/automations/runs";
+import type { ErrorCode } from "@/lib/errors";
+
+/*
+ * The shapes `/api/v1` answers with (SPEC §4), for the OpenAPI document. Requests are parsed with
+ * the services' own schemas; replies are built by plain functions (`view`, `getRun`, …), so these
+ * describe them. Objects are loose: the SPEC promises these fields, and more are welcome.
+ * tests/openapi.test.ts checks real replies against them.
+ */
+
+/**
+ * The OpenAPI document's metadata: a schema registered here with an `id` becomes a named component
+ * (`#/components/schemas/<id>`). A registry of its own, so nothing else's JSON Schema changes.
+ */
+export const docs = z.registry<{ id?: string; description?: string }>();
+
+docs.add(graphSchema, {
+  id: "Graph",
+  description:
+    'The flow: steps (`nodes`) and connections (`edges`); `sourceHandle` defaults to "out". `GET /api/v1/node-types` lists each step type\'s params.',
+});
+
+const instant = z.iso.datetime({ offset: true });
+
+const ERROR_CODES = [
+  "bad_request",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "invalid",
+  "too_large",
+  "rate_limited",
+  "internal",
+] as const satisfies readonly ErrorCode[];
+
+/** Every error: a stable code, a sentence a merchant can act on, and the fields at fault. */
+export const apiErrorShape = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES),
+      message: z.string(),
+      issues: z
+        .array(
+          z.object({
+            path: z.string().optional(),
+            nodeId: z.string().optional(),
+            edgeId: z.string().optional(),
+            message: z.string(),
+          }),
+        )
+        .optional(),
+    }),
+  })
+  .register(docs, { id: "Error" });
+
+/** `{ items, nextCursor }`: pass `nextCursor` back as `cursor` for the next page; null on the last. */
+export function listShape<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
+/** A thing the list routes answer with when no more than its id is promised. */
+const record = z.looseObject({ id: z.string() });
+export const recordListShape = listShape(record);
+
+export const readyIssueShape = z.looseObject({
+  nodeId: z.string().optional(),
+  edgeId: z.string().optional(),
+  message: z.string(),
+});
+
+export const automationShape = z
+  .looseObject({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    status: z.enum(["draft", "active", "paused", "archived"]),
+    /** 0 until first published. */
+    version: z.int().min(0),
+    inFlightPolicy: z.enum(IN_FLIGHT_POLICIES),
+    draftGraph: graphSchema,
+    draftRevision: z.int(),
+    activeGraph: graphSchema.nullable(),
+    readyIssues: z.array(readyIssueShape),
+    hasUnpublishedChanges: z.boolean(),
+    builtinSlug: z.string().nullable(),
+    createdAt: instant,
+    updatedAt: instant,
+  })
+  .register(docs, { id: "Automation" });
+
+/** What publishing, pausing or archiving does to runs parked on a wait, in a sentence. */
+const impactShape = z.looseObject({
+  waitingRuns: z.int().min(0),
+  policy: z.enum(IN_FLIGHT_POLICIES),
+  message: z.string(),
+});
+
+/** Pausing or activating: the automation, and what it did to the runs waiting now. */
+export const automationChangeShape = z.object({ automation: automationShape, impact: impactShape });
+
+/** Publishing: `published` is false when the draft was the active version already (nothing to do). */
+export const publishShape = automationChangeShape.extend({ published: z.boolean() });
+
+export const automationListShape = listShape(
+  z
+    .looseObject({
+      id: z.uuid(),
+      name: z.string(),
+      status: z.enum(["draft", "active", "paused", "archived"]),
+      version: z.int().min(0),
+      triggerTypes: z.array(z.string()),
+      updatedAt: instant,
+      lastRunAt: instant.nullable(),
+      waitingRuns: z.int(),
+      builtin: z.boolean(),
+    })
+    .register(docs, { id: "AutomationListItem" }),
+);
+
+export const waitShape = z
+  .looseObject({
+    id: z.uuid(),
+    kind: z.string(),
+    status: z.string(),
+    runId: z.uuid(),
+    automationId: z.uuid(),
+    nodeId: z.string(),
+    nodeType: z.string(),
+    resumeAt: instant,
+    reason: z.string().nullable(),
+    createdAt: instant,
+    resolvedAt: instant.nullable(),
+  })
+  .register(docs, { id: "Wait" });
+
+export const waitListShape = listShape(waitShape);
+
+const runSummaryFields = {
+  id: z.uuid(),
+  automationId: z.uuid(),
+  automationVersion: z.int(),
+  status: z.enum(RUN_STATUSES),
+  eventType: z.string(),
+  domain: z.string(),
+  entityId: z.string().nullable(),
+  startedAt: instant.nullable(),
+  finishedAt: instant.nullable(),
+  createdAt: instant,
+  resumeAt: instant.nullable(),
+  reason: z.string().nullable(),
+  error: z.string().nullable(),
+};
+
+export const runListShape = listShape(z.looseObject(runSummaryFields).register(docs, { id: "RunSummary" }));
+
+export const runShape = z
+  .looseObject({
+    ...runSummaryFields,
+    rerunOf: z.uuid().nullable().optional(),
+    steps: z.array(
+      z.looseObject({
+        nodeId: z.string(),
+        nodeType: z.string(),
+        status: z.string(),
+        leg: z.int(),
+        error: z.string().nullable(),
+      }),
+    ),
+    waits: z.array(waitShape),
+  })
+  .register(docs, { id: "Run" });
+
+export const entityShape = z
+  .looseObject({
+    id: z.string(),
+    domain: z.string(),
+    tags: z.array(z.string()),
+    notes: z.array(
+      z.looseObject({ id: z.string(), body: z.string(), author: z.string(), createdAt: instant }),
+    ),
+    recordedAt: instant,
+    changedAt: instant,
+  })
+  .register(docs, { id: "Entity" });
+
+/** One event recorded (201), or found already recorded by its id (200, `duplicate: true`). */
+export const eventResultShape = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  domain: z.string(),
+  entityId: z.string().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  duplicate: z.boolean(),
+});
+
+/** An array of events: one `{ id, duplicate }` per event, in input order. */
+export const eventBatchResultShape = z.object({
+  items: z.array(z.object({ id: z.string(), duplicate: z.boolean() })),
+});

@@ -1,0 +1,221 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { limitApiKey } from "@/lib/api/rate-limit";
+import { assertRole, type Caller } from "@/lib/auth/caller";
+import { decideApproval, decisionInput } from "@/lib/automations/approvals";
+import { automationImpact } from "@/lib/automations/impact";
+import { laterSteps } from "@/lib/automations/later-then";
+import { runForRecord, runForRecordInput } from "@/lib/automations/run-for-record";
+import { getRun, listRuns, runsQuery } from "@/lib/automations/runs";
+import {
+  draftInput,
+  getAutomation,
+  listAutomations,
+  listQuery,
+  publishAutomation,
+  publishInput,
+  saveDraft,
+  setActive,
+} from "@/lib/automations/service";
+import { tryLater, tryLaterInput } from "@/lib/automations/try-later";
+import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits";
+import { AppError } from "@/lib/errors";
+
+/**
+ * The MCP server (SPEC §4 `POST /api/mcp`): the tools an assistant uses to read and change a
+ * shop's automations, each calling the same service function as the REST route that does the same
+ * thing, with the zod schema that function parses with as its input schema. The caller (an API
+ * key) is fixed per request: its shop scopes every read (another shop's ids are "not found") and
+ * its role every change (a viewer reads, an editor writes), with the REST API's messages.
+ */
+
+const id = z.string().max(200).describe("The id, as the REST API and the app's URLs show it.");
+
+/** Write tools: the REST routes' editor role and the API key's per-minute write limit. */
+async function mayWrite(caller: Caller): Promise<void> {
+  assertRole(caller, "editor");
+  if (caller.actor.kind === "api_key") await limitApiKey(caller.actor.apiKeyId, "write");
+}
+
+/** A tool's reply: the result as JSON text and as structured content, or an AppError's sentence. */
+async function reply(work: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    const text = JSON.stringify(await work());
+    return {
+      content: [{ type: "text", text }],
+      structuredContent: JSON.parse(text) as Record<string, unknown>,
+    };
+  } catch (error) {
+    if (error instanceof AppError) {
+      const body = {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.issues ? { issues: error.issues } : {}),
+        },
+      };
+      return { isError: true, content: [{ type: "text", text: error.message }], structuredContent: body };
+    }
+    console.error("Unhandled error in an MCP tool", error);
+    return {
+      isError: true,
+      content: [{ type: "text", text: "Something went wrong on our side. It has been logged." }],
+    };
+  }
+}
+
+export const updateAutomationInput = draftInput.extend({
+  id,
+  action: z
+    .enum(["publish", "pause", "activate"])
+    .optional()
+    .describe("Done after the draft is saved: publish the draft as the next version, pause, or activate."),
+  note: publishInput.shape.note.describe("With action 'publish': the version's note."),
+});
+
+export const runAutomationInput = z
+  .strictObject({
+    automationId: id,
+    entity: runForRecordInput
+      .optional()
+      .describe("Run it for this stored record, as its trigger's event would."),
+    later: tryLaterInput
+      .optional()
+      .describe("Run its Later trigger for this step now, as if it had come due."),
+  })
+  .refine((input) => (input.entity === undefined) !== (input.later === undefined), {
+    message: "give either 'entity' or 'later', not both",
+  });
+
+const DRAFT_FIELDS = ["graph", "name", "description", "inFlightPolicy", "baseRevision"] as const;
+
+async function updateAutomation(caller: Caller, input: z.output<typeof updateAutomationInput>) {
+  await mayWrite(caller);
+  const draft = Object.fromEntries(
+    DRAFT_FIELDS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
+  );
+  const saved = Object.keys(draft).length > 0 ? await saveDraft(caller, input.id, draft) : null;
+  if (input.action === "publish") {
+    const { automation, published, impact } = await publishAutomation(caller, input.id, { note: input.note });
+    return { automation, published, impact };
+  }
+  if (input.action === "pause" || input.action === "activate") {
+    return setActive(caller, input.id, input.action === "activate");
+  }
+  // Only the draft changed: say what publishing it would do to the runs waiting now, before anyone does.
+  const automation = saved ?? (await getAutomation(caller.tenant.id, input.id));
+  return { automation, publishImpact: await automationImpact(caller.tenant.id, input.id, "publish") };
+}
+
+/** A new MCP server for one request's caller (stateless: nothing outlives the request). */
+export function createMcpServer(caller: Caller): McpServer {
+  const server = new McpServer({ name: "tillflow", version: "1.0.0" });
+  const tenantId = caller.tenant.id;
+
+  server.registerTool(
+    "list_automations",
+    {
+      description: "The shop's automations, most recently changed first (as GET /api/v1/automations).",
+      inputSchema: listQuery,
+      annotations: { readOnlyHint: true },
+    },
+    (args) => reply(() => listAutomations(tenantId, args)),
+  );
+  server.registerTool(
+    "get_automation",
+    {
+      description:
+        "One automation: its draft and active graphs, status, version, ready issues, how many runs are waiting, and its Later steps.",
+      inputSchema: z.strictObject({ id }),
+      annotations: { readOnlyHint: true },
+    },
+    ({ id: automationId }) =>
+      reply(async () => {
+        const automation = await getAutomation(tenantId, automationId);
+        const waiting = await waitingByNode(automation.id);
+        return {
+          ...automation,
+          waitingRuns: waiting.reduce((sum, w) => sum + w.count, 0),
+          laterSteps: laterSteps(automation.activeGraph),
+        };
+      }),
+  );
+  server.registerTool(
+    "update_automation",
+    {
+      description:
+        "Saves an automation's draft (graph, name, in-flight policy) and/or publishes, pauses or activates it. The reply says what that does to the runs waiting now (impact).",
+      inputSchema: updateAutomationInput,
+    },
+    (args) => reply(() => updateAutomation(caller, args)),
+  );
+  server.registerTool(
+    "list_runs",
+    {
+      description:
+        "Runs, newest first, filtered by automation, status, record or time (as GET /api/v1/runs).",
+      inputSchema: runsQuery,
+      annotations: { readOnlyHint: true },
+    },
+    (args) => reply(() => listRuns(tenantId, args)),
+  );
+  server.registerTool(
+    "get_run",
+    {
+      description: "One run: its event, every step of every leg, and its waits.",
+      inputSchema: z.strictObject({ id }),
+      annotations: { readOnlyHint: true },
+    },
+    ({ id: runId }) => reply(() => getRun(tenantId, runId)),
+  );
+  server.registerTool(
+    "list_waiting",
+    {
+      description:
+        "An automation's pending waits and later steps, soonest first, and the ones recently dropped.",
+      inputSchema: waitingQuery.extend({ automationId: id }),
+      annotations: { readOnlyHint: true },
+    },
+    ({ automationId, ...query }) => reply(() => listWaiting(tenantId, automationId, query)),
+  );
+  server.registerTool(
+    "cancel_wait",
+    {
+      description: "Cancels one pending wait or later step: what follows it will not run.",
+      inputSchema: z.strictObject({ waitId: id }),
+      annotations: { destructiveHint: true },
+    },
+    ({ waitId }) =>
+      reply(async () => {
+        await mayWrite(caller);
+        return cancelWaitById(caller, waitId);
+      }),
+  );
+  server.registerTool(
+    "run_automation",
+    {
+      description:
+        "Starts a real run of an active automation now: for a stored record ({entity: {domain, id}}), or at its Later trigger for a step ({later: {step, then?}}), as if that later step had come due.",
+      inputSchema: runAutomationInput,
+    },
+    ({ automationId, entity, later }) =>
+      reply(async () => {
+        await mayWrite(caller);
+        return entity ? runForRecord(caller, automationId, entity) : tryLater(caller, automationId, later);
+      }),
+  );
+  server.registerTool(
+    "decide_approval",
+    {
+      description: "Approves or rejects a run waiting at an approval step, with an optional note.",
+      inputSchema: decisionInput.extend({ waitId: id }),
+    },
+    ({ waitId, ...decision }) =>
+      reply(async () => {
+        await mayWrite(caller);
+        return decideApproval(caller, waitId, decision);
+      }),
+  );
+  return server;
+}
