@@ -8,16 +8,20 @@ import { parseEntityId } from "@/lib/entities/service";
 import { toRunEvent } from "@/lib/automations/dispatch";
 import { describeAction } from "@/lib/automations/dry-run-actions";
 import { EntityNotFoundError, loadRunEntity, type RunEntity } from "@/lib/automations/engine/entity";
-import { eventView, newLeg, redact, tokenRecord } from "@/lib/automations/engine/leg";
+import { followUpOf } from "@/lib/automations/engine/follow-up";
+import { actionContext, newLeg, redact } from "@/lib/automations/engine/leg";
 import { prepareAction } from "@/lib/automations/engine/prepare";
+import { codeAction } from "@/lib/automations/nodes/actions/code";
+import { codeExecutor } from "@/lib/automations/nodes/actions/code.execute";
+import { ActionError, type ActionOutput } from "@/lib/automations/nodes/executor";
 import { registry } from "@/lib/automations/nodes/registry";
-import { SCRIPT_LIMITS, runScript } from "./sandbox";
-import type { ScriptActionName } from "./script-actions";
+import { SCRIPT_LIMITS } from "./sandbox";
+import { SCRIPT_ACTIONS, type ScriptActionName } from "./script-actions";
 
 /**
  * "Run on a record" in the code step's editor: the script, as typed, run in the sandbox against a
- * real record of the shop, with the input a real run's code step gets (`eventView`, `tokenRecord`
- * of the record as `loadRunEntity` loads it, status pinned as the trigger's event would pin it).
+ * real record of the shop, by the code step's own executor from a leg built as a run builds it
+ * (`newLeg`; the record as `loadRunEntity` loads it, status pinned as the trigger's event would).
  * Nothing else happens: the actions the script asks for are prepared by their executors and
  * described in the dry run's words, never taken, and nothing is written.
  */
@@ -122,22 +126,6 @@ export async function previewCode(
   if (/\bsteps\s*[.[]/.test(input.source))
     notes.push("Outputs of earlier steps (steps.…) only exist in a real run, so steps is empty here.");
 
-  const outcome = await runScript(input.source, {
-    event: eventView(event),
-    entity: tokenRecord(entity),
-    steps: {},
-    variables: {},
-  });
-  const base = {
-    record: entity
-      ? { domain: entity.domain, id: entity.id, label: entityLabel(entity.domain, entity.id, entity.data) }
-      : null,
-    eventType: event.type,
-    notes,
-    ms: outcome.ms,
-  };
-  if (!outcome.ok) return { ...base, ok: false, error: outcome.error, line: outcome.line };
-
   const leg = newLeg({
     tenantId,
     runId: PREVIEW_ID,
@@ -150,23 +138,48 @@ export async function previewCode(
     now,
     timeZone: options.timeZone ?? "UTC",
   });
+  const record = entity
+    ? { domain: entity.domain, id: entity.id, label: entityLabel(entity.domain, entity.id, entity.data) }
+    : null;
+  const base = { record, eventType: event.type, notes };
+
+  // The code step's own executor runs the script (its `send` only runs the sandbox, with the input
+  // it builds from the leg), and `followUpOf` reads its actions as the engine and the dry run do.
+  const step = { nodeId: PREVIEW_ID, nodeType: codeAction.type };
+  let output: ActionOutput;
+  try {
+    output = await codeExecutor.send({ source: input.source }, actionContext(leg, step.nodeId));
+  } catch (error) {
+    if (!(error instanceof ActionError)) throw error;
+    const line = typeof error.output.line === "number" ? error.output.line : null;
+    return { ...base, ok: false, error: error.message, line, ms: msOf(error.output) };
+  }
+  const followUp = followUpOf(step, output)!;
   const subject = entity ? entityName(entity.domain, entity.id, entity.data) : "the record this run is about";
-  const actions = outcome.actions.map((action, index): CodePreviewAction => {
-    const prepared = prepareAction(leg, {
-      kind: "action",
-      nodeId: `${PREVIEW_ID}-${index + 1}`,
-      nodeType: action.type,
-      params: action.params,
-    });
+  const actions = followUp.actions.map((planned): CodePreviewAction => {
+    const call = callOf(planned.nodeType);
+    if (planned.kind !== "action") return { call, type: planned.nodeType, sentences: [], request: null };
+    const prepared = prepareAction(leg, planned);
     const request = prepared.request ? redact(prepared.request) : null;
-    return prepared.ok
+    return prepared.ok && request
       ? {
-          call: action.call,
-          type: action.type,
-          sentences: describeAction(action.type, request!, subject, entity),
+          call,
+          type: planned.nodeType,
+          sentences: describeAction(planned.nodeType, request, subject, entity),
           request,
         }
-      : { call: action.call, type: action.type, sentences: [], request, error: prepared.error };
+      : { call, type: planned.nodeType, sentences: [], request, error: prepared.ok ? "" : prepared.error };
   });
-  return { ...base, ok: true, actions, result: outcome.result };
+  return { ...base, ok: true, actions, result: followUp.output, ms: msOf(output) };
+}
+
+function msOf(output: ActionOutput): number {
+  return typeof output.ms === "number" ? output.ms : 0;
+}
+
+/** The `actions.*` name that asks for an action type (each type has one). */
+function callOf(type: string): ScriptActionName {
+  return (Object.keys(SCRIPT_ACTIONS) as ScriptActionName[]).find(
+    (name) => SCRIPT_ACTIONS[name].type === type,
+  )!;
 }
