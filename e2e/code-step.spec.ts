@@ -3,13 +3,9 @@ import { expect, signIn, test } from "./helpers";
 
 // The code step in the editor (SPEC §2 "Code step"): the script is written in a code editor with
 // completions and an inline syntax check, tried on a real order with "Run on a record", and
-// published. The second test fires the flow and reads the script's actions in the run.
-test.describe.configure({ mode: "serial" });
-
+// published.
 //  Order paid ──▶ Run code (tag 'vip' when total > 10, note, return { total, number })
 const NAME = "E2E code step tags paid orders";
-
-let editorUrl = "";
 
 function canvasNode(page: Page, text: string | RegExp): Locator {
   return page.locator(".react-flow__node").filter({ hasText: text });
@@ -124,32 +120,11 @@ test("an editor writes a code step with completions and a syntax check, runs it 
   const dialog = page.getByRole("dialog", { name: /Publish version 1/ });
   await dialog.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Version 1", { exact: true })).toBeVisible();
-  editorUrl = page.url();
-});
 
-// Needs the engine to take a code step's actions as steps of the run (being built on main).
-test.fixme("a paid order runs the script, and the run shows the actions it took", async ({ page }) => {
-  expect(editorUrl).not.toBe("");
-  await signIn(page, "editor");
-  const id = "e2e_code_1";
-  const order = { number: "#E2E-CODE-1", total: 120, currency: "EUR", email: "code@example.com" };
-  for (const status of ["pending", "paid"]) {
-    const res = await page.request.put(`/api/v1/entities/order/${id}`, { data: { ...order, status } });
-    expect(res.ok(), await res.text()).toBe(true);
-  }
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get(`/api/v1/entities/order/${id}`)).json()) as { tags: string[] }).tags,
-      { timeout: 20_000 },
-    )
-    .toContain("vip");
-  await page.goto(editorUrl);
-  await page.getByRole("navigation", { name: "Automation" }).getByRole("link", { name: "Runs" }).click();
-  const run = page.getByTestId("run-row").first();
-  await expect(run).toContainText("Succeeded");
-  await run.getByRole("link").first().click();
-  await expect(page.getByRole("main")).toContainText("Run code: Tag big paid orders");
-  await expect(page.getByRole("main")).toContainText("vip");
-  await expect(page.getByRole("main")).toContainText("Checked #E2E-CODE-1 order.paid");
+  // Left active, the flow would also run on the orders later specs pay. (Firing a code step is
+  // e2e/runs-code-step.spec.ts: a run made in this file, before empty-runs.spec.ts in name order,
+  // would break that file's "No runs yet".)
+  const id = page.url().split("/").pop()!;
+  const archived = await page.request.delete(`/api/v1/automations/${id}`);
+  expect(archived.ok(), await archived.text()).toBe(true);
 });
