@@ -23,7 +23,7 @@ import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/acti
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
 import { RunNowButton } from "@/components/automations/run-now-button";
-import { laterSteps } from "@/lib/automations/later-then";
+import { laterSteps } from "@/lib/automations/later-steps";
 import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
 import { Notice } from "@/components/ui/notice";
