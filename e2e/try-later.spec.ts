@@ -1,7 +1,7 @@
 import { expect, publishViaApi, signIn, test } from "./helpers";
 
 //  order_created ──▶ later(3d, step check-in)
-//  later(check-in) ──▶ create_task(Check in on {event.payload.then.name})
+//  later(check-in) ──▶ create_task(Check in on {event.then.name})
 //  later(follow-up) ──▶ create_task(Follow up)
 const laterFlow = {
   nodes: [
@@ -11,7 +11,7 @@ const laterFlow = {
     {
       id: "task",
       type: "auto.action.create_task",
-      params: { title: "Check in on {event.payload.then.name}" },
+      params: { title: "Check in on {event.then.name}" },
     },
     { id: "back2", type: "auto.trigger.later", params: { step: "follow-up" } },
     { id: "task2", type: "auto.action.create_task", params: { title: "Follow up" } },

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 //  order_created ──▶ later(3d, step check-in, then {note})
-//  later(check-in) ──▶ create_task(Check in on {event.payload.then.x}) ──▶ add_note({event.payload.step})
+//  later(check-in) ──▶ create_task(Check in on {event.then.x}, the {event.step} step, old form {event.payload.then.x})
 //  later(follow-up) ──▶ add_tag(followed)
 const laterFlow = () =>
   flow(
@@ -31,7 +31,9 @@ const laterFlow = () =>
       {
         id: "task",
         type: "auto.action.create_task",
-        params: { title: "Check in on {event.payload.then.x}" },
+        params: {
+          title: "Check in on {event.then.x}, the {event.step} step, old form {event.payload.then.x}",
+        },
       },
       { id: "back2", type: "auto.trigger.later", params: { step: "follow-up" } },
       { id: "task2", type: "auto.action.create_task", params: { title: "Follow up" } },
@@ -75,7 +77,9 @@ test("Try it later runs the step's Later trigger now, as a real run whose tokens
   // Only the steps after that Later trigger ran, with the token filled in from `then`.
   const steps = await getDb().select().from(automationRunSteps).where(eq(automationRunSteps.runId, run!.id));
   expect(steps.map((s) => [s.nodeId, s.status])).toEqual([["task", "success"]]);
-  expect(steps[0]!.input).toMatchObject({ title: "Check in on the first order" });
+  expect(steps[0]!.input).toMatchObject({
+    title: "Check in on the first order, the check-in step, old form the first order",
+  });
 
   // The run shows what it was handed; the audit log says who tried which step.
   const shown = await call<{ event: { payload: { then: unknown } } }>(runRoute, {

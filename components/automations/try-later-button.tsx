@@ -107,7 +107,7 @@ export function TryLaterButton({ automationId, name, steps }: TryLaterButtonProp
                 }}
               />
               <FieldHint id={ids.hint}>
-                A JSON object of at most 16 KB; the run reads it as {"{event.payload.then.…}"}.
+                A JSON object of at most 16 KB; the run reads it as {"{event.then.…}"}.
               </FieldHint>
               {shown && (
                 <p id={ids.error} role="alert" className="mt-1.5 text-sm text-red-700">

@@ -16,7 +16,7 @@ export function HandedBack({ event }: { event: RunEvent }) {
     <Card>
       <CardHeader
         title="Handed back"
-        description="This run was started by a later step; it reads this as {event.payload.then.…}."
+        description="This run was started by a later step; it reads this as {event.then.…}."
       />
       <div className="space-y-4 px-5 py-4">
         <DescriptionList

@@ -9,6 +9,7 @@ import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
 import { previewInput } from "@/lib/automations/schedules/preview";
 import { createInput, draftInput, listQuery, publishInput } from "@/lib/automations/service";
 import { tasksQuery } from "@/lib/automations/tasks";
+import { tryLaterInput } from "@/lib/automations/try-later";
 import { waitingQuery } from "@/lib/automations/waits";
 import { DOMAINS } from "@/lib/entities/domains";
 import { changesInput, putSchema } from "@/lib/entities/service";
@@ -227,6 +228,19 @@ export const CONTRACT: readonly Endpoint[] = [
     body: runNowInput,
     bodyOptional: true,
     ok: { status: 202, description: "The fire, queued." },
+    errors: [409, 422],
+  },
+  {
+    method: "POST",
+    path: `${A}/try-later`,
+    summary: "Run a later step now, as if it were due",
+    description:
+      "Starts a real run at the automation's Later trigger for `step`, handed `then` as `event.then`, on the active version.",
+    tag: "Automations",
+    role: "editor",
+    body: tryLaterInput,
+    example: { step: "check-in", then: { order: "#9001" } },
+    ok: { status: 201, description: "The run it started.", schema: z.object({ run: runShape }) },
     errors: [409, 422],
   },
   {

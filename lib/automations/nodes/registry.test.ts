@@ -140,7 +140,7 @@ describe("registry", () => {
       "auto.control.wait_until",
       "auto.control.approval",
     ]);
-    expect(registry.all()).toHaveLength(29);
+    expect(registry.all()).toHaveLength(30);
   });
 
   it("tells conditions apart", () => {

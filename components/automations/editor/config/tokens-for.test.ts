@@ -62,7 +62,7 @@ describe("tokensFor", () => {
       expect(tokensFor(domain, []).some((t) => t.token.startsWith("{entity."))).toBe(false);
     }
     expect(tokensFor("webhook", []).map((t) => t.token)).toContain("{event.payload.}");
-    expect(tokensFor("later", []).map((t) => t.token)).toContain("{event.payload.then.}");
+    expect(tokensFor("later", []).map((t) => t.token)).toContain("{event.then.}");
   });
 
   it("offers only tokens validation accepts (open ones once their path is typed)", () => {

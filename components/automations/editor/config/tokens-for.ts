@@ -47,19 +47,9 @@ function eventTokens(domain: TriggerDomain | null): TokenOption[] {
       break;
     case "later":
       tokens.push(
-        {
-          token: "{event.payload.step}",
-          label: "event.payload.step",
-          hint: "the later step",
-          group: "Event",
-        },
-        {
-          token: "{event.payload.due}",
-          label: "event.payload.due",
-          hint: "when it came due",
-          group: "Event",
-        },
-        open("event.payload.then", "event.payload.then.…", "a value handed back", "Event"),
+        { token: "{event.step}", label: "event.step", hint: "the later step", group: "Event" },
+        { token: "{event.due}", label: "event.due", hint: "when it came due", group: "Event" },
+        open("event.then", "event.then.…", "a value handed back", "Event"),
       );
       break;
     default:

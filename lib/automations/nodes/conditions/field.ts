@@ -260,7 +260,7 @@ export const fieldCondition = {
   category: "condition",
   label: "Check a field",
   description:
-    "Follows 'true' when a field of the record (or of an earlier step's output, as steps.<step id>.<field>) compares as chosen with a value, 'false' otherwise.",
+    "Follows 'true' when a field of the record (or of an earlier step's output, such as steps.code1.score) compares as chosen with a value, 'false' otherwise.",
   params: fieldParams,
   defaultParams: () => ({ path: "", operator: "eq" as const, value: "" }),
   handles: { in: true, out: ["true", "false"] },
