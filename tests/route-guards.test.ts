@@ -475,6 +475,23 @@ const REGISTRY: Record<string, Entry> = {
       templateId: "blank",
     })),
   },
+  // Runs merchant code on a record and takes none of its actions; editors only, as it runs code.
+  "lib/actions/automations/preview-code.ts#previewCodeAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/automations/preview-code.ts#previewCodeAction", () => ({
+        source: 'actions.tag("x"); return entity;',
+        domain: "order",
+        entityId: ids.entity,
+        triggerType: "auto.trigger.order_paid",
+      })),
+    },
+    viewer: action("lib/actions/automations/preview-code.ts#previewCodeAction", () => ({
+      source: 'actions.tag("x"); return entity;',
+      domain: "order",
+      entityId: ids.entity,
+    })),
+  },
   "lib/actions/entities/search-entities.ts#searchEntitiesAction": {
     readOnly: true,
     crossShop: {

@@ -1,13 +1,7 @@
-import type { Graph } from "./graph/schema";
 import { LATER_THEN_MAX_BYTES } from "./nodes/actions/later";
 
-/** The step names of a graph's Later triggers, in the order they are drawn. */
-export function laterSteps(graph: Graph | null): string[] {
-  const steps = (graph?.nodes ?? [])
-    .filter((n) => n.type === "auto.trigger.later" && typeof n.params.step === "string")
-    .map((n) => String(n.params.step));
-  return [...new Set(steps)];
-}
+// Here for the callers that read both; the editor imports it from `later-steps.ts` (no zod).
+export { laterSteps } from "./later-steps";
 
 /**
  * What a later step is handed back (`then`), checked the same way wherever one is given by hand:

@@ -23,8 +23,7 @@ import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/acti
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
 import { RunNowButton } from "@/components/automations/run-now-button";
-import { TryLaterButton } from "@/components/automations/try-later-button";
-import { laterSteps } from "@/lib/automations/later-then";
+import { laterSteps } from "@/lib/automations/later-steps";
 import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
 import { Notice } from "@/components/ui/notice";
@@ -81,6 +80,10 @@ function Loading() {
 const NodeConfig = dynamic(() => import("./config/node-config").then((m) => m.NodeConfig), {
   loading: Loading,
 });
+// Only an active flow with a Later trigger shows it; it brings the Later action's definition and zod.
+const TryLaterButton = dynamic(() =>
+  import("@/components/automations/try-later-button").then((m) => m.TryLaterButton),
+);
 const ConnectionsEditor = dynamic(() => import("./connections-editor").then((m) => m.ConnectionsEditor));
 const SchedulePreview = dynamic(() =>
   import("@/components/automations/schedule-preview").then((m) => m.SchedulePreview),
@@ -974,6 +977,7 @@ function Editor({
                       key={selected.id}
                       node={{ id: selected.id, type: selected.type, params: selected.params }}
                       triggerDomain={triggerDomain}
+                      triggerType={trigger?.type ?? null}
                       otherSteps={earlierSteps}
                       previewSource={{
                         timeZone: shopTimezone,

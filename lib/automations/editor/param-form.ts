@@ -73,6 +73,7 @@ const LABELS: Record<string, string> = {
 const TYPE_LABELS: Record<string, Record<string, string>> = {
   "auto.trigger.order_status_changed": { from: "From status", to: "To status" },
   "auto.trigger.product_low_stock": { threshold: "Stock at or below" },
+  "auto.action.code": { source: "Script" },
   "auto.control.approval": {
     title: "What to decide",
     timeoutHours: "Time out after (hours)",

@@ -10,6 +10,8 @@ export interface ConfigFormProps {
   /** `paramErrors` of `params`: the first message per param, `""` for the whole step. */
   errors: Record<string, string>;
   triggerDomain: TriggerDomain | null;
+  /** The flow's trigger node type (`auto.trigger.order_paid`), or null without one. */
+  triggerType?: string | null;
   /** The tokens templated fields offer. */
   tokens: readonly TokenOption[];
   /** How templated fields check and preview their tokens as the merchant types. */

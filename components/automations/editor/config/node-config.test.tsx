@@ -47,7 +47,9 @@ describe("NodeConfig", () => {
     (type, d) => {
       const html = render(type, d.defaultParams() as Record<string, unknown>);
       expect(html).toContain(d.label);
-      expect(html).toContain(d.description.replace(/'/g, "&#x27;"));
+      expect(html).toContain(
+        d.description.replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;"),
+      );
       expect(controlsWithoutLabel(html)).toEqual([]);
     },
   );

@@ -7,6 +7,7 @@ import { paramErrors } from "@/lib/automations/editor/param-form";
 import { registry } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES } from "../category-style";
+import { CodeConfig } from "./code-config";
 import { FieldConditionConfig } from "./field-condition-config";
 import type { ConfigFormProps } from "./form-props";
 import { ParamForm } from "./param-form";
@@ -23,6 +24,8 @@ export interface NodeConfigProps {
   node: { id: string; type: string; params: Record<string, unknown> };
   /** The trigger's domain ("order", "customer", "webhook", "schedule"…) or null when the flow has no trigger yet. */
   triggerDomain: TriggerDomain | null;
+  /** The trigger's node type, which "Run on a record" starts the script's event from; null without one. */
+  triggerType?: string | null;
   /** Ids and labels of the steps that run before this one (for {steps.<id>.…} tokens). */
   otherSteps: { id: string; label: string }[];
   /**
@@ -42,6 +45,7 @@ const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
   "auto.control.wait": WaitConfig,
   "auto.control.wait_until": WaitUntilConfig,
   "auto.condition.field": FieldConditionConfig,
+  "auto.action.code": CodeConfig,
 };
 
 /**
@@ -51,6 +55,7 @@ const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
 export function NodeConfig({
   node,
   triggerDomain,
+  triggerType = null,
   otherSteps,
   previewSource = NO_PREVIEW_SOURCE,
   readOnly,
@@ -106,6 +111,7 @@ export function NodeConfig({
             params={current.values}
             errors={errors}
             triggerDomain={triggerDomain}
+            triggerType={triggerType}
             tokens={tokens}
             templating={templating}
             disabled={readOnly}
