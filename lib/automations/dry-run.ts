@@ -3,7 +3,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
-import { DOMAIN_LABELS, STATUS_EVENTS, type Domain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
 import { readPath } from "@/lib/entities/fields";
 import { entityLabel, entityName } from "@/lib/entities/options";
 import { parseEntityId } from "@/lib/entities/service";
@@ -19,10 +19,11 @@ import { graphSchema, type Graph, type GraphNode } from "./graph/schema";
 import { findTokens, renderParams, templatedStrings } from "./graph/tokens";
 import { reachableFrom } from "./graph/reachability";
 import { validate } from "./graph/validate";
+import { triggerPayload } from "./trigger-payload";
 import { effectiveDomain, hasRecord, registry, summariseNode, triggerMatches } from "./nodes/registry";
 import { readsStepOutput } from "./nodes/conditions/field";
 import { ActionError, type ActionOutput, type OutsideExecutor } from "./nodes/executor";
-import type { NodeDefinition, TriggerDomain } from "./nodes/types";
+import type { TriggerDomain } from "./nodes/types";
 import { assertGraphSize, getAutomation } from "./service";
 
 /**
@@ -98,35 +99,6 @@ function readyGraph(input: unknown): Graph {
 
 function statusOf(entity: RunEntity | null): string | null {
   return typeof entity?.data.status === "string" ? entity.data.status : null;
-}
-
-/**
- * The payload the trigger's real event would carry for this record, so the run sees what it would
- * see then: `order.paid` pins the status to `paid` (from → to), `order.created` carries the status.
- */
-function defaultPayload(
-  trigger: GraphNode,
-  definition: NodeDefinition,
-  entity: RunEntity | null,
-): Record<string, unknown> {
-  const event = definition.event ?? "";
-  if (!entity) return trigger.type === "auto.trigger.later" ? { step: trigger.params.step } : {};
-  const current = statusOf(entity);
-  if (event === `${entity.domain}.created`) return { status: current };
-  const named = Object.entries(STATUS_EVENTS[entity.domain] ?? {}).find(([, type]) => type === event)?.[0];
-  if (named) return { from: current === named ? null : current, to: named };
-  if (event === `${entity.domain}.status_changed`) {
-    const to = typeof trigger.params.to === "string" ? trigger.params.to : current;
-    const from =
-      typeof trigger.params.from === "string" ? trigger.params.from : current === to ? null : current;
-    return { from, to };
-  }
-  if (event === "product.low_stock") {
-    const threshold = typeof trigger.params.threshold === "number" ? trigger.params.threshold : 5;
-    const inventory = typeof entity.data.inventory === "number" ? entity.data.inventory : threshold;
-    return { from: threshold + 1, to: Math.min(inventory, threshold) };
-  }
-  return {};
 }
 
 /** The record the run would be about, as the engine loads it: by id, in the caller's shop. */
@@ -211,7 +183,7 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
       `Runs of this trigger are not about a stored record, so the record '${input.entityId}' was not used.`,
     );
   }
-  const payload = input.payload ?? defaultPayload(trigger, triggerDefinition, current);
+  const payload = input.payload ?? triggerPayload(trigger, current);
   const event: RunEvent = toRunEvent({ ...eventBase, entityId: current?.id ?? null, payload });
   const pinned =
     current && hasRecord(domain) ? await loadEntity(tenantId, domain, current.id, event, true) : null;

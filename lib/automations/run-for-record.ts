@@ -25,6 +25,10 @@ export const runForRecordInput = z.strictObject({
   id: z.string().trim().min(1).max(200),
 });
 
+/**
+ * Unlike a simulation (`triggerPayload`, which pins the status the trigger fires for), a real run
+ * on a record carries the record's status as it is: nothing is pretended about it.
+ */
 function payloadFor(event: string, data: Record<string, unknown>): Record<string, unknown> {
   const status = typeof data.status === "string" ? data.status : null;
   if (event.endsWith(".created")) return { status };

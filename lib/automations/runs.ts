@@ -338,7 +338,9 @@ export async function getRun(tenantId: string, id: string) {
     /** Each node's latest status in this run, for drawing the path taken on the canvas. */
     nodeStatuses: nodeStatuses(shaped),
     /** A re-run from a step: the step it started at (its label as drawn), else null. */
-    rerunFrom: run.rerunFrom ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) } : null,
+    rerunFrom: run.rerunFrom
+      ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) }
+      : null,
     /** The runs that re-ran this one, oldest first. */
     reruns: reruns.map((r) => ({ id: r.id, status: r.status, createdAt: r.createdAt.toISOString() })),
   };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
-import { DOMAIN_LABELS, DOMAINS, STATUS_EVENTS, type Domain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, DOMAINS, type Domain } from "@/lib/entities/domains";
 import { entityLabel, entityName } from "@/lib/entities/options";
 import { parseEntityId } from "@/lib/entities/service";
 import { toRunEvent } from "@/lib/automations/dispatch";
@@ -15,6 +15,7 @@ import { codeAction } from "@/lib/automations/nodes/actions/code";
 import { codeExecutor } from "@/lib/automations/nodes/actions/code.execute";
 import { ActionError, type ActionOutput } from "@/lib/automations/nodes/executor";
 import { registry } from "@/lib/automations/nodes/registry";
+import { triggerPayload } from "@/lib/automations/trigger-payload";
 import { SCRIPT_LIMITS } from "./sandbox";
 import { SCRIPT_ACTIONS, type ScriptActionName } from "./script-actions";
 
@@ -66,28 +67,18 @@ export type CodePreview = {
 
 const PREVIEW_ID = "code-preview";
 
-/**
- * The event the trigger would fire for this record, as its upsert records it: a status event
- * carries `{ from, to }` (and pins the status to `to`), `<domain>.created` the status it has.
- */
+/** The event the trigger would fire for this record (as the dry run builds it: `triggerPayload`). */
 function eventFor(triggerType: string | undefined, entity: RunEntity | null, now: Date): RunEvent {
   const definition = triggerType ? registry.get(triggerType) : undefined;
   if (triggerType && definition?.category !== "trigger")
     throw new AppError(422, "invalid", `'${triggerType}' is not a trigger.`);
   const type = definition?.event ?? (entity ? `${entity.domain}.updated` : "code_preview");
-  const status = typeof entity?.data.status === "string" ? entity.data.status : null;
-  let payload: Record<string, unknown> = {};
-  if (entity && type === `${entity.domain}.created`) payload = { status };
-  const named = entity
-    ? Object.entries(STATUS_EVENTS[entity.domain] ?? {}).find(([, event]) => event === type)?.[0]
-    : undefined;
-  if (named) payload = { from: status === named ? null : status, to: named };
   return toRunEvent({
     id: PREVIEW_ID,
     type,
     domain: entity?.domain ?? definition?.entityDomain ?? "webhook",
     entityId: entity?.id ?? null,
-    payload,
+    payload: triggerType ? triggerPayload({ type: triggerType, params: {} }, entity) : {},
     createdAt: now,
   });
 }
