@@ -15,6 +15,9 @@ import { EntityLink } from "./entity-link";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { fetchJson, POLL_MS } from "./fetch-json";
 import { LiveStatus } from "./live-status";
+import { parseSubActionId } from "@/lib/automations/engine/sub-action";
+import { isRerunnable } from "@/lib/automations/rerunnable";
+import { RerunButton } from "./rerun-button";
 import { RunPath } from "./run-path";
 import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "./run-status";
 import { RunTimeline } from "./run-timeline";
@@ -43,6 +46,11 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
         back={{ href: "/runs", label: "Runs" }}
         title={`Run of ${name}`}
         meta={<RunStatusBadge status={run.status} awaitingApproval={run.awaitingApproval} />}
+        actions={
+          canEdit && isRerunnable(run.status) ? (
+            <RerunButton target={{ kind: "run", runId: run.id, failedStep: failedStepLabel(run) }} />
+          ) : undefined
+        }
         description={
           <>
             <span className="font-mono text-xs">{run.id}</span>
@@ -135,6 +143,42 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
                     detail: run.finishedAt ? <RelativeTime value={run.finishedAt} /> : "Not yet",
                   },
                   { term: "Duration", detail: formatDuration(run.durationMs) },
+                  ...(run.rerunOf
+                    ? [
+                        {
+                          term: "Re-run of",
+                          detail: (
+                            <Link
+                              href={`/runs/${run.rerunOf}`}
+                              className="underline-offset-2 hover:underline"
+                            >
+                              {run.rerunFrom
+                                ? `an earlier run, from '${run.rerunFrom.label}'`
+                                : "an earlier run"}
+                            </Link>
+                          ),
+                        },
+                      ]
+                    : []),
+                  ...(run.reruns.length > 0
+                    ? [
+                        {
+                          term: "Re-run as",
+                          detail: (
+                            <ul className="space-y-1">
+                              {run.reruns.map((r) => (
+                                <li key={r.id} className="flex items-center gap-2">
+                                  <Link href={`/runs/${r.id}`} className="underline-offset-2 hover:underline">
+                                    <RelativeTime value={r.createdAt} brief />
+                                  </Link>
+                                  <RunStatusBadge status={r.status} />
+                                </li>
+                              ))}
+                            </ul>
+                          ),
+                        },
+                      ]
+                    : []),
                 ]}
               />
             </div>
@@ -153,6 +197,14 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
       </div>
     </>
   );
+}
+
+/** The step a re-run "from the failed step" starts at, as drawn: a code step's action → the code step. */
+function failedStepLabel(run: RunDetailData): string | null {
+  const failed = run.steps.find((s) => s.status === "failed");
+  if (!failed) return null;
+  const parent = parseSubActionId(failed.nodeId)?.nodeId;
+  return (parent ? run.steps.find((s) => s.nodeId === parent)?.label : null) ?? failed.label;
 }
 
 /** "3 steps, resumed once after a wait." — a leg is our word, not the merchant's. */

@@ -5,6 +5,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
 import { listRuns } from "@/lib/automations/runs";
 import { AppError } from "@/lib/errors";
+import { isRerunnable } from "@/lib/automations/rerunnable";
+import { RerunButton, type RerunTarget } from "./rerun-button";
 import { RunsFilters, type RunFilterValues } from "./runs-filters";
 import { RunsTable } from "./runs-table";
 import { nextDay, startOfDayIn } from "./zoned-day";
@@ -40,6 +42,21 @@ function apiQuery(values: RunFilterValues & { cursor?: string }, timeZone: strin
 }
 
 /**
+ * What "Re-run these runs…" re-runs: the runs of a re-runnable status, of one automation or all —
+ * offered only when the list is filtered by exactly that (so what is re-run is what is listed,
+ * up to the newest 500).
+ */
+function rerunTarget(filters: RunFilterValues, fixedAutomationId?: string): RerunTarget | null {
+  const { status, automationId, ...others } = filters;
+  if (!status || !isRerunnable(status) || Object.values(others).some(Boolean)) return null;
+  return {
+    kind: "filter",
+    automationId: fixedAutomationId ?? automationId,
+    status: status as "failed" | "partial" | "cancelled",
+  };
+}
+
+/**
  * Run history for the Runs page and an automation's Runs tab: filters, a live table, keyset pages.
  * `empty` renders when the shop (or the automation) has no runs at all.
  */
@@ -50,6 +67,7 @@ export async function RunHistory({
   params,
   automations,
   fixedAutomationId,
+  canEdit = false,
   empty,
 }: {
   tenantId: string;
@@ -58,6 +76,8 @@ export async function RunHistory({
   params: RawParams;
   automations?: { id: string; name: string }[];
   fixedAutomationId?: string;
+  /** Editors and admins may re-run the failed or cancelled runs listed. */
+  canEdit?: boolean;
   empty: React.ReactNode;
 }) {
   const values = readRunFilters(params);
@@ -108,14 +128,24 @@ export async function RunHistory({
           </p>
         </EmptyState>
       ) : page ? (
-        <RunsTable
-          initial={page}
-          apiQuery={new URLSearchParams(query).toString()}
-          path={path}
-          params={filters as Record<string, string | undefined>}
-          paged={Boolean(cursor)}
-          showAutomation={!fixedAutomationId}
-        />
+        <>
+          {canEdit && rerunTarget(filters, fixedAutomationId) && (
+            <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-5 py-3 text-sm text-zinc-600">
+              <span>
+                Fixed what made these runs fail? Run them again, from the start or from the step that failed.
+              </span>
+              <RerunButton target={rerunTarget(filters, fixedAutomationId)!} />
+            </div>
+          )}
+          <RunsTable
+            initial={page}
+            apiQuery={new URLSearchParams(query).toString()}
+            path={path}
+            params={filters as Record<string, string | undefined>}
+            paged={Boolean(cursor)}
+            showAutomation={!fixedAutomationId}
+          />
+        </>
       ) : null}
     </>
   );

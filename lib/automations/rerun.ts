@@ -14,6 +14,7 @@ import {
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "./dispatch";
+import { RERUN_FROM, RERUNNABLE, type RerunFrom } from "./rerunnable";
 import { parseSubActionId } from "./engine/sub-action";
 import type { Graph } from "./graph/schema";
 import { summariseNode } from "./nodes/registry";
@@ -28,12 +29,10 @@ import { automationSubject, loadRow } from "./service";
  * (`planRerun`) says what will happen, for the dialog before and the re-run itself.
  */
 
-export const RERUNNABLE: readonly RunStatus[] = ["failed", "partial", "cancelled"];
 /** The most runs one bulk re-run takes. */
 export const MAX_BULK_RERUN = 500;
 
-const from = z.enum(["start", "failed_step"], { error: "from must be 'start' or 'failed_step'" });
-export type RerunFrom = z.infer<typeof from>;
+const from = z.enum(RERUN_FROM, { error: "from must be 'start' or 'failed_step'" });
 
 export const rerunInput = z.strictObject({ from: from.default("start") });
 

@@ -1,0 +1,149 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useRef, useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import {
+  bulkRerunImpactAction,
+  rerunImpactAction,
+  rerunRunAction,
+  rerunRunsAction,
+} from "@/lib/actions/runs/rerun";
+import type { RerunFrom } from "@/lib/automations/rerunnable";
+
+/** What the dialog re-runs: one run, or the runs a filter of the runs list picks. */
+export type RerunTarget =
+  | { kind: "run"; runId: string; failedStep: string | null }
+  | { kind: "filter"; automationId?: string; status?: "failed" | "partial" | "cancelled" };
+
+/**
+ * "Re-run…": a native modal `<dialog>` (as `ConfirmButton`'s: focus moves in, Escape cancels) that
+ * says what a re-run will do before it is confirmed — read from the server for the choice made —
+ * and refuses with the server's sentence when it cannot be done. Editors and admins only.
+ */
+export function RerunButton({ target }: { target: RerunTarget }) {
+  const router = useRouter();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const ids = { title: useId(), impact: useId() };
+  const [from, setFrom] = useState<RerunFrom>("start");
+  const [impact, setImpact] = useState<{ ok: boolean; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  const canFromStep = target.kind === "filter" || target.failedStep !== null;
+
+  function read(choice: RerunFrom) {
+    setFrom(choice);
+    setImpact(null);
+    startTransition(async () => {
+      if (target.kind === "run") {
+        const result = await rerunImpactAction({ runId: target.runId, from: choice });
+        setImpact(result.ok ? { ok: true, text: result.data.impact } : { ok: false, text: result.error });
+      } else {
+        const { automationId, status } = target;
+        const result = await bulkRerunImpactAction({ automationId, status, from: choice });
+        setImpact(
+          result.ok
+            ? { ok: result.data.count > 0, text: result.data.impact }
+            : { ok: false, text: result.error },
+        );
+      }
+    });
+  }
+
+  function confirm() {
+    startTransition(async () => {
+      if (target.kind === "run") {
+        const result = await rerunRunAction({ runId: target.runId, from });
+        if (!result.ok) return setImpact({ ok: false, text: result.error });
+        dialog.current?.close();
+        router.push(`/runs/${result.data.runId}`);
+      } else {
+        const result = await rerunRunsAction({
+          automationId: target.automationId,
+          status: target.status,
+          from,
+        });
+        if (!result.ok) return setImpact({ ok: false, text: result.error });
+        dialog.current?.close();
+        router.refresh();
+      }
+    });
+  }
+
+  const label = target.kind === "run" ? "Re-run…" : "Re-run these runs…";
+  return (
+    <>
+      <Button
+        size="sm"
+        onClick={() => {
+          read("start");
+          dialog.current?.showModal();
+        }}
+      >
+        {label}
+      </Button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={ids.title}
+        aria-describedby={ids.impact}
+        className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-zinc-200 bg-white p-0 text-left text-zinc-900 shadow-xl"
+      >
+        <form method="dialog" className="space-y-4 p-6">
+          <h2 id={ids.title} className="text-base font-semibold">
+            {target.kind === "run" ? "Re-run this run" : "Re-run the runs listed"}
+          </h2>
+          <fieldset className="space-y-2 text-sm">
+            <legend className="sr-only">Where the new run starts</legend>
+            <label className="flex items-start gap-2">
+              <input
+                type="radio"
+                name="from"
+                className="mt-1"
+                checked={from === "start"}
+                onChange={() => read("start")}
+              />
+              <span>From the start</span>
+            </label>
+            <label className={`flex items-start gap-2 ${canFromStep ? "" : "text-zinc-400"}`}>
+              <input
+                type="radio"
+                name="from"
+                className="mt-1"
+                disabled={!canFromStep}
+                checked={from === "failed_step"}
+                onChange={() => read("failed_step")}
+              />
+              <span>
+                {target.kind === "filter"
+                  ? "From the step each failed at"
+                  : target.failedStep
+                    ? `From the failed step, '${target.failedStep}'`
+                    : "From the failed step (no step failed in this run)"}
+              </span>
+            </label>
+          </fieldset>
+          <p
+            id={ids.impact}
+            role="status"
+            className={`min-h-12 text-sm leading-6 ${impact && !impact.ok ? "text-red-700" : "text-zinc-600"}`}
+          >
+            {impact ? impact.text : "Reading what it would do…"}
+          </p>
+          <div className="flex justify-end gap-3">
+            <Button type="submit" value="cancel" autoFocus>
+              Cancel
+            </Button>
+            <Button
+              type="button"
+              variant="primary"
+              pending={pending}
+              disabled={!impact?.ok}
+              onClick={confirm}
+            >
+              Re-run
+            </Button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
