@@ -58,6 +58,12 @@ function check(value: unknown): Attempt {
   };
 }
 
+/** Always something to tell: with nothing assumed, that the settings are the model's own. */
+function withNotes(result: BuildResult): BuildResult {
+  if (result.notes.length > 0) return result;
+  return { ...result, notes: ["Every setting came from the model's answer; check each step before publishing."] };
+}
+
 export interface BuildContext {
   timeZone: string;
   now?: Date;
@@ -74,7 +80,7 @@ export async function buildFlow(prompt: string, context: BuildContext): Promise<
 
   const first = await askModel(config, instructions, messages, schema);
   const checked = check(first.value);
-  if (checked.result && checked.issues.length === 0) return checked.result;
+  if (checked.result && checked.issues.length === 0) return withNotes(checked.result);
 
   messages.push(
     { role: "assistant", content: JSON.stringify(first.value) },
@@ -94,5 +100,5 @@ export async function buildFlow(prompt: string, context: BuildContext): Promise<
       again.issues.map((i) => ({ message: i.message })),
     );
   }
-  return { ...again.result, notes: [retried, ...again.result.notes] };
+  return withNotes({ ...again.result, notes: [retried, ...again.result.notes] });
 }

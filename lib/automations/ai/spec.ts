@@ -79,7 +79,7 @@ function endsItsList(steps: Step[], ctx: z.RefinementCtx) {
       ctx.addIssue({
         code: "custom",
         path: [i + 1],
-        message: `a ${step.kind} ends its list: put the steps after it inside its ${
+        message: `${step.kind === "approval" ? "an" : "a"} ${step.kind} ends its list: put the steps after it inside its ${
           step.kind === "condition" ? "`then` or `else`" : "`approved`, `rejected` or `timed_out`"
         }`,
       });
