@@ -39,8 +39,8 @@ export function AiBuilder({ configured }: { configured: boolean }) {
         {!configured && (
           <Notice tone="info" title="The AI builder is off">
             To turn it on, set <code>AI_BASE_URL</code> (an OpenAI-compatible endpoint, such as Ollama&apos;s{" "}
-            <code>http://localhost:11434/v1</code>) and <code>AI_MODEL</code>, plus <code>AI_API_KEY</code> if the
-            provider needs one, then restart Tillflow.
+            <code>http://localhost:11434/v1</code>) and <code>AI_MODEL</code>, plus <code>AI_API_KEY</code> if
+            the provider needs one, then restart Tillflow.
           </Notice>
         )}
         {error && (

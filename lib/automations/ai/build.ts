@@ -53,7 +53,12 @@ function check(value: unknown): Attempt {
     for (const issue of specIssues(strict.error))
       if (!issues.some((i) => i.message === issue.message)) issues.unshift(issue);
   return {
-    result: { name: parsed.data.name.trim(), graph: compiled.graph, readyIssues: issues, notes: compiled.notes },
+    result: {
+      name: parsed.data.name.trim(),
+      graph: compiled.graph,
+      readyIssues: issues,
+      notes: compiled.notes,
+    },
     issues,
   };
 }
@@ -61,7 +66,10 @@ function check(value: unknown): Attempt {
 /** Always something to tell: with nothing assumed, that the settings are the model's own. */
 function withNotes(result: BuildResult): BuildResult {
   if (result.notes.length > 0) return result;
-  return { ...result, notes: ["Every setting came from the model's answer; check each step before publishing."] };
+  return {
+    ...result,
+    notes: ["Every setting came from the model's answer; check each step before publishing."],
+  };
 }
 
 export interface BuildContext {

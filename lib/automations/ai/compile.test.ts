@@ -125,7 +125,11 @@ describe("compileFlowSpec", () => {
       trigger: { type: "auto.trigger.order_paid" },
       steps: [{ kind: "approval", params: {}, approved: [{ kind: "action", type: "auto.action.add_tag" }] }],
     });
-    expect(graph.nodes[1]!.params).toEqual({ title: "Review this", timeoutHours: 72, approverRole: "editor" });
+    expect(graph.nodes[1]!.params).toEqual({
+      title: "Review this",
+      timeoutHours: 72,
+      approverRole: "editor",
+    });
     expect(notes).toEqual([
       'Approval (approval_1): used the default title = "Review this", timeoutHours = 72, approverRole = "editor".',
     ]);

@@ -75,12 +75,15 @@ export function compileFlowSpec(spec: FlowSpec, registry: Registry = defaultRegi
       params[key] = value;
       if (!isEmpty(value)) filled.push(`${key} = ${JSON.stringify(value)}`);
     }
-    if (filled.length > 0)
-      notes.push(`${definition.label} (${id}): used the default ${filled.join(", ")}.`);
+    if (filled.length > 0) notes.push(`${definition.label} (${id}): used the default ${filled.join(", ")}.`);
     return params;
   }
 
-  function addNode(definition: NodeDefinition, given: Record<string, unknown> | undefined, from: Source | null) {
+  function addNode(
+    definition: NodeDefinition,
+    given: Record<string, unknown> | undefined,
+    from: Source | null,
+  ) {
     const id = definition.category === "trigger" ? "trigger" : nextId(definition.type);
     nodes.push({ id, type: definition.type, params: paramsFor(definition, given, id) });
     if (from)

@@ -4,4 +4,3 @@ export const AI_EXAMPLES = [
   "When a cart is abandoned, wait 1 hour; if it is still abandoned, email the shopper a reminder.",
   "When an order over 500 is created, ask an admin to approve it; if it is rejected, tag the order 'fraud-check'.",
 ] as const;
-

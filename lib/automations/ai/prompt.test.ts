@@ -9,7 +9,8 @@ describe("the system prompt", () => {
     for (const definition of registry.all().filter((d) => !d.platform)) {
       expect(prompt).toContain(`\`${definition.type}\` — ${definition.label}: ${definition.description}`);
     }
-    for (const definition of registry.all().filter((d) => d.platform)) expect(prompt).not.toContain(definition.type);
+    for (const definition of registry.all().filter((d) => d.platform))
+      expect(prompt).not.toContain(definition.type);
     // Params as JSON Schema: the wait's unit choices, the code step's source.
     expect(prompt).toContain('"enum":["minutes","hours","days"]');
     expect(prompt).toMatch(/`auto\.action\.code`[\s\S]*?"source"/);

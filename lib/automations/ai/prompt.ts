@@ -42,8 +42,7 @@ function describe(definition: NodeDefinition): string {
     lines.push(`  Branches: ${definition.handles.out.join(", ")}.`);
   lines.push(`  params (JSON Schema): ${paramsSchema(definition)}`);
   lines.push(`  defaults: ${JSON.stringify(definition.defaultParams())}`);
-  if (definition.templated?.length)
-    lines.push(`  {token}s allowed in: ${definition.templated.join(", ")}.`);
+  if (definition.templated?.length) lines.push(`  {token}s allowed in: ${definition.templated.join(", ")}.`);
   return lines.join("\n");
 }
 
@@ -64,8 +63,12 @@ function tokenSection(triggers: readonly NodeDefinition[]): string {
 }
 
 function today(now: Date, timeZone: string): string {
-  const iso = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-    .format(now);
+  const iso = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(now);
   const weekday = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long" }).format(now);
   return `${weekday} ${iso}`;
 }

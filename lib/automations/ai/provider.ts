@@ -1,5 +1,12 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output, type ModelMessage } from "ai";
+import {
+  APICallError,
+  generateText,
+  jsonSchema,
+  NoObjectGeneratedError,
+  Output,
+  type ModelMessage,
+} from "ai";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -80,7 +87,11 @@ export function providerError(error: unknown, config: AiConfig, timedOut: boolea
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === 429)
-      return new AppError(503, "unavailable", "The AI model provider is rate limiting us; try again in a minute.");
+      return new AppError(
+        503,
+        "unavailable",
+        "The AI model provider is rate limiting us; try again in a minute.",
+      );
     if (status === 401 || status === 403)
       return new AppError(502, "provider_error", "The AI model provider refused the key; check AI_API_KEY.");
     if (status === 404)
@@ -95,7 +106,11 @@ export function providerError(error: unknown, config: AiConfig, timedOut: boolea
         "provider_error",
         `The AI model provider at ${config.baseURL} could not be reached; check AI_BASE_URL and that the server is running.`,
       );
-    return new AppError(502, "provider_error", `The AI model provider answered with an error (HTTP ${status}); try again.`);
+    return new AppError(
+      502,
+      "provider_error",
+      `The AI model provider answered with an error (HTTP ${status}); try again.`,
+    );
   }
   return new AppError(502, "provider_error", "The AI model provider failed to answer; try again.");
 }
@@ -130,8 +145,14 @@ export async function askModel(
       instructions,
       messages,
       // No validation here (`jsonSchema` without one): the builder checks the answer with zod and
-      // turns each problem into a sentence for the model.
-      output: Output.object({ schema: jsonSchema<unknown>(schema as Parameters<typeof jsonSchema>[0]), name: "FlowSpec" }),
+      // turns each problem into a sentence for the model. Without structured outputs the request
+      // asks for a plain JSON object, and the schema is only in the prompt.
+      output: config.structuredOutputs
+        ? Output.object({
+            schema: jsonSchema<unknown>(schema as Parameters<typeof jsonSchema>[0]),
+            name: "FlowSpec",
+          })
+        : Output.json({ name: "FlowSpec" }),
       // The schema's params are free-form objects, which strict mode refuses.
       providerOptions: { openaiCompatible: { strictJsonSchema: false } },
       // One attempt: a rate limit or an error is reported at once, not retried behind the merchant's back.

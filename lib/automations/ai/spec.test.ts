@@ -76,7 +76,9 @@ describe("the FlowSpec schema", () => {
           type: "auto.condition.has_tag",
           params: { tag: "vip" },
           then: [{ kind: "wait", type: "auto.control.wait", params: { duration: 1, unit: "days" } }],
-          else: [{ kind: "approval", params: {}, timed_out: [{ kind: "action", type: "auto.action.add_note" }] }],
+          else: [
+            { kind: "approval", params: {}, timed_out: [{ kind: "action", type: "auto.action.add_note" }] },
+          ],
         },
       ],
     });
