@@ -47,11 +47,9 @@ function check(value: unknown): Attempt {
   const parsed = strict.success ? strict : LooseFlowSpec.safeParse(value);
   if (!parsed.success) return { result: null, issues: specIssues(strict.error ?? parsed.error) };
   const compiled = compileFlowSpec(parsed.data);
+  // Where the strict schema refused only a type, compiling left that step out and said so, naming
+  // the types there are: one sentence per fault.
   const issues = [...compiled.issues, ...validate(compiled.graph)];
-  // The loose schema passes what the strict one refused only for a type; say so once each.
-  if (!strict.success)
-    for (const issue of specIssues(strict.error))
-      if (!issues.some((i) => i.message === issue.message)) issues.unshift(issue);
   return {
     result: {
       name: parsed.data.name.trim(),
