@@ -52,7 +52,7 @@ function check(value: unknown): Attempt {
   const issues = [...compiled.issues, ...validate(compiled.graph)];
   return {
     result: {
-      name: parsed.data.name.trim(),
+      name: parsed.data.name.trim().slice(0, 120),
       graph: compiled.graph,
       readyIssues: issues,
       notes: compiled.notes,

@@ -94,7 +94,7 @@ export function compileFlowSpec(spec: FlowSpec, registry: Registry = defaultRegi
   /** The definition a step names, or null (noted as a ready issue) when it is not one merchants may use. */
   function definitionOf(kind: Exclude<Step["kind"], "approval">, type: string): NodeDefinition | null {
     const definition = registry.get(type);
-    const allowed = kind === "wait" ? types.wait : types[kind];
+    const allowed = types[kind];
     if (definition && definition.category === EXPECTED_CATEGORY[kind] && allowed.includes(type))
       return definition;
     issues.push({

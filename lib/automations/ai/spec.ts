@@ -130,7 +130,8 @@ function buildSchema(types: SpecTypes | null) {
     ]),
   );
   return z.object({
-    name: z.string().trim().min(1).max(120),
+    // A long name is cut to the 120 characters an automation's name may have, not sent back.
+    name: z.string().trim().min(1),
     trigger: z.object({ type: typeField(types?.trigger ?? null, "a trigger"), params: params.optional() }),
     steps: list(),
   });
