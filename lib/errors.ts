@@ -9,7 +9,13 @@ export type ErrorCode =
   | "invalid"
   | "too_large"
   | "rate_limited"
-  | "internal";
+  | "internal"
+  /** An outside service (the AI builder's model) answered with an error or nonsense: 502. */
+  | "provider_error"
+  /** An outside service is not set up or is refusing work for now: 503. */
+  | "unavailable"
+  /** An outside service did not answer in time: 504. */
+  | "timeout";
 
 export interface Issue {
   path?: string;
@@ -24,7 +30,7 @@ export interface Issue {
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503 | 504,
     readonly code: ErrorCode,
     message: string,
     readonly issues?: Issue[],

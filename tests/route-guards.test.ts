@@ -11,6 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, staffTasks } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { startWorker } from "@/worker/run";
+import { startStubModel, type StubModel } from "./ai-stub";
 import { call, createShop, type TestShop } from "./fixtures";
 import { flow, publishFlow } from "./flows";
 
@@ -56,6 +57,8 @@ interface Entry {
 
 let a: TestShop;
 let b: TestShop;
+/** The AI builder's model: a stub that always answers with a valid flow. */
+let model: StubModel;
 /** This shop's records the cases address; none may show up in another shop's replies. */
 const ids = {
   automation: "",
@@ -70,6 +73,15 @@ const ids = {
 };
 
 beforeAll(async () => {
+  model = await startStubModel(() =>
+    JSON.stringify({
+      name: "Tag paid orders",
+      trigger: { type: "auto.trigger.order_paid" },
+      steps: [{ kind: "action", type: "auto.action.add_tag", params: { tag: "paid" } }],
+    }),
+  );
+  process.env.AI_BASE_URL = model.baseURL;
+  process.env.AI_MODEL = "stub";
   a = await createShop();
   b = await createShop();
   const worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
@@ -147,8 +159,11 @@ beforeAll(async () => {
   expect(run?.tenantId).toBe(a.tenant.id);
 });
 
-afterAll(() => {
+afterAll(async () => {
   request.headers = new Headers();
+  delete process.env.AI_BASE_URL;
+  delete process.env.AI_MODEL;
+  await model.close();
 });
 
 // ── Calling routes and actions ───────────────────────────────────────────────────────────────
@@ -181,6 +196,9 @@ const STATUS_OF_CODE: Record<string, number> = {
   not_found: 404,
   conflict: 409,
   invalid: 422,
+  provider_error: 502,
+  unavailable: 503,
+  timeout: 504,
 };
 
 function action(key: string, input: () => unknown): Invoke {
@@ -219,6 +237,14 @@ const REGISTRY: Record<string, Entry> = {
     viewer: route("POST /api/v1/automations", {
       body: () => ({ name: "V", graph: { nodes: [], edges: [] } }),
     }),
+  },
+  "POST /api/v1/ai/build": {
+    // Saves nothing: the other shop gets a flow of its own, from its own sentence.
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/ai/build", { body: () => ({ prompt: "Tag paid orders" }) }),
+    },
+    viewer: route("POST /api/v1/ai/build", { body: () => ({ prompt: "Tag paid orders" }) }),
   },
   [`GET ${A}`]: { crossShop: { expect: 404, invoke: route(`GET ${A}`, { params: id }) } },
   [`DELETE ${A}`]: {
@@ -490,6 +516,19 @@ const REGISTRY: Record<string, Entry> = {
       source: 'actions.tag("x"); return entity;',
       domain: "order",
       entityId: ids.entity,
+      triggerType: "auto.trigger.order_paid",
+    })),
+  },
+  "lib/actions/automations/build-with-ai.ts#buildWithAiAction": {
+    // Creates a draft in the caller's own shop, as creating one from a template does.
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/automations/build-with-ai.ts#buildWithAiAction", () => ({
+        prompt: "Tag paid orders",
+      })),
+    },
+    viewer: action("lib/actions/automations/build-with-ai.ts#buildWithAiAction", () => ({
+      prompt: "Tag paid orders",
     })),
   },
   "lib/actions/entities/search-entities.ts#searchEntitiesAction": {

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { graphSchema } from "@/lib/automations/graph/schema";
 import { auditQuery } from "@/lib/audit-log";
 import type { Role } from "@/lib/auth/roles";
+import { buildInput } from "@/lib/automations/ai/input";
 import { approvalsQuery, decisionInput } from "@/lib/automations/approvals";
 import { dryRunInput } from "@/lib/automations/dry-run";
 import { outboxQuery } from "@/lib/automations/outbox";
@@ -24,6 +26,7 @@ import {
   eventBatchResultShape,
   eventResultShape,
   publishShape,
+  readyIssueShape,
   recordListShape,
   runListShape,
   runShape,
@@ -51,7 +54,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Tag = "Automations" | "Runs" | "Waits and approvals" | "Entities and events" | "Work" | "Meta";
 
 /** Statuses an endpoint may answer with besides the ones its kind implies (see `errorStatuses`). */
-export type ExtraError = 403 | 409 | 422;
+export type ExtraError = 403 | 409 | 422 | 502 | 503 | 504;
 
 export interface Endpoint {
   method: Method;
@@ -516,6 +519,28 @@ export const CONTRACT: readonly Endpoint[] = [
     },
   },
 
+  {
+    method: "POST",
+    path: "/api/v1/ai/build",
+    summary: "Build a draft flow from a sentence (AI builder)",
+    description:
+      "Asks the configured model (an OpenAI-compatible endpoint: `AI_BASE_URL`, `AI_MODEL`, `AI_API_KEY`) for a flow, compiles and lays it out, and checks it as the editor does; an answer with problems is sent back to the model once. Nothing is saved: create a draft with `POST /api/v1/automations` and the `graph`. `notes` says what was assumed. 503 when no model is set up or the provider is rate limiting, 502 when it fails, 504 when it does not answer in time.",
+    tag: "Automations",
+    role: "editor",
+    body: buildInput,
+    example: { prompt: "When an order is paid, wait 2 days, then email the customer asking for a review." },
+    ok: {
+      status: 200,
+      description: "The flow, its ready issues and what was assumed.",
+      schema: z.object({
+        name: z.string(),
+        graph: graphSchema,
+        readyIssues: z.array(readyIssueShape),
+        notes: z.array(z.string()),
+      }),
+    },
+    errors: [502, 503, 504],
+  },
   // ── Meta ───────────────────────────────────────────────────────────────────────────────────
   {
     method: "GET",

@@ -41,6 +41,12 @@ const ERRORS = {
   413: ["TooLarge", "The body is over its limit (1 MB; 5 MB for an array of events)."],
   422: ["Invalid", "The body or query is invalid; `issues` names each field at fault, with a sentence."],
   429: ["RateLimited", "Too many writes by this key this minute; `Retry-After` says when to try again."],
+  502: [
+    "BadGateway",
+    "An outside service (the AI builder's model) answered with an error or with something unusable.",
+  ],
+  503: ["Unavailable", "An outside service is not set up, or is rate limiting us; the sentence says which."],
+  504: ["GatewayTimeout", "An outside service did not answer in time."],
 } as const;
 
 type ErrorStatus = keyof typeof ERRORS;

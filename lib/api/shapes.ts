@@ -35,6 +35,9 @@ const ERROR_CODES = [
   "too_large",
   "rate_limited",
   "internal",
+  "provider_error",
+  "unavailable",
+  "timeout",
 ] as const satisfies readonly ErrorCode[];
 
 /** Every error: a stable code, a sentence a merchant can act on, and the fields at fault. */

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { FlowEditor } from "@/components/automations/editor/flow-editor";
+import { Notice } from "@/components/ui/notice";
+import { BUILT_LEAD } from "@/lib/automations/ai/notes";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
@@ -28,14 +30,22 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 /** The flow editor: a viewer, or anyone opening an archived automation, gets the same canvas read-only. */
-export default async function AutomationEditorPage({ params }: { params: Params }) {
+export default async function AutomationEditorPage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const caller = await requireCaller();
   const automation = await findAutomation(caller.tenant.id, (await params).id);
   if (!automation) notFound();
   const waiting = await waitingByNode(automation.id);
   // Steps without a position are placed here, so the browser never loads dagre to draw them.
   const draftGraph = withPositions(automation.draftGraph);
-  return (
+  // Opened straight after "Describe your automation": what the model was asked and what was assumed.
+  const built = (await searchParams).built === "ai" && automation.description.startsWith(BUILT_LEAD);
+  const editor = (
     <FlowEditor
       automation={{ ...automation, draftGraph }}
       // The catalog, sentences and issues of the first paint, so the registry and zod load later.
@@ -48,5 +58,16 @@ export default async function AutomationEditorPage({ params }: { params: Params 
       waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
       shopTimezone={caller.tenant.timezone}
     />
+  );
+  if (!built) return editor;
+  return (
+    <>
+      {/* The editor pulls itself up over the page's padding; this margin keeps the note clear of it. */}
+      <Notice tone="info" title="Drafted from your description" className="mb-8 whitespace-pre-line md:mb-10">
+        {automation.description}
+        {"\n"}Check each step and the Issues tab, then publish when it is right.
+      </Notice>
+      {editor}
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AiBuilder } from "@/components/automations/ai-builder";
 import { TemplateGallery } from "@/components/automations/template-gallery";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
@@ -6,6 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
+import { aiConfig } from "@/lib/automations/ai/provider";
 import { AUTOMATION_TEMPLATES } from "@/lib/automations/templates";
 
 export const metadata: Metadata = { title: "New automation" };
@@ -37,7 +39,10 @@ export default async function NewAutomationPage() {
         description="Start from a flow that already works, or from a blank one. Either way it starts as a draft: nothing runs until it is published."
         back={back}
       />
-      <TemplateGallery templates={AUTOMATION_TEMPLATES} />
+      <div className="space-y-8">
+        <AiBuilder configured={aiConfig() !== null} />
+        <TemplateGallery templates={AUTOMATION_TEMPLATES} />
+      </div>
     </>
   );
 }

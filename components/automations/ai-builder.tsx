@@ -1,0 +1,93 @@
+"use client";
+
+import { useId, useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { FieldHint, Label, Textarea } from "@/components/ui/form";
+import { Notice } from "@/components/ui/notice";
+import { buildWithAiAction } from "@/lib/actions/automations/build-with-ai";
+import { AI_EXAMPLES } from "@/lib/automations/ai/examples";
+
+/**
+ * "Describe your automation": a sentence → a new draft opened in the editor (the action
+ * redirects). Without a model set up the box says how to turn it on and Build stays disabled.
+ * Only one build runs at a time, so a double click never makes two drafts.
+ */
+export function AiBuilder({ configured }: { configured: boolean }) {
+  const [prompt, setPrompt] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const fieldId = useId();
+  const hintId = useId();
+
+  function build() {
+    setError(null);
+    startTransition(async () => {
+      const result = await buildWithAiAction({ prompt });
+      // On success the action redirects; only a failure comes back here.
+      if (!result.ok) setError(result.error);
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader
+        title="Describe your automation"
+        description="Say in a sentence what should happen; a model drafts the flow and it opens in the editor as a draft. Nothing runs until you publish it."
+      />
+      <CardBody className="space-y-3">
+        {!configured && (
+          <Notice tone="info" title="The AI builder is off">
+            To turn it on, set <code>AI_BASE_URL</code> (an OpenAI-compatible endpoint, such as Ollama&apos;s{" "}
+            <code>http://localhost:11434/v1</code>) and <code>AI_MODEL</code>, plus <code>AI_API_KEY</code> if
+            the provider needs one, then restart Tillflow.
+          </Notice>
+        )}
+        {error && (
+          <Notice tone="error" title="The flow was not built">
+            {error}
+          </Notice>
+        )}
+        <form
+          className="space-y-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (configured && prompt.trim() && !pending) build();
+          }}
+        >
+          <Label htmlFor={fieldId}>What should happen?</Label>
+          <Textarea
+            id={fieldId}
+            rows={3}
+            value={prompt}
+            maxLength={2000}
+            aria-describedby={hintId}
+            disabled={!configured || pending}
+            placeholder="When … happens, do …"
+            onChange={(event) => setPrompt(event.target.value)}
+          />
+          <div id={hintId}>
+            <FieldHint>For example (click one to start from it):</FieldHint>
+            <ul className="mt-1 space-y-1">
+              {AI_EXAMPLES.map((example) => (
+                <li key={example}>
+                  <button
+                    type="button"
+                    disabled={!configured || pending}
+                    onClick={() => setPrompt(example)}
+                    className="text-left text-sm text-sky-700 hover:underline disabled:text-zinc-400 disabled:no-underline"
+                  >
+                    {example}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <Button type="submit" variant="primary" pending={pending} disabled={!configured || !prompt.trim()}>
+            {pending ? "Building…" : "Build"}
+          </Button>
+        </form>
+      </CardBody>
+    </Card>
+  );
+}
