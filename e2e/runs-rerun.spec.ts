@@ -35,9 +35,16 @@ test("a failed run re-run from its failed step, after the cause is fixed, succee
     expect(res.ok(), await res.text()).toBe(true);
   }
 
+  const failedRuns = async () =>
+    (
+      (await (await page.request.get(`/api/v1/runs?automationId=${automationId}&status=failed`)).json()) as {
+        items: unknown[];
+      }
+    ).items.length;
+  await expect.poll(failedRuns, { timeout: 20_000 }).toBe(1);
   await page.goto(`/runs?automationId=${automationId}&status=failed`);
   const row = page.getByTestId("run-row").first();
-  await expect(row).toContainText("Failed", { timeout: 20_000 });
+  await expect(row).toContainText("Failed");
   await row.getByRole("link").first().click();
   await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
   const failedUrl = page.url();
@@ -51,7 +58,7 @@ test("a failed run re-run from its failed step, after the cause is fixed, succee
   await page.getByRole("button", { name: "Re-run…" }).click();
   const dialog = page.getByRole("dialog", { name: "Re-run this run" });
   await expect(dialog).toContainText(/Starts a new run of 'E2E re-run after a fix' for Order #E2E-RERUN-1/);
-  await dialog.getByLabel(/From the failed step, 'Send email/).check();
+  await dialog.getByLabel(/From the failed step, 'Email {entity.email}/).check();
   await expect(dialog.getByRole("status")).toContainText(
     "the step that failed; the steps before it are not taken again",
   );
@@ -62,7 +69,7 @@ test("a failed run re-run from its failed step, after the cause is fixed, succee
   const main = page.getByRole("main");
   await expect(main.getByText("Succeeded").first()).toBeVisible({ timeout: 20_000 });
   await expect(main).toContainText("Re-run of");
-  await expect(main).toContainText(/an earlier run, from 'Send email/);
+  await expect(main).toContainText(/an earlier run, from 'Email {entity.email}/);
   const read = await page.request.get(`/api/v1/entities/order/${id}`);
   expect(((await read.json()) as { tags: string[] }).tags).toContain("thanked");
 
