@@ -261,7 +261,7 @@ test("a worker killed while a script runs: the step runs again after the restart
           // About half a second of work, then two actions.
           params: {
             source:
-              "let n = 0;\nfor (let i = 0; i < 4e6; i++) n += i % 7;\nactions.tag('slow');\nactions.note('counted ' + n);\nreturn { n };",
+              "let n = 0;\nfor (let i = 0; i < 2e6; i++) n += i % 7;\nactions.tag('slow');\nactions.note('counted ' + n);\nreturn { n };",
           },
         },
       ],

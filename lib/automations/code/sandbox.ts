@@ -1,6 +1,5 @@
 import {
   getQuickJS,
-  shouldInterruptAfterDeadline,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSWASMModule,
@@ -11,15 +10,17 @@ import { isScriptActionName, MAX_SCRIPT_ACTIONS, SCRIPT_ACTIONS, type ScriptActi
 /**
  * Runs a merchant's code step in QuickJS (compiled to WebAssembly), never in Node: a fresh runtime
  * and context per run, with no `require`, `process`, network, file system, `Date` or
- * `Math.random`, at most 64 MB of memory, 1 second of CPU and a small stack. The script sees
- * `event`, `entity`, `steps` and `variables` as frozen copies and `actions.*`, which only collect
- * what it asks for: the engine takes those actions after the script has returned.
+ * `Math.random`, at most 64 MB of memory, 1 second of CPU (10 of wall time) and a small stack.
+ * The script sees `event`, `entity`, `steps` and `variables` as frozen copies and `actions.*`,
+ * which only collect what it asks for: the engine takes those actions after it has returned.
  */
 
 export const SCRIPT_LIMITS = {
   sourceBytes: 64_000,
   memoryBytes: 64 * 1024 * 1024,
   cpuMs: 1_000,
+  /** A script waiting on nothing cannot take long, but a starved process can: wall time is capped too. */
+  wallMs: 10_000,
   /** Below the host's own stack: deep recursion is a clean "stack overflow" inside the sandbox. */
   stackBytes: 256 * 1024,
   resultBytes: 16_000,
@@ -100,15 +101,17 @@ function lineOf(error: Record<string, unknown>, source: string): number | null {
 function describeFailure(
   raw: unknown,
   source: string,
-  timedOut: boolean,
+  stopped: "cpu" | "wall" | null,
 ): { error: string; line: number | null } {
   const error = raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>) : { message: raw };
   const line = lineOf(error, source);
   const at = line ? ` (line ${line})` : "";
   const message = String(error.message ?? raw).replace(/\.$/, "");
   // QuickJS cannot say reliably which line was running when it was interrupted: none is named.
-  if (timedOut || message === "interrupted")
+  if (stopped === "cpu" || (stopped === null && message === "interrupted"))
     return { error: "The script ran for more than 1 second and was stopped.", line: null };
+  if (stopped === "wall")
+    return { error: "The script took more than 10 seconds and was stopped.", line: null };
   if (message === "out of memory")
     return { error: `The script used more than 64 MB of memory and was stopped${at}.`, line };
   if (message === "stack overflow")
@@ -165,9 +168,17 @@ export async function runScript(source: string, input: ScriptInput): Promise<Scr
   const runtime = (await quickJS()).newRuntime();
   runtime.setMemoryLimit(SCRIPT_LIMITS.memoryBytes);
   runtime.setMaxStackSize(SCRIPT_LIMITS.stackBytes);
-  const deadline = Date.now() + SCRIPT_LIMITS.cpuMs;
-  const interrupt = shouldInterruptAfterDeadline(deadline);
-  runtime.setInterruptHandler(interrupt);
+  // The CPU this process spent since the script started (the script runs on this thread, so
+  // that is the script's), not the wall clock: a busy machine must not fail a short script.
+  const cpuAtStart = process.cpuUsage();
+  const wallDeadline = Date.now() + SCRIPT_LIMITS.wallMs;
+  let stopped: "cpu" | "wall" | null = null;
+  runtime.setInterruptHandler(() => {
+    const used = process.cpuUsage(cpuAtStart);
+    if ((used.user + used.system) / 1000 > SCRIPT_LIMITS.cpuMs) stopped = "cpu";
+    else if (Date.now() > wallDeadline) stopped = "wall";
+    return stopped !== null;
+  });
   const vm = runtime.newContext();
   const actions: ScriptAction[] = [];
   try {
@@ -186,7 +197,7 @@ export async function runScript(source: string, input: ScriptInput): Promise<Scr
       throw new Error(`The code step sandbox failed to start: ${JSON.stringify(prelude.error)}`);
 
     const ran = evaluate(vm, `JSON.stringify(${wrap(source)} ?? null)`, FILE);
-    if (!ran.ok) return { ok: false, ...describeFailure(ran.error, source, Date.now() > deadline), ms: ms() };
+    if (!ran.ok) return { ok: false, ...describeFailure(ran.error, source, stopped), ms: ms() };
     const json = typeof ran.value === "string" ? ran.value : "null";
     if (Buffer.byteLength(json) > SCRIPT_LIMITS.resultBytes)
       return {
