@@ -102,7 +102,8 @@ function cpuMetrics(prefix: string, cpu: Record<string, number>, wallSeconds: nu
     [`${prefix}CpuWorkers`]: workers.map(([, v]) => v.toFixed(1)).join("/"),
     [`${prefix}CpuWorkersTotal`]: round(workerTotal, 1),
   };
-  for (const [k, v] of Object.entries(cpu)) if (!k.startsWith("worker")) out[`${prefix}Cpu${k}`] = round(v, 1);
+  for (const [k, v] of Object.entries(cpu))
+    if (!k.startsWith("worker")) out[`${prefix}Cpu${k}`] = round(v, 1);
   out[`${prefix}CoresBusy`] = round(total / wallSeconds, 2);
   out[`${prefix}CoresBusyWorkers`] = round(workerTotal / wallSeconds, 2);
   out[`${prefix}CoresBusyPostgres`] = round((cpu.Postgres ?? 0) / wallSeconds, 2);
@@ -139,7 +140,9 @@ async function liveWith(count: number): Promise<Metrics> {
       liveOpenSettledP95Ms: metrics.openSettledP95Ms!,
       liveOpenSettledP99Ms: metrics.openSettledP99Ms!,
       liveRunsFailed:
-        Number(metrics.singleRunsFailed) + Number(metrics.arrayRunsFailed ?? 0) + Number(metrics.openRunsFailed),
+        Number(metrics.singleRunsFailed) +
+        Number(metrics.arrayRunsFailed ?? 0) +
+        Number(metrics.openRunsFailed),
       ...cpuMetrics("live", mark.since(), wall),
     };
   } finally {
@@ -212,7 +215,8 @@ export async function benchWorkers(): Promise<void> {
   for (const key of keys) {
     const cells = results.map((r) => {
       const v = r.metrics[key];
-      const shown = typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v ?? "");
+      const shown =
+        typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v ?? "");
       return shown.padStart(14);
     });
     console.log(`  ${key.padEnd(width)}  ${cells.join("")}`);

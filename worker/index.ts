@@ -44,7 +44,6 @@ export async function main(options: WorkerMainOptions = {}): Promise<void> {
   const worker = await whileDatabaseUnavailable("starting the worker", () =>
     startWorker({ connectionString: url }),
   );
-  console.log(`Worker ${worker.workerId} is running. Press Ctrl-C to stop.`);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -57,6 +56,8 @@ export async function main(options: WorkerMainOptions = {}): Promise<void> {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // Only now: a supervisor that reads this line and stops the worker at once gets a clean stop.
+  console.log(`Worker ${worker.workerId} is running. Press Ctrl-C to stop.`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
