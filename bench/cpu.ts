@@ -71,6 +71,23 @@ export function postgresProbe(dataDir: string): Probe {
       .reduce((sum, s) => sum + s.cpu, 0);
 }
 
+/**
+ * The whole machine: every process's CPU, ours and anyone else's (/proc/stat, all but idle and
+ * iowait). On a shared machine this shows how much of it the measured processes did not get.
+ */
+export const machineProbe: Probe = () => {
+  const fields = fs
+    .readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  // user nice system idle iowait irq softirq steal
+  const busy = fields.reduce((sum, v, i) => (i === 3 || i === 4 || i > 7 ? sum : sum + v), 0);
+  return busy / TICKS_PER_SECOND;
+};
+
 /** This process (the load generator). */
 export const selfProbe: Probe = () => {
   const usage = process.cpuUsage();

@@ -14,7 +14,9 @@
  * measured part, for every worker process, the web server (the launcher's process group),
  * Postgres (postmaster and backends) and this process (the load generator); shown in CPU seconds
  * and as cores busy (CPU seconds / wall seconds). On a machine with C cores, a total near C is
- * saturation: adding workers then only moves CPU around.
+ * saturation: adding workers then only moves CPU around. `CoresBusyMachine` is the whole machine
+ * (other people's work included): on a shared machine, what the measured processes did not get.
+ * The live scenario's CPU covers its set-up and warm-up too (creating the orders over the API).
  *
  * Sizes (env): BENCH_WORKERS_COUNTS (1,2,4), BENCH_WORKERS_SCENARIOS (live,backlog),
  * BENCH_WORKERS_BACKLOG (20000), and the BENCH_LIVE_* sizes of bench/live.ts.
@@ -24,7 +26,8 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { dataRoot } from "@/lib/db/embedded";
-import { cpuMark, groupProbe, postgresProbe, processProbe, selfProbe, type Probe } from "./cpu";
+import os from "node:os";
+import { cpuMark, groupProbe, machineProbe, postgresProbe, processProbe, selfProbe, type Probe } from "./cpu";
 import { checkBacklog, createEngineFlow, seedOrderBacklog, waitForBacklogDrained } from "./engine";
 import { benchDatabase, report, waitUntil, type Metrics } from "./harness";
 import { liveSections } from "./live";
@@ -92,8 +95,12 @@ async function startWorkers(
   return { children, probes, stop };
 }
 
-/** CPU seconds per probe and in total, and cores busy (seconds / wall seconds), as metrics. */
-function cpuMetrics(prefix: string, cpu: Record<string, number>, wallSeconds: number): Metrics {
+/**
+ * CPU seconds per probe and in total, and cores busy (seconds / wall seconds), as metrics.
+ * `Machine` is everything on the machine (others' work too), shown beside the cores it has.
+ */
+function cpuMetrics(prefix: string, measured: Record<string, number>, wallSeconds: number): Metrics {
+  const { Machine: machine = 0, ...cpu } = measured;
   const workers = Object.entries(cpu).filter(([k]) => k.startsWith("worker"));
   const workerTotal = workers.reduce((s, [, v]) => s + v, 0);
   const total = Object.values(cpu).reduce((s, v) => s + v, 0);
@@ -107,6 +114,8 @@ function cpuMetrics(prefix: string, cpu: Record<string, number>, wallSeconds: nu
   out[`${prefix}CoresBusy`] = round(total / wallSeconds, 2);
   out[`${prefix}CoresBusyWorkers`] = round(workerTotal / wallSeconds, 2);
   out[`${prefix}CoresBusyPostgres`] = round((cpu.Postgres ?? 0) / wallSeconds, 2);
+  out[`${prefix}CoresBusyMachine`] = round(machine / wallSeconds, 2);
+  out[`${prefix}CoresOnMachine`] = os.cpus().length;
   return out;
 }
 
@@ -127,6 +136,7 @@ async function liveWith(count: number): Promise<Metrics> {
       Web: groupProbe(app.pid),
       Postgres: postgresProbe(path.join(app.dataDir, "pg")),
       Bench: selfProbe,
+      Machine: machineProbe,
     });
     const started = performance.now();
     const metrics = await liveSections(app);
@@ -176,6 +186,7 @@ async function backlogWith(count: number): Promise<Metrics> {
       ...workers.probes,
       Postgres: postgresProbe(path.join(dataRoot(), "bench-pg")),
       Bench: selfProbe,
+      Machine: machineProbe,
     });
     const started = performance.now();
     await reschedule(new Date().toISOString());
