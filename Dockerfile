@@ -38,7 +38,9 @@ COPY --from=build --chown=node:node /app/worker ./worker
 COPY --from=build --chown=node:node /app/bin ./bin
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
 COPY --from=build --chown=node:node /app/instrumentation.ts ./
-# Not root: the `node` user (uid 1000) of the official image owns nothing but /app.
+# Not root: the `node` user (uid 1000) of the official image owns nothing but /app (.data is
+# only written when BETTER_AUTH_SECRET is unset, which a deployment with several servers must not do).
+RUN chown node:node /app
 USER node
 EXPOSE 3000
 # Node itself answers the health check: the slim image has no curl or wget.
