@@ -120,6 +120,13 @@ function cpuMetrics(prefix: string, measured: Record<string, number>, wallSecond
 }
 
 async function liveWith(count: number): Promise<Metrics> {
+  // startLiveApp points this process at the app's data dir and database (to make its API key);
+  // the backlog scenario that follows needs its own again.
+  const before = { dataDir: process.env.TILLFLOW_DATA_DIR, url: process.env.DATABASE_URL };
+  const restore = (name: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
   const app = await startLiveApp({ worker: false });
   let workers: Workers | null = null;
   try {
@@ -158,6 +165,8 @@ async function liveWith(count: number): Promise<Metrics> {
   } finally {
     await workers?.stop();
     await app.stop();
+    restore("TILLFLOW_DATA_DIR", before.dataDir);
+    restore("DATABASE_URL", before.url);
   }
 }
 
