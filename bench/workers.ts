@@ -229,18 +229,14 @@ export async function benchWorkers(): Promise<void> {
     results.push({ workers: count, metrics });
   }
   const keys = [...new Set(results.flatMap((r) => Object.keys(r.metrics)))].filter((k) => k !== "workers");
+  const shown = (v: Metrics[string] | undefined) =>
+    typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v ?? "");
   const width = Math.max(...keys.map((k) => k.length));
+  const cell = Math.max(12, ...results.flatMap((r) => keys.map((k) => shown(r.metrics[k]).length))) + 2;
   console.log(`\nworkers (one Postgres; ${COUNTS.join(", ")} worker processes)`);
-  console.log(`  ${"".padEnd(width)}  ${results.map((r) => `${r.workers} worker(s)`.padStart(14)).join("")}`);
-  for (const key of keys) {
-    const cells = results.map((r) => {
-      const v = r.metrics[key];
-      const shown =
-        typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v ?? "");
-      return shown.padStart(14);
-    });
-    console.log(`  ${key.padEnd(width)}  ${cells.join("")}`);
-  }
+  console.log(`  ${"".padEnd(width)}${results.map((r) => `${r.workers} worker(s)`.padStart(cell)).join("")}`);
+  for (const key of keys)
+    console.log(`  ${key.padEnd(width)}${results.map((r) => shown(r.metrics[key]).padStart(cell)).join("")}`);
   const flat: Metrics = { counts: COUNTS.join(","), scenarios: SCENARIOS.join(","), backlog: BACKLOG };
   for (const r of results)
     for (const [k, v] of Object.entries(r.metrics)) if (k !== "workers") flat[`w${r.workers}.${k}`] = v;
