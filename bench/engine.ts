@@ -53,16 +53,13 @@ async function noopJobsPerSecond(mode: Mode, url: string): Promise<number> {
   return N / seconds;
 }
 
-async function engineRunsPerSecond(
-  mode: Mode,
-  url: string,
-  tenantId: string,
-  round: number,
-): Promise<number> {
-  // The orders exist already (inserted in bulk); each event starts one run in its own transaction batch.
-  const prefix = `r${round}-`;
-  for (let i = 0; i < N; i += 2_000) {
-    const rows = Array.from({ length: Math.min(2_000, N - i) }, (_, j) => ({
+/**
+ * `n` orders (totals 0..199, bulk-inserted) and one `order.created` event each, recorded in batches
+ * of 1,000: a backlog of `n` queued runs and their jobs. `bench -- workers` drains it too.
+ */
+export async function seedOrderBacklog(tenantId: string, prefix: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i += 2_000) {
+    const rows = Array.from({ length: Math.min(2_000, n - i) }, (_, j) => ({
       tenantId,
       domain: "order",
       id: `${prefix}${i + j}`,
@@ -72,12 +69,12 @@ async function engineRunsPerSecond(
     }));
     await getDb().insert(entities).values(rows);
   }
-  for (let i = 0; i < N; i += 1_000) {
+  for (let i = 0; i < n; i += 1_000) {
     await getDb().transaction((tx) =>
       recordEvents(
         tx,
         tenantId,
-        Array.from({ length: Math.min(1_000, N - i) }, (_, j) => ({
+        Array.from({ length: Math.min(1_000, n - i) }, (_, j) => ({
           type: "order.created",
           domain: "order",
           entityId: `${prefix}${i + j}`,
@@ -88,6 +85,44 @@ async function engineRunsPerSecond(
   }
   // A live database has statistics; a bulk-loaded one has none until autovacuum gets to it.
   await getDb().execute(sql`analyze`);
+}
+
+/** Until no run is queued or running. */
+export async function waitForBacklogDrained(timeoutMs = 600_000): Promise<void> {
+  await waitUntil(
+    async () => {
+      const [row] = await getDb().execute<{ n: number }>(
+        sql`select count(*)::int as n from automation_runs where status in ('queued', 'running')`,
+      );
+      return row!.n === 0;
+    },
+    timeoutMs,
+    50,
+  );
+}
+
+/** Throws unless every run of the backlog succeeded and exactly the big orders were tagged. */
+export async function checkBacklog(prefix: string, n: number): Promise<void> {
+  const [check] = await getDb().execute<{ tagged: number; runs: number }>(sql`
+    select (select count(*)::int from entities where id like ${prefix + "%"} and 'big' = any(tags)) as tagged,
+           (select count(*)::int from automation_runs where status = 'succeeded' and entity_id like ${prefix + "%"}) as runs`);
+  const expectedTagged = Array.from({ length: n }, (_, i) => i % 200).filter((t) => t > 100).length;
+  if (check!.runs !== n || check!.tagged !== expectedTagged) {
+    throw new Error(
+      `Wrong result: ${check!.runs} succeeded runs (want ${n}), ${check!.tagged} tagged (want ${expectedTagged}).`,
+    );
+  }
+}
+
+async function engineRunsPerSecond(
+  mode: Mode,
+  url: string,
+  tenantId: string,
+  round: number,
+): Promise<number> {
+  // The orders exist already (inserted in bulk); each event starts one run in its own transaction batch.
+  const prefix = `r${round}-`;
+  await seedOrderBacklog(tenantId, prefix, N);
   const started = performance.now();
   const worker = await startWorker({
     connectionString: url,
@@ -96,51 +131,40 @@ async function engineRunsPerSecond(
     localQueueSize: mode.localQueueSize,
     completeBatchDelay: mode.completeBatchDelay,
   });
-  await waitUntil(
-    async () => {
-      const [row] = await getDb().execute<{ n: number }>(
-        sql`select count(*)::int as n from automation_runs where status in ('queued', 'running')`,
-      );
-      return row!.n === 0;
-    },
-    600_000,
-    50,
-  );
+  await waitForBacklogDrained();
   const seconds = (performance.now() - started) / 1000;
   await worker.stop();
-  const [check] = await getDb().execute<{ tagged: number; runs: number }>(sql`
-    select (select count(*)::int from entities where id like ${prefix + "%"} and 'big' = any(tags)) as tagged,
-           (select count(*)::int from automation_runs where status = 'succeeded' and entity_id like ${prefix + "%"}) as runs`);
-  const expectedTagged = Array.from({ length: N }, (_, i) => i % 200).filter((t) => t > 100).length;
-  if (check!.runs !== N || check!.tagged !== expectedTagged) {
-    throw new Error(
-      `Wrong result: ${check!.runs} succeeded runs (want ${N}), ${check!.tagged} tagged (want ${expectedTagged}).`,
-    );
-  }
+  await checkBacklog(prefix, N);
   return N / seconds;
+}
+
+/** A shop and its published "Tag big orders" flow (order created → total > 100 → tag `big`). */
+export async function createEngineFlow(): Promise<{ tenantId: string }> {
+  const tenant = await createTenant({ slug: "bench", name: "Bench" });
+  const { key } = await createApiKey(tenant.id, { name: "bench", role: "admin" });
+  const caller = (await resolveCaller(new Headers({ authorization: `Bearer ${key}` })))!;
+  const automation = await createAutomation(caller, {
+    name: "Tag big orders",
+    graph: {
+      nodes: [
+        { id: "t", type: "auto.trigger.order_created", params: {} },
+        { id: "c", type: "auto.condition.field", params: { path: "total", operator: "gt", value: 100 } },
+        { id: "a", type: "auto.action.add_tag", params: { tag: "big" } },
+      ],
+      edges: [
+        { id: "e1", source: "t", target: "c" },
+        { id: "e2", source: "c", sourceHandle: "true", target: "a" },
+      ],
+    },
+  });
+  await publishAutomation(caller, automation.id, {});
+  return { tenantId: tenant.id };
 }
 
 export async function benchEngine(): Promise<void> {
   const db = await benchDatabase("engine");
   try {
-    const tenant = await createTenant({ slug: "bench", name: "Bench" });
-    const { key } = await createApiKey(tenant.id, { name: "bench", role: "admin" });
-    const caller = (await resolveCaller(new Headers({ authorization: `Bearer ${key}` })))!;
-    const automation = await createAutomation(caller, {
-      name: "Tag big orders",
-      graph: {
-        nodes: [
-          { id: "t", type: "auto.trigger.order_created", params: {} },
-          { id: "c", type: "auto.condition.field", params: { path: "total", operator: "gt", value: 100 } },
-          { id: "a", type: "auto.action.add_tag", params: { tag: "big" } },
-        ],
-        edges: [
-          { id: "e1", source: "t", target: "c" },
-          { id: "e2", source: "c", sourceHandle: "true", target: "a" },
-        ],
-      },
-    });
-    await publishAutomation(caller, automation.id, {});
+    const tenant = { id: (await createEngineFlow()).tenantId };
 
     const noopBatched = await noopJobsPerSecond(BATCHED, db.url);
     const noopUnbatched = await noopJobsPerSecond(UNBATCHED, db.url);

@@ -43,11 +43,15 @@ export async function benchDatabase(name: string): Promise<{ url: string; drop()
 
 export type Metrics = Record<string, number | string | boolean>;
 
-/** Prints a table and one JSON line, and keeps the JSON under bench/results/. */
-export function report(name: string, metrics: Metrics): void {
+/**
+ * Prints a table and one JSON line, and keeps the JSON under bench/results/. `table: false` when
+ * the bench printed a table of its own (`bench -- workers`: one column per worker count).
+ */
+export function report(name: string, metrics: Metrics, options: { table?: boolean } = {}): void {
   const width = Math.max(...Object.keys(metrics).map((k) => k.length));
-  console.log(`\n${name}`);
+  if (options.table !== false) console.log(`\n${name}`);
   for (const [key, value] of Object.entries(metrics)) {
+    if (options.table === false) break;
     const shown = typeof value === "number" ? (Number.isInteger(value) ? value : value.toFixed(2)) : value;
     console.log(`  ${key.padEnd(width)}  ${shown}`);
   }

@@ -8,6 +8,7 @@ import { benchFanout } from "./fanout";
 import { benchHistory } from "./history";
 import { benchLive } from "./live";
 import { benchResume } from "./resume";
+import { benchWorkers } from "./workers";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   engine: benchEngine,
@@ -16,6 +17,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   live: benchLive,
   history: benchHistory,
   "editor-js": benchEditorJs,
+  workers: benchWorkers,
 };
 
 async function main() {

@@ -14,6 +14,8 @@ export interface LiveApp {
   /** The `tillflow` database of the app's embedded cluster, for watching runs settle. */
   databaseUrl: string;
   dataDir: string;
+  /** The launcher's pid, which is also its process group's id (the launcher and `next start`). */
+  pid: number;
   /** An editor API key of the demo shop, made with the CLI. */
   apiKey: string;
   /** SIGINT to the launcher's process group, then waits until it has stopped everything. */
@@ -35,14 +37,21 @@ function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-async function waitForHealth(baseUrl: string, child: ChildProcess, log: string): Promise<void> {
+async function waitForHealth(
+  baseUrl: string,
+  child: ChildProcess,
+  log: string,
+  withWorker: boolean,
+): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (exited(child)) throw new Error(`The app exited before it was healthy. Its log ends:\n${tail(log)}`);
     try {
-      // `ok` needs the worker's first heartbeat too, not only the web server.
-      const res = await fetch(`${baseUrl}/api/health`);
-      if (res.ok && ((await res.json()) as { ok?: boolean }).ok === true) return;
+      // `ok` needs the worker's first heartbeat too, not only the web server; without a worker of
+      // its own the app is ready when the web server and its database answer.
+      const res = await fetch(`${baseUrl}/api/health${withWorker ? "" : "?scope=web"}`);
+      const body = res.ok ? ((await res.json()) as { ok?: boolean; db?: boolean }) : {};
+      if (withWorker ? body.ok === true : body.db === true) return;
     } catch {
       // Not listening yet (still building, migrating or seeding).
     }
@@ -96,12 +105,21 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+export interface LiveAppOptions {
+  /**
+   * Run the launcher's own worker. Default true. False (`TILLFLOW_WORKER=off`): the web server and
+   * the database only, ready once they answer; the caller starts `tillflow worker` processes itself.
+   */
+  worker?: boolean;
+}
+
 /**
  * Starts the app with a fresh data dir under `.data/` and a free port, and returns once
  * `/api/health` says ok (web server, database and worker all up). Its output goes to `app.log`
  * beside the data dir.
  */
-export async function startLiveApp(): Promise<LiveApp> {
+export async function startLiveApp(options: LiveAppOptions = {}): Promise<LiveApp> {
+  const withWorker = options.worker !== false;
   const root = process.cwd();
   const dataDir = path.join(root, ".data", `bench-live-${Date.now()}`);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -120,6 +138,7 @@ export async function startLiveApp(): Promise<LiveApp> {
     ...process.env,
     TILLFLOW_DATA_DIR: dataDir,
     PORT: String(port),
+    ...(withWorker ? {} : { TILLFLOW_WORKER: "off" }),
   };
   // The app must use its own embedded cluster, whatever this shell points at.
   delete env.DATABASE_URL;
@@ -148,7 +167,7 @@ export async function startLiveApp(): Promise<LiveApp> {
   };
 
   try {
-    await waitForHealth(baseUrl, child, log);
+    await waitForHealth(baseUrl, child, log, withWorker);
     // The launcher owns the cluster and wrote `<data dir>/pg.json`; pointed at the same data dir,
     // the connection helper finds it there instead of starting another.
     process.env.TILLFLOW_DATA_DIR = dataDir;
@@ -174,7 +193,7 @@ export async function startLiveApp(): Promise<LiveApp> {
       .at(-1)!
       .trim();
     if (!apiKey.startsWith("tf_")) throw new Error(`The CLI printed no API key: ${apiKey}`);
-    return { baseUrl, databaseUrl, dataDir, apiKey, stop };
+    return { baseUrl, databaseUrl, dataDir, pid: child.pid!, apiKey, stop };
   } catch (error) {
     await stop();
     throw error;

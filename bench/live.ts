@@ -21,7 +21,7 @@
  * events cycle over), BENCH_LIVE_WARMUP_SECONDS (5), BENCH_LIVE_KEEP=1 (keep the data dir and log).
  */
 import { percentile, report, type Metrics } from "./harness";
-import { startLiveApp } from "./live-app";
+import { startLiveApp, type LiveApp } from "./live-app";
 import { closedLoop, HttpClient, openLoop, slope, wallMs } from "./live-load";
 import { RunWatcher } from "./live-runs";
 
@@ -229,6 +229,7 @@ async function open(ctx: Ctx): Promise<Metrics> {
     openAcceptP50Ms: round(percentile(result.latencies, 50), 1),
     openAcceptP99Ms: round(percentile(result.latencies, 99), 1),
     openSettledP50Ms: round(percentile(latencies, 50), 1),
+    openSettledP95Ms: round(percentile(latencies, 95), 1),
     openSettledP99Ms: round(percentile(latencies, 99), 1),
     openSettledMaxMs: round(latencies.at(-1) ?? NaN, 1),
     openRunsFailed: runs.settled - runs.succeeded,
@@ -236,8 +237,11 @@ async function open(ctx: Ctx): Promise<Metrics> {
   };
 }
 
-export async function benchLive(): Promise<void> {
-  const app = await startLiveApp();
+/**
+ * The four sections against a running app (set up, warm up, then measured), and their metrics.
+ * `bench -- workers` runs them too, against the same web server with 1, 2 and 4 worker processes.
+ */
+export async function liveSections(app: LiveApp): Promise<Metrics> {
   const client = new HttpClient(app.baseUrl, app.apiKey, CONCURRENCY);
   let runs: RunWatcher | null = null;
   try {
@@ -258,7 +262,7 @@ export async function benchLive(): Promise<void> {
     // Without arrays the bar is not met: NaN compares false.
     const arrayRate = Number(array.arraySettledPerSecond ?? NaN);
     const p99 = Number(openLoopMetrics.openSettledP99Ms);
-    report("live", {
+    return {
       seconds: SECONDS,
       concurrency: CONCURRENCY,
       healthPerSecond: round(healthRps),
@@ -266,10 +270,18 @@ export async function benchLive(): Promise<void> {
       ...array,
       ...openLoopMetrics,
       meetsTarget: ratio >= 0.4 && single.singleBacklogGrew === "no" && arrayRate >= 2000 && p99 <= 150,
-    });
+    };
   } finally {
     client.close();
     await runs?.close();
+  }
+}
+
+export async function benchLive(): Promise<void> {
+  const app = await startLiveApp();
+  try {
+    report("live", await liveSections(app));
+  } finally {
     await app.stop();
   }
 }

@@ -58,10 +58,13 @@ export function buildProgram(): Command {
 
   program
     .command("worker")
-    .description("Run the background worker until interrupted.")
-    .action(async () => {
+    .description(
+      "Run the background worker until interrupted. Against a DATABASE_URL it refuses to start while migrations are pending, unless --migrate.",
+    )
+    .option("--migrate", "apply pending migrations first (default only for the embedded database)")
+    .action(async (opts: { migrate?: boolean }) => {
       const { main } = await import("@/worker/index");
-      await main();
+      await main({ migrate: opts.migrate });
     });
 
   const tenant = program.command("tenant").description("Manage shops.");

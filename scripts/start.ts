@@ -9,7 +9,8 @@
  * signals arrive and whichever process dies first.
  * Env: PORT (default 3000), DATABASE_URL, TILLFLOW_DATA_DIR, TILLFLOW_RESET=1 (start from an empty
  * database: the e2e tests use it), TILLFLOW_WEB=off (the database and the worker only, no build:
- * a worker-only host, and the launcher's own tests).
+ * a worker-only host, and the launcher's own tests), TILLFLOW_WORKER=off (the database and the web
+ * server only: workers run elsewhere, as `tillflow worker` processes; `bench -- workers` uses it).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -22,6 +23,7 @@ import { childEnv } from "./child-env";
 
 const dev = process.argv.includes("--dev");
 const web = process.env.TILLFLOW_WEB !== "off";
+const runWorker = process.env.TILLFLOW_WORKER !== "off" || !web;
 const port = Number(process.env.PORT ?? 3000);
 const root = process.cwd();
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -165,14 +167,16 @@ async function main(): Promise<void> {
     children.push(server);
     prefixOutput(server, "[web]   ");
   }
-  const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "worker/index.ts")], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(worker);
-  prefixOutput(worker, "[worker]", (line) => {
-    if (line.includes("is running")) workerRunning();
-  });
+  if (runWorker) {
+    const worker = spawn(process.execPath, ["--import", "tsx", path.join(root, "worker/index.ts")], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(worker);
+    prefixOutput(worker, "[worker]", (line) => {
+      if (line.includes("is running")) workerRunning();
+    });
+  }
 
   for (const child of children) {
     child.once("exit", (code, signal) => {

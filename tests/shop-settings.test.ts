@@ -36,6 +36,15 @@ describe("shop settings", () => {
     });
   });
 
+  test("an API key's next request sees the new zone at once in this process (its remembered shop is forgotten)", async () => {
+    const headers = () => new Headers({ authorization: `Bearer ${shop.keys.editor}` });
+    // Resolved once, so the key is remembered with the zone of the moment.
+    const first = (await resolveCaller(headers()))!;
+    const next = first.tenant.timezone === "Asia/Tokyo" ? "America/Chicago" : "Asia/Tokyo";
+    await updateShopSettings(admin, { name: first.tenant.name, timezone: next });
+    expect((await resolveCaller(headers()))!.tenant).toMatchObject({ timezone: next });
+  });
+
   test("a zone that does not exist is refused in plain English and nothing changes", async () => {
     const before = await stored();
     const refused = await updateShopSettings(admin, { name: "Renamed", timezone: "Mars/Olympus" }).catch(

@@ -5,22 +5,45 @@ import {
   whileDatabaseUnavailable,
 } from "@/lib/db/connection";
 import { closeDb } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { assertSchemaCurrent, migrateDatabase, SchemaBehindError } from "@/lib/db/migrate";
 import { startWorker } from "./run";
 
-/** `npm run worker` / `tillflow worker`: runs jobs until SIGINT or SIGTERM, then stops cleanly. */
-export async function main(): Promise<void> {
+export interface WorkerMainOptions {
+  /**
+   * Apply migrations before starting. Default: only when there is no `DATABASE_URL` (the embedded
+   * database of one machine, where nobody else migrates), or with `TILLFLOW_MIGRATE=1`. Against a
+   * `DATABASE_URL` a worker never changes the schema on its own: N workers starting at once on
+   * a rolling deploy must not race a release's migration; `tillflow migrate` runs it once, first.
+   */
+  migrate?: boolean;
+}
+
+/**
+ * `npm run worker` / `tillflow worker [--migrate]`: runs jobs until SIGINT or SIGTERM, then stops
+ * cleanly. Against a `DATABASE_URL` whose schema lacks one of this code's migrations it refuses
+ * to start (exit code 2) and names them, rather than run new code on an old schema.
+ */
+export async function main(options: WorkerMainOptions = {}): Promise<void> {
   // The worker runs many legs at once; give its drizzle pool more room than the web server's.
   process.env.DB_POOL_MAX ??= "20";
   surviveDatabaseRestarts();
+  const external = Boolean(process.env.DATABASE_URL);
+  const migrate = options.migrate ?? (!external || process.env.TILLFLOW_MIGRATE === "1");
   const url = await ensureDatabaseUrl();
   // A worker started while Postgres restarts (a supervisor bringing it back after a crash) waits
   // for the database instead of exiting.
-  await whileDatabaseUnavailable("migrating", () => migrateDatabase(url));
+  try {
+    if (migrate) await whileDatabaseUnavailable("migrating", () => migrateDatabase(url));
+    else await whileDatabaseUnavailable("checking the schema", () => assertSchemaCurrent(url));
+  } catch (error) {
+    if (!(error instanceof SchemaBehindError)) throw error;
+    console.error(error.message);
+    await stopOwnedDatabase();
+    process.exit(2);
+  }
   const worker = await whileDatabaseUnavailable("starting the worker", () =>
     startWorker({ connectionString: url }),
   );
-  console.log(`Worker ${worker.workerId} is running. Press Ctrl-C to stop.`);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -33,10 +56,12 @@ export async function main(): Promise<void> {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // Only now: a supervisor that reads this line and stops the worker at once gets a clean stop.
+  console.log(`Worker ${worker.workerId} is running. Press Ctrl-C to stop.`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error: unknown) => {
+  main({ migrate: process.argv.includes("--migrate") ? true : undefined }).catch((error: unknown) => {
     console.error("The worker could not start:", error);
     process.exit(1);
   });

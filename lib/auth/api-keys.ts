@@ -111,6 +111,15 @@ function liveKeys(): KeyCache<LiveApiKey> {
 }
 
 /**
+ * Forgets this process's remembered keys of one shop: their entries carry the shop's name and time
+ * zone, which the shop's settings just changed. Other processes see the change within KEY_CACHE_MS;
+ * what is written with a zone (a built-in's schedule) reads it from the database instead.
+ */
+export function forgetShopKeys(tenantId: string): void {
+  liveKeys().forgetWhere((key) => key.tenantId === tenantId);
+}
+
+/**
  * Looks up a live key by its hash, with its shop (one query), trusting a recent answer for a few
  * seconds (see key-cache.ts). Returns null for unknown or revoked keys.
  */

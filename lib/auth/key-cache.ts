@@ -55,6 +55,11 @@ export class KeyCache<T> {
     for (const [hash, entry] of this.entries) if (entry.apiKeyId === apiKeyId) this.entries.delete(hash);
   }
 
+  /** Forgets every entry whose value matches (e.g. a shop's keys after its settings changed). */
+  forgetWhere(matches: (value: T) => boolean): void {
+    for (const [hash, entry] of this.entries) if (matches(entry.value)) this.entries.delete(hash);
+  }
+
   clear(): void {
     this.entries.clear();
   }

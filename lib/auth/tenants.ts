@@ -5,6 +5,7 @@ import { tenants } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/audit";
 import { isTimeZone } from "@/lib/automations/nodes/timezones";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import { forgetShopKeys } from "./api-keys";
 import type { Caller } from "./caller";
 
 const shopName = z.string().trim().min(1, "give the shop a name").max(100);
@@ -37,7 +38,7 @@ export interface ShopSettings {
  */
 export async function updateShopSettings(caller: Caller, input: unknown): Promise<ShopSettings> {
   const values = parseOrThrow(shopSettingsInput, input, "The shop settings are invalid");
-  return getDb().transaction(async (tx) => {
+  const saved = await getDb().transaction(async (tx) => {
     const [before] = await tx
       .select({ name: tenants.name, timezone: tenants.timezone })
       .from(tenants)
@@ -53,6 +54,9 @@ export async function updateShopSettings(caller: Caller, input: unknown): Promis
     });
     return values;
   });
+  // API keys remembered in this process carry the old name and zone (see forgetShopKeys).
+  forgetShopKeys(caller.tenant.id);
+  return saved;
 }
 
 export type Tenant = typeof tenants.$inferSelect;

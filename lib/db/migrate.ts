@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
@@ -15,4 +16,57 @@ export async function migrateDatabase(url: string): Promise<void> {
     await client.end();
   }
   await runMigrations({ connectionString: url, logger: workerLogger });
+}
+
+export interface SchemaStatus {
+  /** Migrations this code ships (drizzle/meta/_journal.json). */
+  shipped: number;
+  /** Tags of the shipped migrations the database has not applied yet, oldest first. */
+  pending: string[];
+}
+
+/**
+ * Which of this code's migrations the database still lacks, read the way drizzle's migrator
+ * decides: a migration is applied when its journal time is at or before the newest `created_at`
+ * in `drizzle.__drizzle_migrations`. A database *ahead* of the code (a newer release migrated it,
+ * an older worker still runs) is not behind: migrations are expand-first, so old code keeps working.
+ */
+export async function schemaStatus(url: string): Promise<SchemaStatus> {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
+    entries: { when: number; tag: string }[];
+  };
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [table] = await client<{ found: boolean }[]>`
+      select to_regclass('drizzle.__drizzle_migrations') is not null as found`;
+    let newest = -Infinity;
+    if (table?.found) {
+      const [row] = await client<{ newest: string | null }[]>`
+        select max(created_at)::text as newest from drizzle.__drizzle_migrations`;
+      if (row?.newest != null) newest = Number(row.newest);
+    }
+    return {
+      shipped: journal.entries.length,
+      pending: journal.entries.filter((e) => e.when > newest).map((e) => e.tag),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Thrown when a process that does not migrate finds the schema behind its code. */
+export class SchemaBehindError extends Error {
+  constructor(readonly pending: string[]) {
+    super(
+      `The database schema is behind this code: ${pending.length} migration${pending.length === 1 ? "" : "s"} not applied (${pending.join(", ")}). ` +
+        "Run `tillflow migrate` against this DATABASE_URL first, or start the worker with `--migrate`.",
+    );
+    this.name = "SchemaBehindError";
+  }
+}
+
+/** Refuses (SchemaBehindError) when the database lacks any of this code's migrations. */
+export async function assertSchemaCurrent(url: string): Promise<void> {
+  const { pending } = await schemaStatus(url);
+  if (pending.length > 0) throw new SchemaBehindError(pending);
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import type { Caller } from "@/lib/auth/caller";
 import { getDb } from "@/lib/db/client";
-import { automations, scheduleFires, type FireKind, type FireStatus } from "@/lib/db/schema";
+import { automations, scheduleFires, tenants, type FireKind, type FireStatus } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
 import {
@@ -110,8 +110,14 @@ export async function resetToBuiltin(caller: Caller, id: string): Promise<Automa
     const row = await loadRow(tx, caller.tenant.id, id, true);
     const builtin = row.builtinSlug ? builtinBySlug(row.builtinSlug) : undefined;
     if (!builtin) throw new AppError(409, "conflict", "Only a built-in automation can be reset.");
+    // The shop's zone as stored now: an API key's caller may carry one a few seconds old (the key
+    // cache, lib/auth/key-cache.ts), and this one is written into the schedule.
+    const [shop] = await tx
+      .select({ timezone: tenants.timezone })
+      .from(tenants)
+      .where(eq(tenants.id, caller.tenant.id));
     let updated = await publishGraph(tx, row, caller, {
-      graph: builtin.graph(caller.tenant.timezone),
+      graph: builtin.graph(shop?.timezone ?? caller.tenant.timezone),
       name: builtin.name,
       policy: row.inFlightPolicy,
       note: "Reset to the built-in definition.",
