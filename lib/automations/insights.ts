@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import type { RunStatus, WaitKind } from "@/lib/db/schema";
 import { notFound, parseOrThrow } from "@/lib/errors";
 import type { Graph } from "./graph/schema";
+import { OUTCOMES, emptyCounts, outcomeOf, totalOf, type DayCounts, type OutcomeCounts } from "./outcomes";
 import { PLATFORMS, platformCondition, type Platform } from "./platform";
 import { labelKey, stepLabel, stepLabels } from "./step-labels";
 
@@ -23,23 +24,6 @@ import { labelKey, stepLabel, stepLabels } from "./step-labels";
  * Every number is aggregated by Postgres (a few statements per widget, each a range scan of an
  * index that starts with the tenant), so a page never carries more than a few dozen rows.
  */
-
-export const OUTCOMES = ["succeeded", "partial", "failed", "cancelled", "waiting", "running"] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-export type OutcomeCounts = Record<Outcome, number>;
-
-/** The outcome a run status is counted under. */
-export function outcomeOf(status: RunStatus): Outcome {
-  return status === "queued" || status === "running" ? "running" : status;
-}
-
-export function emptyCounts(): OutcomeCounts {
-  return { succeeded: 0, partial: 0, failed: 0, cancelled: 0, waiting: 0, running: 0 };
-}
-
-export function totalOf(counts: OutcomeCounts): number {
-  return OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
-}
 
 const tenantId = z.uuid("must be a shop id");
 const platform = z.enum(PLATFORMS, `must be one of ${PLATFORMS.join(", ")}`);
@@ -111,11 +95,6 @@ export function daysBetween(first: string, last: string): string[] {
     day.setUTCDate(day.getUTCDate() + 1);
   }
   return out;
-}
-
-export interface DayCounts {
-  day: string;
-  counts: OutcomeCounts;
 }
 
 /** Runs per shop day and status since `from` (one statement, the tenant's or the automation's runs index). */
