@@ -22,6 +22,7 @@ export function readRunFilters(params: RawParams): RunFilterValues & { cursor?: 
     entityId: firstParam(params.entityId),
     from: firstParam(params.from),
     to: firstParam(params.to),
+    platform: firstParam(params.platform),
     cursor: firstParam(params.cursor),
   };
 }
@@ -29,7 +30,7 @@ export function readRunFilters(params: RawParams): RunFilterValues & { cursor?: 
 /** The `/api/v1/runs` query for these filters: the shop's days become instants. */
 function apiQuery(values: RunFilterValues & { cursor?: string }, timeZone: string): Record<string, string> {
   const query: Record<string, string> = { limit: String(RUNS_PAGE_SIZE) };
-  for (const key of ["automationId", "status", "domain", "entityId", "cursor"] as const) {
+  for (const key of ["automationId", "status", "domain", "entityId", "platform", "cursor"] as const) {
     const value = values[key];
     if (value) query[key] = value;
   }
@@ -50,6 +51,7 @@ export async function RunHistory({
   params,
   automations,
   fixedAutomationId,
+  defaultPlatform,
   empty,
 }: {
   tenantId: string;
@@ -58,13 +60,17 @@ export async function RunHistory({
   params: RawParams;
   automations?: { id: string; name: string }[];
   fixedAutomationId?: string;
+  /** Whose runs the list shows without a `platform` param (the API's default is all). */
+  defaultPlatform?: "mine";
   empty: React.ReactNode;
 }) {
   const values = readRunFilters(params);
   if (fixedAutomationId) values.automationId = undefined;
+  if (fixedAutomationId || !defaultPlatform) values.platform = undefined;
   const { cursor, ...filters } = values;
   const query = apiQuery(values, timeZone);
   if (fixedAutomationId) query.automationId = fixedAutomationId;
+  if (defaultPlatform && !fixedAutomationId && !query.platform) query.platform = defaultPlatform;
   const filtered = Object.values(filters).some(Boolean);
 
   let page: Awaited<ReturnType<typeof listRuns>> | null = null;
