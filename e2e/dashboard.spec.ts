@@ -115,7 +115,7 @@ test("the dashboard charts seeded history, and its numbers open the filtered run
 
   // The automation's Insights tab: the funnel as badges on the read-only canvas, and as a list.
   await page.goto(`/automations/${automationId}/insights`);
-  await expect(page.getByRole("link", { name: "Insights" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Insights", exact: true })).toHaveAttribute("aria-current", "page");
   const canvas = page.getByTestId("funnel-canvas");
   await expect(canvas.locator(".react-flow__node")).toHaveCount(4);
   const week = seeded.filter((r) => r.agoMinutes < 6 * 1440);
