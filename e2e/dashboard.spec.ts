@@ -96,7 +96,7 @@ test("the dashboard charts seeded history, and its numbers open the filtered run
   await expect(table.getByRole("row")).toHaveCount(8);
   await expect(page.getByTestId("busiest").getByRole("link", { name: NAME })).toBeVisible();
   await expect(page.getByTestId("failed-runs").getByRole("link", { name: NAME }).first()).toBeVisible();
-  await expect(page.getByTestId("next-resumes")).toContainText("At Wait 2 days");
+  await expect(page.getByTestId("next-resumes")).toContainText("At Wait 2 days, resumes in");
   const failedStat = page.getByTestId("stat-failed");
   const failedCount = Number((await failedStat.locator("p").nth(1).textContent())?.replace(/\D/g, ""));
   expect(failedCount).toBeGreaterThan(0);
@@ -117,10 +117,19 @@ test("the dashboard charts seeded history, and its numbers open the filtered run
   await expect(rows.first()).toContainText("Failed");
   await expect(rows.filter({ hasText: NAME }).first()).toBeVisible();
   expect(await rows.count()).toBe(Math.min(failedCount, 25));
+  await page.screenshot({ path: "test-results/runs-from-dashboard.png" });
+  // Built-in: the platform's own jobs only (none ran here: the e2e server runs no schedules).
+  await page.getByLabel("Made by").selectOption("builtin");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/platform=builtin/);
+  await expect(rows.filter({ hasText: NAME })).toHaveCount(0);
 
   // The automation's Insights tab: the funnel as badges on the read-only canvas, and as a list.
   await page.goto(`/automations/${automationId}/insights`);
-  await expect(page.getByRole("link", { name: "Insights", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Insights", exact: true })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   const canvas = page.getByTestId("funnel-canvas");
   await expect(canvas.locator(".react-flow__node")).toHaveCount(4);
   const week = seeded.filter((r) => r.agoMinutes < 6 * 1440);

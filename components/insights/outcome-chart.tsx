@@ -4,7 +4,7 @@ import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { OUTCOMES, type DayCounts } from "@/lib/automations/outcomes";
 import { OutcomePatternDefs } from "./outcome-patterns";
-import { OUTCOME_STYLE, dayLabel } from "./outcomes";
+import { OUTCOME_STYLE, dayLabel, shortDayLabel } from "./outcomes";
 
 export interface OutcomeChartProps {
   perDay: DayCounts[];
@@ -19,7 +19,13 @@ export interface OutcomeChartProps {
  */
 export default function OutcomeChart({ perDay, height = 240 }: OutcomeChartProps) {
   const prefix = `outcome${useId().replace(/[^a-zA-Z0-9]/g, "")}`;
-  const data = perDay.map((d) => ({ day: dayLabel(d.day), ...d.counts }));
+  // A month of days gets short ticks ("Nov 5"); the tooltip always names the whole day.
+  const long = perDay.length > 10;
+  const data = perDay.map((d) => ({
+    day: dayLabel(d.day),
+    tick: long ? shortDayLabel(d.day) : dayLabel(d.day),
+    ...d.counts,
+  }));
   // Only outcomes that occur get a series (and a legend entry), in the fixed order.
   const shown = OUTCOMES.filter((o) => perDay.some((d) => d.counts[o] > 0));
   return (
@@ -28,10 +34,21 @@ export default function OutcomeChart({ perDay, height = 240 }: OutcomeChartProps
         <BarChart data={data} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
           <OutcomePatternDefs prefix={prefix} />
           <CartesianGrid vertical={false} stroke="#e4e4e7" />
-          <XAxis dataKey="day" tickLine={false} axisLine={false} fontSize={12} interval="preserveStartEnd" />
+          <XAxis
+            dataKey="tick"
+            tickLine={false}
+            axisLine={false}
+            fontSize={12}
+            interval="preserveStartEnd"
+            minTickGap={16}
+          />
           <YAxis allowDecimals={false} tickLine={false} axisLine={false} fontSize={12} />
-          <Tooltip cursor={{ fill: "#f4f4f5" }} />
-          <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} />
+          <Tooltip
+            cursor={{ fill: "#f4f4f5" }}
+            labelFormatter={(_, payload) => String(payload?.[0]?.payload?.day ?? "")}
+          />
+          {/* In the outcomes' own order (succeeded first), not sorted by name. */}
+          <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
           {shown.map((o) => (
             <Bar
               key={o}

@@ -1,4 +1,4 @@
-import { OUTCOME_STYLE } from "./outcomes";
+import { OUTCOME_STYLE, swatchBackground } from "./outcomes";
 import type { Outcome } from "@/lib/automations/outcomes";
 
 /** The SVG fill of each outcome: its colour, overlaid with its pattern in white. `prefix` keeps ids unique. */
@@ -30,11 +30,11 @@ export function OutcomePatternDefs({ prefix }: { prefix: string }) {
 
 /** A small square of an outcome's fill, beside its word (decorative: the word says it). */
 export function OutcomeSwatch({ outcome }: { outcome: Outcome }) {
-  const prefix = `swatch-${outcome}`;
   return (
-    <svg viewBox="0 0 12 12" aria-hidden="true" className="size-3 shrink-0 rounded-sm">
-      <OutcomePatternDefs prefix={prefix} />
-      <rect width="12" height="12" fill={`url(#${prefix}-${outcome})`} />
-    </svg>
+    <span
+      aria-hidden="true"
+      className="size-3 shrink-0 rounded-sm"
+      style={{ background: swatchBackground(outcome), outline: `1px solid ${OUTCOME_STYLE[outcome].color}` }}
+    />
   );
 }

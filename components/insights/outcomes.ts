@@ -35,3 +35,35 @@ export function dayLabel(day: string): string {
     timeZone: "UTC",
   });
 }
+
+/** "Nov 5": a tick of a month-long chart. */
+export function shortDayLabel(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", {
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+/**
+ * The same fills in CSS, for the small squares beside the words (no SVG ids to keep unique). The
+ * texture is white over the outcome's colour, as in the charts.
+ */
+export function swatchBackground(outcome: Outcome): string {
+  const { color, pattern } = OUTCOME_STYLE[outcome];
+  const white = "rgba(255,255,255,0.9)";
+  switch (pattern) {
+    case "solid":
+      return color;
+    case "stripes":
+      return `repeating-linear-gradient(45deg, ${color} 0 3px, ${white} 3px 4.5px)`;
+    case "cross":
+      return `repeating-linear-gradient(45deg, transparent 0 3px, ${white} 3px 4px), repeating-linear-gradient(-45deg, ${color} 0 3px, ${white} 3px 4px)`;
+    case "dots":
+      return `radial-gradient(circle, ${white} 1px, transparent 1.5px) 0 0 / 4px 4px, ${color}`;
+    case "lines":
+      return `repeating-linear-gradient(0deg, ${color} 0 2.5px, ${white} 2.5px 3.5px)`;
+    case "vlines":
+      return `repeating-linear-gradient(90deg, ${color} 0 2.5px, ${white} 2.5px 3.5px)`;
+  }
+}

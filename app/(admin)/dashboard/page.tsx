@@ -198,18 +198,15 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
             <ul className="divide-y divide-zinc-100" data-testid="next-resumes" aria-label="Next to resume">
               {d.nextResumes.map((w) => (
                 <li key={`${w.runId}-${w.resumeAt}`} className="px-5 py-3">
-                  <div className="flex flex-wrap items-baseline justify-between gap-2">
-                    <Link
-                      href={`/runs/${w.runId}`}
-                      className="text-sm font-medium text-zinc-900 hover:underline"
-                    >
-                      {w.automationName}
-                    </Link>
-                    <span className="text-xs text-zinc-600">
-                      resumes <RelativeTime value={w.resumeAt} />
-                    </span>
-                  </div>
-                  <p className="mt-1 text-xs text-zinc-500">At {w.label}</p>
+                  <Link
+                    href={`/runs/${w.runId}`}
+                    className="text-sm font-medium text-zinc-900 hover:underline"
+                  >
+                    {w.automationName}
+                  </Link>
+                  <p className="mt-1 text-xs text-zinc-600">
+                    At {w.label}, resumes <RelativeTime value={w.resumeAt} />
+                  </p>
                 </li>
               ))}
             </ul>
