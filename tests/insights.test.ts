@@ -339,6 +339,7 @@ describe("the runs list's platform filter", () => {
       const plan = (await getDb().execute<{ "QUERY PLAN": string }>(sql`explain ${page}`))
         .map((row) => row["QUERY PLAN"])
         .join("\n");
+      if (process.env.INSIGHTS_PRINT_PLANS) console.log(`platform=${which}\n${plan}`);
       expect(plan, plan).toMatch(/Index (Only )?Scan using automation_runs_tenant_idx on automation_runs/);
       expect(plan, plan).not.toMatch(/Seq Scan on automation_runs|Sort/);
     }
