@@ -780,12 +780,6 @@ function Editor({
             >
               Waiting{waitingRuns > 0 ? ` (${waitingRuns})` : ""}
             </Link>
-            <Link
-              href={`/automations/${automation.id}/insights`}
-              className="text-zinc-600 hover:text-zinc-900"
-            >
-              Insights
-            </Link>
           </nav>
         </div>
         <div
