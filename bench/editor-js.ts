@@ -38,7 +38,7 @@ export async function benchEditorJs(): Promise<void> {
     await page.getByLabel("Email", { exact: true }).fill("admin@demo.test");
     await page.getByLabel("Password", { exact: true }).fill("tillflow-demo");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL("**/automations");
+    await page.waitForURL("**/dashboard");
     const created = await page.request.post(`${BASE}/api/v1/automations`, {
       data: {
         name: "Bench: review request",

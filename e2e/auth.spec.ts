@@ -28,12 +28,13 @@ test("a wrong password is refused in plain words and keeps the email", async ({ 
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(DEMO_USERS.admin.email);
 });
 
-test("signed-in staff who open sign-in land on Automations", async ({ page }) => {
-  await signIn(page, "editor");
+test("signed-in staff who open sign-in land on the Dashboard", async ({ page }) => {
+  await signIn(page, "editor", { then: null });
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   await page.goto("/sign-in");
-  await page.waitForURL("**/automations");
+  await page.waitForURL("**/dashboard");
   await page.goto("/");
-  await page.waitForURL("**/automations");
+  await page.waitForURL("**/dashboard");
 });
 
 test("the admin pages send anonymous visitors to sign-in", async ({ page }) => {

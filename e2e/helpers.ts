@@ -41,10 +41,15 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
 
 export { expect };
 
-/** Signs in through the form as a demo user (or any email) and waits for the admin shell. */
+/**
+ * Signs in through the form as a demo user (or any email), lands on the Dashboard (the app's home),
+ * then opens `then` (default "/automations", where the specs written before the Dashboard start).
+ * Pass `then: null` to stay on the Dashboard.
+ */
 export async function signIn(
   page: Page,
   role: DemoRole | { email: string; password: string },
+  { then = "/automations" }: { then?: string | null } = {},
 ): Promise<void> {
   const { email, password } =
     typeof role === "string" ? { email: DEMO_USERS[role].email, password: DEMO_PASSWORD } : role;
@@ -52,8 +57,9 @@ export async function signIn(
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL("**/automations");
+  await page.waitForURL("**/dashboard");
   await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+  if (then) await page.goto(then);
 }
 
 export async function signOut(page: Page): Promise<void> {

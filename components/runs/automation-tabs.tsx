@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 
 /**
  * The small header of an automation's Runs and Waiting pages: its name and status, a link back to
- * the editor, and the two tabs.
+ * the editor, and the tabs.
  */
 export function AutomationOpsHeader({
   automation,
@@ -40,6 +40,7 @@ export function AutomationOpsHeader({
         {[
           { href: `${base}/runs`, label: "Runs" },
           { href: `${base}/waiting`, label: "Waiting" },
+          { href: `${base}/insights`, label: "Insights" },
         ].map((tab) => (
           <NavLink
             key={tab.href}

@@ -14,7 +14,12 @@ import type { RerunFrom } from "@/lib/automations/rerunnable";
 /** What the dialog re-runs: one run, or the runs a filter of the runs list picks. */
 export type RerunTarget =
   | { kind: "run"; runId: string; failedStep: string | null }
-  | { kind: "filter"; automationId?: string; status?: "failed" | "partial" | "cancelled" };
+  | {
+      kind: "filter";
+      automationId?: string;
+      status?: "failed" | "partial" | "cancelled";
+      platform?: "mine" | "builtin" | "all";
+    };
 
 /**
  * "Re-run…": a native modal `<dialog>` (as `ConfirmButton`'s: focus moves in, Escape cancels) that
@@ -38,8 +43,8 @@ export function RerunButton({ target }: { target: RerunTarget }) {
         const result = await rerunImpactAction({ runId: target.runId, from: choice });
         setImpact(result.ok ? { ok: true, text: result.data.impact } : { ok: false, text: result.error });
       } else {
-        const { automationId, status } = target;
-        const result = await bulkRerunImpactAction({ automationId, status, from: choice });
+        const { automationId, status, platform } = target;
+        const result = await bulkRerunImpactAction({ automationId, status, platform, from: choice });
         setImpact(
           result.ok
             ? { ok: result.data.count > 0, text: result.data.impact }
@@ -60,6 +65,7 @@ export function RerunButton({ target }: { target: RerunTarget }) {
         const result = await rerunRunsAction({
           automationId: target.automationId,
           status: target.status,
+          platform: target.platform,
           from,
         });
         if (!result.ok) return setImpact({ ok: false, text: result.error });

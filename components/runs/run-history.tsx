@@ -24,6 +24,7 @@ export function readRunFilters(params: RawParams): RunFilterValues & { cursor?: 
     entityId: firstParam(params.entityId),
     from: firstParam(params.from),
     to: firstParam(params.to),
+    platform: firstParam(params.platform),
     cursor: firstParam(params.cursor),
   };
 }
@@ -31,7 +32,7 @@ export function readRunFilters(params: RawParams): RunFilterValues & { cursor?: 
 /** The `/api/v1/runs` query for these filters: the shop's days become instants. */
 function apiQuery(values: RunFilterValues & { cursor?: string }, timeZone: string): Record<string, string> {
   const query: Record<string, string> = { limit: String(RUNS_PAGE_SIZE) };
-  for (const key of ["automationId", "status", "domain", "entityId", "cursor"] as const) {
+  for (const key of ["automationId", "status", "domain", "entityId", "platform", "cursor"] as const) {
     const value = values[key];
     if (value) query[key] = value;
   }
@@ -47,12 +48,13 @@ function apiQuery(values: RunFilterValues & { cursor?: string }, timeZone: strin
  * up to the newest 500).
  */
 function rerunTarget(filters: RunFilterValues, fixedAutomationId?: string): RerunTarget | null {
-  const { status, automationId, ...others } = filters;
+  const { status, automationId, platform, ...others } = filters;
   if (!status || !isRerunnable(status) || Object.values(others).some(Boolean)) return null;
   return {
     kind: "filter",
     automationId: fixedAutomationId ?? automationId,
     status: status as "failed" | "partial" | "cancelled",
+    platform: fixedAutomationId ? "all" : ((platform as "mine" | "builtin" | "all" | undefined) ?? "mine"),
   };
 }
 
@@ -68,6 +70,7 @@ export async function RunHistory({
   automations,
   fixedAutomationId,
   canEdit = false,
+  defaultPlatform,
   empty,
 }: {
   tenantId: string;
@@ -78,13 +81,17 @@ export async function RunHistory({
   fixedAutomationId?: string;
   /** Editors and admins may re-run the failed or cancelled runs listed. */
   canEdit?: boolean;
+  /** Whose runs the list shows without a `platform` param (the API's default is all). */
+  defaultPlatform?: "mine";
   empty: React.ReactNode;
 }) {
   const values = readRunFilters(params);
   if (fixedAutomationId) values.automationId = undefined;
+  if (fixedAutomationId || !defaultPlatform) values.platform = undefined;
   const { cursor, ...filters } = values;
   const query = apiQuery(values, timeZone);
   if (fixedAutomationId) query.automationId = fixedAutomationId;
+  if (defaultPlatform && !fixedAutomationId && !query.platform) query.platform = defaultPlatform;
   const filtered = Object.values(filters).some(Boolean);
 
   let page: Awaited<ReturnType<typeof listRuns>> | null = null;

@@ -11,6 +11,8 @@ export interface RunFilterValues {
   entityId?: string;
   from?: string;
   to?: string;
+  /** Whose automations: mine · builtin · all (the shop-wide list only; default mine). */
+  platform?: string;
 }
 
 const DOMAIN_OPTIONS = [
@@ -63,6 +65,21 @@ export function RunsFilters({
                 {a.name}
               </option>
             ))}
+          </Select>
+        </div>
+      )}
+      {automations && (
+        <div className="w-44">
+          <Label htmlFor="runs-platform">Made by</Label>
+          <Select
+            id="runs-platform"
+            name="platform"
+            defaultValue={values.platform ?? "mine"}
+            className="mt-1.5"
+          >
+            <option value="mine">Mine</option>
+            <option value="builtin">Built-in</option>
+            <option value="all">All</option>
           </Select>
         </div>
       )}

@@ -19,6 +19,12 @@ function Icon({ children }: { children: ReactNode }) {
 }
 
 export const NAV_ICONS = {
+  dashboard: (
+    <Icon>
+      <path d="M3 17.5h14" />
+      <path d="M5 14.5V10M9 14.5V5M13 14.5V8M17 14.5v-3" />
+    </Icon>
+  ),
   automations: (
     <Icon>
       <rect x="2.5" y="3" width="5" height="4" rx="1" />

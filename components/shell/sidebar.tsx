@@ -10,6 +10,7 @@ import { RoleBadge } from "./role-badge";
 import { ShellMenu } from "./shell-menu";
 
 const NAV = [
+  { href: "/dashboard", label: "Dashboard", icon: NAV_ICONS.dashboard },
   { href: "/automations", label: "Automations", icon: NAV_ICONS.automations },
   { href: "/approvals", label: "Approvals", icon: NAV_ICONS.approvals },
   { href: "/runs", label: "Runs", icon: NAV_ICONS.runs },

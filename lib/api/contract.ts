@@ -302,7 +302,8 @@ export const CONTRACT: readonly Endpoint[] = [
     method: "GET",
     path: "/api/v1/runs",
     summary: "List runs",
-    description: "Newest first, keyset-paginated; filter by automation, status, record and time.",
+    description:
+      "Newest first, keyset-paginated; filter by automation, status, record and time, and by whose automations (`platform`: mine, builtin or all, default all).",
     tag: "Runs",
     role: "viewer",
     query: runsQuery,

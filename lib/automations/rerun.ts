@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import type { Caller } from "@/lib/auth/caller";
@@ -14,6 +14,7 @@ import {
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "./dispatch";
+import { platformCondition, PLATFORMS } from "./platform";
 import { RERUN_FROM, RERUNNABLE, type RerunFrom } from "./rerunnable";
 import { parseSubActionId } from "./engine/sub-action";
 import type { Graph } from "./graph/schema";
@@ -41,6 +42,8 @@ export const bulkRerunInput = z.strictObject({
   automationId: z.uuid("automationId must be an automation's id").optional(),
   status: z.enum(RERUNNABLE as [RunStatus, ...RunStatus[]]).optional(),
   ids: z.array(z.uuid()).min(1).max(MAX_BULK_RERUN).optional(),
+  /** Whose runs: the merchant's own, the built-ins', or all (default). */
+  platform: z.enum(PLATFORMS).default("all"),
 });
 
 type RunRow = typeof automationRuns.$inferSelect;
@@ -214,6 +217,8 @@ async function bulkRuns(tenantId: string, input: z.infer<typeof bulkRerunInput>)
   ];
   if (input.automationId) conditions.push(eq(automationRuns.automationId, input.automationId));
   if (input.ids) conditions.push(inArray(automationRuns.id, input.ids));
+  const platform = platformCondition(tenantId, sql`${automationRuns.automationId}`, input.platform);
+  if (platform) conditions.push(platform);
   return getDb()
     .select()
     .from(automationRuns)

@@ -17,6 +17,7 @@ import { stepLabel } from "./step-labels";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "./precise-cursor";
 import { nextWait, nextWaitOf, nodeStatuses, numberOccurrences, type NextWait } from "./run-timeline";
 import { resolveEntitySearch, runsAboutRecords } from "./run-entity-filter";
+import { PLATFORMS, platformCondition } from "./platform";
 import { waitFates, type WaitFate } from "./wait-fate";
 import { waitView } from "./waits";
 import { isUuid, notFound, parseOrThrow } from "@/lib/errors";
@@ -48,6 +49,11 @@ export const runsQuery = z
     from: instant.optional(),
     /** Runs created before this instant. */
     to: instant.optional(),
+    /**
+     * Whose automations' runs: `mine` (the merchant's own), `builtin` (the platform's built-in
+     * jobs) or `all`. Default `all`, as before the filter existed.
+     */
+    platform: z.enum(PLATFORMS, `must be one of ${PLATFORMS.join(", ")}`).default("all"),
     cursor: z.string().max(500).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
@@ -155,6 +161,7 @@ export async function listRuns(tenantId: string, query: unknown = {}) {
         q.automationId ? eq(r.automationId, q.automationId) : undefined,
         q.status ? eq(r.status, q.status) : undefined,
         q.domain ? eq(r.domain, q.domain) : undefined,
+        platformCondition(tenantId, sql`${r.automationId}`, q.platform),
         records.length > 0 ? runsAboutRecords(records) : undefined,
         q.from ? gte(r.createdAt, new Date(q.from)) : undefined,
         q.to ? lt(r.createdAt, new Date(q.to)) : undefined,

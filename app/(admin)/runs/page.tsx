@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { RunHistory } from "@/components/runs/run-history";
 import { StatusLegend } from "@/components/runs/status-legend";
 import { Card } from "@/components/ui/card";
@@ -29,6 +30,7 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
           path="/runs"
           params={params}
           automations={await automationOptions(caller.tenant.id)}
+          defaultPlatform="mine"
           empty={
             <>
               <EmptyState title="No runs yet">
@@ -38,6 +40,13 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
                   each run opens on its steps.
                 </p>
                 <p>Runs appear here once you have an active automation.</p>
+                <p>
+                  This list shows your own automations&apos; runs; the platform&apos;s built-in jobs are under{" "}
+                  <Link href="/runs?platform=builtin" className="underline">
+                    Made by: Built-in
+                  </Link>
+                  .
+                </p>
               </EmptyState>
               <StatusLegend />
             </>

@@ -7,7 +7,7 @@ import { currentCaller } from "@/lib/auth/session";
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage() {
-  if (await currentCaller()) redirect("/automations");
+  if (await currentCaller()) redirect("/dashboard");
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

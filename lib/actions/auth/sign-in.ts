@@ -49,5 +49,5 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
     console.error("Sign-in failed unexpectedly", error);
     return { error: "Something went wrong on our side. Try again in a moment.", email };
   }
-  redirect("/automations");
+  redirect("/dashboard");
 }

@@ -1,0 +1,41 @@
+import { OUTCOMES, totalOf, type DayCounts } from "@/lib/automations/outcomes";
+import { OUTCOME_STYLE, dayLabel } from "./outcomes";
+
+/** The chart's numbers as a table: its text alternative, visually hidden unless `visible`. */
+export function OutcomeTable({
+  perDay,
+  caption,
+  visible = false,
+}: {
+  perDay: DayCounts[];
+  caption: string;
+  visible?: boolean;
+}) {
+  return (
+    <table className={visible ? "w-full text-left text-xs" : "sr-only"} data-testid="outcome-table">
+      <caption className={visible ? "mb-2 text-left text-sm font-medium" : undefined}>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          {OUTCOMES.map((o) => (
+            <th key={o} scope="col">
+              {OUTCOME_STYLE[o].label}
+            </th>
+          ))}
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {perDay.map((d) => (
+          <tr key={d.day}>
+            <th scope="row">{dayLabel(d.day)}</th>
+            {OUTCOMES.map((o) => (
+              <td key={o}>{d.counts[o]}</td>
+            ))}
+            <td>{totalOf(d.counts)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
