@@ -44,12 +44,12 @@ export interface MonthPartition {
 export async function monthPartitions(db: DbOrTx = getDb()): Promise<MonthPartition[]> {
   const rows = await db.execute<{ runs: string; steps: string | null; month: number; end: Date | string }>(sql`
     with parts as (
-      select c.relname, substring(c.relname from 'y(\d{4})m(\d{2})$') as ym
+      select c.relname
       from pg_inherits i join pg_class c on c.oid = i.inhrelid
-      where i.inhparent = 'automation_runs'::regclass and c.relname ~ '_y\d{4}m\d{2}$'
+      where i.inhparent = 'automation_runs'::regclass and c.relname ~ '_y[0-9]{4}m[0-9]{2}$'
     ), months as (
       select relname as runs,
-        (substring(relname from 'y(\d{4})m')::int - 1970) * 12 + substring(relname from 'm(\d{2})$')::int - 1 as month
+        (substring(relname from 'y([0-9]{4})m')::int - 1970) * 12 + substring(relname from 'm([0-9]{2})$')::int - 1 as month
       from parts
     )
     select m.runs, s.relname as steps, m.month, automation_run_month_start(m.month + 1) as "end"
