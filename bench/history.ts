@@ -98,7 +98,12 @@ async function seed(tenantId: string, automationIds: string[]): Promise<void> {
   }
   // A live table has been vacuumed and analysed; a bulk-loaded one has not, and autovacuum
   // working through millions of fresh rows mid-measurement would time autovacuum, not the API.
-  for (const table of ["automation_runs", "automation_run_steps", "automation_run_waits", "automation_run_keys"])
+  for (const table of [
+    "automation_runs",
+    "automation_run_steps",
+    "automation_run_waits",
+    "automation_run_keys",
+  ])
     await getDb().execute(sql.raw(`vacuum analyze ${table}`));
   await getDb().execute(sql`checkpoint`);
 }

@@ -92,7 +92,9 @@ describe("migration 0010 on a database with run history", () => {
     ]);
     const steps = await db<{ n: number }[]>`select count(*)::int as n from automation_run_steps`;
     expect(steps[0]!.n).toBe(6);
-    const links = await db<{ waits: number; deliveries: number; emails: number; tasks: number; keys: number }[]>`
+    const links = await db<
+      { waits: number; deliveries: number; emails: number; tasks: number; keys: number }[]
+    >`
       select (select count(*)::int from automation_run_waits where run_id = ${RUN_WAITING}) as waits,
              (select count(*)::int from action_deliveries where run_id = ${RUN_DONE}) as deliveries,
              (select count(*)::int from outbox_emails where run_id = ${RUN_DONE}) as emails,

@@ -28,7 +28,12 @@ const month = async (at: Date) => {
 };
 
 /** A finished run (with a step, a delivery, a resolved wait and an email) created at `at`. */
-async function runAt(tenantId: string, automationId: string, at: Date, status = "succeeded"): Promise<string> {
+async function runAt(
+  tenantId: string,
+  automationId: string,
+  at: Date,
+  status = "succeeded",
+): Promise<string> {
   const eventId = `evt-${crypto.randomBytes(4).toString("hex")}`;
   const [run] = await getDb().execute<{ id: string }>(sql`
     insert into automation_runs (id, tenant_id, automation_id, automation_version, status, event_id, trigger_node_id,
@@ -84,7 +89,9 @@ describe("the purge on partitioned run history", () => {
       await getDb().execute(sql`select automation_run_partition_create(${m}::int)`);
     expect(await ensureRunPartitions()).toBe(0);
     const start = async (m: number) => {
-      const [row] = await getDb().execute<{ at: string }>(sql`select automation_run_month_start(${m}::int) as at`);
+      const [row] = await getDb().execute<{ at: string }>(
+        sql`select automation_run_month_start(${m}::int) as at`,
+      );
       return new Date(row!.at);
     };
     const oldStart = await start(current - 6);
@@ -147,7 +154,12 @@ describe("the purge on partitioned run history", () => {
     // The old month is gone, tables and all; what pointed at its runs was removed or unlinked.
     expect(await exists(oldPartition)).toBe(false);
     expect(await exists(oldPartition.replace("automation_runs_", "automation_run_steps_"))).toBe(false);
-    const [links] = await getDb().execute<{ waits: number; deliveries: number; keys: number; emails: number }>(sql`
+    const [links] = await getDb().execute<{
+      waits: number;
+      deliveries: number;
+      keys: number;
+      emails: number;
+    }>(sql`
       select (select count(*)::int from automation_run_waits where run_id in (${old1}, ${old2})) as waits,
              (select count(*)::int from action_deliveries where run_id in (${old1}, ${old2})) as deliveries,
              (select count(*)::int from automation_run_keys where run_id in (${old1}, ${old2})) as keys,
@@ -180,8 +192,15 @@ describe("the purge on partitioned run history", () => {
     const now = new Date();
     const m = (await month(now)) - 8;
     await getDb().execute(sql`select automation_run_partition_create(${m}::int)`);
-    const [row] = await getDb().execute<{ at: string }>(sql`select automation_run_month_start(${m}::int) as at`);
-    const stuck = await runAt(shop.tenant.id, purgeId, new Date(new Date(row!.at).getTime() + DAY), "waiting");
+    const [row] = await getDb().execute<{ at: string }>(
+      sql`select automation_run_month_start(${m}::int) as at`,
+    );
+    const stuck = await runAt(
+      shop.tenant.id,
+      purgeId,
+      new Date(new Date(row!.at).getTime() + DAY),
+      "waiting",
+    );
     const ctx = { tenantId: shop.tenant.id, runId: crypto.randomUUID(), now } as Pick<
       ActionContext,
       "tenantId" | "runId" | "now"

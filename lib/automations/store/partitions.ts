@@ -42,7 +42,12 @@ export interface MonthPartition {
 
 /** The month partitions of run history, oldest first (not the legacy ones). */
 export async function monthPartitions(db: DbOrTx = getDb()): Promise<MonthPartition[]> {
-  const rows = await db.execute<{ runs: string; steps: string | null; month: number; end: Date | string }>(sql`
+  const rows = await db.execute<{
+    runs: string;
+    steps: string | null;
+    month: number;
+    end: Date | string;
+  }>(sql`
     with parts as (
       select c.relname
       from pg_inherits i join pg_class c on c.oid = i.inhrelid
