@@ -143,11 +143,14 @@ export async function dropExpiredPartitions(tenantId: string, before: string): P
   const dropped: string[] = [];
   for (const part of await monthPartitions()) {
     if (part.end.getTime() > new Date(before).getTime()) break;
-    if (!(await droppable(tenantId, before, part.runs))) continue;
-    await unlinkMonth(getDb(), part.month, UNLINK_BATCH);
     try {
+      if (!(await droppable(tenantId, before, part.runs))) continue;
+      await unlinkMonth(getDb(), part.month, UNLINK_BATCH);
       await getDb().transaction(async (tx) => {
         await tx.execute(sql`set local lock_timeout = ${sql.raw(`'${DROP_LOCK_TIMEOUT}'`)}`);
+        // Both tables at once, runs first as the engine's transactions take them, so the drop
+        // does not upgrade a lock halfway; a deadlock or a timeout only postpones it.
+        await tx.execute(sql`lock table automation_runs, automation_run_steps in access exclusive mode`);
         // Whatever was linked since the batches (nothing, normally) goes in the same transaction.
         await unlinkMonth(tx, part.month, null);
         if (part.steps) await tx.execute(sql`drop table ${sql.identifier(part.steps)}`);
@@ -156,7 +159,8 @@ export async function dropExpiredPartitions(tenantId: string, before: string): P
       });
       dropped.push(part.runs);
     } catch (error) {
-      // A lock not granted in time, or a row linked to the month meanwhile: the next purge retries.
+      // A lock not granted in time, a row linked to the month meanwhile, or another shop's purge
+      // that dropped it first: the batched delete still runs, and the next purge looks again.
       console.warn(`Run history partition ${part.runs} was not dropped this time:`, error);
     }
   }
