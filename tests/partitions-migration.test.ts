@@ -44,7 +44,9 @@ const RUN_STRAY = "7111f10e-0123-4abc-8def-0123456789ab";
 beforeAll(async () => {
   await createDatabaseIfMissing(serverUrl, name);
   const pre = postgres(url, { max: 1, onnotice: () => {} });
-  await migrate(drizzle(pre), { migrationsFolder: migrationsBefore("0010") });
+  const folder = migrationsBefore("0010");
+  await migrate(drizzle(pre), { migrationsFolder: folder });
+  fs.rmSync(folder, { recursive: true, force: true });
   const graph = JSON.stringify({ nodes: [], edges: [] });
   await pre.unsafe(`
     insert into tenants (id, slug, name) values ('${TENANT}', 'pre', 'Pre');

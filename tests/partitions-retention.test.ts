@@ -213,3 +213,24 @@ describe("the purge on partitioned run history", () => {
     expect(await runIds()).toContain(stuck);
   });
 });
+
+describe("partitions ahead of time", () => {
+  test("the reaper's call makes a month's partitions and the next month's, once; a run can then be stored there", async () => {
+    // Three months ahead stands in for "a month from now, next year": nothing has made them yet.
+    const at = new Date(Date.now() + 3 * 31 * DAY);
+    const m = await month(at);
+    const names = async () =>
+      (await monthPartitions())
+        .filter((p) => p.month === m || p.month === m + 1)
+        .map((p) => [p.runs, p.steps !== null]);
+    expect(await names()).toEqual([]);
+    expect(await ensureRunPartitions(getDb(), at)).toBe(2);
+    expect(await ensureRunPartitions(getDb(), at)).toBe(0);
+    expect((await names()).map(([, steps]) => steps)).toEqual([true, true]);
+    const id = await runAt(shop.tenant.id, purgeId, at);
+    const [row] = await getDb().execute<{ p: string }>(
+      sql`select tableoid::regclass::text as p from automation_runs where id = ${id}`,
+    );
+    expect(row!.p).toBe((await names())[0]![0]);
+  });
+});
