@@ -6,7 +6,7 @@ import {
   dropExpiredPartitions,
   ensureRunPartitions,
   FINISHED_STATUSES,
-} from "../../store/partitions";
+} from "@/lib/automations/store/partitions";
 import type { OutsideExecutor } from "../executor";
 
 /** Records per batch transaction. */
