@@ -3,7 +3,12 @@
  * seeded set-based, then the runs API timed through its route handler — the same code path as
  * `GET /api/v1/runs`: API key, caller, zod, `listRuns`, JSON — for the first page and for keyset
  * pages deep in the history, unfiltered, by automation, by status, and by both.
- * Target (SPEC §5): p95 ≤ 50 ms in every case. `BENCH_N` changes the number of runs.
+ * Target: p95 ≤ 20 ms in every case (issue 17; SPEC §5 allows 50). `BENCH_N` changes the number
+ * of runs (`BENCH_N=10000000` for the 10 M variant).
+ *
+ * Run history is partitioned by month (lib/db/schema/PARTITIONS.md): each run's id is made for its
+ * own creation time (`automation_run_id(at)`), so one run a second fills ~12 days' worth of month
+ * partitions at 1 M and ~4 months' at 10 M, as a live shop's history would.
  */
 import { sql } from "drizzle-orm";
 import { GET as runsRoute } from "@/app/api/v1/runs/route";
@@ -20,7 +25,7 @@ const AUTOMATIONS = 10;
 const CHUNK = 250_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const LIMIT = 50;
-const TARGET_P95_MS = 50;
+const TARGET_P95_MS = 20;
 
 //  Each run: trigger ─▶ add_tag ─▶ Wait 1 hour ─▶ add_tag; finished runs took both legs.
 const GRAPH = {
@@ -45,15 +50,19 @@ const STATUS_SQL = `case
 
 async function seed(tenantId: string, automationIds: string[]): Promise<void> {
   const ids = `{${automationIds.join(",")}}`;
+  // The partitions of every month the history spans (a live database made them month by month).
+  await getDb().execute(sql`
+    select automation_run_partition_create(m)
+    from generate_series(automation_run_month(now() - ${N} * interval '1 second'), automation_run_month(now())) m`);
   for (let start = 1; start <= N; start += CHUNK) {
     const end = Math.min(N, start + CHUNK - 1);
     // One run a second, oldest first, so the newest run is g = N; runs, steps and waits of a
     // chunk in one statement each.
     await getDb().execute(sql`
-      insert into automation_runs (tenant_id, automation_id, automation_version, status, event_id,
+      insert into automation_runs (id, tenant_id, automation_id, automation_version, status, event_id,
         trigger_node_id, event, domain, entity_id, legs, started_at, finished_at, duration_ms, resume_at,
         reason, error, created_at, updated_at)
-      select ${tenantId}::uuid, (${ids}::uuid[])[1 + g % ${AUTOMATIONS}], 1, s.status, 'evt' || g, 't',
+      select automation_run_id(at), ${tenantId}::uuid, (${ids}::uuid[])[1 + g % ${AUTOMATIONS}], 1, s.status, 'evt' || g, 't',
         jsonb_build_object('id', 'evt' || g, 'type', 'order.created', 'domain', 'order', 'entityId',
           'ord_' || (g % 50000), 'entityStatus', 'pending', 'payload', '{}'::jsonb, 'occurredAt', at),
         'order', 'ord_' || (g % 50000), case when s.status = 'waiting' then 1 else 2 end, at,
@@ -89,7 +98,12 @@ async function seed(tenantId: string, automationIds: string[]): Promise<void> {
   }
   // A live table has been vacuumed and analysed; a bulk-loaded one has not, and autovacuum
   // working through millions of fresh rows mid-measurement would time autovacuum, not the API.
-  for (const table of ["automation_runs", "automation_run_steps", "automation_run_waits"])
+  for (const table of [
+    "automation_runs",
+    "automation_run_steps",
+    "automation_run_waits",
+    "automation_run_keys",
+  ])
     await getDb().execute(sql.raw(`vacuum analyze ${table}`));
   await getDb().execute(sql`checkpoint`);
 }
@@ -175,8 +189,12 @@ export async function benchHistory(): Promise<void> {
       },
     ];
 
+    const [parts] = await getDb().execute<{ n: number }>(
+      sql`select count(*)::int as n from pg_inherits where inhparent = 'automation_runs'::regclass`,
+    );
     const metrics: Record<string, number | string | boolean> = {
       runs: N,
+      runPartitions: parts!.n,
       steps: Number(
         (await getDb().execute<{ n: number }>(sql`select count(*)::int as n from automation_run_steps`))[0]!
           .n,

@@ -139,17 +139,16 @@ async function startReruns(tx: Tx, plans: RerunPlan[]): Promise<string[]> {
   if (plans.length === 0) return [];
   const now = new Date();
   const rows = plans.map(({ run, automation, startAt }) => {
-    const id = crypto.randomUUID();
     // The same event, under a new id (a run is unique per automation and event), with no status
-    // pinned: the re-run reads the record as it is now.
+    // pinned: the re-run reads the record as it is now. The run's own id is the database's (it
+    // places the run in its month's partition).
     const event: RunEvent = {
       ...run.event,
-      id: `rerun_${id}`,
+      id: `rerun_${crypto.randomUUID()}`,
       entityStatus: null,
       occurredAt: now.toISOString(),
     };
     return {
-      id,
       tenantId: run.tenantId,
       automationId: run.automationId,
       automationVersion: automation.version,
@@ -162,16 +161,16 @@ async function startReruns(tx: Tx, plans: RerunPlan[]): Promise<string[]> {
       rerunFrom: startAt?.nodeId ?? null,
     };
   });
-  await tx.insert(automationRuns).values(rows);
+  const created = await tx.insert(automationRuns).values(rows).returning({ id: automationRuns.id });
   await enqueueJobs(
     tx,
-    rows.map((r) => ({
+    created.map((r) => ({
       task: "automation_execute" as const,
       payload: { runId: r.id },
       jobKey: runJobKey(r.id),
     })),
   );
-  return rows.map((r) => r.id);
+  return created.map((r) => r.id);
 }
 
 /** The dialog's sentence before re-running one run `from` (a refusal is thrown as its sentence). */

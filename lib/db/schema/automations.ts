@@ -102,11 +102,18 @@ export const automationHookTokens = pgTable("automation_hook_tokens", {
 /**
  * One execution of an automation for one trigger event. `event` keeps the trigger event as it
  * fired (type, id, payload, the entity's status then) so every leg sees the same trigger.
+ *
+ * Partitioned by month on `id` (migration 0010, which drizzle-kit cannot express; see
+ * lib/db/schema/PARTITIONS.md): the id's second group is the month it was made in
+ * (`automation_run_id()`), so a lookup by id reads one partition. "One run per automation per
+ * event" lives in `automation_run_keys`, which a trigger on this table fills.
  */
 export const automationRuns = pgTable(
   "automation_runs",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`automation_run_id()`),
     tenantId: uuid("tenant_id").notNull(),
     automationId: uuid("automation_id")
       .notNull()
@@ -134,7 +141,6 @@ export const automationRuns = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    unique("automation_runs_event_unique").on(t.automationId, t.eventId),
     index("automation_runs_rerun_of_idx").on(t.rerunOf).where(sql`${t.rerunOf} is not null`),
     index("automation_runs_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc()),
     index("automation_runs_automation_idx").on(t.tenantId, t.automationId, t.createdAt.desc(), t.id.desc()),
@@ -216,11 +222,35 @@ export const automationRunWaits = pgTable(
   ],
 );
 
-/** One row per node executed in a leg of a run; a node runs at most once per leg. */
+/**
+ * Exactly one run per automation per event (dispatch, fan-out and Later insert runs with
+ * "on conflict do nothing"). Not partitioned, so the key is unique across every month: the
+ * trigger `automation_runs_claim_key` inserts the row in the run's own statement and skips the
+ * run when the key is taken (migration 0010).
+ */
+export const automationRunKeys = pgTable(
+  "automation_run_keys",
+  {
+    automationId: uuid("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    runId: uuid("run_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "automation_run_keys_pkey", columns: [t.automationId, t.eventId] }),
+    index("automation_run_keys_run_idx").on(t.runId),
+  ],
+);
+
+/**
+ * One row per node executed in a leg of a run; a node runs at most once per leg. Partitioned
+ * like its runs, on `run_id` (a run's steps sit in its month), so the key carries `run_id`.
+ */
 export const automationRunSteps = pgTable(
   "automation_run_steps",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuid("id").notNull().defaultRandom(),
     tenantId: uuid("tenant_id").notNull(),
     runId: uuid("run_id")
       .notNull()
@@ -240,7 +270,10 @@ export const automationRunSteps = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
   },
-  (t) => [unique("automation_run_steps_node_leg_unique").on(t.runId, t.nodeId, t.leg)],
+  (t) => [
+    primaryKey({ name: "automation_run_steps_pkey", columns: [t.id, t.runId] }),
+    unique("automation_run_steps_node_leg_unique").on(t.runId, t.nodeId, t.leg),
+  ],
 );
 
 /**
@@ -290,7 +323,13 @@ export const outboxEmails = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("outbox_emails_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index("outbox_emails_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc()),
+    // Purging a month of runs clears their links here (set null) by run id.
+    index("outbox_emails_run_idx")
+      .on(t.runId)
+      .where(sql`${t.runId} is not null`),
+  ],
 );
 
 /** Staff to-dos created by flows ("escalate if still unhandled"). */
@@ -311,7 +350,12 @@ export const staffTasks = pgTable(
     doneBy: text("done_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("staff_tasks_tenant_idx").on(t.tenantId, t.status, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index("staff_tasks_tenant_idx").on(t.tenantId, t.status, t.createdAt.desc(), t.id.desc()),
+    index("staff_tasks_run_idx")
+      .on(t.runId)
+      .where(sql`${t.runId} is not null`),
+  ],
 );
 
 export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled";

@@ -2,6 +2,11 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
+import {
+  dropExpiredPartitions,
+  ensureRunPartitions,
+  FINISHED_STATUSES,
+} from "@/lib/automations/store/partitions";
 import type { OutsideExecutor } from "../executor";
 
 /** Records per batch transaction. */
@@ -119,6 +124,13 @@ export const purgeRunHistoryExecutor: OutsideExecutor<
     before: new Date(ctx.now.getTime() - retentionDays * 86_400_000).toISOString(),
   }),
   async send({ before }, ctx) {
+    // Run history is partitioned by month (store/partitions.ts): the months every shop's retention
+    // has passed are dropped whole; what is left older than `before` — in the month that straddles
+    // it, the legacy partitions, a month kept for a run still going — is deleted in batches. (The
+    // batches are not limited to old partitions by id: a run's partition is the month its id was
+    // made, and a run stored with an earlier created_at, as imports and tests do, must go too.)
+    await ensureRunPartitions();
+    const partitionsDropped = await dropExpiredPartitions(ctx.tenantId, before);
     let runs = 0;
     for (;;) {
       // Finished runs only: a run still going (or waiting) is never history, however old.
@@ -127,7 +139,7 @@ export const purgeRunHistoryExecutor: OutsideExecutor<
         where r.id in (
           select id from automation_runs
           where tenant_id = ${ctx.tenantId}
-            and status in ('succeeded', 'partial', 'failed', 'cancelled')
+            and status in ${FINISHED_STATUSES}
             and coalesce(finished_at, created_at) < ${before}::timestamptz
             and id <> ${ctx.runId}
           limit ${BATCH})
@@ -139,6 +151,6 @@ export const purgeRunHistoryExecutor: OutsideExecutor<
       delete from schedule_fires where tenant_id = ${ctx.tenantId} and fire_at < ${before}::timestamptz
         and status <> 'pending'
       returning id`);
-    return { runsDeleted: runs, firesDeleted: fires.length, before };
+    return { runsDeleted: runs, partitionsDropped, firesDeleted: fires.length, before };
   },
 };
