@@ -122,7 +122,7 @@ test("an editor writes a code step with completions and a syntax check, runs it 
   await expect(page.getByText("Version 1", { exact: true })).toBeVisible();
 
   // Left active, the flow would also run on the orders later specs pay. (Firing a code step is
-  // e2e/runs-code-step.spec.ts: a run made in this file, before empty-runs.spec.ts in name order,
+  // e2e/runs-code-step.spec.ts: a run made in this file, before blank-shop.spec.ts in name order,
   // would break that file's "No runs yet".)
   const id = page.url().split("/").pop()!;
   const archived = await page.request.delete(`/api/v1/automations/${id}`);

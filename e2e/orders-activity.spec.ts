@@ -1,6 +1,6 @@
 import { expect, signIn, test } from "./helpers";
 
-// Files run in name order on one shared shop: this one runs after empty-runs.spec.ts (whose empty
+// Files run in name order on one shared shop: this one runs after blank-shop.spec.ts (whose empty
 // states it would spoil) and before orders.spec.ts, whose "first order in the list" may then be
 // this order, so it has line items like the seeded ones. It creates its own automation and order.
 

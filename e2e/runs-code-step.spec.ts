@@ -2,7 +2,7 @@ import { expect, publishViaApi, signIn, test } from "./helpers";
 
 // A code step in a real run (SPEC §2 "Code step"): the script runs in the worker's sandbox and
 // the actions it asks for are taken as steps of the run, each named after the step that asked.
-// Named to run after empty-runs.spec.ts (files run in name order): it starts a run. Writing and
+// Named to run after blank-shop.spec.ts (files run in name order): it starts a run. Writing and
 // trying the script in the editor is e2e/code-step.spec.ts.
 
 //  Order paid ──▶ Run code (tag 'vip' when total > 10, note, return { total, number })

@@ -2,7 +2,7 @@ import { expect, publishViaApi, signIn, test } from "./helpers";
 
 // Re-run (issue 17): a run that failed because the order had no email is re-run from the step that
 // failed once the email is added; the new run is linked to the old one and succeeds. Named to run
-// after empty-runs.spec.ts (files run in name order): it starts runs.
+// after blank-shop.spec.ts (files run in name order): it starts runs.
 
 //  Order paid ──▶ Send email (to {entity.email}) ──▶ Add tag 'thanked'
 const NAME = "E2E re-run after a fix";

@@ -18,7 +18,7 @@ test("the sidebar reaches every section and marks the current one", async ({ pag
 });
 
 // The automations empty state is checked in automations.spec.ts, which runs before drafts exist;
-// the runs empty state in empty-runs.spec.ts, which runs before any spec publishes a flow.
+// the runs empty state in blank-shop.spec.ts, which runs before any spec publishes a flow.
 
 test("settings opens on its first tab", async ({ page }) => {
   await signIn(page, "editor");

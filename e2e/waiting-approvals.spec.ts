@@ -5,7 +5,7 @@ import { expect, signIn, test } from "./helpers";
 // pays an order over 1,000 through the API, which that flow holds for a decision.
 //
 // Named to run late (files run in name order): its flow, runs and emails would break the empty
-// states that automations.spec.ts and empty-runs.spec.ts check on the freshly seeded shop.
+// states that automations.spec.ts and blank-shop.spec.ts check on the freshly seeded shop.
 test.describe.configure({ mode: "serial" });
 
 //  Order paid ──▶ total > 1000 ──true──▶ Approval "Review order {entity.number}" (72 h)

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
@@ -28,6 +29,7 @@ export type RerunTarget =
  */
 export function RerunButton({ target }: { target: RerunTarget }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const ids = { title: useId(), impact: useId() };
   const [from, setFrom] = useState<RerunFrom>("start");
@@ -60,6 +62,8 @@ export function RerunButton({ target }: { target: RerunTarget }) {
         const result = await rerunRunAction({ runId: target.runId, from });
         if (!result.ok) return setImpact({ ok: false, text: result.error });
         dialog.current?.close();
+        // The old run now lists its re-run: what this page polled of it is out of date.
+        await queryClient.invalidateQueries({ queryKey: ["run", target.runId] });
         router.push(`/runs/${result.data.runId}`);
       } else {
         const result = await rerunRunsAction({

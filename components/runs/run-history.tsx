@@ -123,7 +123,9 @@ export async function RunHistory({
           title={
             // A record alone names it ("No runs for '#1022'"); with other filters, they are the reason too.
             filters.entityId &&
-            !Object.entries(filters).some(([key, value]) => value && key !== "entityId" && key !== "domain")
+            !Object.entries(filters).some(
+              ([key, value]) => value && key !== "entityId" && key !== "domain" && key !== "platform",
+            )
               ? `No runs for '${filters.entityId}'`
               : "No runs match these filters"
           }

@@ -1,7 +1,7 @@
 import { expect, signIn, test } from "./helpers";
 
-// Files run in name order: this one runs on the freshly seeded shop, before flow-editor.spec.ts
-// and the others publish flows that start runs. (It was in shell.spec.ts, which now runs after
+// Files run in name order: this one runs on the freshly seeded shop, before dashboard.spec.ts
+// seeds run history and flow-editor.spec.ts and the others publish flows that start runs. (It was in shell.spec.ts, which now runs after
 // them.) Keep every test here read-only.
 
 test("runs explain themselves honestly while empty", async ({ page }) => {
