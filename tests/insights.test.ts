@@ -341,7 +341,9 @@ describe("the runs list's platform filter", () => {
         .join("\n");
       if (process.env.INSIGHTS_PRINT_PLANS) console.log(`platform=${which}\n${plan}`);
       // Run history is partitioned by month: each partition's copy of the tenant index, merged in order.
-      expect(plan, plan).toMatch(/Index (Only )?Scan using automation_runs_\w*tenant\w*_idx on automation_runs/);
+      expect(plan, plan).toMatch(
+        /Index (Only )?Scan using automation_runs_\w*tenant\w*_idx on automation_runs/,
+      );
       expect(plan, plan).not.toMatch(/Seq Scan on automation_runs|^\s*(->\s+)?Sort\s+\(/m);
     }
     // The real list answers the same (its own query, with the labels' joins) and stays ordered.

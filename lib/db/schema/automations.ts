@@ -141,7 +141,9 @@ export const automationRuns = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("automation_runs_rerun_of_idx").on(t.rerunOf).where(sql`${t.rerunOf} is not null`),
+    index("automation_runs_rerun_of_idx")
+      .on(t.rerunOf)
+      .where(sql`${t.rerunOf} is not null`),
     index("automation_runs_tenant_idx").on(t.tenantId, t.createdAt.desc(), t.id.desc()),
     index("automation_runs_automation_idx").on(t.tenantId, t.automationId, t.createdAt.desc(), t.id.desc()),
     index("automation_runs_status_idx").on(t.tenantId, t.status, t.createdAt.desc(), t.id.desc()),
