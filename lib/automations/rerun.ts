@@ -17,10 +17,9 @@ import { runJobKey } from "./dispatch";
 import { platformCondition, PLATFORMS } from "./platform";
 import { RERUN_FROM, RERUNNABLE, type RerunFrom } from "./rerunnable";
 import { parseSubActionId } from "./engine/sub-action";
-import type { Graph } from "./graph/schema";
 import { summariseNode } from "./nodes/registry";
 import { getRun, type RunDetail } from "./runs";
-import { automationSubject, loadRow } from "./service";
+import { automationSubject, liveGraph, loadRow } from "./service";
 
 /**
  * Re-running a run that failed or was cancelled (SPEC §4 `POST /api/v1/runs/:id/rerun`): a NEW run
@@ -82,14 +81,7 @@ async function planRerun(
     );
   }
   const automation = await loadRow(tx, run.tenantId, run.automationId);
-  if (automation.status !== "active" || !automation.activeGraph) {
-    throw new AppError(
-      409,
-      "conflict",
-      `'${automation.name}' is ${automation.status === "draft" ? "not published" : automation.status}; turn it on first to re-run its runs.`,
-    );
-  }
-  const graph: Graph = automation.activeGraph;
+  const graph = liveGraph(automation, "re-run its runs");
   if (!graph.nodes.some((n) => n.id === run.triggerNodeId)) {
     throw new AppError(
       422,

@@ -10,7 +10,7 @@ import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { runsForEvent } from "./dispatch";
 import { effectiveDomain, registry, summariseNode, triggerMatches } from "./nodes/registry";
 import { getRun, type RunDetail } from "./runs";
-import { automationSubject, loadRow } from "./service";
+import { automationSubject, liveGraph, loadRow } from "./service";
 
 /**
  * Runs one automation for one stored record now (MCP `run_automation` with `entity`): records the
@@ -50,15 +50,9 @@ export async function runForRecord(
   const tenantId = caller.tenant.id;
   const runId = await getDb().transaction(async (tx) => {
     const row = await loadRow(tx, tenantId, automationId);
-    if (row.status !== "active") {
-      throw new AppError(
-        409,
-        "conflict",
-        `'${row.name}' is ${row.status === "draft" ? "not published yet" : row.status}; turn it on first to run it.`,
-      );
-    }
+    const graph = liveGraph(row, "run it");
     const one = DOMAIN_LABELS[domain].one;
-    const trigger = row.activeGraph?.nodes.find(
+    const trigger = graph.nodes.find(
       (n) => registry.get(n.type)?.category === "trigger" && effectiveDomain(n) === domain,
     );
     const definition = trigger && registry.get(trigger.type);

@@ -331,6 +331,21 @@ export async function publishGraph(
   return updated!;
 }
 
+/**
+ * The graph a run started now would take: the active version's. An automation that is not on is
+ * refused (409) with what to do: "'Sync' is paused; turn it on first to <what>."
+ */
+export function liveGraph(row: AutomationRow, what: string): Graph {
+  if (row.status !== "active" || !row.activeGraph) {
+    throw new AppError(
+      409,
+      "conflict",
+      `'${row.name}' is ${row.status === "draft" ? "not published yet" : row.status}; turn it on first to ${what}.`,
+    );
+  }
+  return row.activeGraph;
+}
+
 /** The audit log's subject for a change to an automation. */
 export function automationSubject(row: AutomationRow): { subjectType: "automation"; subjectId: string } {
   return { subjectType: "automation", subjectId: row.id };

@@ -7,7 +7,7 @@ import { AppError, parseOrThrow } from "@/lib/errors";
 import { startLaterRun } from "./engine/later";
 import { laterSteps, thenProblem } from "./later-then";
 import { getRun, type RunDetail } from "./runs";
-import { automationSubject, loadRow } from "./service";
+import { automationSubject, liveGraph, loadRow } from "./service";
 
 /**
  * "Try it later…" (seed 003): runs an automation's Later trigger for a step NOW, as if a later
@@ -47,17 +47,9 @@ export async function tryLater(
   const tenantId = caller.tenant.id;
   const runId = await getDb().transaction(async (tx) => {
     const row = await loadRow(tx, tenantId, automationId);
-    if (row.status !== "active") {
-      throw new AppError(
-        409,
-        "conflict",
-        `'${row.name}' is ${row.status === "draft" ? "not published yet" : row.status}; turn it on first to try a later step.`,
-      );
-    }
-    const steps = laterSteps(row.activeGraph);
-    const trigger = row.activeGraph?.nodes.find(
-      (n) => n.type === "auto.trigger.later" && n.params.step === input.step,
-    );
+    const graph = liveGraph(row, "try a later step");
+    const steps = laterSteps(graph);
+    const trigger = graph.nodes.find((n) => n.type === "auto.trigger.later" && n.params.step === input.step);
     if (!trigger) {
       throw new AppError(
         422,
