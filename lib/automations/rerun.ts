@@ -8,10 +8,12 @@ import {
   automationRuns,
   automationRunSteps,
   automations,
+  entities,
   type RunEvent,
   type RunStatus,
 } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import { runEntityTitle } from "@/lib/entities/options";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "./dispatch";
 import { platformCondition, PLATFORMS } from "./platform";
@@ -126,6 +128,22 @@ async function loadRun(tenantId: string, id: string): Promise<RunRow> {
   return run;
 }
 
+/** The run's record as merchants name it ("Order #1022 · €65.00"), as the run pages name it. */
+async function subjectOf(run: RunRow): Promise<string | null> {
+  if (!run.entityId) return null;
+  const [record] = await getDb()
+    .select({ data: entities.data })
+    .from(entities)
+    .where(
+      and(
+        eq(entities.tenantId, run.tenantId),
+        eq(entities.domain, run.domain),
+        eq(entities.id, run.entityId),
+      ),
+    );
+  return runEntityTitle(run.domain, run.entityId, record?.data ?? null);
+}
+
 /** Inserts the re-runs and their first-leg jobs, in the caller's transaction. Returns the new ids. */
 async function startReruns(tx: Tx, plans: RerunPlan[]): Promise<string[]> {
   if (plans.length === 0) return [];
@@ -174,7 +192,7 @@ export async function rerunImpact(
   const { from: start } = parseOrThrow(rerunInput, body ?? {}, "The re-run is invalid");
   const run = await loadRun(tenantId, runId);
   const plan = await planRerun(getDb(), run, start);
-  return { impact: sentence(plan, (await getRun(tenantId, run.id)).entityLabel) };
+  return { impact: sentence(plan, await subjectOf(run)) };
 }
 
 /** Re-runs one run (editors): the new run, linked by `rerunOf`, and what it does. */
@@ -186,7 +204,7 @@ export async function rerunRun(
   const { from: start } = parseOrThrow(rerunInput, body ?? {}, "The re-run is invalid");
   const tenantId = caller.tenant.id;
   const old = await loadRun(tenantId, runId);
-  const subject = (await getRun(tenantId, old.id)).entityLabel;
+  const subject = await subjectOf(old);
   const { id, impact } = await getDb().transaction(async (tx) => {
     const plan = await planRerun(tx, old, start);
     const [newId] = await startReruns(tx, [plan]);
