@@ -16,6 +16,28 @@ export async function migrateDatabase(url: string): Promise<void> {
     await client.end();
   }
   await runMigrations({ connectionString: url, logger: workerLogger });
+  await tuneJobQueue(url);
+}
+
+/**
+ * graphile-worker's jobs table is a queue: every job is inserted, locked and deleted within
+ * moments, so it piles up dead rows far faster than autovacuum's defaults (20 % of the table)
+ * clean them, and its job fetch — run on every new job — reads each dead row's index entry again.
+ * `bench -- live` found 33,000 dead entries read per fetch (8 ms) after a few minutes of traffic.
+ * Vacuumed and analyzed after every 1,000 changes instead, at full speed. Storage parameters
+ * only: idempotent, and they survive graphile-worker's own migrations.
+ */
+async function tuneJobQueue(url: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client.unsafe(`
+      alter table graphile_worker._private_jobs set (
+        autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000,
+        autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 1000,
+        autovacuum_vacuum_cost_delay = 0)`);
+  } finally {
+    await client.end();
+  }
 }
 
 export interface SchemaStatus {

@@ -74,12 +74,16 @@ export async function recordIngested(
         select * from json_to_recordset(${input}::json)
           as x(i int, id text, type text, domain text, entity_id text, payload jsonb, stored boolean)
       ),
+      -- One primary-key lookup per event (LATERAL … limit 1 is never turned into a join), not an
+      -- anti join that a plan made on a young table answers by reading all of the shop's records.
       missing as (
         select x.i from input x
-        where x.stored and not exists (
-          select 1 from ${entities} e
+        left join lateral (
+          select 1 as found from ${entities} e
           where e.tenant_id = ${tenantId} and e.domain = x.domain and e.id = x.entity_id
-        )
+          limit 1
+        ) e on true
+        where x.stored and e.found is null
       ),
       ok as (${stampMatches(tenantId, types, stamp)}),
       ev as (

@@ -48,22 +48,12 @@ export async function finishRun(
 export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void> {
   if (legs.length === 0) return;
   const rows = legs.map((l) => ({ id: l.runId, leg: l.leg ?? null }));
+  // Each run's steps and pending waits are counted by its own index lookups (LATERAL), whatever
+  // the planner believes of the tables: a batch of one must never scan every step or wait (found
+  // by bench -- live: with stale statistics a hash join read all of a month's steps per leg).
   await tx.execute(sql`
     with ids as (
       select distinct on (id) id, leg from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, leg int)
-    ),
-    tally as (
-      select s.run_id,
-             count(*) filter (where s.category = 'action') as actions,
-             count(*) filter (where s.category = 'action' and s.status = 'failed') as failed
-      from automation_run_steps s join ids on ids.id = s.run_id
-      -- An attempt that was retried does not count: its action's last attempt does.
-      where not coalesce(s.output ? 'retry', false)
-      group by s.run_id
-    ), pending as (
-      select w.run_id, count(*) as n, min(w.resume_at) as next
-      from automation_run_waits w join ids on ids.id = w.run_id
-      where w.status = 'pending' and w.kind <> 'later' group by w.run_id
     )
     update automation_runs r set
       status = case
@@ -78,7 +68,18 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
       error = case when coalesce(p.n, 0) = 0 and coalesce(t.failed, 0) > 0
         then t.failed || ' of ' || t.actions || ' actions failed.' else null end,
       updated_at = now()
-    from ids left join tally t on t.run_id = ids.id left join pending p on p.run_id = ids.id
+    from ids
+    cross join lateral (
+      select count(*) filter (where s.category = 'action') as actions,
+             count(*) filter (where s.category = 'action' and s.status = 'failed') as failed
+      from automation_run_steps s
+      -- An attempt that was retried does not count: its action's last attempt does.
+      where s.run_id = ids.id and not coalesce(s.output ? 'retry', false)
+    ) t
+    cross join lateral (
+      select count(*) as n, min(w.resume_at) as next from automation_run_waits w
+      where w.run_id = ids.id and w.status = 'pending' and w.kind <> 'later'
+    ) p
     where r.id = ids.id and r.status in ('running', 'waiting')
       -- A leg settles its run unless a newer leg of it is in flight: once a wait of another branch
       -- was claimed for the next leg (legs moved on, status running), that leg owns the run's
