@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import os from "node:os";
 import { EventEmitter } from "node:events";
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
+import pg from "pg";
 import { crontabFor } from "@/lib/jobs";
 import { workerLogger } from "@/lib/worker/logger";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
@@ -55,6 +56,17 @@ export interface StartWorkerOptions {
 }
 
 /**
+ * graphile-worker's own connections: the pool stays far smaller than concurrency (jobs waiting on a
+ * batch hold none). Their commits (a job locked, a job completed) do not wait for the disk: each
+ * event costs two of them, and lost on a database crash they only mean a job runs again, which
+ * finds its run or wait already claimed or replays it (every leg is keyed; SPEC §4). The engine's
+ * own transactions, which record what a leg did and the jobs it adds, stay synchronous.
+ */
+function queuePool(connectionString: string, max: number): pg.Pool {
+  return new pg.Pool({ connectionString, max, options: "-c synchronous_commit=off" });
+}
+
+/**
  * Starts graphile-worker with the typed task map and the crontab, registers this process in
  * `worker_heartbeats`, and keeps beating with the lock ids graphile-worker uses, so a sweeper can
  * release this worker's jobs if it is ever killed without a chance to clean up. It is such a
@@ -93,13 +105,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       poolIds.push(workerPool.id);
       lockIds.add(workerPool.id);
     });
+    const pgPool = queuePool(options.connectionString, Math.min(concurrency, 16));
     const started = await run({
       events,
       logger: workerLogger,
-      connectionString: options.connectionString,
+      pgPool,
       concurrency,
-      // Jobs waiting on a batch hold no connection, so the pool stays far smaller than concurrency.
-      maxPoolSize: Math.min(concurrency, 16),
       // Batched fetching and completion: several times the throughput of one query per job.
       preset: {
         worker: {
@@ -116,6 +127,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       parsedCronItems: options.crontab === false ? [] : parseCrontab(crontabFor()),
     });
     poolIdsOf.set(started, poolIds);
+    // graphile-worker does not end a pool it was given.
+    void started.promise.finally(() => pgPool.end().catch(() => {}));
     return started;
   };
   let runner = await startRunner();

@@ -3,10 +3,17 @@
  * hands them to the leg pipeline together, so a thousand legs cost a handful of statements instead
  * of thousands. Each job's promise settles with its own id's outcome, or rejects with its own
  * error (so graphile-worker retries just that job).
+ *
+ * Batches size themselves to the load: at most `maxInFlight` partial batches run at once, and ids
+ * that arrive meanwhile wait for one of them to end and then go together. A quiet worker starts a
+ * leg within `maxWaitMs`; a busy one makes fewer, larger batches instead of one small transaction
+ * per event, each paying its own round trips and commit (bench -- live: a steady 100 events/s
+ * made batches of one or two legs). A full batch never waits.
  */
 export class RunBatcher<Outcome> {
   private pending: { id: string; resolve: (outcome: Outcome) => void; reject: (e: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private inFlight = 0;
 
   constructor(
     private readonly execute: (ids: string[]) => Promise<Map<string, Outcome | Error>>,
@@ -14,13 +21,15 @@ export class RunBatcher<Outcome> {
     private readonly maxBatch = Number(process.env.WORKER_BATCH_SIZE ?? 500),
     /** How long the first job of a batch waits for company, in ms. Default 3. */
     private readonly maxWaitMs = 3,
+    /** Partial batches running at once. Default 2 (or `WORKER_BATCHES_IN_FLIGHT`). */
+    private readonly maxInFlight = Number(process.env.WORKER_BATCHES_IN_FLIGHT ?? 2),
   ) {}
 
   submit(id: string): Promise<Outcome> {
     return new Promise((resolve, reject) => {
       this.pending.push({ id, resolve, reject });
       if (this.pending.length >= this.maxBatch) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
+      else if (this.inFlight < this.maxInFlight) this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
     });
   }
 
@@ -29,19 +38,28 @@ export class RunBatcher<Outcome> {
     this.timer = null;
     const batch = this.pending.splice(0, this.maxBatch);
     if (batch.length === 0) return;
-    this.execute([...new Set(batch.map((b) => b.id))]).then(
-      (outcomes) => {
-        for (const b of batch) {
-          const outcome = outcomes.get(b.id);
-          if (outcome instanceof Error) b.reject(outcome);
-          else if (outcome === undefined) b.reject(new Error(`No outcome for ${b.id}.`));
-          else b.resolve(outcome);
-        }
-      },
-      (error: unknown) => {
-        for (const b of batch) b.reject(error);
-      },
-    );
-    if (this.pending.length > 0) this.timer = setTimeout(() => this.flush(), this.maxWaitMs);
+    this.inFlight += 1;
+    this.execute([...new Set(batch.map((b) => b.id))])
+      .then(
+        (outcomes) => {
+          for (const b of batch) {
+            const outcome = outcomes.get(b.id);
+            if (outcome instanceof Error) b.reject(outcome);
+            else if (outcome === undefined) b.reject(new Error(`No outcome for ${b.id}.`));
+            else b.resolve(outcome);
+          }
+        },
+        (error: unknown) => {
+          for (const b of batch) b.reject(error);
+        },
+      )
+      .finally(() => {
+        this.inFlight -= 1;
+        // The ids that arrived while every slot was busy have waited long enough.
+        if (this.pending.length > 0 && !this.timer) this.flush();
+      });
+    if (this.pending.length >= this.maxBatch) this.flush();
+    else if (this.pending.length > 0 && this.inFlight < this.maxInFlight)
+      this.timer = setTimeout(() => this.flush(), this.maxWaitMs);
   }
 }
