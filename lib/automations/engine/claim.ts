@@ -43,13 +43,28 @@ export interface ClaimedLeg {
   includeStart?: boolean;
 }
 
+/** The automation's live state as a claim reads it; null when it is gone. */
+interface LiveRow {
+  status: AutomationStatus;
+  version: number;
+  inFlightPolicy: InFlightPolicy;
+}
+
+function liveOf(row: LiveRow | null | undefined): LiveAutomation {
+  if (!row?.status) return null;
+  return { status: row.status, version: Number(row.version), inFlightPolicy: row.inFlightPolicy };
+}
+
 function live(row: Record<string, unknown>): LiveAutomation {
-  if (row.automation_status === null || row.automation_status === undefined) return null;
-  return {
-    status: row.automation_status as AutomationStatus,
-    version: Number(row.current_version),
-    inFlightPolicy: row.in_flight_policy as InFlightPolicy,
-  };
+  return liveOf(
+    row.automation_status === null || row.automation_status === undefined
+      ? null
+      : {
+          status: row.automation_status as AutomationStatus,
+          version: Number(row.current_version),
+          inFlightPolicy: row.in_flight_policy as InFlightPolicy,
+        },
+  );
 }
 
 /**
@@ -59,14 +74,20 @@ function live(row: Record<string, unknown>): LiveAutomation {
  */
 export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
   if (runIds.length === 0) return [];
+  // One table, found by its primary key alone. The status test is a CASE so that no status index
+  // can answer it: a plan cached while the month's partition was young took the index of active
+  // runs (thought to hold 2 rows, held 20,000) and read all of them for every batch (bench -- live).
+  // A run claimed before was started by an earlier transaction (`started_at` before this one's
+  // `now()`), so that is a replay, like a run with steps; reading a replay's records is harmless.
   const rows = await executePrepared<Record<string, unknown>>(sql`
     update automation_runs r set
       status = 'running', started_at = coalesce(r.started_at, now()), legs = greatest(r.legs, 1), updated_at = now()
-    from automation_runs src left join automations a on a.id = src.automation_id
-    where r.id = src.id and r.id = any(${uuidArray(runIds)}::uuid[]) and r.status in ('queued', 'running')
+    where r.id = any(${uuidArray(runIds)}::uuid[])
+      and case r.status when 'queued' then true when 'running' then true else false end
     returning r.id, r.tenant_id, r.automation_id, r.automation_version, r.event, r.trigger_node_id, r.rerun_from,
-      src.status as previous_status, a.status as automation_status, a.version as current_version,
-      a.in_flight_policy,
+      r.started_at < now() as started_before,
+      (select json_build_object('status', a.status, 'version', a.version, 'inFlightPolicy', a.in_flight_policy)
+        from automations a where a.id = r.automation_id) as automation,
       exists (select 1 from automation_run_steps s where s.run_id = r.id) as has_steps`);
   return rows.map((row) => ({
     tenantId: String(row.tenant_id),
@@ -78,8 +99,8 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
     // A re-run from a step starts at that step, itself included.
     startNodeId: String(row.rerun_from ?? row.trigger_node_id),
     ...(row.rerun_from ? { includeStart: true } : {}),
-    automation: live(row),
-    replay: row.previous_status === "running" || row.has_steps === true,
+    automation: liveOf(row.automation as LiveRow | null),
+    replay: row.started_before === true || row.has_steps === true,
     wait: null,
   }));
 }
