@@ -74,6 +74,22 @@ export class RunWatcher {
     }
   }
 
+  /** Runs of the measured automation in this status. */
+  async countStatus(status: string): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`
+      select count(*)::int as n from automation_runs where automation_id = ${this.automationId} and status = ${status}`;
+    return row!.n;
+  }
+
+  /** The other active automations of the measured one's shop that listen to `type`. */
+  async otherListeners(type: string): Promise<string[]> {
+    const rows = await this.sql<{ id: string }[]>`
+      select o.id from automations o join automations a on a.tenant_id = o.tenant_id
+      where a.id = ${this.automationId} and o.id <> a.id and o.status = 'active'
+        and ${type} = any(o.trigger_events)`;
+    return rows.map((r) => r.id);
+  }
+
   async close(): Promise<void> {
     await this.sql.end();
   }

@@ -68,8 +68,11 @@ if (check("build", "npx", ["next", "build"])) {
     passed: e2e ? e2e.stats.expected + e2e.stats.flaky : 0,
     failed: e2e ? e2e.stats.unexpected + (e2eOk || e2e.stats.unexpected > 0 ? 0 : 1) : 1,
   });
+  // The production server and worker under a steady stream with a waiting flow (a collapse guard).
+  check("live smoke", process.execPath, ["--import", "tsx", "scripts/live-smoke.ts"]);
 } else {
   tallies.push({ name: "end-to-end (Playwright, Chromium)", passed: 0, failed: 1 });
+  tallies.push({ name: "live smoke", passed: 0, failed: 1 });
 }
 
 console.log("\nSummary");

@@ -417,11 +417,12 @@ describe("exactly once, and never stuck", () => {
     const id = await publishFlow(shop.keys.editor, "No job", simpleWait("no-job"));
     await upsertEntity(shop.tenant.id, "order", "n-1", order(), "test");
     const run = await runOf(id, "n-1");
-    await getDb().execute(sql`alter function graphile_worker.add_jobs rename to add_jobs_broken`);
+    // A wait's job goes into graphile-worker's jobs table in the statement that writes the wait.
+    await getDb().execute(sql`alter table graphile_worker._private_jobs rename to _private_jobs_broken`);
     try {
       await expect(executeRun(run.id)).rejects.toThrow();
     } finally {
-      await getDb().execute(sql`alter function graphile_worker.add_jobs_broken rename to add_jobs`);
+      await getDb().execute(sql`alter table graphile_worker._private_jobs_broken rename to _private_jobs`);
     }
     expect(
       await getDb().select().from(automationRunWaits).where(eq(automationRunWaits.runId, run.id)),

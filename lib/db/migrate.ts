@@ -35,6 +35,10 @@ async function tuneJobQueue(url: string): Promise<void> {
         autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000,
         autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 1000,
         autovacuum_vacuum_cost_delay = 0)`);
+    // Waits add their jobs straight into the jobs table (store/waits.ts createWaits), which needs
+    // the task's row; add_jobs makes it on first use, and so does this.
+    await client.unsafe(`
+      insert into graphile_worker._private_tasks (identifier) values ('automation_resume') on conflict do nothing`);
   } finally {
     await client.end();
   }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { actionDeliveries, automationRunSteps, type DeliveryStatus, type WaitKind } from "@/lib/db/schema";
 import {
@@ -305,6 +306,32 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
   }
 }
 
+/** Inserts deliveries (one JSON parameter however many) and says how many were new. */
+async function insertDeliveries(tx: Tx, deliveries: Delivery[]): Promise<number> {
+  const rows = deliveries.map((d) => ({
+    tenant_id: d.tenantId,
+    run_id: d.runId,
+    node_id: d.nodeId,
+    leg: d.leg,
+    node_type: d.nodeType,
+    dedupe_key: d.dedupeKey,
+    status: d.status,
+    request: d.request,
+    response: d.response ?? null,
+    error: d.error ?? null,
+    completed_at: d.completedAt?.toISOString() ?? null,
+  }));
+  const inserted = await tx.execute(sql`
+    insert into action_deliveries (tenant_id, run_id, node_id, leg, node_type, dedupe_key, status, request,
+      response, error, completed_at)
+    select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(tenant_id uuid, run_id uuid,
+      node_id text, leg int, node_type text, dedupe_key text, status text, request jsonb, response jsonb,
+      error text, completed_at timestamptz)
+    on conflict do nothing
+    returning 1`);
+  return inserted.length;
+}
+
 /** Writes a phase's waits: their `waiting` steps, the rows and their jobs (none twice on a replay). */
 async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
   if (writes.waits.length === 0) return;
@@ -368,12 +395,8 @@ async function writePhase(tx: Tx, legs: Leg[]): Promise<void> {
   }
 
   if (writes.deliveries.length > 0) {
-    const inserted = await tx
-      .insert(actionDeliveries)
-      .values(writes.deliveries)
-      .onConflictDoNothing()
-      .returning({ id: actionDeliveries.id });
-    if (inserted.length !== writes.deliveries.length) throw new DeliveryConflict();
+    const inserted = await insertDeliveries(tx, writes.deliveries);
+    if (inserted !== writes.deliveries.length) throw new DeliveryConflict();
   }
   await recordSteps(tx, writes.steps);
   await writeWaits(tx, writes);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import { automationRunSteps, type StepStatus } from "@/lib/db/schema";
+import type { StepStatus } from "@/lib/db/schema";
 
 export interface StepRecord {
   tenantId: string;
@@ -20,39 +20,42 @@ export interface StepRecord {
   finishedAt?: Date | null;
 }
 
-function values(step: StepRecord) {
+/** A step as a row of `json_to_recordset` (column names as in the table). */
+function row(step: StepRecord) {
   const finishedAt = step.finishedAt === undefined ? new Date() : step.finishedAt;
   return {
-    ...step,
+    tenant_id: step.tenantId,
+    run_id: step.runId,
+    node_id: step.nodeId,
+    node_type: step.nodeType,
+    category: step.category,
+    status: step.status,
+    leg: step.leg,
+    position: step.position,
     input: step.input ?? null,
     output: step.output ?? null,
     error: step.error ?? null,
     reason: step.reason ?? null,
-    finishedAt,
-    durationMs: finishedAt ? finishedAt.getTime() - step.startedAt.getTime() : null,
+    started_at: step.startedAt.toISOString(),
+    finished_at: finishedAt?.toISOString() ?? null,
+    duration_ms: finishedAt ? finishedAt.getTime() - step.startedAt.getTime() : null,
   };
 }
 
 /**
  * Writes step rows; a node has one row per leg, so writing it again (a redelivered job) updates
- * the row instead of adding a second one.
+ * the row instead of adding a second one. One parameter however many steps: a batch's steps as
+ * JSON cost the server one value to bind, not fifteen per row (7,500 for a batch of 500).
  */
 export async function recordSteps(tx: DbOrTx, steps: StepRecord[]): Promise<void> {
   if (steps.length === 0) return;
-  await tx
-    .insert(automationRunSteps)
-    .values(steps.map(values))
-    .onConflictDoUpdate({
-      target: [automationRunSteps.runId, automationRunSteps.nodeId, automationRunSteps.leg],
-      set: {
-        status: sql`excluded.status`,
-        position: sql`excluded.position`,
-        input: sql`excluded.input`,
-        output: sql`excluded.output`,
-        error: sql`excluded.error`,
-        reason: sql`excluded.reason`,
-        finishedAt: sql`excluded.finished_at`,
-        durationMs: sql`excluded.duration_ms`,
-      },
-    });
+  await tx.execute(sql`
+    insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position,
+      input, output, error, reason, started_at, finished_at, duration_ms)
+    select * from json_to_recordset(${JSON.stringify(steps.map(row))}::json) as x(tenant_id uuid, run_id uuid,
+      node_id text, node_type text, category text, status text, leg int, position int, input jsonb, output jsonb,
+      error text, reason text, started_at timestamptz, finished_at timestamptz, duration_ms int)
+    on conflict (run_id, node_id, leg) do update set status = excluded.status, position = excluded.position,
+      input = excluded.input, output = excluded.output, error = excluded.error, reason = excluded.reason,
+      finished_at = excluded.finished_at, duration_ms = excluded.duration_ms`);
 }

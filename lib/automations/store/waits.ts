@@ -28,25 +28,76 @@ export interface NewWait {
   attempt?: number;
 }
 
+/** Attempts of a wait's resume job. */
+const RESUME_MAX_ATTEMPTS = 5;
+
+/** A wait just written, as its callers need it. */
+export interface CreatedWait {
+  id: string;
+  runId: string;
+  nodeId: string;
+  kind: WaitKind;
+}
+
 /**
  * Writes wait rows and their delayed `automation_resume` jobs (job_key = the wait's id) in the
- * caller's transaction, in two statements however many: a wait never exists without its job.
+ * caller's transaction, in ONE statement however many: a wait never exists without its job.
  * Throws if scheduling fails.
+ *
+ * The jobs go straight into graphile-worker's table (as the WakeTimer's lock does), not through
+ * `add_jobs`, whose NOTIFY is what makes a job start at once. A transaction that notifies takes
+ * Postgres's one notify lock from its commit until the commit is on disk, so every notifying
+ * commit of the database queues behind the others (`Lock:object` in pg_stat_activity): at a few
+ * hundred events/s, a NOTIFY for each pausing leg — for a job due in two days, that no worker can
+ * take yet — halved how many events the whole shop could take (bench -- live). A wait already due
+ * (a time in the past) still notifies; the others are found by the WakeTimer or the next poll.
  */
-export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<WaitRow[]> {
+export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<CreatedWait[]> {
   if (waits.length === 0) return [];
-  const rows = await tx.insert(automationRunWaits).values(waits).returning();
-  await enqueueJobs(
-    tx,
-    rows.map((row) => ({
-      task: "automation_resume" as const,
-      payload: { waitId: row.id },
-      runAt: row.resumeAt,
-      jobKey: row.id,
-      maxAttempts: 5,
-    })),
-  );
-  return rows;
+  const rows = waits.map((w) => ({
+    tenant_id: w.tenantId,
+    run_id: w.runId,
+    automation_id: w.automationId,
+    automation_version: w.automationVersion,
+    node_id: w.nodeId,
+    node_type: w.nodeType,
+    step_id: w.stepId,
+    leg: w.leg,
+    event: w.event,
+    kind: w.kind,
+    resume_at: w.resumeAt.toISOString(),
+    attempt: w.attempt ?? null,
+  }));
+  const created = await tx.execute<{
+    id: string;
+    run_id: string;
+    node_id: string;
+    kind: WaitKind;
+    jobs: number;
+    notified: number;
+  }>(sql`
+    with w as (
+      insert into automation_run_waits (tenant_id, run_id, automation_id, automation_version, node_id,
+        node_type, step_id, leg, event, kind, resume_at, attempt)
+      select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(tenant_id uuid, run_id uuid,
+        automation_id uuid, automation_version int, node_id text, node_type text, step_id uuid, leg int,
+        event jsonb, kind text, resume_at timestamptz, attempt int)
+      returning id, run_id, node_id, kind, resume_at
+    ), jobs as (
+      insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key)
+      select t.id, json_build_object('waitId', w.id), w.resume_at, ${RESUME_MAX_ATTEMPTS}, w.id::text
+      from w join graphile_worker._private_tasks t on t.identifier = 'automation_resume'
+      returning run_at
+    ), due as (
+      select pg_notify('jobs:insert', '{"count":1}') from jobs where run_at <= now() limit 1
+    )
+    select w.id, w.run_id, w.node_id, w.kind, (select count(*) from jobs)::int as jobs,
+      (select count(*) from due)::int as notified
+    from w`);
+  if (created.length > 0 && Number(created[0]!.jobs) !== waits.length) {
+    throw new Error("The automation_resume task is not registered with graphile-worker; run `tillflow migrate`.");
+  }
+  return created.map((w) => ({ id: String(w.id), runId: String(w.run_id), nodeId: w.node_id, kind: w.kind }));
 }
 
 /** Resolves a pending wait without running its downstream, and drops its job. */
