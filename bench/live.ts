@@ -114,6 +114,7 @@ async function warmUp(ctx: Ctx): Promise<void> {
   const ms = WARMUP_SECONDS * 1000;
   await closedLoop(CONCURRENCY, ms, () => ctx.client.request("GET", "/api/health"));
   const prefix = `${ctx.tag}-w-`;
+  ctx.runs.begin(prefix);
   let accepted = 0;
   await closedLoop(CONCURRENCY, ms, async (i) => {
     const reply = await ctx.client.request("POST", "/api/v1/events", event(`${prefix}${i}`, i));
@@ -136,6 +137,7 @@ async function health(ctx: Ctx): Promise<number> {
 
 async function singles(ctx: Ctx, healthRps: number): Promise<Metrics> {
   const prefix = `${ctx.tag}-s-`;
+  ctx.runs.begin(prefix);
   let accepted = 0;
   let refused = 0;
   const samples: { x: number; y: number }[] = [];
@@ -185,6 +187,7 @@ async function singles(ctx: Ctx, healthRps: number): Promise<Metrics> {
 
 async function arrays(ctx: Ctx): Promise<Metrics> {
   // Arrays are being added to `POST /api/v1/events`; a server without them refuses one here.
+  ctx.runs.begin(`${ctx.tag}-p-`);
   const probe = await ctx.client.request("POST", "/api/v1/events", [event(`${ctx.tag}-p-0`, 0)]);
   if (probe.status === 400 || probe.status === 422) {
     console.log(`An array of one event answered ${probe.status}: ${probe.body.slice(0, 300)}`);
@@ -194,6 +197,7 @@ async function arrays(ctx: Ctx): Promise<Metrics> {
   await ctx.runs.drain(`${ctx.tag}-p-`, 1);
 
   const prefix = `${ctx.tag}-a-`;
+  ctx.runs.begin(prefix);
   let next = 0;
   let accepted = 0;
   const latencies: number[] = [];
@@ -234,6 +238,7 @@ async function arrays(ctx: Ctx): Promise<Metrics> {
 /** One open loop at `rate` events/s: event → measured run settled, and whether the lag grew. */
 async function openAt(ctx: Ctx, label: string, rate: number, seconds: number) {
   const prefix = `${ctx.tag}-${label}-`;
+  ctx.runs.begin(prefix);
   const sentAt = new Map<string, number>();
   let accepted = 0;
   const firstSent = wallMs();
@@ -364,7 +369,9 @@ async function prepare(app: LiveApp): Promise<Prepared> {
   const automationId = await setUp(client);
   const runs = new RunWatcher(app.databaseUrl, automationId);
   const others = await runs.otherListeners("order.fulfilled");
-  console.log(`Set up ${ORDERS} orders and the flow; ${others.length} more automation(s) listen to order.fulfilled.`);
+  console.log(
+    `Set up ${ORDERS} orders and the flow; ${others.length} more automation(s) listen to order.fulfilled.`,
+  );
   return { client, runs, others };
 }
 

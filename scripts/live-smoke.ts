@@ -50,7 +50,11 @@ async function main(): Promise<void> {
     const tagId = await publish(
       client,
       "Smoke: tag fulfilled orders",
-      chain("auto.trigger.order_fulfilled", { id: "a", type: "auto.action.add_tag", params: { tag: "smoke" } }),
+      chain("auto.trigger.order_fulfilled", {
+        id: "a",
+        type: "auto.action.add_tag",
+        params: { tag: "smoke" },
+      }),
     );
     const waitId = await publish(
       client,
@@ -73,12 +77,14 @@ async function main(): Promise<void> {
       domain: "order",
       entityId: `smoke-${i % ORDERS}`,
     });
+    tagRuns.begin("smoke-a-");
     for (let a = 0; a < ARRAYS; a++) {
       const batch = Array.from({ length: 500 }, (_, j) => event(`smoke-a-${a * 500 + j}`, j));
       await client.expect("POST", "/api/v1/events", [201], batch);
     }
     await tagRuns.drain("smoke-a-", ARRAYS * 500);
 
+    tagRuns.begin("smoke-o-");
     const sentAt = new Map<string, number>();
     const sent = await openLoop(RATE, SECONDS * 1000, (i) => {
       const id = `smoke-o-${i}`;
@@ -92,7 +98,7 @@ async function main(): Promise<void> {
     const p99 = percentile(latencies, 99);
     const expectedWaiting = ARRAYS * 500 + RATE * SECONDS;
     let waiting = 0;
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
       waiting = await waitRuns.countStatus("waiting");
       if (waiting >= expectedWaiting) break;
       await new Promise((r) => setTimeout(r, 200));
@@ -104,7 +110,9 @@ async function main(): Promise<void> {
     );
     const problems = [
       ...(sent.failed > 0 ? [`${sent.failed} requests failed`] : []),
-      ...(settled.succeeded !== settled.settled ? [`${settled.settled - settled.succeeded} runs did not succeed`] : []),
+      ...(settled.succeeded !== settled.settled
+        ? [`${settled.settled - settled.succeeded} runs did not succeed`]
+        : []),
       ...(waiting !== expectedWaiting ? [`${waiting} runs waiting, not ${expectedWaiting}`] : []),
       ...(p99 > LIMIT_MS ? [`p99 ${p99.toFixed(0)} ms is over ${LIMIT_MS} ms: live traffic collapsed`] : []),
     ];

@@ -63,7 +63,10 @@ export interface StartWorkerOptions {
  * own transactions, which record what a leg did and the jobs it adds, stay synchronous.
  */
 function queuePool(connectionString: string, max: number): pg.Pool {
-  return new pg.Pool({ connectionString, max, options: "-c synchronous_commit=off" });
+  const pool = new pg.Pool({ connectionString, max, options: "-c synchronous_commit=off" });
+  // An idle connection cut by a Postgres restart: the pool replaces it; graphile-worker retries.
+  pool.on("error", (error) => console.error("A graphile-worker database connection failed.", error.message));
+  return pool;
 }
 
 /**

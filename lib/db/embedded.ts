@@ -281,6 +281,19 @@ async function startCluster(dataDir: string, disposable: boolean): Promise<numbe
     `-p ${port}`,
     "-c listen_addresses=127.0.0.1",
     "-c max_connections=300",
+    // Autovacuum looks at each database every 10 s, not every minute: the job queue's dead rows
+    // (see tuneJobQueue in migrate.ts) and young run partitions' statistics are caught up in time.
+    "-c autovacuum_naptime=10s",
+    // TILLFLOW_PG_PROFILE=1 (when the cluster starts): every statement's calls and time in
+    // pg_stat_statements (`create extension pg_stat_statements` once), and the plan of each one
+    // slower than 10 ms, with its actual rows, in <data dir>/server.log (auto_explain).
+    ...(process.env.TILLFLOW_PG_PROFILE === "1"
+      ? [
+          "-c shared_preload_libraries=pg_stat_statements,auto_explain",
+          "-c auto_explain.log_min_duration=10ms",
+          "-c auto_explain.log_analyze=on",
+        ]
+      : []),
     ...(disposable ? ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"] : []),
   ];
   await pgCtl([

@@ -29,7 +29,8 @@ export class RunBatcher<Outcome> {
     return new Promise((resolve, reject) => {
       this.pending.push({ id, resolve, reject });
       if (this.pending.length >= this.maxBatch) this.flush();
-      else if (this.inFlight < this.maxInFlight) this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
+      else if (this.inFlight < this.maxInFlight)
+        this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
     });
   }
 

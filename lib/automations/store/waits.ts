@@ -95,7 +95,9 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<Created
       (select count(*) from due)::int as notified
     from w`);
   if (created.length > 0 && Number(created[0]!.jobs) !== waits.length) {
-    throw new Error("The automation_resume task is not registered with graphile-worker; run `tillflow migrate`.");
+    throw new Error(
+      "The automation_resume task is not registered with graphile-worker; run `tillflow migrate`.",
+    );
   }
   return created.map((w) => ({ id: String(w.id), runId: String(w.run_id), nodeId: w.node_id, kind: w.kind }));
 }
