@@ -65,7 +65,10 @@ export interface StartWorkerOptions {
 function queuePool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, options: "-c synchronous_commit=off" });
   // An idle connection cut by a Postgres restart: the pool replaces it; graphile-worker retries.
-  pool.on("error", (error) => console.error("A graphile-worker database connection failed.", error.message));
+  const failed = (error: Error) =>
+    console.error("A graphile-worker database connection failed.", error.message);
+  pool.on("error", failed);
+  pool.on("connect", (client) => client.on("error", failed));
   return pool;
 }
 
