@@ -3,7 +3,7 @@
  * production web server and worker as `npm start` runs them (bench/live-app.ts), two flows on
  * `order.fulfilled` — one tags the order, one waits 2 days — and the shop's other listeners paused:
  *
- *   1. a shop with waiting runs: 4 arrays of 500 events (2,000 paused runs), settled;
+ *   1. a shop with waiting runs: 20 arrays of 1,000 events (20,000 paused runs), settled;
  *   2. 50 events/s, one at a time, for 5 s (open loop): event → tag run settled.
  *
  * Fails if any run fails, if a waiting run is not `waiting`, or if the p99 of (2) is over 1.5 s —
@@ -18,7 +18,8 @@ import { RunWatcher } from "../bench/live-runs";
 const RATE = 50;
 const SECONDS = 5;
 const ORDERS = 500;
-const ARRAYS = 4;
+const ARRAYS = 20;
+const ARRAY_SIZE = 1_000;
 const LIMIT_MS = 1_500;
 
 const chain = (trigger: string, ...steps: { id: string; type: string; params: object }[]) => ({
@@ -79,10 +80,10 @@ async function main(): Promise<void> {
     });
     tagRuns.begin("smoke-a-");
     for (let a = 0; a < ARRAYS; a++) {
-      const batch = Array.from({ length: 500 }, (_, j) => event(`smoke-a-${a * 500 + j}`, j));
+      const batch = Array.from({ length: ARRAY_SIZE }, (_, j) => event(`smoke-a-${a * ARRAY_SIZE + j}`, j));
       await client.expect("POST", "/api/v1/events", [201], batch);
     }
-    await tagRuns.drain("smoke-a-", ARRAYS * 500);
+    await tagRuns.drain("smoke-a-", ARRAYS * ARRAY_SIZE);
 
     tagRuns.begin("smoke-o-");
     const sentAt = new Map<string, number>();
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
     const latencies = [...finished].map(([id, ms]) => ms - sentAt.get(id)!).sort((a, b) => a - b);
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
-    const expectedWaiting = ARRAYS * 500 + RATE * SECONDS;
+    const expectedWaiting = ARRAYS * ARRAY_SIZE + RATE * SECONDS;
     let waiting = 0;
     for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
       waiting = await waitRuns.countStatus("waiting");
