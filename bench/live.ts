@@ -68,6 +68,8 @@ interface Ctx {
   runs: RunWatcher;
   /** Unique per bench run, so event ids never collide with an earlier run's. */
   tag: string;
+  /** Events accepted so far, every section's (warm-up included): what CPU per event divides by. */
+  accepted: number;
 }
 
 function event(id: string, i: number) {
@@ -122,6 +124,7 @@ async function warmUp(ctx: Ctx): Promise<void> {
     return reply;
   });
   await ctx.runs.drain(prefix, accepted);
+  ctx.accepted += accepted;
 }
 
 async function health(ctx: Ctx): Promise<number> {
@@ -159,6 +162,7 @@ async function singles(ctx: Ctx, healthRps: number): Promise<Metrics> {
   const windowEnd = wallMs();
   sampling = false;
   await sampler;
+  ctx.accepted += accepted;
   const runs = await ctx.runs.drain(prefix, accepted);
   const inWindow = await ctx.runs.finishedBetween(prefix, firstSent, windowEnd);
   const settledPerSecond = runs.settled / ((runs.lastFinishedMs - firstSent) / 1000);
@@ -219,6 +223,7 @@ async function arrays(ctx: Ctx): Promise<Metrics> {
     }),
   );
   const lastAccepted = wallMs();
+  ctx.accepted += accepted;
   const runs = await ctx.runs.drain(prefix, accepted);
   latencies.sort((a, b) => a - b);
   const events = ARRAYS * ARRAY_SIZE;
@@ -249,6 +254,7 @@ async function openAt(ctx: Ctx, label: string, rate: number, seconds: number) {
     if (reply.status === 201) accepted++;
     return reply;
   });
+  ctx.accepted += accepted;
   const runs = await ctx.runs.drain(prefix, accepted);
   const finished = await ctx.runs.finishTimes(prefix);
   const points = [...finished].map(([id, ms]) => {
@@ -337,6 +343,7 @@ async function sections(ctx: Ctx, withSweep: boolean): Promise<Metrics> {
   return {
     seconds: SECONDS,
     concurrency: CONCURRENCY,
+    eventsAccepted: ctx.accepted,
     healthPerSecond: round(healthRps),
     ...single,
     ...array,
@@ -377,12 +384,14 @@ async function prepare(app: LiveApp): Promise<Prepared> {
 
 /**
  * The sections against a running app, the demo shop as seeded (no sweep). `bench -- workers` runs
- * them too, against the same web server with 1, 2 and 4 worker processes.
+ * them too, against the same web server with 1, 2 and 4 worker processes; `afterSetUp` is called
+ * once the orders and the flow exist, when what is measured begins.
  */
-export async function liveSections(app: LiveApp): Promise<Metrics> {
+export async function liveSections(app: LiveApp, afterSetUp: () => void = () => {}): Promise<Metrics> {
   const { client, runs } = await prepare(app);
   try {
-    return await sections({ client, runs, tag: `live${Date.now().toString(36)}` }, false);
+    afterSetUp();
+    return await sections({ client, runs, tag: `live${Date.now().toString(36)}`, accepted: 0 }, false);
   } finally {
     client.close();
     await runs.close();
@@ -402,7 +411,10 @@ export async function benchLive(): Promise<void> {
       const verb = scenario === "one" ? "pause" : "activate";
       for (const id of others) await client.expect("POST", `/api/v1/automations/${id}/${verb}`, [200, 409]);
       console.log(`\nScenario "${scenario}": ${SCENARIO_WORDS[scenario]}`);
-      const m = await sections({ client, runs, tag: `live${scenario}${Date.now().toString(36)}` }, true);
+      const m = await sections(
+        { client, runs, tag: `live${scenario}${Date.now().toString(36)}`, accepted: 0 },
+        true,
+      );
       const ok = meets(m, scenario);
       met &&= ok;
       for (const [key, value] of Object.entries(m)) metrics[`${scenario}.${key}`] = value;

@@ -120,7 +120,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       // Batched fetching and completion: several times the throughput of one query per job.
       preset: {
         worker: {
-          ...(localQueueSize > 1 ? { localQueue: { size: localQueueSize } } : {}),
+          // A fetch that found nothing (another worker took the job its NOTIFY announced) waits
+          // about 10 ms before the next: with several workers, every new job woke all of them
+          // and each asked the database, so Postgres did the fetch once per worker.
+          ...(localQueueSize > 1
+            ? { localQueue: { size: localQueueSize, refetchDelay: { durationMs: 10, threshold: 0 } } }
+            : {}),
           completeJobBatchDelay: options.completeBatchDelay ?? 0,
           failJobBatchDelay: options.completeBatchDelay ?? 0,
         },
