@@ -4,7 +4,7 @@
  * the unit/integration (vitest) and end-to-end (Playwright) suites count their tests.
  * A failing step does not hide the others' results; the exit code is non-zero if anything failed.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 interface Tally {
@@ -36,10 +36,35 @@ function readJson<T>(file: string): T | null {
   }
 }
 
-check("lint", "npx", ["eslint", ".", "--max-warnings", "0"]);
-check("format", "npx", ["prettier", "--check", "."]);
-const typesChecked = check("typecheck", "npx", ["tsc", "--noEmit"]);
-check("migration drift", process.execPath, ["--import", "tsx", "scripts/check-drift.ts"]);
+/** Runs commands side by side, their output kept and printed in order; one check each. */
+async function checksAtOnce(checks: { name: string; command: string; args: string[] }[]): Promise<boolean[]> {
+  const results = await Promise.all(
+    checks.map(
+      ({ command, args }) =>
+        new Promise<{ ok: boolean; output: string }>((resolve) => {
+          let output = "";
+          const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+          child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+          child.on("close", (code) => resolve({ ok: code === 0, output }));
+        }),
+    ),
+  );
+  return checks.map(({ name, command, args }, i) => {
+    const { ok, output } = results[i]!;
+    console.log(`\n$ ${command} ${args.join(" ")}\n${output.trimEnd()}`);
+    tallies.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+    return ok;
+  });
+}
+
+// The static checks are single-threaded and independent: together they take the longest one's time.
+const [, , typesChecked] = await checksAtOnce([
+  { name: "lint", command: "npx", args: ["eslint", ".", "--max-warnings", "0"] },
+  { name: "format", command: "npx", args: ["prettier", "--check", "."] },
+  { name: "typecheck", command: "npx", args: ["tsc", "--noEmit"] },
+  { name: "migration drift", command: process.execPath, args: ["--import", "tsx", "scripts/check-drift.ts"] },
+]);
 
 const unitOk = run("npx", [
   "vitest",

@@ -43,7 +43,7 @@ export interface ClaimedLeg {
   includeStart?: boolean;
 }
 
-/** The automation's live state as a claim reads it; null when it is gone. */
+/** The automation's live state as a claim reads it (`automationState`); null when it is gone. */
 interface LiveRow {
   status: AutomationStatus;
   version: number;
@@ -55,17 +55,10 @@ function liveOf(row: LiveRow | null | undefined): LiveAutomation {
   return { status: row.status, version: Number(row.version), inFlightPolicy: row.inFlightPolicy };
 }
 
-function live(row: Record<string, unknown>): LiveAutomation {
-  return liveOf(
-    row.automation_status === null || row.automation_status === undefined
-      ? null
-      : {
-          status: row.automation_status as AutomationStatus,
-          version: Number(row.current_version),
-          inFlightPolicy: row.in_flight_policy as InFlightPolicy,
-        },
-  );
-}
+/** The live state of `alias`'s automation, by primary key, as one JSON value. */
+const automationState = (alias: string) =>
+  sql.raw(`(select json_build_object('status', a.status, 'version', a.version, 'inFlightPolicy', a.in_flight_policy)
+        from automations a where a.id = ${alias}.automation_id) as automation`);
 
 /**
  * Takes queued runs for their first leg (or re-takes `running` ones whose worker died: steps and
@@ -86,8 +79,7 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
       and case r.status when 'queued' then true when 'running' then true else false end
     returning r.id, r.tenant_id, r.automation_id, r.automation_version, r.event, r.trigger_node_id, r.rerun_from,
       r.started_at < now() as started_before,
-      (select json_build_object('status', a.status, 'version', a.version, 'inFlightPolicy', a.in_flight_policy)
-        from automations a where a.id = r.automation_id) as automation,
+      ${automationState("r")},
       exists (select 1 from automation_run_steps s where s.run_id = r.id) as has_steps`);
   return rows.map((row) => ({
     tenantId: String(row.tenant_id),
@@ -139,8 +131,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
         and r.status = 'running' and r.legs = w.resume_leg
     )
-    select l.*, a.status as automation_status, a.version as current_version, a.in_flight_policy
-    from legs l left join automations a on a.id = l.automation_id`);
+    select l.*, ${automationState("l")} from legs l`);
   return rows.map((row) => ({
     tenantId: String(row.tenant_id),
     runId: String(row.run_id),
@@ -149,7 +140,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
     event: row.event as RunEvent,
     leg: Number(row.resume_leg),
     startNodeId: String(row.node_id),
-    automation: live(row),
+    automation: liveOf(row.automation as LiveRow | null),
     replay: row.replay === true,
     wait: { id: String(row.id), stepId: row.step_id === null ? null : String(row.step_id) },
     ...(row.kind === "approval" ? { startHandle: row.decision ? String(row.decision) : "timed_out" } : {}),
