@@ -37,6 +37,7 @@ import { percentile, report, type Metrics } from "./harness";
 import { startLiveApp, type LiveApp } from "./live-app";
 import { closedLoop, HttpClient, openLoop, slope, wallMs } from "./live-load";
 import { RunWatcher } from "./live-runs";
+import { publishFlow, putOrders } from "./live-shop";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env("BENCH_LIVE_SECONDS", 10);
@@ -77,22 +78,8 @@ function event(id: string, i: number) {
 }
 
 async function setUp(client: HttpClient): Promise<string> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < ORDERS) {
-        const i = next++;
-        await client.expect("PUT", `/api/v1/entities/order/live-${i}`, [200, 201], {
-          number: `#L${i}`,
-          status: "pending",
-          total: 25,
-          currency: "EUR",
-          lineItems: [],
-        });
-      }
-    }),
-  );
-  const graph = {
+  await putOrders(client, "live-", ORDERS, CONCURRENCY);
+  return publishFlow(client, "Bench: tag fulfilled orders", {
     nodes: [
       { id: "t", type: "auto.trigger.order_fulfilled", params: {} },
       { id: "c", type: "auto.condition.field", params: { path: "total", operator: "gt", value: 10 } },
@@ -102,13 +89,7 @@ async function setUp(client: HttpClient): Promise<string> {
       { id: "e1", source: "t", target: "c" },
       { id: "e2", source: "c", sourceHandle: "true", target: "a" },
     ],
-  };
-  const created = await client.expect<{ id: string }>("POST", "/api/v1/automations", [201], {
-    name: "Bench: tag fulfilled orders",
-    graph,
   });
-  await client.expect("POST", `/api/v1/automations/${created.id}/publish`, [200], { note: "bench live" });
-  return created.id;
 }
 
 /** Single events at full concurrency for a while, then every run settled: not measured. */

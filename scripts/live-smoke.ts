@@ -14,6 +14,7 @@ import { percentile } from "../bench/harness";
 import { startLiveApp } from "../bench/live-app";
 import { HttpClient, openLoop, wallMs } from "../bench/live-load";
 import { RunWatcher } from "../bench/live-runs";
+import { publishFlow, putOrders } from "../bench/live-shop";
 
 const RATE = 50;
 const SECONDS = 5;
@@ -27,28 +28,14 @@ const chain = (trigger: string, ...steps: { id: string; type: string; params: ob
   edges: steps.map((step, i) => ({ id: `e${i}`, source: i === 0 ? "t" : steps[i - 1]!.id, target: step.id })),
 });
 
-async function publish(client: HttpClient, name: string, graph: object): Promise<string> {
-  const { id } = await client.expect<{ id: string }>("POST", "/api/v1/automations", [201], { name, graph });
-  await client.expect("POST", `/api/v1/automations/${id}/publish`, [200], { note: "live smoke" });
-  return id;
-}
-
 async function main(): Promise<void> {
   const app = await startLiveApp();
   const client = new HttpClient(app.baseUrl, app.apiKey, 32);
   let tagRuns: RunWatcher | null = null;
   let waitRuns: RunWatcher | null = null;
   try {
-    for (let i = 0; i < ORDERS; i++) {
-      await client.expect("PUT", `/api/v1/entities/order/smoke-${i}`, [200, 201], {
-        number: `#S${i}`,
-        status: "pending",
-        total: 25,
-        currency: "EUR",
-        lineItems: [],
-      });
-    }
-    const tagId = await publish(
+    await putOrders(client, "smoke-", ORDERS, 32);
+    const tagId = await publishFlow(
       client,
       "Smoke: tag fulfilled orders",
       chain("auto.trigger.order_fulfilled", {
@@ -57,7 +44,7 @@ async function main(): Promise<void> {
         params: { tag: "smoke" },
       }),
     );
-    const waitId = await publish(
+    const waitId = await publishFlow(
       client,
       "Smoke: wait 2 days after fulfilment",
       chain(

@@ -7,16 +7,19 @@ import postgres from "postgres";
 import { workerLogger } from "@/lib/worker/logger";
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
-/** Applies our drizzle migrations and graphile-worker's own schema. Safe to run repeatedly. */
+/**
+ * Applies our drizzle migrations and graphile-worker's own schema, then tunes its jobs table.
+ * Safe to run repeatedly.
+ */
 export async function migrateDatabase(url: string): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await runMigrations({ connectionString: url, logger: workerLogger });
+    await tuneJobQueue(client);
   } finally {
     await client.end();
   }
-  await runMigrations({ connectionString: url, logger: workerLogger });
-  await tuneJobQueue(url);
 }
 
 /**
@@ -27,21 +30,16 @@ export async function migrateDatabase(url: string): Promise<void> {
  * Vacuumed and analyzed after every 1,000 changes instead, at full speed. Storage parameters
  * only: idempotent, and they survive graphile-worker's own migrations.
  */
-async function tuneJobQueue(url: string): Promise<void> {
-  const client = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await client.unsafe(`
-      alter table graphile_worker._private_jobs set (
-        autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000,
-        autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 1000,
-        autovacuum_vacuum_cost_delay = 0)`);
-    // Waits add their jobs straight into the jobs table (store/waits.ts createWaits), which needs
-    // the task's row; add_jobs makes it on first use, and so does this.
-    await client.unsafe(`
-      insert into graphile_worker._private_tasks (identifier) values ('automation_resume') on conflict do nothing`);
-  } finally {
-    await client.end();
-  }
+async function tuneJobQueue(client: postgres.Sql): Promise<void> {
+  await client.unsafe(`
+    alter table graphile_worker._private_jobs set (
+      autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000,
+      autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 1000,
+      autovacuum_vacuum_cost_delay = 0)`);
+  // Waits add their jobs straight into the jobs table (store/waits.ts createWaits), which needs
+  // the task's row; add_jobs makes it on first use, and so does this.
+  await client.unsafe(`
+    insert into graphile_worker._private_tasks (identifier) values ('automation_resume') on conflict do nothing`);
 }
 
 export interface SchemaStatus {

@@ -91,6 +91,7 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<Created
     ), due as (
       select pg_notify('jobs:insert', '{"count":1}') from jobs where run_at <= now() limit 1
     )
+    -- A CTE that only reads is run only when read: selecting "notified" is what makes "due" notify.
     select w.id, w.run_id, w.node_id, w.kind, (select count(*) from jobs)::int as jobs,
       (select count(*) from due)::int as notified
     from w`);
