@@ -1,4 +1,4 @@
-# Tillflow: one image for every role — web (`next start`), worker (`tillflow worker`) and the
+# Tillflow: one image for every role — web (`server/index.ts`: Next.js and the hot ingest route), worker (`tillflow worker`) and the
 # one-shot `tillflow migrate` — so a release is one build run everywhere (see docs/deployment.md).
 #
 #   docker build -t tillflow .
@@ -35,6 +35,7 @@ COPY --from=build --chown=node:node /app/app ./app
 COPY --from=build --chown=node:node /app/components ./components
 COPY --from=build --chown=node:node /app/lib ./lib
 COPY --from=build --chown=node:node /app/worker ./worker
+COPY --from=build --chown=node:node /app/server ./server
 COPY --from=build --chown=node:node /app/bin ./bin
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
 COPY --from=build --chown=node:node /app/instrumentation.ts ./
@@ -46,4 +47,4 @@ EXPOSE 3000
 # Node itself answers the health check: the slim image has no curl or wget.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health?scope=web').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "node_modules/next/dist/bin/next", "start"]
+CMD ["node", "--import", "tsx", "server/index.ts"]

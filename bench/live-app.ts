@@ -14,7 +14,7 @@ export interface LiveApp {
   /** The `tillflow` database of the app's embedded cluster, for watching runs settle. */
   databaseUrl: string;
   dataDir: string;
-  /** The launcher's pid, which is also its process group's id (the launcher and `next start`). */
+  /** The launcher's pid, which is also its process group's id (the launcher and the web server). */
   pid: number;
   /** An editor API key of the demo shop, made with the CLI. */
   apiKey: string;
@@ -98,7 +98,7 @@ async function stopLeftoverPostmaster(pgDir: string): Promise<void> {
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
-    // A negative pid is the whole group: the launcher, `next start` and the worker.
+    // A negative pid is the whole group: the launcher, the web server and the worker.
     process.kill(-child.pid!, signal);
   } catch {
     // The group is gone already.

@@ -160,8 +160,11 @@ async function main(): Promise<void> {
   let workerRunning!: () => void;
   const workerStarted = new Promise<void>((resolve) => (workerRunning = resolve));
   if (web) {
-    const server = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], {
-      env,
+    const command = dev
+      ? [nextBin, "dev", "-p", String(port)]
+      : ["--import", "tsx", path.join(root, "server/index.ts")];
+    const server = spawn(process.execPath, command, {
+      env: dev ? env : { ...env, NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(server);

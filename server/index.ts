@@ -1,0 +1,48 @@
+/**
+ * The production web server (`npm start` runs it; so does the Docker image): Next.js for every
+ * page and route, except the few hot API routes the server answers itself (direct-routes.ts), with
+ * the same handlers. `npm run dev` uses `next dev` alone.
+ *
+ * Env: PORT (default 3000), HOSTNAME (default every interface), DATABASE_URL (else the embedded
+ * database, found or started as instrumentation.ts does for Next). SIGINT or SIGTERM stops taking
+ * connections, lets requests in flight finish (at most 10 s) and exits.
+ */
+import http from "node:http";
+import { closeDb } from "@/lib/db/client";
+import { ensureDatabaseUrl } from "@/lib/db/connection";
+import { directRoute, serveDirect } from "./direct-routes";
+
+const DRAIN_MS = 10_000;
+
+async function main(): Promise<void> {
+  (process.env as Record<string, string | undefined>).NODE_ENV ??= "production";
+  const port = Number(process.env.PORT ?? 3000);
+  const hostname = process.env.HOSTNAME || undefined;
+  await ensureDatabaseUrl();
+  // Loaded after NODE_ENV is set: Next.js reads it when it loads.
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: process.cwd(), port, hostname });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    const route = directRoute(req);
+    if (route) void serveDirect(route, req, res);
+    else void handle(req, res);
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), DRAIN_MS).unref();
+    server.close(() => void closeDb().finally(() => process.exit(0)));
+    server.closeIdleConnections();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  server.listen(port, hostname, () => console.log(`Web server listening on port ${port}.`));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
