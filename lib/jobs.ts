@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/lib/db/client";
 
@@ -62,6 +62,35 @@ const MAX_ATTEMPTS: Partial<Record<TaskName, number>> = {
   schedule_fanout: 25,
 };
 
+const maxAttempts = (task: TaskName) => MAX_ATTEMPTS[task] ?? 5;
+
+/**
+ * Two CTEs that add one `task` job per row of `source` (a query yielding `payload json` and
+ * `key text`) straight into graphile-worker's jobs table, then NOTIFY once, so idle workers fetch
+ * at once: `<name>_added` (the jobs) and `<name>` (one row when any was added). The statement must
+ * read `<name>`: a CTE that only reads runs only when something reads it.
+ *
+ * Only for keys that cannot exist yet: the jobs of rows the same statement inserted. For a new key
+ * that is all `add_jobs` does, without the rest of it — its plpgsql, its upserts of the task and
+ * the queue, and its update of running jobs with the same keys, which plans as a scan of the whole
+ * jobs table (1.8 ms per call once 20,000 waits' jobs are queued, in `bench -- live`). The task's
+ * row must exist (`tillflow migrate` makes every task's); without it the statement fails on the
+ * jobs' not-null `task_id` and writes nothing.
+ */
+export function freshJobsSql(name: string, task: TaskName, source: SQL): SQL {
+  const added = sql.raw(`${name}_added`);
+  return sql`${added} as (
+      insert into graphile_worker._private_jobs (task_id, payload, max_attempts, key)
+      select (select t.id from graphile_worker._private_tasks t where t.identifier = ${task}::text),
+             s.payload, ${maxAttempts(task)}::smallint, s.key
+      from (${source}) s
+      returning 1
+    ),
+    ${sql.raw(name)} as (
+      select pg_notify('jobs:insert', '{"count":' || count(*) || '}') from ${added} having count(*) > 0
+    )`;
+}
+
 export interface JobSpec<T extends TaskName = TaskName> {
   task: T;
   payload: TaskPayload<T>;
@@ -81,7 +110,7 @@ export async function enqueueJobs(tx: DbOrTx, jobs: JobSpec[]): Promise<void> {
     identifier: job.task,
     payload: job.payload,
     run_at: job.runAt?.toISOString() ?? null,
-    max_attempts: job.maxAttempts ?? MAX_ATTEMPTS[job.task] ?? 5,
+    max_attempts: job.maxAttempts ?? maxAttempts(job.task),
     job_key: job.jobKey ?? null,
   }));
   await tx.execute(sql`

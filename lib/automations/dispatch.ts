@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { automationRuns, type RunEvent } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { RecordedEvent } from "@/lib/events/record";
+import { freshJobsSql } from "@/lib/jobs";
 import type { Graph } from "./graph/schema";
 import { listenersFor, stampMatches, type Listener } from "./listeners";
 import { effectiveDomain, registry, triggerMatches } from "./nodes/registry";
@@ -92,7 +93,7 @@ export const listenersKeptChanging = () =>
 /**
  * The SQL that inserts `runs` (a CTE of planned runs with an `occurred_at` text column), skipping
  * those already started (unique per automation and event), and adds their `automation_execute`
- * jobs: CTEs `runs` (the ids created) and `jobs` (one row when any job was added).
+ * jobs (freshJobsSql): CTEs `runs` (the ids created) and `jobs` (one row when any job was added).
  */
 export function insertRunsSql(tenantId: string, planned: SQL, where: SQL): SQL {
   return sql`runs as (
@@ -103,12 +104,7 @@ export function insertRunsSql(tenantId: string, planned: SQL, where: SQL): SQL {
       on conflict do nothing
       returning id
     ),
-    jobs as (
-      select graphile_worker.add_jobs(array(
-        select ('automation_execute', json_build_object('runId', runs.id), null, null, 5, 'run:' || runs.id, null, null)::graphile_worker.job_spec
-        from runs
-      )) where exists (select 1 from runs)
-    )`;
+    ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id as key from runs`)}`;
 }
 
 /** The planned runs as JSON for `json_to_recordset`, matching `PLANNED_COLUMNS`. */

@@ -4,6 +4,7 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
 import path from "node:path";
 import postgres from "postgres";
+import { taskPayloads } from "@/lib/jobs";
 import { workerLogger } from "@/lib/worker/logger";
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
@@ -36,10 +37,12 @@ async function tuneJobQueue(client: postgres.Sql): Promise<void> {
       autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000,
       autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 1000,
       autovacuum_vacuum_cost_delay = 0)`);
-  // Waits add their jobs straight into the jobs table (store/waits.ts createWaits), which needs
-  // the task's row; add_jobs makes it on first use, and so does this.
-  await client.unsafe(`
-    insert into graphile_worker._private_tasks (identifier) values ('automation_resume') on conflict do nothing`);
+  // Runs and waits add their jobs straight into the jobs table (freshJobsSql, createWaits), which
+  // needs each task's row; add_jobs makes it on first use, and so does this, for every task.
+  await client.unsafe(
+    `insert into graphile_worker._private_tasks (identifier) select unnest($1::text[]) on conflict do nothing`,
+    [Object.keys(taskPayloads)],
+  );
 }
 
 export interface SchemaStatus {

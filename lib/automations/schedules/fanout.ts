@@ -2,11 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automationRuns, automations, scheduleFires, type RunEvent } from "@/lib/db/schema";
 import { runJobKey } from "@/lib/automations/dispatch";
-import { enqueueJobs } from "@/lib/jobs";
+import { enqueueJobs, freshJobsSql } from "@/lib/jobs";
 import { audienceWhere } from "./audience";
-
-/** Attempts of a run's first-leg job (as `enqueueJobs` gives it). */
-const RUN_JOB_ATTEMPTS = 5;
 
 /** Customers per fan-out batch (one transaction each). Default 1,000, or `SCHEDULE_FANOUT_BATCH`. */
 export const FANOUT_BATCH = Number(process.env.SCHEDULE_FANOUT_BATCH ?? 1_000);
@@ -35,7 +32,7 @@ function eventPayload(fire: Fire) {
  * - Without an audience: one entityless run (domain `schedule`).
  * - With one: a run per matching customer, in batches of `FANOUT_BATCH` over a keyset on the
  *   customer id. Each batch is its own transaction: the fire row is locked, the runs are inserted
- *   with one set-based statement, their `automation_execute` jobs added with one `add_jobs`, and
+ *   with one set-based statement, their `automation_execute` jobs added in the same statement (freshJobsSql), and
  *   the fire's cursor advanced, all together. Run ids are unique per (automation, event id) and
  *   the event id is `schedule:<fire>:<customer>`, so a fan-out killed at any line and retried
  *   continues from the last committed batch and creates nobody's run twice.
@@ -128,13 +125,9 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
       on conflict do nothing
       returning id
     ),
-    jobs as (
-      select graphile_worker.add_jobs(array(
-        select ('automation_execute', json_build_object('runId', c.id), null, null, ${RUN_JOB_ATTEMPTS}::int,
-                'run:' || c.id::text, null, null)::graphile_worker.job_spec
-        from created c)) as job
-    )
-    select (select count(*)::int from jobs) as created,
+    ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id::text as key from created`)}
+    select (select count(*)::int from created) as created,
+           (select count(*)::int from jobs) as notified,
            (select max(id) from picked) as last,
            (select count(*)::int from picked) as picked`);
   const created = result?.created ?? 0;
