@@ -3,7 +3,7 @@
  * page and route, except the few hot API routes the server answers itself (direct-routes.ts), with
  * the same handlers. `npm run dev` uses `next dev` alone.
  *
- * Env: PORT (default 3000), HOSTNAME (default every interface), DATABASE_URL (else the embedded
+ * Env: PORT (default 3000; every interface, as `next start`), DATABASE_URL (else the embedded
  * database, found or started as instrumentation.ts does for Next). SIGINT or SIGTERM stops taking
  * connections, lets requests in flight finish (at most 10 s) and exits.
  */
@@ -17,11 +17,10 @@ const DRAIN_MS = 10_000;
 async function main(): Promise<void> {
   (process.env as Record<string, string | undefined>).NODE_ENV ??= "production";
   const port = Number(process.env.PORT ?? 3000);
-  const hostname = process.env.HOSTNAME || undefined;
   await ensureDatabaseUrl();
   // Loaded after NODE_ENV is set: Next.js reads it when it loads.
   const { default: next } = await import("next");
-  const app = next({ dev: false, dir: process.cwd(), port, hostname });
+  const app = next({ dev: false, dir: process.cwd(), port });
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  server.listen(port, hostname, () => console.log(`Web server listening on port ${port}.`));
+  server.listen(port, () => console.log(`Web server listening on port ${port}.`));
 }
 
 main().catch((error: unknown) => {

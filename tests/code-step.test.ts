@@ -246,6 +246,28 @@ test("a dry run runs the script and lists the actions it would take, taking none
   expect(n).toBe(0);
 });
 
+test("a viewer may not dry-run a flow with a code step: its script would run on our servers", async () => {
+  const automationId = await publishFlow(shop.keys.editor, "Score orders (viewer)", scoring);
+  const refused = await call<{ error: { code: string; message: string } }>(dryRunRoute, {
+    method: "POST",
+    key: shop.keys.viewer,
+    params: { id: automationId },
+    body: {},
+  });
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.message).toBe(
+    "A dry run of a flow with a code step runs its script, so it needs the editor role. Ask an admin for the editor role.",
+  );
+  // A graph sent with the request is checked the same way.
+  const sent = await call<{ error: { code: string } }>(dryRunRoute, {
+    method: "POST",
+    key: shop.keys.viewer,
+    params: { id: automationId },
+    body: { graph: scoring },
+  });
+  expect(sent.status).toBe(403);
+});
+
 test("a worker killed while a script runs: the step runs again after the restart, and its actions are taken once", async () => {
   await worker?.stop();
   worker = null;

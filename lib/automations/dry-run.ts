@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
+import { hasRole } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
-import { AppError, notFound, parseOrThrow } from "@/lib/errors";
+import { AppError, forbidden, notFound, parseOrThrow } from "@/lib/errors";
 import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
 import { readPath } from "@/lib/entities/fields";
 import { entityLabel, entityName } from "@/lib/entities/options";
@@ -151,6 +152,11 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
   const tenantId = caller.tenant.id;
   const automation = await getAutomation(tenantId, automationId);
   const graph = readyGraph(input.graph === undefined ? automation.draftGraph : input.graph);
+  if (!hasRole(caller.role, "editor") && graph.nodes.some((node) => node.type === "auto.action.code")) {
+    throw forbidden(
+      "A dry run of a flow with a code step runs its script, so it needs the editor role. Ask an admin for the editor role.",
+    );
+  }
   const notes: string[] = ["Nothing was saved or sent: this was a dry run."];
 
   // Validation guarantees a trigger of a known type.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runScript, type ScriptInput } from "./sandbox";
+import { runScript } from "./pool";
+import type { ScriptInput } from "./sandbox";
 
 const input: ScriptInput = {
   event: { type: "order.paid", at: "2026-12-01T09:00:00.000Z" },
@@ -9,7 +10,7 @@ const input: ScriptInput = {
 };
 
 async function failure(source: string) {
-  const outcome = await runScript(source, input);
+  const outcome = await runScript("shop-1", source, input);
   if (outcome.ok) throw new Error(`expected '${source}' to fail, it returned ${JSON.stringify(outcome)}`);
   return outcome;
 }
@@ -17,6 +18,7 @@ async function failure(source: string) {
 describe("runScript", () => {
   it("collects the actions a script asks for, as the nodes they name, and returns what it returned", async () => {
     const outcome = await runScript(
+      "shop-1",
       `actions.tag("vip");
        actions.email("ann@example.com", "Thanks", "Your order " + entity.number);
        actions.later("3d", { step: "check-in", total: entity.total }, { key: "k1" });
@@ -43,8 +45,8 @@ describe("runScript", () => {
   });
 
   it("wraps a return value that is not an object, and an absent one is empty", async () => {
-    expect(await runScript("return 3", input)).toMatchObject({ ok: true, result: { value: 3 } });
-    expect(await runScript("actions.note('hi')", input)).toMatchObject({ ok: true, result: {} });
+    expect(await runScript("shop-1", "return 3", input)).toMatchObject({ ok: true, result: { value: 3 } });
+    expect(await runScript("shop-1", "actions.note('hi')", input)).toMatchObject({ ok: true, result: {} });
   });
 
   it("reports an exception with the script's own message and line", async () => {
@@ -77,7 +79,7 @@ describe("runScript", () => {
       error: expect.stringContaining("'process' is not defined"),
     });
     // A module import finds no module loader: nothing comes back but an empty, settled promise.
-    expect(await runScript("return import('fs')", input)).toMatchObject({ ok: true, result: {} });
+    expect(await runScript("shop-1", "return import('fs')", input)).toMatchObject({ ok: true, result: {} });
     // The host is untouched.
     expect(typeof process.exit).toBe("function");
   });
@@ -88,7 +90,10 @@ describe("runScript", () => {
     ).toBe("The script used more than 64 MB of memory and was stopped (line 1).");
     expect((await failure("function f() { return f(); }\nreturn f();")).error).toMatch(/stack overflow/);
     // A fresh sandbox afterwards works as before.
-    expect(await runScript("return { ok: 1 }", input)).toMatchObject({ ok: true, result: { ok: 1 } });
+    expect(await runScript("shop-1", "return { ok: 1 }", input)).toMatchObject({
+      ok: true,
+      result: { ok: 1 },
+    });
   });
 
   it("has no clock or randomness: time comes from event.at", async () => {

@@ -1,5 +1,8 @@
+import fs from "node:fs";
 import {
-  getQuickJS,
+  newQuickJSWASMModule,
+  newVariant,
+  RELEASE_SYNC,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSWASMModule,
@@ -9,7 +12,7 @@ import { isScriptActionName, MAX_SCRIPT_ACTIONS, SCRIPT_ACTIONS, type ScriptActi
 
 /**
  * Runs a merchant's code step in QuickJS (compiled to WebAssembly), never in Node: a fresh runtime
- * and context per run, with no `require`, `process`, network, file system, `Date` or
+ * and context per run, on a thread of the script pool (pool.ts), with no `require`, `process`, network, file system, `Date` or
  * `Math.random`, at most 64 MB of memory, 1 second of CPU (10 of wall time) and a small stack.
  * The script sees `event`, `entity`, `steps` and `variables` as frozen copies and `actions.*`,
  * which only collect what it asks for: the engine takes those actions after it has returned.
@@ -41,14 +44,63 @@ export type ScriptOutcome =
       actions: ScriptAction[];
       ms: number;
     }
-  | { ok: false; error: string; line: number | null; ms: number };
+  | {
+      ok: false;
+      error: string;
+      line: number | null;
+      ms: number;
+      /** The limit the script was stopped at, if any: its thread is then replaced (pool.ts). */
+      limit?: ScriptLimit;
+    };
+
+export type ScriptLimit = "cpu" | "wall" | "memory";
 
 let wasm: Promise<QuickJSWASMModule> | null = null;
 
-/** Loads the WebAssembly module once per process. */
+/**
+ * How far the sandbox's WebAssembly memory may grow: the script's limit plus room for QuickJS
+ * itself. Past it an allocation fails inside the script ("out of memory"); left unbounded, the
+ * memory of one script stopped at 64 MB grew to 2 GB (and a WebAssembly memory never shrinks).
+ */
+const WASM_MAX_BYTES = SCRIPT_LIMITS.memoryBytes + 32 * 1024 * 1024;
+const WASM_PAGE_BYTES = 64 * 1024;
+/** QuickJS's own starting size (16 MB). */
+const WASM_INITIAL_PAGES = 256;
+
+/** Loads the WebAssembly module once per thread, on a memory of bounded size. */
 function quickJS(): Promise<QuickJSWASMModule> {
-  wasm ??= getQuickJS();
+  wasm ??= newQuickJSWASMModule(
+    newVariant(RELEASE_SYNC, {
+      wasmMemory: new WebAssembly.Memory({
+        initial: WASM_INITIAL_PAGES,
+        maximum: WASM_MAX_BYTES / WASM_PAGE_BYTES,
+      }),
+    }),
+  );
   return wasm;
+}
+
+/** The bytes of this thread's WebAssembly memory: it grows with the largest script and never shrinks. */
+export async function sandboxMemoryBytes(): Promise<number> {
+  return (await quickJS()).getWasmMemory().buffer.byteLength;
+}
+
+const TICK_MS = 10; // Linux's USER_HZ is 100
+
+/**
+ * CPU milliseconds this thread has used (Linux: /proc/thread-self/stat, in 10 ms ticks), so a
+ * script is measured by its own thread and not by the other scripts and requests of the process.
+ * Elsewhere, the process's CPU: an over-estimate, never an under-estimate.
+ */
+function threadCpuMs(): number {
+  try {
+    const stat = fs.readFileSync("/proc/thread-self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  }
 }
 
 /** Defines the script's world; `__input` and `__act` are removed from the global object after. */
@@ -159,8 +211,11 @@ function evaluate(
   return { ok: true, value };
 }
 
-/** Runs `source` against `input` in a fresh sandbox. Never throws for anything the script does. */
-export async function runScript(source: string, input: ScriptInput): Promise<ScriptOutcome> {
+/**
+ * Runs `source` against `input` in a fresh sandbox, on the calling thread: only a thread of the
+ * script pool calls it (pool.ts `runScript`). Never throws for anything the script does.
+ */
+export async function runSandboxed(source: string, input: ScriptInput): Promise<ScriptOutcome> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   if (Buffer.byteLength(source) > SCRIPT_LIMITS.sourceBytes)
@@ -168,15 +223,18 @@ export async function runScript(source: string, input: ScriptInput): Promise<Scr
   const runtime = (await quickJS()).newRuntime();
   runtime.setMemoryLimit(SCRIPT_LIMITS.memoryBytes);
   runtime.setMaxStackSize(SCRIPT_LIMITS.stackBytes);
-  // The CPU this process spent since the script started (the script runs on this thread, so
-  // that is the script's), not the wall clock: a busy machine must not fail a short script.
-  const cpuAtStart = process.cpuUsage();
+  // The CPU this thread spent since the script started (the script runs on it alone), not the
+  // wall clock: a busy machine must not fail a short script. Read every 20 ms at most.
+  const cpuAtStart = threadCpuMs();
   const wallDeadline = Date.now() + SCRIPT_LIMITS.wallMs;
   let stopped: "cpu" | "wall" | null = null;
+  let nextCheck = 0;
   runtime.setInterruptHandler(() => {
-    const used = process.cpuUsage(cpuAtStart);
-    if ((used.user + used.system) / 1000 > SCRIPT_LIMITS.cpuMs) stopped = "cpu";
-    else if (Date.now() > wallDeadline) stopped = "wall";
+    const now = Date.now();
+    if (now < nextCheck) return false;
+    nextCheck = now + 20;
+    if (threadCpuMs() - cpuAtStart > SCRIPT_LIMITS.cpuMs) stopped = "cpu";
+    else if (now > wallDeadline) stopped = "wall";
     return stopped !== null;
   });
   const vm = runtime.newContext();
@@ -197,7 +255,11 @@ export async function runScript(source: string, input: ScriptInput): Promise<Scr
       throw new Error(`The code step sandbox failed to start: ${JSON.stringify(prelude.error)}`);
 
     const ran = evaluate(vm, `JSON.stringify(${wrap(source)} ?? null)`, FILE);
-    if (!ran.ok) return { ok: false, ...describeFailure(ran.error, source, stopped), ms: ms() };
+    if (!ran.ok) {
+      const failure = describeFailure(ran.error, source, stopped);
+      const limit = stopped ?? (failure.error.includes("more than 64 MB") ? "memory" : undefined);
+      return { ok: false, ...failure, ms: ms(), ...(limit ? { limit } : {}) };
+    }
     const json = typeof ran.value === "string" ? ran.value : "null";
     if (Buffer.byteLength(json) > SCRIPT_LIMITS.resultBytes)
       return {

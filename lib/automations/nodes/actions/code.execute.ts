@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runScript } from "@/lib/automations/code/sandbox";
+import { runScript } from "@/lib/automations/code/pool";
 import { eventView, tokenRecord } from "@/lib/automations/engine/leg";
 import { ActionError, type ActionOutput, type FollowUp, type OutsideExecutor } from "../executor";
 
@@ -13,7 +13,7 @@ const followUpSchema = z.object({
 });
 
 /**
- * Runs a code step's script in the sandbox, outside the phase's transaction (a script may take up
+ * Runs a code step's script on the script pool (code/pool.ts), outside the phase's transaction (a script may take up
  * to a second). Its output records what it returned and the actions it asked for; the engine
  * takes those actions next, each as its own step with its own delivery (`followUp`), so a replay
  * after a crash reads this list instead of running the script again, and no action is doubled.
@@ -23,7 +23,7 @@ export const codeExecutor: OutsideExecutor<{ source: string }, CodeRequest> = {
   prepare: ({ source }) => ({ source }),
   request: z.object({ source: z.string() }),
   async send(request, ctx): Promise<ActionOutput> {
-    const outcome = await runScript(request.source, {
+    const outcome = await runScript(ctx.tenantId, request.source, {
       event: eventView(ctx.event),
       entity: tokenRecord(ctx.entity),
       steps: ctx.steps,
