@@ -32,7 +32,12 @@ interface Job {
   resolve: (outcome: ScriptOutcome) => void;
 }
 
-const THREAD_FILE = path.join(process.cwd(), "lib/automations/code/script-thread.mjs");
+// Resolved at run time, from the project's root: the thread is compiled by tsx when it starts, and
+// Next.js must not bundle it (or tsx, which it imports) into the web server.
+const THREAD_FILE = path.join(
+  /* turbopackIgnore: true */ process.cwd(),
+  "lib/automations/code/script-thread.mjs",
+);
 /** Past the sandbox's own wall-time limit, the pool stops waiting for the thread. */
 const HARD_STOP_MARGIN_MS = 2_000;
 
@@ -109,7 +114,7 @@ export class ScriptPool {
 
   private spawn(): Worker {
     this.alive++;
-    const worker = new Worker(THREAD_FILE);
+    const worker = new Worker(/* turbopackIgnore: true */ THREAD_FILE);
     worker.on("message", (reply: ThreadReply) => this.busy.get(worker)?.reply(reply));
     // An error is followed by the thread's exit.
     worker.on("error", (error) => this.busy.get(worker)?.broke(error));
