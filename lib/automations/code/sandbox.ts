@@ -12,8 +12,9 @@ import { isScriptActionName, MAX_SCRIPT_ACTIONS, SCRIPT_ACTIONS, type ScriptActi
 
 /**
  * Runs a merchant's code step in QuickJS (compiled to WebAssembly), never in Node: a fresh runtime
- * and context per run, on a thread of the script pool (pool.ts), with no `require`, `process`, network, file system, `Date` or
- * `Math.random`, at most 64 MB of memory, 1 second of CPU (10 of wall time) and a small stack.
+ * and context per run, on a thread of the script pool (pool.ts), with no `require`, `process`,
+ * network, file system, `Date` or `Math.random`, at most 64 MB of memory, 1 second of CPU (10 of
+ * wall time) and a small stack.
  * The script sees `event`, `entity`, `steps` and `variables` as frozen copies and `actions.*`,
  * which only collect what it asks for: the engine takes those actions after it has returned.
  */
@@ -154,18 +155,22 @@ function describeFailure(
   raw: unknown,
   source: string,
   stopped: "cpu" | "wall" | null,
-): { error: string; line: number | null } {
+): { error: string; line: number | null; limit?: ScriptLimit } {
   const error = raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>) : { message: raw };
   const line = lineOf(error, source);
   const at = line ? ` (line ${line})` : "";
   const message = String(error.message ?? raw).replace(/\.$/, "");
   // QuickJS cannot say reliably which line was running when it was interrupted: none is named.
   if (stopped === "cpu" || (stopped === null && message === "interrupted"))
-    return { error: "The script ran for more than 1 second and was stopped.", line: null };
+    return { error: "The script ran for more than 1 second and was stopped.", line: null, limit: "cpu" };
   if (stopped === "wall")
-    return { error: "The script took more than 10 seconds and was stopped.", line: null };
+    return { error: "The script took more than 10 seconds and was stopped.", line: null, limit: "wall" };
   if (message === "out of memory")
-    return { error: `The script used more than 64 MB of memory and was stopped${at}.`, line };
+    return {
+      error: `The script used more than 64 MB of memory and was stopped${at}.`,
+      line,
+      limit: "memory",
+    };
   if (message === "stack overflow")
     return { error: `The script called itself too deeply (stack overflow)${at}.`, line };
   const name = typeof error.name === "string" && error.name !== "Error" ? `${error.name}: ` : "";
@@ -255,11 +260,7 @@ export async function runSandboxed(source: string, input: ScriptInput): Promise<
       throw new Error(`The code step sandbox failed to start: ${JSON.stringify(prelude.error)}`);
 
     const ran = evaluate(vm, `JSON.stringify(${wrap(source)} ?? null)`, FILE);
-    if (!ran.ok) {
-      const failure = describeFailure(ran.error, source, stopped);
-      const limit = stopped ?? (failure.error.includes("more than 64 MB") ? "memory" : undefined);
-      return { ok: false, ...failure, ms: ms(), ...(limit ? { limit } : {}) };
-    }
+    if (!ran.ok) return { ok: false, ...describeFailure(ran.error, source, stopped), ms: ms() };
     const json = typeof ran.value === "string" ? ran.value : "null";
     if (Buffer.byteLength(json) > SCRIPT_LIMITS.resultBytes)
       return {

@@ -32,8 +32,8 @@ function eventPayload(fire: Fire) {
  * - Without an audience: one entityless run (domain `schedule`).
  * - With one: a run per matching customer, in batches of `FANOUT_BATCH` over a keyset on the
  *   customer id. Each batch is its own transaction: the fire row is locked, the runs are inserted
- *   with one set-based statement, their `automation_execute` jobs added in the same statement (freshJobsSql), and
- *   the fire's cursor advanced, all together. Run ids are unique per (automation, event id) and
+ *   with one set-based statement that also adds their `automation_execute` jobs (freshJobsSql),
+ *   and the fire's cursor advanced, all together. Run ids are unique per (automation, event id) and
  *   the event id is `schedule:<fire>:<customer>`, so a fan-out killed at any line and retried
  *   continues from the last committed batch and creates nobody's run twice.
  *
@@ -127,6 +127,7 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
     ),
     ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id::text as key from created`)}
     select (select count(*)::int from created) as created,
+           -- Read so that the NOTIFY runs (a CTE that only reads runs only when read).
            (select count(*)::int from jobs) as notified,
            (select max(id) from picked) as last,
            (select count(*)::int from picked) as picked`);
