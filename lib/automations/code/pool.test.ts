@@ -19,7 +19,9 @@ afterEach(async () => {
 });
 
 describe("the script pool", () => {
-  it("runs scripts off the event loop: four endless loops leave timers on time", async () => {
+  // Each endless loop burns a full second of CPU: the tests run as few as show the point, so the
+  // suite's other files (three at a time on two cores) are not starved.
+  it("runs scripts off the event loop: two endless loops leave timers on time", async () => {
     pool = new ScriptPool({ threads: 2 });
     let worstLateMs = 0;
     let last = performance.now();
@@ -28,9 +30,9 @@ describe("the script pool", () => {
       worstLateMs = Math.max(worstLateMs, now - last - 10);
       last = now;
     }, 10);
-    const outcomes = await Promise.all(["a", "b", "c", "d"].map((shop) => pool!.run(shop, LOOP, input)));
+    const outcomes = await Promise.all(["a", "b"].map((shop) => pool!.run(shop, LOOP, input)));
     clearInterval(ticker);
-    expect(outcomes.map((o) => (o.ok ? "ok" : o.error))).toEqual([CPU_STOP, CPU_STOP, CPU_STOP, CPU_STOP]);
+    expect(outcomes.map((o) => (o.ok ? "ok" : o.error))).toEqual([CPU_STOP, CPU_STOP]);
     // On the event loop, each loop would hold it for a whole second.
     expect(worstLateMs).toBeLessThan(100);
   });
@@ -39,7 +41,7 @@ describe("the script pool", () => {
     pool = new ScriptPool({ threads: 2 });
     expect(pool.perShop).toBe(1);
     const finished: string[] = [];
-    const busy = [1, 2, 3].map((i) =>
+    const busy = [1, 2].map((i) =>
       pool!.run("busy-shop", LOOP, input).then(() => finished.push(`busy ${i}`)),
     );
     const other = pool.run("other-shop", "return 40 + 2", input).then((o) => {
@@ -50,7 +52,7 @@ describe("the script pool", () => {
     expect(await other).toMatchObject({ ok: true, result: { value: 42 } });
     // Fair: the other shop's script ran on the thread the busy shop may not take.
     expect(finished[0]).toBe("other");
-    expect(finished.slice(1)).toEqual(["busy 1", "busy 2", "busy 3"]);
+    expect(finished.slice(1)).toEqual(["busy 1", "busy 2"]);
   });
 
   it("gives the memory of a script stopped at 64 MB back: the process's RSS returns to where it was", async () => {
