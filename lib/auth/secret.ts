@@ -4,12 +4,11 @@ import path from "node:path";
 import { dataRoot } from "@/lib/db/embedded";
 
 /**
- * The secret that signs session cookies: `BETTER_AUTH_SECRET`, or for a local install one generated
- * on first start and kept in `.data/auth-secret` so sessions survive restarts.
+ * A secret for a local install: generated on first start into `.data/<name>` and kept there, so it
+ * survives restarts. Every process of the machine reads the same one.
  */
-export function authSecret(): string {
-  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
-  const file = path.join(dataRoot(), "auth-secret");
+export function localSecret(name: string): string {
+  const file = path.join(dataRoot(), name);
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
@@ -19,8 +18,16 @@ export function authSecret(): string {
       fs.writeFileSync(file, secret, { flag: "wx", mode: 0o600 });
       return secret;
     } catch {
-      // Another process wrote it first: use theirs so both sign cookies alike.
+      // Another process wrote it first: use theirs so both agree.
       return fs.readFileSync(file, "utf8").trim();
     }
   }
+}
+
+/**
+ * The secret that signs session cookies: `BETTER_AUTH_SECRET`, or for a local install one generated
+ * on first start and kept in `.data/auth-secret` so sessions survive restarts.
+ */
+export function authSecret(): string {
+  return process.env.BETTER_AUTH_SECRET || localSecret("auth-secret");
 }
