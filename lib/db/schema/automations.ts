@@ -96,6 +96,12 @@ export const automationHookTokens = pgTable("automation_hook_tokens", {
     .notNull()
     .references(() => automations.id, { onDelete: "cascade" }),
   nodeId: text("node_id").notNull(),
+  /** The webhook trigger's signing secret, a credential of kind `webhook_secret` (no FK: a hook whose credential is gone refuses every request). */
+  secretCredentialId: uuid("secret_credential_id"),
+  /**
+   * Where a plain secret was kept before credentials. Emptied at migration by
+   * lib/credentials/move-secrets.ts and never written again; kept for code of the previous release.
+   */
   secret: text("secret"),
 });
 

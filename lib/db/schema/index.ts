@@ -6,3 +6,4 @@ export * from "./automations";
 export * from "./schedules";
 export * from "./audit";
 export * from "./limits";
+export * from "./credentials";
