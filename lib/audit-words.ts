@@ -24,6 +24,10 @@ export const AUDIT_KINDS = {
   approvals: { label: "Approvals", actions: ["approval.decided"] },
   users: { label: "Users", actions: ["user.added", "user.removed", "user.role_changed"] },
   api_keys: { label: "API keys", actions: ["api_key.created", "api_key.revoked"] },
+  credentials: {
+    label: "Credentials",
+    actions: ["credential.created", "credential.rotated", "credential.deleted", "credentials.moved"],
+  },
   shop: { label: "Shop settings", actions: ["shop.updated"] },
 } as const;
 
@@ -112,6 +116,14 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} created the API key ${quoted(d.name, "")} (${text(d.role) ?? "?"})`;
     case "api_key.revoked":
       return `${who} revoked the API key ${quoted(d.name, "")}`;
+    case "credential.created":
+      return `${who} stored the credential ${quoted(d.name, "")}`;
+    case "credential.rotated":
+      return `${who} rotated the credential ${quoted(d.name, "")}`;
+    case "credential.deleted":
+      return `${who} deleted the credential ${quoted(d.name, "")}`;
+    case "credentials.moved":
+      return `Tillflow moved ${text(d.count) ?? "the"} secrets written into flows into credentials`;
     case "shop.updated":
       return `${who} changed the shop settings`;
     default:

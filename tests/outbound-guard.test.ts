@@ -202,6 +202,7 @@ describe("the HTTP action", () => {
     headers: {},
     body: "{}",
     timeoutMs: 5000,
+    credentialId: null,
   });
 
   test("a refused address fails the step for good (not retried)", async () => {

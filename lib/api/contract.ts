@@ -6,6 +6,7 @@ import { buildInput } from "@/lib/automations/ai/input";
 import { approvalsQuery, decisionInput } from "@/lib/automations/approvals";
 import { dryRunInput } from "@/lib/automations/dry-run";
 import { outboxQuery } from "@/lib/automations/outbox";
+import { createCredentialInput, rotateCredentialInput } from "@/lib/credentials/store";
 import { bulkRerunInput, MAX_BULK_RERUN, rerunInput } from "@/lib/automations/rerun";
 import { runsQuery } from "@/lib/automations/runs";
 import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
@@ -22,6 +23,7 @@ import {
   automationListShape,
   docs,
   automationShape,
+  credentialShape,
   entityShape,
   eventBatchResultShape,
   eventResultShape,
@@ -51,7 +53,8 @@ import {
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export type Tag = "Automations" | "Runs" | "Waits and approvals" | "Entities and events" | "Work" | "Meta";
+export type Tag =
+  "Automations" | "Runs" | "Waits and approvals" | "Entities and events" | "Work" | "Credentials" | "Meta";
 
 /** Statuses an endpoint may answer with besides the ones its kind implies (see `errorStatuses`). */
 export type ExtraError = 403 | 409 | 422 | 502 | 503 | 504;
@@ -541,6 +544,65 @@ export const CONTRACT: readonly Endpoint[] = [
       }),
     },
     errors: [502, 503, 504],
+  },
+  // ── Credentials ────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/credentials",
+    summary: "List the shop's credentials",
+    description:
+      "Names, kinds and the last 4 characters of each secret; a value is never sent back, to any role.",
+    tag: "Credentials",
+    role: "viewer",
+    ok: {
+      status: 200,
+      description: "Every credential of the shop.",
+      schema: z.object({ items: z.array(credentialShape), nextCursor: z.null() }),
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/credentials",
+    summary: "Store a secret as a credential",
+    description:
+      "Encrypted at rest (AES-256-GCM). Graphs refer to it by id: `auth: {credentialId}` on an HTTP request, `secretCredentialId` on a webhook trigger.",
+    tag: "Credentials",
+    role: "editor",
+    body: createCredentialInput,
+    example: { name: "Loyalty API", kind: "bearer", value: "sk_live_4eC39HqLyjWDarjtT1zdp7dc" },
+    ok: { status: 201, description: "The credential (without its value).", schema: credentialShape },
+    errors: [409],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/credentials/{id}",
+    summary: "Read one credential (without its value)",
+    tag: "Credentials",
+    role: "viewer",
+    ok: { status: 200, description: "The credential.", schema: credentialShape },
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/credentials/{id}",
+    summary: "Rotate a credential",
+    description:
+      "Replaces the value (and optionally the name); every flow that uses it sends the new one from now on.",
+    tag: "Credentials",
+    role: "editor",
+    body: rotateCredentialInput,
+    example: { value: "sk_live_51HqLyjWDarjtT1zdp7dcNEW" },
+    ok: { status: 200, description: "The credential (without its value).", schema: credentialShape },
+    errors: [409],
+  },
+  {
+    method: "DELETE",
+    path: "/api/v1/credentials/{id}",
+    summary: "Delete a credential",
+    description: "Refused with 409, naming them, while an active automation's published version uses it.",
+    tag: "Credentials",
+    role: "editor",
+    ok: { status: 200, description: "`{ id, deleted: true }`." },
+    errors: [409],
   },
   // ── Meta ───────────────────────────────────────────────────────────────────────────────────
   {

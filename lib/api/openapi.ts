@@ -202,6 +202,8 @@ const TAGS: Record<Endpoint["tag"], string> = {
   "Waits and approvals": "Runs waiting for a time, a later step or a decision.",
   "Entities and events": "The shop's records, and the events that trigger automations.",
   Work: "Staff tasks, the outbox and schedule previews.",
+  Credentials:
+    "The shop's secrets, which flows refer to by id: write-only, shown by name and last 4 characters.",
   Meta: "The audit log, the step registry and this document.",
 };
 

@@ -1,3 +1,4 @@
+import { CREDENTIAL_KINDS } from "@/lib/credentials/kinds";
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
 import { IN_FLIGHT_POLICIES } from "@/lib/automations/policies";
@@ -123,6 +124,20 @@ export const automationListShape = listShape(
     })
     .register(docs, { id: "AutomationListItem" }),
 );
+
+export const credentialShape = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    kind: z.enum(CREDENTIAL_KINDS),
+    last4: z
+      .string()
+      .meta({ description: "The secret's last 4 characters; the value itself is never sent." }),
+    createdBy: z.string(),
+    createdAt: instant,
+    rotatedAt: instant.nullable(),
+  })
+  .register(docs, { id: "Credential" });
 
 export const waitShape = z
   .looseObject({

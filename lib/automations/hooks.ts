@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { automationHookTokens, automations } from "@/lib/db/schema";
 import { AppError, notFound } from "@/lib/errors";
+import { credentialSecret } from "@/lib/credentials/store";
 import { recordEvents } from "@/lib/events/record";
 import { runsForEvent } from "./dispatch";
 import { claimSignature, SIGNATURE_HEADER, verifySignature } from "./hook-signature";
@@ -10,6 +11,18 @@ import { claimSignature, SIGNATURE_HEADER, verifySignature } from "./hook-signat
 export { SIGNATURE_HEADER };
 
 export const MAX_HOOK_BODY_BYTES = 256_000;
+
+/** The trigger's signing secret; a hook whose credential was deleted accepts nothing. */
+async function hookSecret(tenantId: string, credentialId: string): Promise<string> {
+  const credential = await credentialSecret(tenantId, credentialId);
+  if (!credential)
+    throw new AppError(
+      409,
+      "conflict",
+      "This webhook's signing secret was deleted; the shop must choose a new one.",
+    );
+  return credential.value;
+}
 
 /**
  * An inbound webhook call: finds the automation that owns the token, checks the signature when the
@@ -25,7 +38,7 @@ export async function receiveWebhook(token: string, rawBody: string, headers: He
       tenantId: automationHookTokens.tenantId,
       automationId: automationHookTokens.automationId,
       nodeId: automationHookTokens.nodeId,
-      secret: automationHookTokens.secret,
+      secretCredentialId: automationHookTokens.secretCredentialId,
       status: automations.status,
     })
     .from(automationHookTokens)
@@ -36,7 +49,13 @@ export async function receiveWebhook(token: string, rawBody: string, headers: He
     throw new AppError(409, "conflict", "The automation behind this webhook is not active.");
   if (Buffer.byteLength(rawBody) > MAX_HOOK_BODY_BYTES)
     throw new AppError(413, "too_large", "The body is larger than 256 KB.");
-  const signature = hook.secret ? verifySignature(hook.secret, rawBody, headers.get(SIGNATURE_HEADER)) : null;
+  const signature = hook.secretCredentialId
+    ? verifySignature(
+        await hookSecret(hook.tenantId, hook.secretCredentialId),
+        rawBody,
+        headers.get(SIGNATURE_HEADER),
+      )
+    : null;
   let body: unknown = {};
   if (rawBody.trim()) {
     try {

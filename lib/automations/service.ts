@@ -13,6 +13,8 @@ import { waitingByNode } from "./waits";
 import { stepLabel, versionGraphs } from "./step-labels";
 import { diffGraphs } from "./editor/diff";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
+import { externaliseSecrets, storeAs } from "@/lib/credentials/externalise";
+import { assertReferencesExist } from "@/lib/credentials/references";
 import { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy } from "./policies";
 
 export { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy };
@@ -116,21 +118,34 @@ export async function loadRow(
   return row;
 }
 
+/**
+ * A graph as it is stored: its plain secrets moved into credentials, and every credential it
+ * names one of this shop's (lib/credentials).
+ */
+async function storableGraph(tx: Tx, caller: Caller, graph: Graph, automationName: string): Promise<Graph> {
+  const owner = { tenantId: caller.tenant.id, store: storeAs(tx, caller) };
+  const stored = await externaliseSecrets(tx, owner, graph, automationName);
+  await assertReferencesExist(tx, caller.tenant.id, stored);
+  return stored;
+}
+
 export async function createAutomation(caller: Caller, body: unknown): Promise<AutomationView> {
   const input = parseOrThrow(createInput, body, "The automation is invalid");
   const graph = input.graph === undefined ? EMPTY_GRAPH : parseGraph(input.graph);
-  const [row] = await getDb()
-    .insert(automations)
-    .values({
-      tenantId: caller.tenant.id,
-      name: input.name,
-      description: input.description,
-      draftGraph: graph,
-      inFlightPolicy: input.inFlightPolicy,
-      createdBy: actorLabel(caller.actor),
-    })
-    .returning();
-  return view(row!);
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(automations)
+      .values({
+        tenantId: caller.tenant.id,
+        name: input.name,
+        description: input.description,
+        draftGraph: await storableGraph(tx, caller, graph, input.name),
+        inFlightPolicy: input.inFlightPolicy,
+        createdBy: actorLabel(caller.actor),
+      })
+      .returning();
+    return view(row!);
+  });
 }
 
 export async function getAutomation(tenantId: string, id: string): Promise<AutomationView> {
@@ -152,10 +167,11 @@ export async function saveDraft(caller: Caller, id: string, body: unknown): Prom
         "This draft was changed elsewhere (another tab or person) since you opened it. Reload to see the latest version.",
       );
     }
+    const stored = graph ? await storableGraph(tx, caller, graph, input.name ?? row.name) : undefined;
     const [updated] = await tx
       .update(automations)
       .set({
-        ...(graph ? { draftGraph: graph } : {}),
+        ...(stored ? { draftGraph: stored } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.inFlightPolicy ? { inFlightPolicy: input.inFlightPolicy } : {}),
@@ -258,7 +274,7 @@ async function replaceHookTokens(tx: Tx, row: AutomationRow, graph: Graph): Prom
     tenantId: row.tenantId,
     automationId: row.id,
     nodeId: n.id,
-    secret: typeof n.params.secret === "string" && n.params.secret ? n.params.secret : null,
+    secretCredentialId: typeof n.params.secretCredentialId === "string" ? n.params.secretCredentialId : null,
   }));
   const inserted = await tx.insert(automationHookTokens).values(tokens).onConflictDoNothing().returning();
   if (inserted.length !== tokens.length) {
@@ -298,6 +314,8 @@ export async function publishGraph(
   caller: Caller,
   snapshot: { graph: Graph; name: string; policy: InFlightPolicy; note: string },
 ): Promise<AutomationRow> {
+  // A credential deleted since the draft was saved (or since an old version) would fail every run.
+  await assertReferencesExist(tx, row.tenantId, snapshot.graph);
   const version = row.version + 1;
   await tx.insert(automationVersions).values({
     automationId: row.id,

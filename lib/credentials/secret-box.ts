@@ -13,9 +13,7 @@ let cachedKey: { source: string; key: Buffer } | null = null;
 
 function decodeKey(text: string): Buffer {
   const trimmed = text.trim();
-  const key = /^[0-9a-f]{64}$/i.test(trimmed)
-    ? Buffer.from(trimmed, "hex")
-    : Buffer.from(trimmed, "base64");
+  const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
   if (key.length !== 32)
     throw new Error(
       "TILLFLOW_SECRET_KEY must be 32 bytes, written as 64 hex digits or base64 (openssl rand -base64 32).",

@@ -4,7 +4,9 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
 import path from "node:path";
 import postgres from "postgres";
+import { moveSecretsToCredentials } from "@/lib/credentials/move-secrets";
 import { taskPayloads } from "@/lib/jobs";
+import * as schema from "./schema";
 import { workerLogger } from "@/lib/worker/logger";
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
@@ -13,9 +15,11 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
  * Safe to run repeatedly.
  */
 export async function migrateDatabase(url: string): Promise<void> {
-  const client = postgres(url, { max: 1, onnotice: () => {} });
+  const client = postgres(url, { max: 1, onnotice: () => {}, types: { bigint: postgres.BigInt } });
   try {
-    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    await moveSecretsToCredentials(db);
     await runMigrations({ connectionString: url, logger: workerLogger });
     await tuneJobQueue(client);
   } finally {

@@ -65,3 +65,9 @@ export function randomToken(bytes = 24): string {
   for (const byte of data) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+
+/** The id of one of the shop's credentials (Settings → Credentials); never the secret itself. */
+export const credentialId = z.uuid({
+  error: (issue) =>
+    issue.input === undefined ? "is required" : "must be the id of a credential from Settings → Credentials",
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/entities/domains";
-import { integer, line, paramsObject, randomToken, text } from "./params";
+import { credentialId, integer, line, paramsObject, randomToken, text } from "./params";
 import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/automations/schedules/cron";
 import { isTimeZone, localTimeZone } from "./timezones";
 import type { NodeDefinition, TriggerDomain } from "./types";
@@ -161,6 +161,9 @@ const webhookParams = paramsObject({
     .min(16, "must be at least 16 characters")
     .max(128, "is longer than 128 characters")
     .regex(/^[A-Za-z0-9_-]+$/, "use letters, digits, dashes or underscores"),
+  /** A credential of kind `webhook_secret` (SPEC §2 "Credentials"): requests must be signed with it. */
+  secretCredentialId: credentialId.optional(),
+  /** Accepted on save for older clients; it becomes a credential then, and never stays in the graph. */
   secret: text().min(1, "cannot be empty").max(200, "is longer than 200 characters").optional(),
 });
 
@@ -169,13 +172,14 @@ export const webhook = {
   category: "trigger",
   label: "Webhook received",
   description:
-    "Starts when another system posts to this flow's own URL. With a secret, only requests signed with it (HMAC) are accepted.",
+    "Starts when another system posts to this flow's own URL. With a signing secret (a credential), only requests signed with it (HMAC) are accepted.",
   params: webhookParams,
   defaultParams: () => ({ token: randomToken() }),
   handles: TRIGGER_HANDLES,
   entityDomain: "webhook",
   event: "webhook.received",
-  summarise: ({ secret }) => (secret ? "When a signed webhook is received" : "When a webhook is received"),
+  summarise: ({ secret, secretCredentialId }) =>
+    secret || secretCredentialId ? "When a signed webhook is received" : "When a webhook is received",
 } satisfies NodeDefinition<typeof webhookParams>;
 
 const tagList = z.array(line(100)).max(50, "can list at most 50 tags");

@@ -6,6 +6,8 @@ import {
   RequestTimeoutError,
   type GuardedResponse,
 } from "@/lib/net/guarded-request";
+import { authHeaders } from "@/lib/credentials/http-auth";
+import { credentialSecret } from "@/lib/credentials/store";
 import { ActionError, type OutsideExecutor } from "../executor";
 
 interface HttpParams {
@@ -14,6 +16,7 @@ interface HttpParams {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  auth?: { credentialId: string };
 }
 
 const httpRequest = z.object({
@@ -22,6 +25,8 @@ const httpRequest = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string().nullable(),
   timeoutMs: z.number(),
+  /** The credential whose headers are added at send time (never its value: this is recorded). */
+  credentialId: z.string().nullable().default(null),
 });
 type HttpRequest = z.infer<typeof httpRequest>;
 
@@ -65,6 +70,7 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
     headers: Object.fromEntries(Object.entries(params.headers).map(([k, v]) => [k, ctx.render(v)])),
     body: params.method === "GET" || params.body === undefined ? null : ctx.render(params.body),
     timeoutMs: params.timeoutMs,
+    credentialId: params.auth?.credentialId ?? null,
   }),
   // Literal addresses and schemes are refused before the delivery is recorded; a host name is
   // resolved and checked when the request is sent (and on every redirect).
@@ -84,6 +90,15 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   },
   async send(request, ctx) {
     const host = hostOf(request.url);
+    const credential = request.credentialId
+      ? await credentialSecret(ctx.tenantId, request.credentialId)
+      : null;
+    if (request.credentialId && !credential)
+      throw new ActionError(
+        "The credential this step sends was deleted. Choose another in the step's settings and publish again.",
+        {},
+        null,
+      );
     const started = Date.now();
     let response: GuardedResponse;
     try {
@@ -94,6 +109,7 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
           "user-agent": "Tillflow-Automations/1",
           ...(request.body !== null ? { "content-type": "application/json" } : {}),
           ...request.headers,
+          ...(credential ? authHeaders(credential.kind, credential.value) : {}),
           "idempotency-key": ctx.dedupeKey,
         },
         body: request.body,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integer, paramsObject, startsWithToken, text } from "../params";
+import { credentialId, integer, paramsObject, startsWithToken, text } from "../params";
 import { retryParams } from "../retry";
 import type { NodeDefinition } from "../types";
 
@@ -40,6 +40,8 @@ const httpRequestParams = paramsObject({
   headers: headers.default({}),
   body: text().max(100_000, "is longer than 100,000 characters").optional(),
   timeoutMs: integer(1000, 30_000).default(10_000),
+  /** A credential (Settings → Credentials) whose headers the request carries; its value never sits in the graph. */
+  auth: z.strictObject({ credentialId }).optional(),
   /** When an attempt fails for a reason that may pass (408, 429, 5xx, no answer). Default: 3 attempts. */
   retry: retryParams.optional(),
 });
@@ -49,7 +51,7 @@ export const httpRequest = {
   category: "action",
   label: "Send HTTP request",
   description:
-    "Calls another system's URL. Each delivery carries an Idempotency-Key header, so a receiver can drop a repeat.",
+    "Calls another system's URL, with a credential's headers if it needs them. Each delivery carries an Idempotency-Key header, so a receiver can drop a repeat.",
   params: httpRequestParams,
   defaultParams: () => ({ url: "", method: "POST" as const, headers: {}, timeoutMs: 10_000 }),
   handles: { in: true, out: ["out"] },

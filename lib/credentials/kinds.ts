@@ -1,0 +1,91 @@
+/**
+ * What each kind of credential holds and how an HTTP request carries it (browser-safe: the
+ * Settings form and the credential picker read the same words).
+ */
+
+export const CREDENTIAL_KINDS = [
+  "http_header",
+  "bearer",
+  "basic",
+  "webhook_secret",
+  "slack_webhook",
+  "shopify",
+  "woocommerce",
+] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/** The kinds an HTTP request step can send (`auth: {credentialId}`). */
+export const HTTP_AUTH_KINDS = [
+  "http_header",
+  "bearer",
+  "basic",
+] as const satisfies readonly CredentialKind[];
+
+export const KIND_LABELS: Record<CredentialKind, { label: string; hint: string }> = {
+  http_header: {
+    label: "Header",
+    hint: "One header per line, as 'X-Api-Key: value'. Sent with every request that uses it.",
+  },
+  bearer: { label: "Bearer token", hint: "Sent as 'Authorization: Bearer <token>'." },
+  basic: { label: "Username and password", hint: "As 'username:password'; sent as HTTP Basic auth." },
+  webhook_secret: {
+    label: "Webhook signing secret",
+    hint: "Checks that a webhook posted to a flow was signed by the system you gave it to.",
+  },
+  slack_webhook: {
+    label: "Slack incoming webhook",
+    hint: "The https://hooks.slack.com/… URL Slack gave you.",
+  },
+  shopify: { label: "Shopify webhook secret", hint: "From the Shopify admin's Notifications → Webhooks." },
+  woocommerce: { label: "WooCommerce webhook secret", hint: "The secret of the WooCommerce webhook." },
+};
+
+const HEADER_LINE = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):[ \t]*(\S.*)$/;
+
+/** The `Name: value` lines of an `http_header` credential. */
+export function headerLines(value: string): [string, string][] {
+  return value
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      const match = HEADER_LINE.exec(line.trim());
+      return match ? ([match[1]!, match[2]!.trim()] as [string, string]) : (["", ""] as [string, string]);
+    });
+}
+
+/** Why `value` cannot be a credential of `kind`, or null. */
+export function valueProblem(kind: CredentialKind, value: string): string | null {
+  if (value.trim() === "") return "Enter the secret's value.";
+  if (value.length > 8_000) return "The value is longer than 8,000 characters.";
+  switch (kind) {
+    case "http_header": {
+      const lines = headerLines(value);
+      if (lines.some(([name]) => name === ""))
+        return "Write each header on its own line as 'Header-Name: value', for example 'X-Api-Key: abc123'.";
+      return lines.length > 10 ? "A header credential holds at most 10 headers." : null;
+    }
+    case "basic":
+      return value.includes(":") ? null : "Write it as 'username:password'.";
+    case "bearer":
+      return /[\r\n]/.test(value) ? "A token is one line." : null;
+    case "slack_webhook":
+      return /^https:\/\/hooks\.slack\.com\/\S+$/.test(value.trim())
+        ? null
+        : "Paste the incoming webhook URL Slack gave you (https://hooks.slack.com/…).";
+    default:
+      return /[\r\n]/.test(value) ? "A secret is one line." : null;
+  }
+}
+
+/**
+ * Header names whose values are secrets: such a header typed into a graph with a plain value
+ * becomes a credential when the graph is saved.
+ */
+export function isSecretHeader(name: string): boolean {
+  return /authorization|api[-_]?key|apikey|token|secret|password|passwd|cookie|session|signature/i.test(name);
+}
+
+/** `…1234`, how a reply shows a secret. */
+export function masked(last4: string): string {
+  return `…${last4}`;
+}

@@ -1,0 +1,244 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
+import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { getDb, type DbOrTx } from "@/lib/db/client";
+import { automations, credentials } from "@/lib/db/schema";
+import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import { CREDENTIAL_KINDS, valueProblem, type CredentialKind } from "./kinds";
+import { lastFour, open, seal } from "./secret-box";
+
+/**
+ * A shop's credentials (SPEC §2 "Credentials"): written by admins and editors, listed by every
+ * role, and read back in plain only by the engine and the inbound webhook route, at the moment
+ * they send or check. Nothing here returns a value to a caller.
+ */
+
+export interface CredentialView {
+  id: string;
+  name: string;
+  kind: CredentialKind;
+  last4: string;
+  createdBy: string;
+  createdAt: string;
+  rotatedAt: string | null;
+}
+
+type CredentialRow = typeof credentials.$inferSelect;
+
+function view(row: CredentialRow): CredentialView {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    last4: row.last4,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    rotatedAt: row.rotatedAt?.toISOString() ?? null,
+  };
+}
+
+const name = z.string().trim().min(1, "give the credential a name, such as the service it is for").max(100);
+
+export const createCredentialInput = z
+  .strictObject({
+    name,
+    kind: z.enum(CREDENTIAL_KINDS, `choose one of ${CREDENTIAL_KINDS.join(", ")}`),
+    value: z.string(),
+  })
+  .superRefine((input, ctx) => {
+    const problem = valueProblem(input.kind, input.value);
+    if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
+  });
+
+export const rotateCredentialInput = z.strictObject({ value: z.string(), name: name.optional() });
+
+export async function listCredentials(tenantId: string, db: DbOrTx = getDb()): Promise<CredentialView[]> {
+  const rows = await db
+    .select()
+    .from(credentials)
+    .where(eq(credentials.tenantId, tenantId))
+    .orderBy(asc(credentials.name));
+  return rows.map(view);
+}
+
+async function loadCredential(db: DbOrTx, tenantId: string, id: string): Promise<CredentialRow> {
+  if (!isUuid(id)) throw notFound("That credential");
+  const [row] = await db
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id)));
+  if (!row) throw notFound("That credential");
+  return row;
+}
+
+export async function getCredential(tenantId: string, id: string): Promise<CredentialView> {
+  return view(await loadCredential(getDb(), tenantId, id));
+}
+
+function nameTaken(error: unknown): boolean {
+  const cause = error instanceof Error && "cause" in error ? error.cause : error;
+  return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "23505";
+}
+
+const takenError = (taken: string) =>
+  new AppError(
+    409,
+    "conflict",
+    `A credential named '${taken}' already exists in this shop; choose another name.`,
+  );
+
+/** Stores a new credential in `db` (the caller's transaction when a graph is being saved). */
+export async function insertCredential(
+  db: DbOrTx,
+  caller: Caller,
+  input: { name: string; kind: CredentialKind; value: string },
+): Promise<CredentialView> {
+  let row: CredentialRow | undefined;
+  try {
+    [row] = await db
+      .insert(credentials)
+      .values({
+        tenantId: caller.tenant.id,
+        name: input.name,
+        kind: input.kind,
+        value: seal(input.value, caller.tenant.id),
+        last4: lastFour(input.value),
+        createdBy: actorLabel(caller.actor),
+      })
+      .returning();
+  } catch (error) {
+    if (nameTaken(error)) throw takenError(input.name);
+    throw error;
+  }
+  await recordAudit(db, caller, {
+    action: "credential.created",
+    subjectType: "credential",
+    subjectId: row!.id,
+    detail: { name: input.name, kind: input.kind },
+  });
+  return view(row!);
+}
+
+export async function createCredential(caller: Caller, body: unknown): Promise<CredentialView> {
+  const input = parseOrThrow(createCredentialInput, body, "The credential is invalid");
+  return getDb().transaction((tx) => insertCredential(tx, caller, input));
+}
+
+/** Replaces a credential's value (and optionally its name); every flow using it sends the new one. */
+export async function rotateCredential(caller: Caller, id: string, body: unknown): Promise<CredentialView> {
+  const input = parseOrThrow(rotateCredentialInput, body, "The credential is invalid");
+  return getDb().transaction(async (tx) => {
+    const row = await loadCredential(tx, caller.tenant.id, id);
+    const problem = valueProblem(row.kind, input.value);
+    if (problem)
+      throw new AppError(400, "bad_request", `The credential is invalid: value: ${problem}`, [
+        { path: "value", message: problem },
+      ]);
+    let updated: CredentialRow | undefined;
+    try {
+      [updated] = await tx
+        .update(credentials)
+        .set({
+          value: seal(input.value, caller.tenant.id),
+          last4: lastFour(input.value),
+          rotatedAt: new Date(),
+          ...(input.name ? { name: input.name } : {}),
+        })
+        .where(eq(credentials.id, row.id))
+        .returning();
+    } catch (error) {
+      if (nameTaken(error) && input.name) throw takenError(input.name);
+      throw error;
+    }
+    await recordAudit(tx, caller, {
+      action: "credential.rotated",
+      subjectType: "credential",
+      subjectId: row.id,
+      detail: { name: updated!.name, kind: row.kind },
+    });
+    return view(updated!);
+  });
+}
+
+/** Automations whose draft or published graph refers to the credential (ids are unique, so a text match is exact). */
+export async function automationsUsing(
+  db: DbOrTx,
+  tenantId: string,
+  credentialId: string,
+): Promise<{ id: string; name: string; status: string; published: boolean }[]> {
+  const pattern = `%"${credentialId}"%`;
+  return db
+    .select({
+      id: automations.id,
+      name: automations.name,
+      status: automations.status,
+      published: sql<boolean>`coalesce(${automations.activeGraph}::text like ${pattern}, false)`,
+    })
+    .from(automations)
+    .where(
+      and(
+        eq(automations.tenantId, tenantId),
+        sql`(${automations.activeGraph}::text like ${pattern} or ${automations.draftGraph}::text like ${pattern})`,
+      ),
+    )
+    .orderBy(asc(automations.name));
+}
+
+/** Deletes a credential; refused while an active automation's published version uses it. */
+export async function deleteCredential(caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
+  return getDb().transaction(async (tx) => {
+    const row = await loadCredential(tx, caller.tenant.id, id);
+    const active = (await automationsUsing(tx, caller.tenant.id, row.id)).filter(
+      (a) => a.status === "active" && a.published,
+    );
+    if (active.length > 0) {
+      const names = active.map((a) => `'${a.name}'`).join(", ");
+      throw new AppError(
+        409,
+        "conflict",
+        `'${row.name}' is used by ${active.length === 1 ? "the active automation" : "active automations"} ${names}. Point ${active.length === 1 ? "it" : "them"} at another credential, or pause ${active.length === 1 ? "it" : "them"}, first.`,
+      );
+    }
+    await tx.delete(credentials).where(eq(credentials.id, row.id));
+    await recordAudit(tx, caller, {
+      action: "credential.deleted",
+      subjectType: "credential",
+      subjectId: row.id,
+      detail: { name: row.name, kind: row.kind },
+    });
+    return { id: row.id, deleted: true as const };
+  });
+}
+
+/** The credentials with these ids in the shop, without values (to check a graph's references). */
+export async function credentialsByIds(
+  db: DbOrTx,
+  tenantId: string,
+  ids: string[],
+): Promise<Map<string, CredentialView>> {
+  const valid = [...new Set(ids)].filter(isUuid);
+  if (valid.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tenantId, tenantId), inArray(credentials.id, valid)));
+  return new Map(rows.map((row) => [row.id, view(row)]));
+}
+
+/**
+ * The plain value, for the engine at send time and the webhook route at check time only; null
+ * when the shop has no such credential (deleted since the graph was published).
+ */
+export async function credentialSecret(
+  tenantId: string,
+  id: string,
+  db: DbOrTx = getDb(),
+): Promise<{ kind: CredentialKind; value: string; name: string } | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ kind: credentials.kind, value: credentials.value, name: credentials.name })
+    .from(credentials)
+    .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id)));
+  return row ? { kind: row.kind, name: row.name, value: open(row.value, tenantId) } : null;
+}
