@@ -232,12 +232,14 @@ describe("dry run", () => {
       resolvedParams: {
         url: "https://example.com/hook/x-9",
         method: "POST",
-        headers: { Authorization: "••••", "X-Shop": "demo" },
+        // The plain Authorization header became a credential when the draft was saved.
+        headers: { "X-Shop": "demo" },
+        auth: { credentialId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
         body: '{"total": 12}',
       },
     });
     expect(call!.detail[0]).toBe(
-      "Would send POST https://example.com/hook/x-9, with an Idempotency-Key header.",
+      "Would send POST https://example.com/hook/x-9, with its credential's headers and an Idempotency-Key header.",
     );
     const resumeAt = new Date(wait!.resumeAt!);
     expect(resumeAt.getUTCHours()).toBe(9);

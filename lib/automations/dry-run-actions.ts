@@ -56,7 +56,10 @@ const DESCRIBE: Record<ActionType, Describe> = {
   "auto.action.http_request": (request) => {
     const url = text(request.url);
     const headers = Object.entries((request.headers as Record<string, unknown> | undefined) ?? {});
-    const detail = [`Would send ${text(request.method)} ${url}, with an Idempotency-Key header.`];
+    const carries = request.credentialId
+      ? "its credential's headers and an Idempotency-Key header"
+      : "an Idempotency-Key header";
+    const detail = [`Would send ${text(request.method)} ${url}, with ${carries}.`];
     if (headers.length > 0) detail.push(`Headers: ${headers.map(([k, v]) => `${k}: ${text(v)}`).join(", ")}`);
     if (request.body !== null && request.body !== undefined)
       detail.push(`Body: ${excerpt(request.body, 300)}`);
