@@ -1,17 +1,15 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, test } from "vitest";
 import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
-import { CONTRACT, type Endpoint, type Method } from "@/lib/api/contract";
+import { CONTRACT, type Endpoint } from "@/lib/api/contract";
 import { buildOpenApi, pathParams } from "@/lib/api/openapi";
 import type { Role } from "@/lib/auth/roles";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { upsertEntity } from "@/lib/entities/service";
 import { call, createShop, type ErrorReply, type TestShop } from "./fixtures";
 import { flow, publishFlow } from "./flows";
+import { routeHandlers, type Handler } from "./route-handlers";
 
 /*
  * The OpenAPI document (lib/api/contract.ts → lib/api/openapi.ts) against the routes themselves:
@@ -21,36 +19,13 @@ import { flow, publishFlow } from "./flows";
  * route in tests/route-guards.test.ts; here the contract's roles are compared with the handlers'.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
 
 type JsonSchema = Record<string, unknown>;
-type Handler = Parameters<typeof call>[0] & { role?: Role };
 
 const doc = buildOpenApi();
 const schemas = (doc.components as { schemas: Record<string, JsonSchema> }).schemas;
 const key = (e: { method: string; path: string }) => `${e.method} ${e.path}`;
-
-/** Every exported method of app/api/v1/**\/route.ts, by `METHOD /api/v1/path/{param}`. */
-async function routeHandlers(): Promise<Map<string, Handler>> {
-  const found = new Map<string, Handler>();
-  const files = fs
-    .readdirSync(path.join(ROOT, "app/api/v1"), { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile() && d.name === "route.ts")
-    .map((d) => path.join(d.parentPath, d.name));
-  for (const file of files) {
-    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    const route = path
-      .relative(path.join(ROOT, "app"), path.dirname(file))
-      .split(path.sep)
-      .map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}"))
-      .join("/");
-    for (const method of METHODS)
-      if (typeof mod[method] === "function") found.set(`${method} /${route}`, mod[method] as Handler);
-  }
-  return found;
-}
 
 /** A value the schema accepts, made from the schema alone; undefined where it cannot guess (a pattern). */
 function sample(schema: JsonSchema): unknown {
