@@ -52,7 +52,6 @@ export function jsonStringContent(text: string): string {
 }
 
 // Every control character but tab: CR and LF would end the header line, the rest are refused by HTTP.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]+/g;
 
 /** A value safe inside one header line: control characters (CR, LF…) become one space. */
