@@ -46,6 +46,14 @@ export function jsonPlaces(text: string, spans: readonly { start: number; end: n
   return places;
 }
 
+// A lone surrogate half (JSON can carry one) would make encodeURIComponent throw.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` percent-encoded as one URL component; a lone surrogate becomes U+FFFD rather than an error. */
+export function percentEncode(text: string): string {
+  return encodeURIComponent(text.replace(LONE_SURROGATE, "\uFFFD"));
+}
+
 /** The inside of a JSON string literal holding `text` (quotes, backslashes, control characters escaped). */
 export function jsonStringContent(text: string): string {
   return JSON.stringify(text).slice(1, -1);

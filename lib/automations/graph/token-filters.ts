@@ -8,6 +8,7 @@
  */
 
 import { LOCALE, formatMoney } from "@/lib/money";
+import { percentEncode } from "./token-escape";
 
 export const TOKEN_FILTERS = ["money", "date", "json", "url", "raw"] as const;
 export type TokenFilter = (typeof TOKEN_FILTERS)[number];
@@ -110,7 +111,7 @@ export function applyFilter(filter: TokenFilter, value: unknown, ctx: FilterCont
     case "json":
       return toJson(value);
     case "url":
-      return encodeURIComponent(formatValue(value));
+      return percentEncode(formatValue(value));
     case "raw":
       return formatValue(value);
     case "money": {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkTokens } from "./tokens-check";
 import { findTokens, renderParams, renderTemplate, templatedStrings, type TemplateContext } from "./tokens";
@@ -316,6 +317,31 @@ describe("escaped where they land", () => {
       s: "€65.50",
     });
     expect(json("[{run.id}, {now}]")).toBe('["run-1", "2026-11-30T09:00:00.000Z"]');
+  });
+
+  // Any character, with the ones that break JSON, URLs and HTML (and lone surrogate halves) often.
+  const awkward = fc.oneof(
+    fc.constantFrom('"', "\\", "&", "=", "?", "/", "#", "%", "\n", "\u2028", "\uD800", "\uDC00", "{"),
+    fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+  );
+
+  it("whatever the value, a JSON body parses with the value intact and the rest unchanged", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: awkward }), fc.jsonValue(), (name, extra) => {
+        const c = { ...ctx, entity: { name, extra } };
+        const body = renderTemplate('{"name":"{entity.name}","vip":false,"extra":{entity.extra}}', c, {
+          escape: "json",
+        });
+        expect(JSON.parse(body)).toEqual({ name, vip: false, extra: JSON.parse(JSON.stringify(extra)) });
+        // A lone surrogate half (JSON can carry one) cannot be percent-encoded: it arrives as U+FFFD.
+        const url = new URL(renderTemplate("https://a.test/p?q={entity.name}&v=1", c, { escape: "url" }));
+        expect([url.pathname, url.searchParams.get("q"), url.searchParams.get("v")]).toEqual([
+          "/p",
+          name.toWellFormed(),
+          "1",
+        ]);
+      }),
+    );
   });
 
   it("a quote inside a value does not fool the scanner about the tokens after it", () => {

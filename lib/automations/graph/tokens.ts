@@ -1,5 +1,12 @@
 import { readPath } from "@/lib/entities/fields";
-import { escapeHtml, headerSafe, jsonPlaces, jsonStringContent, type TokenEscape } from "./token-escape";
+import {
+  escapeHtml,
+  headerSafe,
+  jsonPlaces,
+  jsonStringContent,
+  percentEncode,
+  type TokenEscape,
+} from "./token-escape";
 import { applyFilter, formatValue, isEncodingFilter, isTokenFilter, toJson } from "./token-filters";
 
 export { escapeHtml } from "./token-escape";
@@ -170,7 +177,7 @@ function landedToken(token: FoundToken, ctx: TemplateContext, landing: Landing):
     case "html":
       return token.filter === "raw" ? text() : escapeHtml(text());
     case "url":
-      return isEncodingFilter(token.filter) || landing.first ? text() : encodeURIComponent(text());
+      return isEncodingFilter(token.filter) || landing.first ? text() : percentEncode(text());
     case "json":
       if (isEncodingFilter(token.filter)) return text();
       return landing.place === "string" ? jsonStringContent(text()) : toJson(filteredValue(token, ctx));
