@@ -30,7 +30,11 @@ export interface FieldTemplating {
   escape?: TokenEscape;
 }
 
-/** The templating of one field of a node: its escaping, from the node's params as they are now. */
+/**
+ * The templating of one field of a node: its escaping, from the node's params as they are now.
+ * The preview shows what the receiver reads: a JSON body's quotes and a URL's %20 are theirs to
+ * read, but an email's reader sees "Ada & Co", not the `&amp;` its HTML carries.
+ */
 export function forField(
   templating: FieldTemplating,
   definition: NodeDefinition,
@@ -38,7 +42,8 @@ export function forField(
   param: string,
 ): FieldTemplating {
   const escape = definition.tokenEscapes?.(params)[param];
-  return escape === templating.escape ? templating : { ...templating, escape };
+  const shown = escape === "html" ? undefined : escape;
+  return shown === templating.escape ? templating : { ...templating, escape: shown };
 }
 
 /** Values a sample record reads well with; other fields get a value of their type. */
