@@ -61,7 +61,7 @@ test("a send-email step checks and previews its tokens as you type, and the dry 
   // An unknown filter is an error under the field too.
   await body.control.fill("Total: {entity.total | foo}");
   await expect(body.wrapper).toContainText(
-    "Unknown filter 'foo' in {entity.total | foo}: use money or date.",
+    "Unknown filter 'foo' in {entity.total | foo}: use money, date, json, url or raw.",
   );
   await body.control.fill(
     "Dear {entity.customer.name}, your order {entity.number} of {entity.total | money}.",

@@ -26,6 +26,10 @@ beforeAll(async () => {
     if (req.url === "/to-private-name")
       return res.writeHead(307, { location: "http://intranet.test/x" }).end();
     if (req.url === "/loop") return res.writeHead(302, { location: "/loop" }).end();
+    if (req.url === "/headers") return res.end(JSON.stringify(req.headers));
+    if (req.url === "/to-headers") return res.writeHead(307, { location: "/headers" }).end();
+    if (req.url === "/to-other-origin")
+      return res.writeHead(307, { location: `http://127.0.0.1:${otherPort}/headers` }).end();
     if (req.url === "/huge") {
       res.writeHead(200, { "content-type": "text/plain" });
       return res.end("x".repeat(3_000_000));
@@ -36,6 +40,16 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+// A second receiver on another port: another origin, to which a redirect must not carry credentials.
+let other: http.Server;
+let otherPort: number;
+beforeAll(async () => {
+  other = http.createServer((req, res) => res.end(JSON.stringify(req.headers)));
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  otherPort = (other.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => other.close(() => resolve())));
 
 const saved = process.env.HTTP_ACTION_ALLOW;
 afterEach(() => {
@@ -106,14 +120,25 @@ describe("without HTTP_ACTION_ALLOW, only public addresses are called", () => {
       }),
     );
     expect(viaSystem).toMatch(
-      /^Refused to call http:\/\/localhost:\d+\/…: it resolves to a loopback address \((127\.0\.0\.1|::1)\)\./,
+      /^Refused to call http:\/\/localhost:\d+\/…: localhost is not a public address\./,
     );
-    expect(await refusal(get("http://intranet.test/"))).toContain(
-      "it resolves to a private address (10.0.0.7)",
+    expect(await refusal(get("http://intranet.test/"))).toBe(
+      "Refused to call http://intranet.test/: intranet.test is not a public address. Tillflow only calls public internet addresses; an administrator can allow a host with HTTP_ACTION_ALLOW.",
     );
     // One bad address among several refuses the host: a connection could land on any of them.
-    expect(await refusal(get("http://mixed.test/"))).toContain("a private address (192.168.0.10)");
+    expect(await refusal(get("http://mixed.test/"))).toContain("mixed.test is not a public address");
     expect(hits).toEqual([]);
+  });
+
+  test("a refusal of a host name never names what it resolved to (viewers read run history and dry runs)", async () => {
+    process.env.HTTP_ACTION_ALLOW = "";
+    for (const url of ["http://intranet.test/", "http://mixed.test/", `http://shop.test:${port}/ok`]) {
+      const message = await refusal(get(url));
+      expect(message).not.toMatch(/10\.0\.0\.7|192\.168|127\.0\.0\.1|::1|private|loopback/);
+    }
+    // The server keeps the detail for its own logs.
+    const error = await get("http://intranet.test/").catch((e: unknown) => e);
+    expect((error as RefusedUrlError).resolved).toEqual({ address: "10.0.0.7", kind: "private" });
   });
 
   test("only http and https", async () => {
@@ -170,8 +195,68 @@ describe("redirects", () => {
       "Refused to call http://169.254.169.254/…: it is a link-local address (169.254.169.254).",
     );
     expect(await refusal(get(`http://127.0.0.1:${port}/to-private-name`))).toContain(
-      "it resolves to a private address (10.0.0.7)",
+      "Refused to call http://intranet.test/…: intranet.test is not a public address.",
     );
+  });
+
+  describe("carry the flow's headers only to the same origin", () => {
+    const sent = {
+      "user-agent": "Tillflow-Automations/1",
+      "content-type": "application/json",
+      "idempotency-key": "run:node:1",
+      Authorization: "Bearer s3cret",
+      Cookie: "session=abc",
+      "Proxy-Authorization": "Basic eA==",
+      "X-Api-Key": "k-123",
+      "webhook-signature": "v1,abc=",
+      "webhook-id": "msg_1",
+    };
+    const headersAt = async (path: string) => {
+      const res = await guardedRequest({
+        url: `http://127.0.0.1:${port}${path}`,
+        method: "POST",
+        headers: sent,
+        body: "{}",
+        timeoutMs: 5000,
+      });
+      expect(res.status).toBe(200);
+      return { url: res.url, headers: JSON.parse(res.body) as Record<string, string> };
+    };
+
+    test("a same-origin redirect keeps them all", async () => {
+      process.env.HTTP_ACTION_ALLOW = "127.0.0.1";
+      const { url, headers } = await headersAt("/to-headers");
+      expect(url).toBe(`http://127.0.0.1:${port}/headers`);
+      expect(headers).toMatchObject({
+        authorization: "Bearer s3cret",
+        cookie: "session=abc",
+        "proxy-authorization": "Basic eA==",
+        "x-api-key": "k-123",
+        "webhook-signature": "v1,abc=",
+        "idempotency-key": "run:node:1",
+      });
+    });
+
+    test("a redirect to another port drops credentials, custom and signature headers", async () => {
+      process.env.HTTP_ACTION_ALLOW = "127.0.0.1";
+      const { url, headers } = await headersAt("/to-other-origin");
+      expect(url).toBe(`http://127.0.0.1:${otherPort}/headers`);
+      for (const name of [
+        "authorization",
+        "cookie",
+        "proxy-authorization",
+        "x-api-key",
+        "webhook-signature",
+        "webhook-id",
+      ])
+        expect(headers).not.toHaveProperty(name);
+      // Ours stay: the receiver can still drop a repeat and read the (307: re-sent) body.
+      expect(headers).toMatchObject({
+        "user-agent": "Tillflow-Automations/1",
+        "content-type": "application/json",
+        "idempotency-key": "run:node:1",
+      });
+    });
   });
 
   test("at most 5", async () => {
@@ -212,7 +297,7 @@ describe("the HTTP action", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ActionError);
     expect((error as ActionError).message).toMatch(
-      /^Refused to call http:\/\/localhost:\d+\/…: it resolves to a loopback address/,
+      /^Refused to call http:\/\/localhost:\d+\/…: localhost is not a public address/,
     );
     expect((error as ActionError).transient).toBeNull();
   });
@@ -224,7 +309,7 @@ describe("the HTTP action", () => {
     );
     expect(httpRequestExecutor.check?.(request("https://example.com/hook"))).toBeNull();
     expect(await httpRequestExecutor.preflight?.(request(`http://localhost:${port}/ok`))).toMatch(
-      /it resolves to a loopback address/,
+      /: localhost is not a public address\./,
     );
     process.env.HTTP_ACTION_ALLOW = "localhost";
     expect(await httpRequestExecutor.preflight?.(request(`http://localhost:${port}/ok`))).toBeNull();
@@ -270,5 +355,9 @@ test("a dry run says the URL would be refused", async () => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const step = res.body.steps.find((s) => s.nodeId === "call");
   expect(step).toMatchObject({ outcome: "error" });
-  expect(step!.error).toMatch(/^Refused to call http:\/\/localhost:9\/…: it resolves to a loopback address/);
+  expect(step!.error).toBe(
+    "Refused to call http://localhost:9/…: localhost is not a public address. Tillflow only calls public internet addresses; an administrator can allow a host with HTTP_ACTION_ALLOW.",
+  );
+  // A viewer ran it: the resolved address is not theirs to learn.
+  expect(step!.error).not.toMatch(/127\.0\.0\.1|::1|loopback/);
 });

@@ -143,7 +143,7 @@ describe("tokens in an order flow's email", () => {
     expect(res.status).toBe(422);
     expect(res.body.error.issues.map((i) => i.message)).toEqual([
       "Send email, subject: {customer.name} is not available here: use {entity.customer.name}, the customer of the order.",
-      "Send email, body: Unknown filter 'foo' in {entity.total | foo}: use money or date.",
+      "Send email, body: Unknown filter 'foo' in {entity.total | foo}: use money, date, json, url or raw.",
     ]);
   });
 });

@@ -306,7 +306,11 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
           findTokens(text).some((token) => token.root === "steps"),
         );
         const resolvedParams = params
-          ? redact(renderParams(params, definition.templated, templateContext(leg)))
+          ? redact(
+              renderParams(params, definition.templated, templateContext(leg), {
+                escape: definition.tokenEscapes?.(params),
+              }),
+            )
           : undefined;
         // An outside effect may be refused where only I/O can tell (an HTTP host resolving to a
         // private address): the dry run says so rather than "would send".

@@ -12,7 +12,14 @@ import { allowList } from "./allow-list";
 
 /** A URL the guard will not call. Permanent: trying again later would be refused the same way. */
 export class RefusedUrlError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /**
+     * The refused address a host name resolved to, for the server's own logs only: the message
+     * never names it, since run history and dry runs (which viewers read) would map the network.
+     */
+    readonly resolved?: { address: string; kind: AddressClass },
+  ) {
     super(message);
     this.name = "RefusedUrlError";
   }
@@ -37,9 +44,21 @@ function article(kind: AddressClass): string {
   return kind === "unspecified" ? "an" : "a";
 }
 
-function refusal(url: URL, verb: "is" | "resolves to", address: string, kind: AddressClass): RefusedUrlError {
+/** A literal address the merchant wrote: naming it and its kind tells them nothing new. */
+function refusal(url: URL, address: string, kind: AddressClass): RefusedUrlError {
   return new RefusedUrlError(
-    `Refused to call ${shown(url)}: it ${verb} ${article(kind)} ${kind} address (${address}). ${ALLOW_HINT}`,
+    `Refused to call ${shown(url)}: it is ${article(kind)} ${kind} address (${address}). ${ALLOW_HINT}`,
+  );
+}
+
+/**
+ * A host name that resolved to an address the guard refuses: the message names the host as typed
+ * but not what it resolved to (nor its kind), so a refusal cannot be used to map the private network.
+ */
+function resolvedRefusal(url: URL, address: string, kind: AddressClass): RefusedUrlError {
+  return new RefusedUrlError(
+    `Refused to call ${shown(url)}: ${url.hostname} is not a public address. ${ALLOW_HINT}`,
+    { address, kind },
   );
 }
 
@@ -78,7 +97,7 @@ export function literalRefusal(text: string): string | null {
   const allow = allowList();
   if (allow.host(host) || allow.address(host)) return null;
   const kind = classifyAddress(host);
-  return kind === "public" ? null : refusal(url, "is", host, kind).message;
+  return kind === "public" ? null : refusal(url, host, kind).message;
 }
 
 /** Resolves every address of a host (the system resolver, as a connection would). Replaceable in tests. */
@@ -111,7 +130,8 @@ export async function checkUrl(url: URL, resolve: Resolver = systemResolver): Pr
     for (const { address } of addresses) {
       if (allow.address(address)) continue;
       const kind = classifyAddress(address);
-      if (kind !== "public") throw refusal(url, literal ? "is" : "resolves to", address, kind);
+      if (kind !== "public")
+        throw literal ? refusal(url, address, kind) : resolvedRefusal(url, address, kind);
     }
   }
   return addresses[0]!;

@@ -64,8 +64,14 @@ export const DEFAULT_MAX_BYTES = 1_000_000;
 export const DEFAULT_MAX_REDIRECTS = 5;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Credentials meant for one origin are not carried to another (as browsers and fetch do). */
-const ORIGIN_BOUND = ["authorization", "cookie", "proxy-authorization"];
+/**
+ * The only headers carried to another origin (scheme, host or port differ). Browsers and fetch
+ * drop `authorization`, `cookie` and `proxy-authorization`; we drop every other header as well:
+ * a flow's custom headers (an API key in `X-Api-Key`) and a request's signature (`webhook-*`)
+ * are meant for the receiver the merchant named, not for whoever it redirects to. Same-origin
+ * redirects keep them all.
+ */
+const CROSS_ORIGIN_KEPT = new Set(["user-agent", "content-type", "idempotency-key"]);
 
 // Keep-alive agents, shared by every call: a pooled socket was connected to a checked address.
 const agents = {
@@ -154,10 +160,11 @@ function redirected(hop: Hop, status: number, location: string): Hop {
     );
   const toGet =
     status === 303 ? hop.method !== "HEAD" : (status === 301 || status === 302) && hop.method === "POST";
+  const crossOrigin = url.origin !== hop.url.origin;
   const headers = { ...hop.headers };
   for (const name of Object.keys(headers)) {
     const lower = name.toLowerCase();
-    if (url.origin !== hop.url.origin && ORIGIN_BOUND.includes(lower)) delete headers[name];
+    if (crossOrigin && !CROSS_ORIGIN_KEPT.has(lower)) delete headers[name];
     if (toGet && lower === "content-type") delete headers[name];
   }
   return { url, method: toGet ? "GET" : hop.method, headers, body: toGet ? null : hop.body };

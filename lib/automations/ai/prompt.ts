@@ -111,7 +111,7 @@ JSON Schema of the answer: ${JSON.stringify(flowSpecJsonSchema())}`,
 - A wait (or approval) re-reads the record when it wakes: the steps after it see the record as it is then, not as it was when the run started. To act only "if still unhandled", put a condition after the wait.
 - The first leg (trigger up to the first wait) pins the record's status to the status the event fired for, so a condition on status right after the trigger sees that status even if the record has moved on.
 - A wait is at most 30 days; use the unit minutes, hours or days. For "the next working day at 9:00" use a wait until.
-- Text params marked as accepting {token}s can use the tokens of the trigger's runs; filters: ${filterChoices()}.`,
+- Text params marked as accepting {token}s can use the tokens of the trigger's runs; filters: ${filterChoices()}. Values are escaped where they land (JSON-encoded in a JSON body, so write {"name": "{entity.name}"} or {"total": {entity.total}}; percent-encoded in a URL; HTML-escaped in an email body); | json, | url and | raw choose the encoding themselves.`,
     `## Tokens by trigger\n${tokenSection(triggers)}`,
   ].join("\n\n");
 }

@@ -112,6 +112,19 @@ const HELP: Record<string, string> = {
   approverRole: "They get an email and decide in the Approvals inbox or on the run's page.",
 };
 
+/**
+ * Help for one node's param, where its tokens are escaped (SPEC §2 "Trust at the edges"): what the
+ * merchant sees happen to a value, and the filter that says otherwise.
+ */
+const NODE_HELP: Record<string, string> = {
+  "auto.action.http_request.url":
+    "You can use {tokens}; their values are percent-encoded ({entity.path | raw} as it is). A token at the start supplies the address as it is.",
+  "auto.action.http_request.body":
+    "You can use {tokens}. In a JSON body each value is JSON-encoded: inside quotes it stays one string, elsewhere {entity.total} is written as JSON. | json, | url and | raw choose for themselves.",
+  "auto.action.send_email.body":
+    "You can use {tokens} such as {entity.name}; their values are HTML-escaped ({entity.note | raw} as it is).",
+};
+
 /** Option labels where the value alone reads badly. */
 const OPTION_LABELS: Record<string, Record<string, string>> = {
   operator: OPERATOR_PHRASES,
@@ -245,7 +258,10 @@ export function paramFields(definition: NodeDefinition): ParamField[] {
     };
     const placeholder = placeholderFor(name, defaults);
     if (placeholder !== undefined) field.placeholder = placeholder;
-    const help = HELP[name] ?? (field.templated ? "You can use {tokens} such as {entity.email}." : undefined);
+    const help =
+      NODE_HELP[`${definition.type}.${name}`] ??
+      HELP[name] ??
+      (field.templated ? "You can use {tokens} such as {entity.email}." : undefined);
     if (help !== undefined) field.help = help;
     return field;
   });

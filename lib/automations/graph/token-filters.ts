@@ -1,13 +1,25 @@
 /**
- * Token filters (SPEC §2 "Templating"): `{entity.total | money}` → "€65.00" in the record's
- * currency, `{entity.createdAt | date}` → "Nov 30, 2026" in the shop's time zone. Pure and
- * browser-safe, so the engine, the dry run and the editor's preview format a value the same way.
+ * Token filters (SPEC §2 "Templating", "Trust at the edges"): `{entity.total | money}` →
+ * "€65.00" in the record's currency, `{entity.createdAt | date}` → "Nov 30, 2026" in the shop's
+ * time zone; and three that say how the value is written instead of the field's own escaping:
+ * `| json` (the value as JSON: `"Eve"`, `65`, `{"a":1}`), `| url` (percent-encoded) and `| raw`
+ * (as it is, for a merchant who means to splice JSON or a path). Pure and browser-safe, so the
+ * engine, the dry run and the editor's preview write a value the same way.
  */
 
 import { LOCALE, formatMoney } from "@/lib/money";
+import { percentEncode } from "./token-escape";
 
-export const TOKEN_FILTERS = ["money", "date"] as const;
+export const TOKEN_FILTERS = ["money", "date", "json", "url", "raw"] as const;
 export type TokenFilter = (typeof TOKEN_FILTERS)[number];
+
+/** The filters that choose the value's encoding: the field's own escaping is not applied on top. */
+export const ENCODING_FILTERS = ["json", "url", "raw"] as const satisfies readonly TokenFilter[];
+export type EncodingFilter = (typeof ENCODING_FILTERS)[number];
+
+export function isEncodingFilter(name: string | null): name is EncodingFilter {
+  return name !== null && (ENCODING_FILTERS as readonly string[]).includes(name);
+}
 
 /** What a filter can read besides the value: the currency of the record it came from, the shop's zone. */
 export interface FilterContext {
@@ -21,7 +33,7 @@ export function isTokenFilter(name: string): name is TokenFilter {
   return (TOKEN_FILTERS as readonly string[]).includes(name);
 }
 
-/** "use money or date": the filters there are, for messages. */
+/** "use money, date, json, url or raw": the filters there are, for messages. */
 export function filterChoices(): string {
   const names = [...TOKEN_FILTERS];
   const last = names.pop();
@@ -63,12 +75,45 @@ export function formatDay(date: Date, timeZone = "UTC"): string {
   return format.format(date);
 }
 
+/** How a value reads in text: nothing for missing, ISO for dates, JSON for objects and lists. */
+export function formatValue(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString();
+  if (typeof value === "object") {
+    try {
+      return JSON.stringify(value) ?? "";
+    } catch {
+      return "";
+    }
+  }
+  return "";
+}
+
+/** A value as JSON: `null` for missing (so `{"total": {x}}` stays JSON), dates as ISO strings. */
+export function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    // A bigint or a cycle: not from a record's JSON, but never a broken body.
+    return typeof value === "bigint" ? String(value) : "null";
+  }
+}
+
 /**
  * The value as the filter writes it, or `null` when the filter does not apply to it (money of a
  * word, a date that is not one): the caller then writes the value as it is.
  */
 export function applyFilter(filter: TokenFilter, value: unknown, ctx: FilterContext): string | null {
   switch (filter) {
+    case "json":
+      return toJson(value);
+    case "url":
+      return percentEncode(formatValue(value));
+    case "raw":
+      return formatValue(value);
     case "money": {
       const amount = toNumber(value);
       return amount === null ? null : formatMoney(amount, ctx.currency);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkTokens } from "./tokens-check";
 import { findTokens, renderParams, renderTemplate, templatedStrings, type TemplateContext } from "./tokens";
@@ -223,14 +224,17 @@ describe("checkTokens: filters and an order's customer", () => {
 
   it("accepts the known filters on any token", () => {
     expect(checkTokens("{entity.total | money} {entity.createdAt|date} {now | date}", order)).toEqual([]);
+    expect(checkTokens("{entity.number | json} {entity.email | url} {entity.customer | raw}", order)).toEqual(
+      [],
+    );
   });
 
   it("names an unknown or missing filter and the ones there are", () => {
     expect(checkTokens("{entity.total | foo}", order)).toEqual([
-      "Unknown filter 'foo' in {entity.total | foo}: use money or date.",
+      "Unknown filter 'foo' in {entity.total | foo}: use money, date, json, url or raw.",
     ]);
     expect(checkTokens("{entity.total |}", order)).toEqual([
-      "{entity.total |} has nothing after '|': use money or date.",
+      "{entity.total |} has nothing after '|': use money, date, json, url or raw.",
     ]);
   });
 
@@ -265,5 +269,142 @@ describe("checkTokens: filters and an order's customer", () => {
     expect(checkTokens("{customer.name}", { domain: "webhook", upstreamNodeIds: new Set() })).toEqual([
       "A webhook run has no record; use {event.payload.…} instead of {customer.name}.",
     ]);
+  });
+});
+
+describe("escaped where they land", () => {
+  const eve = {
+    ...ctx,
+    entity: {
+      name: 'Eve","vip":true,"x":"',
+      total: 65.5,
+      tags: ["vip", 'a"b'],
+      address: { city: "Köln\n" },
+      createdAt: "2026-11-30T23:30:00Z",
+      currency: "EUR",
+      query: "a&x=1/../?y",
+      note: "<b>hi</b>\r\nBcc: evil@x.test",
+    },
+  };
+  const json = (text: string) => renderTemplate(text, eve, { escape: "json" });
+
+  it("in JSON, a token inside a string stays one string with its value intact", () => {
+    const body = json('{"name":"{entity.name}","vip":false}');
+    expect(JSON.parse(body)).toEqual({ name: 'Eve","vip":true,"x":"', vip: false });
+    // A line break and a backslash in a value are escaped too; the template's own escapes are kept.
+    expect(JSON.parse(json('{"city":"\\"{entity.address.city}\\" \\\\ {entity.name}"}'))).toEqual({
+      city: '"Köln\n" \\ Eve","vip":true,"x":"',
+    });
+  });
+
+  it("in JSON, a token where a value goes is written as JSON", () => {
+    expect(
+      JSON.parse(
+        json(
+          '{"total": {entity.total}, "name": {entity.name}, "tags": {entity.tags}, "address": {entity.address}, "none": {entity.nope}}',
+        ),
+      ),
+    ).toEqual({
+      total: 65.5,
+      name: 'Eve","vip":true,"x":"',
+      tags: ["vip", 'a"b'],
+      address: { city: "Köln\n" },
+      none: null,
+    });
+    // A filtered value is its text, as a string.
+    expect(JSON.parse(json('{"total": {entity.total | money}, "s": "{entity.total | money}"}'))).toEqual({
+      total: "€65.50",
+      s: "€65.50",
+    });
+    expect(json("[{run.id}, {now}]")).toBe('["run-1", "2026-11-30T09:00:00.000Z"]');
+  });
+
+  // Any character, with the ones that break JSON, URLs and HTML (and lone surrogate halves) often.
+  const awkward = fc.oneof(
+    fc.constantFrom('"', "\\", "&", "=", "?", "/", "#", "%", "\n", "\u2028", "\uD800", "\uDC00", "{"),
+    fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+  );
+
+  it("whatever the value, a JSON body parses with the value intact and the rest unchanged", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: awkward }), fc.jsonValue(), (name, extra) => {
+        const c = { ...ctx, entity: { name, extra } };
+        const body = renderTemplate('{"name":"{entity.name}","vip":false,"extra":{entity.extra}}', c, {
+          escape: "json",
+        });
+        expect(JSON.parse(body)).toEqual({ name, vip: false, extra: JSON.parse(JSON.stringify(extra)) });
+        // A lone surrogate half (JSON can carry one) cannot be percent-encoded: it arrives as U+FFFD.
+        const url = new URL(renderTemplate("https://a.test/p?q={entity.name}&v=1", c, { escape: "url" }));
+        expect([url.pathname, url.searchParams.get("q"), url.searchParams.get("v")]).toEqual([
+          "/p",
+          name.toWellFormed(),
+          "1",
+        ]);
+      }),
+    );
+  });
+
+  it("a quote inside a value does not fool the scanner about the tokens after it", () => {
+    const body = json('{"a":"{entity.name}","b":{entity.total},"c":"{entity.name}"}');
+    expect(JSON.parse(body)).toEqual({ a: eve.entity.name, b: 65.5, c: eve.entity.name });
+  });
+
+  it("| json, | url and | raw choose the encoding themselves", () => {
+    expect(json('{"name": {entity.name | json}}')).toBe(`{"name": ${JSON.stringify(eve.entity.name)}}`);
+    expect(json('{"missing": {entity.nope | json}}')).toBe('{"missing": null}');
+    // A merchant who splices JSON on purpose.
+    expect(json('{"address": {entity.address | raw}, "s": "{entity.query | url}"}')).toBe(
+      '{"address": {"city":"Köln\\n"}, "s": "a%26x%3D1%2F..%2F%3Fy"}',
+    );
+    expect(renderTemplate("{entity.name | json}", eve)).toBe(JSON.stringify(eve.entity.name));
+    expect(renderTemplate("q={entity.query | url}", eve)).toBe("q=a%26x%3D1%2F..%2F%3Fy");
+  });
+
+  it("in a URL, values are percent-encoded, but a token the URL starts with is the address", () => {
+    const url = (text: string, c: TemplateContext = eve) => renderTemplate(text, c, { escape: "url" });
+    expect(url("https://api.test/find?q={entity.query}&page=1")).toBe(
+      "https://api.test/find?q=a%26x%3D1%2F..%2F%3Fy&page=1",
+    );
+    expect(url("https://api.test/customers/{entity.query}")).toBe(
+      "https://api.test/customers/a%26x%3D1%2F..%2F%3Fy",
+    );
+    const base = { ...eve, variables: { base: "https://api.test/v1" } };
+    expect(url("{variables.base}/orders?q={entity.query}", base)).toBe(
+      "https://api.test/v1/orders?q=a%26x%3D1%2F..%2F%3Fy",
+    );
+    expect(url("https://api.test/{entity.query | raw}")).toBe("https://api.test/a&x=1/../?y");
+  });
+
+  it("in email HTML, values are HTML-escaped unless | raw", () => {
+    const html = (text: string) => renderTemplate(text, eve, { escape: "html" });
+    expect(html("<p>{entity.note}</p>")).toBe("<p>&lt;b&gt;hi&lt;/b&gt;\r\nBcc: evil@x.test</p>");
+    expect(html("<p>{entity.note | raw}</p>")).toBe("<p><b>hi</b>\r\nBcc: evil@x.test</p>");
+    // JSON shown in an email is still text in HTML.
+    expect(html("{entity.tags | json}")).toBe("[&quot;vip&quot;,&quot;a\\&quot;b&quot;]");
+    // The older option means the same.
+    expect(renderTemplate("{entity.note}", eve, { escapeHtml: true })).toBe(html("{entity.note}"));
+  });
+
+  it("in a header, a value cannot start another line, whatever its filter", () => {
+    const header = (text: string) => renderTemplate(text, eve, { escape: "header" });
+    expect(header("Thanks {entity.note}")).toBe("Thanks <b>hi</b> Bcc: evil@x.test");
+    expect(header("{entity.note | raw}")).toBe("<b>hi</b> Bcc: evil@x.test");
+    expect(header("{entity.address}")).not.toMatch(/[\r\n]/);
+  });
+
+  it("renderParams escapes each param as the node says", () => {
+    const params = {
+      url: "https://a.test/?q={entity.query}",
+      body: '{"n":"{entity.name}"}',
+      headers: { "X-Note": "{entity.note}" },
+    };
+    const out = renderParams(params, ["url", "body", "headers"], eve, {
+      escape: { url: "url", body: "json", headers: "header" },
+    });
+    expect(out).toEqual({
+      url: "https://a.test/?q=a%26x%3D1%2F..%2F%3Fy",
+      body: JSON.stringify({ n: eve.entity.name }),
+      headers: { "X-Note": "<b>hi</b> Bcc: evil@x.test" },
+    });
   });
 });

@@ -1,5 +1,16 @@
 import { readPath } from "@/lib/entities/fields";
-import { applyFilter, isTokenFilter } from "./token-filters";
+import {
+  escapeHtml,
+  headerSafe,
+  jsonPlaces,
+  jsonStringContent,
+  percentEncode,
+  type TokenEscape,
+} from "./token-escape";
+import { applyFilter, formatValue, isEncodingFilter, isTokenFilter, toJson } from "./token-filters";
+
+export { escapeHtml } from "./token-escape";
+export { formatValue } from "./token-filters";
 
 /**
  * `{token}` templating (SPEC §2): string params name values of the run, filled in when a step
@@ -10,8 +21,11 @@ import { applyFilter, isTokenFilter } from "./token-filters";
  *   {event.<path>}   the event that started the run   {steps.<id>.<path>} an earlier step's output
  *   {variables.<name>}  the run's variables   {run.id} the run's id   {now} the time the step runs
  *   {entity.total | money}  "€65.00"          {entity.createdAt | date}  "Nov 30, 2026"
+ *   {entity.name | json}  "\"Eve\""   {entity.name | url}  "Eve%20B"   {entity.note | raw}  as it is
  *
- * Checking tokens before a run is `tokens-check.ts`; the filters are `token-filters.ts`.
+ * A value is escaped for where it lands (`token-escape.ts`: JSON, URL, HTML, header) unless an
+ * encoding filter says otherwise. Checking tokens before a run is `tokens-check.ts`; the filters
+ * are `token-filters.ts`.
  */
 
 export const TOKEN_ROOTS = ["entity", "event", "steps", "variables", "run", "now"] as const;
@@ -65,7 +79,9 @@ export interface TemplateContext {
 }
 
 export interface RenderOptions {
-  /** Escape HTML in the values put into the text (not in the template itself): for email bodies. */
+  /** How the values put into the text are escaped (the template itself is left as written). */
+  escape?: TokenEscape;
+  /** The same as `escape: "html"`, for email bodies (kept for callers written before `escape`). */
   escapeHtml?: boolean;
 }
 
@@ -113,14 +129,12 @@ function currencyOf(token: Pick<FoundToken, "root" | "path">, ctx: TemplateConte
 }
 
 /**
- * A token's text: its value through its filter when it has a known one that applies, else the
- * value as `formatValue` writes it. One function for the engine, the dry run and the editor.
+ * A token's value through its filter when it has a known one that applies (the filter's text),
+ * else the value itself.
  */
-export function renderToken(
-  token: Pick<FoundToken, "root" | "path" | "filter">,
-  ctx: TemplateContext,
-): string {
+function filteredValue(token: Pick<FoundToken, "root" | "path" | "filter">, ctx: TemplateContext): unknown {
   const value = resolveToken(token, ctx);
+  if (token.filter === "json") return toJson(value);
   if (token.filter && isTokenFilter(token.filter) && value !== undefined && value !== null) {
     const filtered = applyFilter(token.filter, value, {
       currency: token.filter === "money" ? currencyOf(token, ctx) : null,
@@ -128,50 +142,65 @@ export function renderToken(
     });
     if (filtered !== null) return filtered;
   }
-  return formatValue(value);
-}
-
-/** How a value reads in text: nothing for missing, ISO for dates, JSON for objects and lists. */
-export function formatValue(value: unknown): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
-    return String(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString();
-  if (typeof value === "object") {
-    try {
-      return JSON.stringify(value) ?? "";
-    } catch {
-      return "";
-    }
-  }
-  return "";
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+  return value;
 }
 
 /**
- * Fills every token of `text` from `ctx`. Unknown roots and missing values become empty text
- * (validation has already told the merchant about the ones it can know).
+ * A token's text: its value through its filter when it has a known one that applies, else the
+ * value as `formatValue` writes it. One function for the engine, the dry run and the editor.
+ */
+export function renderToken(
+  token: Pick<FoundToken, "root" | "path" | "filter">,
+  ctx: TemplateContext,
+): string {
+  return formatValue(filteredValue(token, ctx));
+}
+
+/** Where a token stands in its text, as far as escaping cares. */
+interface Landing {
+  escape: TokenEscape | undefined;
+  /** In a JSON text: inside a string literal or where a value goes. */
+  place?: "string" | "value";
+  /** Nothing but spaces before it: in a URL, the token that supplies the scheme and host. */
+  first: boolean;
+}
+
+/** A token's text escaped for where it lands (`token-escape.ts`). */
+function landedToken(token: FoundToken, ctx: TemplateContext, landing: Landing): string {
+  const text = () => renderToken(token, ctx);
+  switch (landing.escape) {
+    case undefined:
+      return text();
+    case "header":
+      // Whatever the filter: a line break in a header would start another one.
+      return headerSafe(text());
+    case "html":
+      return token.filter === "raw" ? text() : escapeHtml(text());
+    case "url":
+      return isEncodingFilter(token.filter) || landing.first ? text() : percentEncode(text());
+    case "json":
+      if (isEncodingFilter(token.filter)) return text();
+      return landing.place === "string" ? jsonStringContent(text()) : toJson(filteredValue(token, ctx));
+  }
+}
+
+/**
+ * Fills every token of `text` from `ctx`, each value escaped for `options.escape`. Unknown roots
+ * and missing values become empty text (validation has already told the merchant about the ones
+ * it can know); in JSON, where a value goes, `null`.
  */
 export function renderTemplate(text: string, ctx: TemplateContext, options: RenderOptions = {}): string {
+  const escape = options.escape ?? (options.escapeHtml ? "html" : undefined);
+  const tokens = findTokens(text);
+  const places = escape === "json" ? jsonPlaces(text, tokens) : [];
   let out = "";
   let last = 0;
-  for (const token of findTokens(text)) {
-    const value = renderToken(token, ctx);
-    out += text.slice(last, token.start) + (options.escapeHtml ? escapeHtml(value) : value);
+  tokens.forEach((token, index) => {
+    const before = text.slice(last, token.start);
+    const first = index === 0 && before.trim() === "";
+    out += before + landedToken(token, ctx, { escape, place: places[index], first });
     last = token.end;
-  }
+  });
   return out + text.slice(last);
 }
 
@@ -198,18 +227,22 @@ export function templatedStrings(
 
 /**
  * Renders a node's templated params (strings and string records) and returns the params with
- * them filled in; other params are returned as they are. `escapeHtml` names the params whose
- * values are HTML (an email body).
+ * them filled in; other params are returned as they are. `escape` says how each param's values
+ * are escaped (a node's `tokenEscapes`); `escapeHtml` names params whose values are HTML, as
+ * `escape: "html"` does.
  */
 export function renderParams<P extends Record<string, unknown>>(
   params: P,
   templated: readonly string[] | undefined,
   ctx: TemplateContext,
-  options: { escapeHtml?: readonly string[] } = {},
+  options: { escapeHtml?: readonly string[]; escape?: Partial<Record<string, TokenEscape>> } = {},
 ): P {
   const out: Record<string, unknown> = { ...params };
   for (const param of templated ?? []) {
-    const escape = { escapeHtml: options.escapeHtml?.includes(param) ?? false };
+    const escape: RenderOptions = {
+      escape: options.escape?.[param],
+      escapeHtml: options.escapeHtml?.includes(param) ?? false,
+    };
     const value = out[param];
     if (typeof value === "string") out[param] = renderTemplate(value, ctx, escape);
     else if (typeof value === "object" && value !== null && !Array.isArray(value)) {

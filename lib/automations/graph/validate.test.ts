@@ -422,7 +422,7 @@ describe("validate: tokens", () => {
     );
     expect(lines(g)).toEqual([
       "mail: Send email, subject: {customer.name} is not available here: use {entity.customer.name}, the customer of the order.",
-      "mail: Send email, body: Unknown filter 'foo' in {entity.total | foo}: use money or date.",
+      "mail: Send email, body: Unknown filter 'foo' in {entity.total | foo}: use money, date, json, url or raw.",
     ]);
   });
 

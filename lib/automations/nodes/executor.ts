@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Tx } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
 import type { RunEntity } from "@/lib/automations/engine/entity";
+import type { RenderOptions } from "@/lib/automations/graph/tokens";
 
 /**
  * Server-only half of the node registry: how an action takes effect.
@@ -27,8 +28,11 @@ export interface ActionContext {
   event: RunEvent;
   /** Outputs of the leg's earlier steps (what `{steps.<id>.…}` reads). */
   steps: Readonly<Record<string, Record<string, unknown>>>;
-  /** Renders `{token}`s against the run; `escapeHtml` escapes the inserted values. */
-  render(template: string, options?: { escapeHtml?: boolean }): string;
+  /**
+   * Renders `{token}`s against the run; `escape` escapes the inserted values for where they land
+   * (`json`, `url`, `html`, `header`; `escapeHtml` is `escape: "html"`).
+   */
+  render(template: string, options?: RenderOptions): string;
   now: Date;
 }
 

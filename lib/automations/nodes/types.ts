@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Domain } from "@/lib/entities/domains";
+import type { TokenEscape } from "@/lib/automations/graph/token-escape";
 
 /**
  * Terminology (browser-safe half of the node registry; executors live in `*.execute.ts`, server-only)
@@ -35,6 +36,12 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
   event?: string;
   /** Param names whose strings accept `{token}`s. */
   templated?: readonly string[];
+  /**
+   * How token values are escaped in each templated param, from the params (an HTTP body is JSON
+   * or not by its Content-Type): the engine, the dry run and the editor's preview all ask this.
+   * Absent, or a param left out: values go in as they are.
+   */
+  tokenEscapes?(params: Readonly<Record<string, unknown>>): Partial<Record<string, TokenEscape>>;
   /** A short sentence shown on the node: "Wait 2 days", "Add tag 'vip'". */
   summarise(params: z.infer<P>): string;
   /**

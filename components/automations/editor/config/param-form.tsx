@@ -8,7 +8,7 @@ import type { ConfigFormProps } from "./form-props";
 import { rawFromValue, withParam, type RawValue } from "./raw-values";
 import { RETRY_PARAM } from "./retry-form";
 import { TextField } from "./text-field";
-import type { FieldTemplating } from "./templating";
+import { forField, type FieldTemplating } from "./templating";
 import type { TokenOption } from "./tokens-for";
 
 /**
@@ -61,7 +61,7 @@ export function ParamForm({
           error={errors[field.name]}
           hasDefault={defaults.has(field.name)}
           tokens={field.templated ? tokens : undefined}
-          templating={field.templated ? templating : undefined}
+          templating={field.templated ? forField(templating, definition, params, field.name) : undefined}
           disabled={disabled}
           onChange={(value) => update(field, value)}
         />

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkTokens } from "@/lib/automations/graph/tokens-check";
-import { fieldTemplating, sampleRecord, templatedText } from "./templating";
+import { httpRequest } from "@/lib/automations/nodes/actions/http-request";
+import { sendEmail } from "@/lib/automations/nodes/actions/send-email";
+import { fieldTemplating, forField, sampleRecord, templatedText } from "./templating";
 
 const now = new Date("2026-11-30T23:30:00Z");
 const upstream = new Set<string>(["tag"]);
@@ -62,5 +64,35 @@ describe("sampleRecord", () => {
     const invoice = sampleRecord("invoice", now);
     expect(invoice).toMatchObject({ amount: 65, status: "draft", dueAt: now.toISOString(), id: "sample" });
     expect(sampleRecord("customer", now)).not.toHaveProperty("customer");
+  });
+});
+
+describe("the preview escapes as the step will", () => {
+  const templating = fieldTemplating("customer", upstream, { timeZone: "UTC", record: null }, now);
+  const params = {
+    url: "https://crm.test/find?q={entity.name}",
+    headers: {},
+    body: '{"name": {entity.name}}',
+  };
+
+  it("shows a JSON body's value JSON-encoded and a URL's percent-encoded", () => {
+    expect(templatedText(params.body, forField(templating, httpRequest, params, "body")).preview).toBe(
+      '{"name": "Ada Lovelace"}',
+    );
+    expect(templatedText(params.url, forField(templating, httpRequest, params, "url")).preview).toBe(
+      "https://crm.test/find?q=Ada%20Lovelace",
+    );
+  });
+
+  it("shows a text body's value as it is, and an email body's as its reader sees it", () => {
+    const text = { ...params, headers: { "Content-Type": "text/plain" }, body: "Hi {entity.name}" };
+    expect(templatedText(text.body, forField(templating, httpRequest, text, "body")).preview).toBe(
+      "Hi Ada Lovelace",
+    );
+    const record = { domain: "customer", label: "Tom & Jerry", data: { name: "Tom & Jerry" } };
+    const tried = fieldTemplating("customer", upstream, { timeZone: "UTC", record }, now);
+    expect(
+      templatedText("<p>{entity.name}</p>", forField(tried, sendEmail, { body: "" }, "body")).preview,
+    ).toBe("<p>Tom & Jerry</p>");
   });
 });

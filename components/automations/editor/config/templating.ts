@@ -1,7 +1,8 @@
 import { checkTokens, type TokenCheckContext } from "@/lib/automations/graph/tokens-check";
+import type { TokenEscape } from "@/lib/automations/graph/token-escape";
 import { findTokens, renderTemplate, type TemplateContext } from "@/lib/automations/graph/tokens";
 import { hasRecord } from "@/lib/automations/nodes/registry";
-import type { TriggerDomain } from "@/lib/automations/nodes/types";
+import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
 import { domainFields } from "@/lib/entities/fields";
 import { bringsCustomer, CUSTOMER_KEY } from "@/lib/entities/related";
@@ -10,7 +11,8 @@ import { bringsCustomer, CUSTOMER_KEY } from "@/lib/entities/related";
  * What a templated field of the config panel says about its `{token}`s as the merchant types:
  * the problems `validate()` would report (the same sentences, from `checkTokens`), and a preview
  * of the text rendered (by the engine's own `renderTemplate`) on the dry run's record when there
- * is one, else on a neutral sample of the trigger's record. Pure.
+ * is one, else on a neutral sample of the trigger's record, its values escaped as the field
+ * escapes them when the step runs (a JSON body shows `"Ada Lovelace"`). Pure.
  */
 
 /** The record the dry run was tried on, as its tokens read it, and the shop's time zone. */
@@ -24,6 +26,24 @@ export interface FieldTemplating {
   preview: TemplateContext;
   /** What the preview was rendered on: "a sample order", "Order #1001 · ada@example.com". */
   previewOf: string;
+  /** How this field escapes its values (the node's `tokenEscapes`); absent: as they are. */
+  escape?: TokenEscape;
+}
+
+/**
+ * The templating of one field of a node: its escaping, from the node's params as they are now.
+ * The preview shows what the receiver reads: a JSON body's quotes and a URL's %20 are theirs to
+ * read, but an email's reader sees "Ada & Co", not the `&amp;` its HTML carries.
+ */
+export function forField(
+  templating: FieldTemplating,
+  definition: NodeDefinition,
+  params: Readonly<Record<string, unknown>>,
+  param: string,
+): FieldTemplating {
+  const escape = definition.tokenEscapes?.(params)[param];
+  const shown = escape === "html" ? undefined : escape;
+  return shown === templating.escape ? templating : { ...templating, escape: shown };
 }
 
 /** Values a sample record reads well with; other fields get a value of their type. */
@@ -104,6 +124,6 @@ export function templatedText(
   const problems = checkTokens(text, templating.check);
   return {
     problem: problems.length > 0 ? problems.join(" ") : undefined,
-    preview: renderTemplate(text, templating.preview),
+    preview: renderTemplate(text, templating.preview, { escape: templating.escape }),
   };
 }

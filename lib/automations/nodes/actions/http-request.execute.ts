@@ -9,6 +9,7 @@ import {
 import { authHeaders } from "@/lib/credentials/http-auth";
 import { credentialSecret } from "@/lib/credentials/store";
 import { ActionError, type OutsideExecutor } from "../executor";
+import { bodyEscape } from "./http-request.escape";
 
 interface HttpParams {
   url: string;
@@ -65,10 +66,16 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   effect: "outside",
   request: httpRequest,
   prepare: (params, ctx) => ({
-    url: ctx.render(params.url).trim(),
+    // Values are escaped where they land (SPEC §2 "Trust at the edges"), as `httpTokenEscapes` says.
+    url: ctx.render(params.url, { escape: "url" }).trim(),
     method: params.method,
-    headers: Object.fromEntries(Object.entries(params.headers).map(([k, v]) => [k, ctx.render(v)])),
-    body: params.method === "GET" || params.body === undefined ? null : ctx.render(params.body),
+    headers: Object.fromEntries(
+      Object.entries(params.headers).map(([k, v]) => [k, ctx.render(v, { escape: "header" })]),
+    ),
+    body:
+      params.method === "GET" || params.body === undefined
+        ? null
+        : ctx.render(params.body, { escape: bodyEscape(params) }),
     timeoutMs: params.timeoutMs,
     credentialId: params.auth?.credentialId ?? null,
   }),

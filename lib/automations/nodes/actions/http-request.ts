@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { credentialId, integer, paramsObject, startsWithToken, text } from "../params";
+import { httpTokenEscapes } from "./http-request.escape";
 import { retryParams } from "../retry";
 import type { NodeDefinition } from "../types";
 
@@ -51,10 +52,11 @@ export const httpRequest = {
   category: "action",
   label: "Send HTTP request",
   description:
-    "Calls another system's URL, with a credential's headers if it needs them. Each delivery carries an Idempotency-Key header, so a receiver can drop a repeat.",
+    "Calls another system's URL, with a credential's headers if it needs them. Each delivery carries an Idempotency-Key header, so a receiver can drop a repeat. Values are escaped where they land: JSON-encoded in a JSON body, percent-encoded in the URL; | json, | url and | raw choose for themselves.",
   params: httpRequestParams,
   defaultParams: () => ({ url: "", method: "POST" as const, headers: {}, timeoutMs: 10_000 }),
   handles: { in: true, out: ["out"] },
   templated: ["url", "body", "headers"],
+  tokenEscapes: httpTokenEscapes,
   summarise: ({ method, url }) => (url ? `${method} ${url}` : `Send ${method} request`),
 } satisfies NodeDefinition<typeof httpRequestParams>;

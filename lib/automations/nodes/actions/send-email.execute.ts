@@ -36,8 +36,8 @@ export const sendEmailExecutor: DatabaseExecutor<EmailParams, { to: string; subj
     effect: "database",
     prepare: (params, ctx) => ({
       to: ctx.render(params.to).trim(),
-      subject: ctx.render(params.subject),
-      html: toHtml(ctx.render(params.body, { escapeHtml: true })),
+      subject: ctx.render(params.subject, { escape: "header" }),
+      html: toHtml(ctx.render(params.body, { escape: "html" })),
     }),
     check: (request) => recipientsProblem(request.to),
     async run(tx, request, ctx) {

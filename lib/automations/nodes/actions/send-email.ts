@@ -23,10 +23,12 @@ export const sendEmail = {
   category: "action",
   label: "Send email",
   description:
-    "Sends an email through the outbox (and SMTP when one is set up). Values put into the body are HTML-escaped.",
+    "Sends an email through the outbox (and SMTP when one is set up). Values put into the body are HTML-escaped ({entity.note | raw} puts one in as it is).",
   params: sendEmailParams,
   defaultParams: () => ({ to: "{entity.email}", subject: "", body: "" }),
   handles: { in: true, out: ["out"] },
   templated: ["to", "subject", "body"],
+  // The body is HTML; a subject is one header line, so a value cannot break it.
+  tokenEscapes: () => ({ subject: "header", body: "html" }),
   summarise: ({ to, subject }) => (subject ? `Email ${to}: '${subject}'` : `Email ${to}`),
 } satisfies NodeDefinition<typeof sendEmailParams>;
