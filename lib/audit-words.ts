@@ -24,7 +24,10 @@ export const AUDIT_KINDS = {
   approvals: { label: "Approvals", actions: ["approval.decided"] },
   users: { label: "Users", actions: ["user.added", "user.removed", "user.role_changed"] },
   api_keys: { label: "API keys", actions: ["api_key.created", "api_key.revoked"] },
-  shop: { label: "Shop settings", actions: ["shop.updated"] },
+  shop: {
+    label: "Shop settings",
+    actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated"],
+  },
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -114,6 +117,10 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} revoked the API key ${quoted(d.name, "")}`;
     case "shop.updated":
       return `${who} changed the shop settings`;
+    case "shop.signing_secret_shown":
+      return `${who} viewed the signing secret (ending in ${text(d.lastFour) ?? "?"})`;
+    case "shop.signing_secret_rotated":
+      return `${who} rotated the signing secret${text(d.before) ? ` (was ending in ${text(d.before)})` : ""}; the new one ends in ${text(d.after) ?? "?"}`;
     default:
       return `${who}: ${entry.action}`;
   }
