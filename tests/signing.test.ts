@@ -287,8 +287,39 @@ describe("HTTP action requests are signed with the shop's secret", () => {
     ]);
   });
 
+  test("a secret the server can no longer read fails the step with what to do, and a rotation mends it", async () => {
+    const shop3 = await createShop();
+    // What a changed TILLFLOW_SECRET_KEY leaves: a sealed value this key cannot open.
+    await getDb()
+      .update(tenants)
+      .set({ signingSecret: "v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA" })
+      .where(eq(tenants.id, shop3.tenant.id));
+    expect(await signingSecretStatus(shop3.tenant.id)).toEqual({
+      lastFour: null,
+      shown: false,
+      unreadable: true,
+    });
+    const id = await callFlow(shop3, "/unreadable");
+    await pay(shop3, "u-1");
+    const run = await endedRun(id);
+    expect(run.status).toBe("failed");
+    expect(received.get("/unreadable")).toBeUndefined();
+    const [step] = await getDb()
+      .select({ error: automationRunSteps.error })
+      .from(automationRunSteps)
+      .where(eq(automationRunSteps.runId, run.id));
+    expect(step!.error).toBe(
+      "The request was not sent: The shop's signing secret cannot be read: TILLFLOW_SECRET_KEY is not the key it was stored with. An admin can rotate it in Settings → Shop.",
+    );
+    as(shop3.keys.admin);
+    const rotated = await rotateSigningSecretAction({});
+    if (!rotated.ok) throw new Error(rotated.error);
+    secrets.push(rotated.data.secret);
+    expect(await signingSecretOf(shop3.tenant.id)).toBe(rotated.data.secret);
+  });
+
   test("no secret appears in the outbox, a run's steps, the audit log or the stored deliveries", async () => {
-    expect(secrets).toHaveLength(3);
+    expect(secrets).toHaveLength(4);
     const replies: unknown[] = [];
     for (const owner of [shop, other]) {
       for (const kind of ["email", "http"]) {

@@ -48,8 +48,6 @@ export function SigningSecretSection({
             that it really came from this shop and was not changed on the way. The signature follows{" "}
             <a
               href="https://www.standardwebhooks.com"
-              target="_blank"
-              rel="noreferrer"
               className="font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
             >
               Standard Webhooks
