@@ -55,7 +55,8 @@ async function sealedOf(db: DbOrTx, tenantId: string): Promise<string | null> {
  * path every HTTP action takes); not cached, so a rotation in the web app signs the very next
  * request in any worker with the new secret.
  */
-export async function signingSecretOf(tenantId: string, db: DbOrTx = getDb()): Promise<string> {
+export async function signingSecretOf(tenantId: string): Promise<string> {
+  const db = getDb();
   const sealed = await sealedOf(db, tenantId);
   if (sealed) return opened(sealed, tenantId);
   const plain = newSecret();
