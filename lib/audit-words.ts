@@ -28,7 +28,10 @@ export const AUDIT_KINDS = {
     label: "Credentials",
     actions: ["credential.created", "credential.rotated", "credential.deleted", "credentials.moved"],
   },
-  shop: { label: "Shop settings", actions: ["shop.updated"] },
+  shop: {
+    label: "Shop settings",
+    actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated"],
+  },
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -126,6 +129,10 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `Tillflow moved ${text(d.count) ?? "the"} secrets written into flows into credentials`;
     case "shop.updated":
       return `${who} changed the shop settings`;
+    case "shop.signing_secret_shown":
+      return `${who} viewed the signing secret (ending in ${text(d.lastFour) ?? "?"})`;
+    case "shop.signing_secret_rotated":
+      return `${who} rotated the signing secret${text(d.before) ? ` (was ending in ${text(d.before)})` : ""}; the new one ends in ${text(d.after) ?? "?"}`;
     default:
       return `${who}: ${entry.action}`;
   }

@@ -280,7 +280,11 @@ test("at most 1 MB of an answer is read", async () => {
 });
 
 describe("the HTTP action", () => {
-  const ctx = { dedupeKey: "run:node:1" } as ActionContext;
+  // A real shop: every request is signed with its signing secret, read when it is sent.
+  let ctx: ActionContext;
+  beforeAll(async () => {
+    ctx = { dedupeKey: "run:node:1", tenantId: (await createShop()).tenant.id } as ActionContext;
+  });
   const request = (url: string) => ({
     url,
     method: "POST" as const,

@@ -567,6 +567,21 @@ const REGISTRY: Record<string, Entry> = {
       timezone: "UTC",
     })),
   },
+  "lib/actions/settings/show-signing-secret.ts#showSigningSecretAction": {
+    // The caller's own shop's secret: the other shop's admin gets theirs, never this shop's.
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/settings/show-signing-secret.ts#showSigningSecretAction", () => ({})),
+    },
+    viewer: action("lib/actions/settings/show-signing-secret.ts#showSigningSecretAction", () => ({})),
+  },
+  "lib/actions/settings/rotate-signing-secret.ts#rotateSigningSecretAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/settings/rotate-signing-secret.ts#rotateSigningSecretAction", () => ({})),
+    },
+    viewer: action("lib/actions/settings/rotate-signing-secret.ts#rotateSigningSecretAction", () => ({})),
+  },
   "lib/actions/tasks/complete-task.ts#completeTaskAction": {
     crossShop: {
       expect: 404,
@@ -749,7 +764,8 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select count(*) from staff_tasks where tenant_id = ${tenantId} and status = 'open') as tasks,
       (select count(*) from memberships where tenant_id = ${tenantId}) as members,
       (select count(*) from api_keys where tenant_id = ${tenantId} and revoked_at is null) as keys,
-      (select name from tenants where id = ${tenantId}) as shop_name`,
+      (select name from tenants where id = ${tenantId}) as shop_name,
+      (select signing_secret from tenants where id = ${tenantId}) as signing_secret`,
   );
   return JSON.stringify(rows[0], (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 }

@@ -9,6 +9,14 @@ export const tenants = pgTable("tenants", {
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   timezone: text("timezone").notNull().default("UTC"),
+  /**
+   * The Standard Webhooks secret (`whsec_…`) every HTTP action request is signed with, sealed by
+   * lib/credentials/secret-box (the shop's id as context). Null until first needed: sealing needs
+   * the app's key, so a migration cannot fill it (lib/credentials/signing-secret.ts).
+   */
+  signingSecret: text("signing_secret"),
+  /** When an admin last saw the secret in full (shown once, then only its last 4 characters). */
+  signingSecretShownAt: timestamp("signing_secret_shown_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

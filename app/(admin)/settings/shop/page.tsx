@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { ShopSettingsForm } from "@/components/settings/shop-settings-form";
+import { SigningSecretSection } from "@/components/settings/signing-secret-section";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
+import { signingSecretStatus } from "@/lib/credentials/signing-secret";
 
 export const metadata: Metadata = { title: "Shop settings" };
 
@@ -12,12 +14,16 @@ function timeZones(): string[] {
 
 export default async function ShopSettingsPage() {
   const caller = await requireCaller();
+  const isAdmin = hasRole(caller.role, "admin");
   return (
-    <ShopSettingsForm
-      name={caller.tenant.name}
-      timezone={caller.tenant.timezone}
-      zones={timeZones()}
-      canEdit={hasRole(caller.role, "admin")}
-    />
+    <div className="space-y-6">
+      <ShopSettingsForm
+        name={caller.tenant.name}
+        timezone={caller.tenant.timezone}
+        zones={timeZones()}
+        canEdit={isAdmin}
+      />
+      <SigningSecretSection status={await signingSecretStatus(caller.tenant.id)} canManage={isAdmin} />
+    </div>
   );
 }

@@ -111,6 +111,17 @@ describe("http_request", () => {
     expect(
       issues(httpRequest.params, { url: "https://a.test", headers: { "Idempotency-Key": "x" } }),
     ).toEqual(["headers.Idempotency-Key: is set by Tillflow itself"]);
+    // The Standard Webhooks headers carry the shop's signature: a flow cannot forge or replace them.
+    expect(
+      issues(httpRequest.params, {
+        url: "https://a.test",
+        headers: { "Webhook-Signature": "v1,x", "webhook-id": "x", "WEBHOOK-TIMESTAMP": "1" },
+      }),
+    ).toEqual([
+      "headers.Webhook-Signature: is set by Tillflow itself",
+      "headers.webhook-id: is set by Tillflow itself",
+      "headers.WEBHOOK-TIMESTAMP: is set by Tillflow itself",
+    ]);
   });
 });
 

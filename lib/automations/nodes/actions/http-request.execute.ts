@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { SIGNATURE_HEADERS, signatureHeaders } from "@/lib/credentials/standard-webhooks";
+import { signingSecretOf } from "@/lib/credentials/signing-secret";
 import { RefusedUrlError, checkUrl, literalRefusal, parseHttpUrl } from "@/lib/net/guard";
 import {
   guardedRequest,
@@ -47,6 +49,13 @@ function retryAfterMs(header: string | string[] | undefined): number | undefined
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/** Headers only Tillflow sets; a stored graph older than the rule that refuses them cannot override them. */
+const OURS = new Set<string>(["idempotency-key", ...SIGNATURE_HEADERS]);
+
+function withoutOurs(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !OURS.has(name.toLowerCase())));
+}
+
 function hostOf(text: string): string {
   try {
     return new URL(text).host;
@@ -57,7 +66,9 @@ function hostOf(text: string): string {
 
 /**
  * Calls a URL with the delivery's dedupe key as `Idempotency-Key`, so a receiver can drop the
- * repeat that a crash mid-request forces us to send. Records the status and a body excerpt;
+ * repeat that a crash mid-request forces us to send, and signed with the shop's signing secret
+ * (Standard Webhooks headers; the secret is read at send time and never recorded, and `webhook-id`
+ * is the same dedupe key, so a retry keeps it). Records the status and a body excerpt;
  * a non-2xx answer fails the step. Goes through the outbound guard (lib/net): only public
  * addresses unless HTTP_ACTION_ALLOW lists the host, redirects followed and checked hop by hop,
  * at most 1 MB of the answer read.
@@ -106,6 +117,16 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
         {},
         null,
       );
+    let secret: string;
+    try {
+      secret = await signingSecretOf(ctx.tenantId);
+    } catch (error) {
+      throw new ActionError(
+        `The request was not sent: ${error instanceof Error ? error.message : String(error)}`,
+        {},
+        null,
+      );
+    }
     const started = Date.now();
     let response: GuardedResponse;
     try {
@@ -115,9 +136,11 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
         headers: {
           "user-agent": "Tillflow-Automations/1",
           ...(request.body !== null ? { "content-type": "application/json" } : {}),
-          ...request.headers,
-          ...(credential ? authHeaders(credential.kind, credential.value) : {}),
+          ...withoutOurs(request.headers),
+          ...(credential ? withoutOurs(authHeaders(credential.kind, credential.value)) : {}),
           "idempotency-key": ctx.dedupeKey,
+          // Signed over the exact text sent (nothing, for a GET), at the moment it is sent.
+          ...signatureHeaders(secret, ctx.dedupeKey, request.body ?? "", new Date()),
         },
         body: request.body,
         timeoutMs: request.timeoutMs,

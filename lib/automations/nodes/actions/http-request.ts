@@ -6,8 +6,18 @@ import type { NodeDefinition } from "../types";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Headers the engine or the HTTP client sets itself; letting a flow set them would break delivery. */
-const RESERVED_HEADERS = new Set(["host", "content-length", "idempotency-key"]);
+/**
+ * Headers the engine or the HTTP client sets itself; letting a flow set them would break delivery,
+ * or (the Standard Webhooks `webhook-*` headers) let a flow forge the shop's signature.
+ */
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "idempotency-key",
+  "webhook-id",
+  "webhook-timestamp",
+  "webhook-signature",
+]);
 
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
@@ -52,7 +62,7 @@ export const httpRequest = {
   category: "action",
   label: "Send HTTP request",
   description:
-    "Calls another system's URL, with a credential's headers if it needs them. Each delivery carries an Idempotency-Key header, so a receiver can drop a repeat. Values are escaped where they land: JSON-encoded in a JSON body, percent-encoded in the URL; | json, | url and | raw choose for themselves.",
+    "Calls another system's URL, with a credential's headers if it needs them. Each request carries an Idempotency-Key header (a receiver can drop a repeat) and is signed with the shop's signing secret (Settings → Shop). Values are escaped where they land: JSON-encoded in a JSON body, percent-encoded in the URL; | json, | url and | raw choose for themselves.",
   params: httpRequestParams,
   defaultParams: () => ({ url: "", method: "POST" as const, headers: {}, timeoutMs: 10_000 }),
   handles: { in: true, out: ["out"] },
