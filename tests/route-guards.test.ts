@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
+import { POST as createCredentialRoute } from "@/app/api/v1/credentials/route";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { addMember } from "@/lib/auth/users";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
@@ -69,6 +70,7 @@ const ids = {
   task: "",
   user: "",
   apiKey: "",
+  credential: "",
   entity: "a-only-order",
 };
 
@@ -155,6 +157,12 @@ beforeAll(async () => {
     await addMember(a.tenant.id, { email: "staff@guards.test", role: "viewer", password: "password-1" })
   ).userId;
   ids.apiKey = (await createApiKey(a.tenant.id, { name: "Zap", role: "viewer" })).apiKey.id;
+  const credential = await call<{ id: string }>(createCredentialRoute, {
+    method: "POST",
+    key: a.keys.editor,
+    body: { name: "Guarded", kind: "bearer", value: "guarded-secret-1" },
+  });
+  ids.credential = credential.body.id;
   const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, ids.run));
   expect(run?.tenantId).toBe(a.tenant.id);
 });
@@ -371,6 +379,45 @@ const REGISTRY: Record<string, Entry> = {
     viewer: route("POST /api/v1/tasks/[id]/done", { params: () => ({ id: ids.task }) }),
   },
   "GET /api/v1/outbox": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/outbox") } },
+  // REST: credentials
+  "GET /api/v1/credentials": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/credentials") } },
+  "POST /api/v1/credentials": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/credentials", {
+        body: () => ({ name: "Theirs", kind: "bearer", value: "their-1" }),
+      }),
+    },
+    viewer: route("POST /api/v1/credentials", {
+      body: () => ({ name: "Nope", kind: "bearer", value: "nope-1" }),
+    }),
+  },
+  "GET /api/v1/credentials/[id]": {
+    crossShop: {
+      expect: 404,
+      invoke: route("GET /api/v1/credentials/[id]", { params: () => ({ id: ids.credential }) }),
+    },
+  },
+  "PUT /api/v1/credentials/[id]": {
+    crossShop: {
+      expect: 404,
+      invoke: route("PUT /api/v1/credentials/[id]", {
+        params: () => ({ id: ids.credential }),
+        body: () => ({ value: "x-1234" }),
+      }),
+    },
+    viewer: route("PUT /api/v1/credentials/[id]", {
+      params: () => ({ id: ids.credential }),
+      body: () => ({ value: "x-1234" }),
+    }),
+  },
+  "DELETE /api/v1/credentials/[id]": {
+    crossShop: {
+      expect: 404,
+      invoke: route("DELETE /api/v1/credentials/[id]", { params: () => ({ id: ids.credential }) }),
+    },
+    viewer: route("DELETE /api/v1/credentials/[id]", { params: () => ({ id: ids.credential }) }),
+  },
   "GET /api/v1/node-types": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/node-types") } },
   // Public: the API's description, the same for everyone (tests/openapi.test.ts).
   "GET /api/v1/openapi.json": {
@@ -765,7 +812,8 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select count(*) from memberships where tenant_id = ${tenantId}) as members,
       (select count(*) from api_keys where tenant_id = ${tenantId} and revoked_at is null) as keys,
       (select name from tenants where id = ${tenantId}) as shop_name,
-      (select signing_secret from tenants where id = ${tenantId}) as signing_secret`,
+      (select signing_secret from tenants where id = ${tenantId}) as signing_secret,
+      (select string_agg(value || last4 || name, ',' order by id) from credentials where tenant_id = ${tenantId}) as credentials`,
   );
   return JSON.stringify(rows[0], (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 }
