@@ -80,7 +80,13 @@ export function RotateCredentialButton({
             {` ${KIND_LABELS[kind].hint}`}
           </p>
           <div className="mt-4">
-            <CredentialValueFields kind={kind} value={value} error={error} label="New value" onChange={setValue} />
+            <CredentialValueFields
+              kind={kind}
+              value={value}
+              error={error}
+              label="New value"
+              onChange={setValue}
+            />
           </div>
           <div className="mt-6 flex justify-end gap-3">
             <Button type="button" autoFocus onClick={close}>

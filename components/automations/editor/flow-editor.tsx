@@ -67,6 +67,7 @@ import { useHistory } from "./use-history";
 import { useNarrowScreen } from "./use-narrow-screen";
 import { useNodeLogic, type NodeLogic } from "./use-node-logic";
 import { dryRunStatuses } from "./dry-run-statuses";
+import type { CredentialOption } from "./config/credential-options";
 
 /*
  * What the first paint does not show loads when it is first needed (issue 13: the editor's
@@ -115,6 +116,8 @@ export interface FlowEditorProps {
   isAdmin: boolean;
   waitingRuns: number;
   shopTimezone: string;
+  /** The shop's credentials, without values, for the steps that choose one. */
+  credentials: readonly CredentialOption[];
   /** The node catalog, the draft's sentences and issues, worked out on the server. */
   firstPaint: EditorFirstPaint;
 }
@@ -208,6 +211,7 @@ function Editor({
   canArchive,
   isAdmin,
   shopTimezone,
+  credentials,
   waitingRuns,
   firstPaint,
   notice,
@@ -986,6 +990,7 @@ function Editor({
                             ? { ...dryRun.entity, data: dryRun.tokenRecord }
                             : null,
                       }}
+                      credentials={credentials}
                       readOnly={readOnly}
                       onParamsChange={(params) => updateParams(selected.id, params)}
                     />

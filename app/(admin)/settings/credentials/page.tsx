@@ -46,7 +46,9 @@ export default async function CredentialsPage() {
         />
         {listed.length === 0 ? (
           <EmptyState title="No credentials yet">
-            <p>Store API keys and signing secrets here; flows refer to them by name and never show the value.</p>
+            <p>
+              Store API keys and signing secrets here; flows refer to them by name and never show the value.
+            </p>
             <p>
               {canWrite
                 ? "Add one above, then choose it in a step's settings: “Credential” on Send HTTP request, “Signing secret” on Webhook received."
@@ -94,7 +96,11 @@ function CredentialsTable({ credentials, canWrite }: { credentials: Listed[]; ca
               <RelativeTime value={c.createdAt} className="text-xs whitespace-nowrap" />
             </TD>
             <TD className="whitespace-nowrap">
-              {c.rotatedAt ? <RelativeTime value={c.rotatedAt} /> : <span className="text-zinc-400">Never</span>}
+              {c.rotatedAt ? (
+                <RelativeTime value={c.rotatedAt} />
+              ) : (
+                <span className="text-zinc-400">Never</span>
+              )}
             </TD>
             <TD>
               {c.usedBy.length === 0 ? (
