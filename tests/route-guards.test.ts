@@ -5,7 +5,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { resolveCaller } from "@/lib/auth/caller";
 import { addMember } from "@/lib/auth/users";
+import { createCredential } from "@/lib/credentials/store";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, staffTasks } from "@/lib/db/schema";
@@ -69,6 +71,7 @@ const ids = {
   task: "",
   user: "",
   apiKey: "",
+  credential: "",
   entity: "a-only-order",
 };
 
@@ -155,6 +158,13 @@ beforeAll(async () => {
     await addMember(a.tenant.id, { email: "staff@guards.test", role: "viewer", password: "password-1" })
   ).userId;
   ids.apiKey = (await createApiKey(a.tenant.id, { name: "Zap", role: "viewer" })).apiKey.id;
+  ids.credential = (
+    await createCredential((await resolveCaller(new Headers({ authorization: `Bearer ${a.keys.admin}` })))!, {
+      name: "Warehouse",
+      kind: "bearer",
+      value: "guarded-1234",
+    })
+  ).id;
   const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, ids.run));
   expect(run?.tenantId).toBe(a.tenant.id);
 });
@@ -221,6 +231,8 @@ function action(key: string, input: () => unknown): Invoke {
 
 const id = () => ({ id: ids.automation });
 const A = "/api/v1/automations/[id]";
+const credential = () => ({ id: ids.credential });
+const C = "/api/v1/credentials/[id]";
 
 // ── The registry ─────────────────────────────────────────────────────────────────────────────
 
@@ -446,7 +458,72 @@ const REGISTRY: Record<string, Entry> = {
     }),
   },
 
+  // REST: credentials
+  "GET /api/v1/credentials": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/credentials") } },
+  "POST /api/v1/credentials": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/credentials", {
+        body: () => ({ name: "B's", kind: "bearer", value: "theirs-5678" }),
+      }),
+    },
+    viewer: route("POST /api/v1/credentials", {
+      body: () => ({ name: "V", kind: "bearer", value: "viewer-5678" }),
+    }),
+  },
+  [`GET ${C}`]: { crossShop: { expect: 404, invoke: route(`GET ${C}`, { params: credential }) } },
+  [`PUT ${C}`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PUT ${C}`, { params: credential, body: () => ({ value: "stolen-0000" }) }),
+    },
+    viewer: route(`PUT ${C}`, { params: credential, body: () => ({ value: "viewer-0000" }) }),
+  },
+  [`DELETE ${C}`]: {
+    crossShop: { expect: 404, invoke: route(`DELETE ${C}`, { params: credential }) },
+    viewer: route(`DELETE ${C}`, { params: credential }),
+  },
+
   // Server actions
+  "lib/actions/credentials/create-credential.ts#createCredentialAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/credentials/create-credential.ts#createCredentialAction", () => ({
+        name: "B's",
+        kind: "bearer",
+        value: "theirs-1111",
+      })),
+    },
+    viewer: action("lib/actions/credentials/create-credential.ts#createCredentialAction", () => ({
+      name: "V",
+      kind: "bearer",
+      value: "viewer-1111",
+    })),
+  },
+  "lib/actions/credentials/rotate-credential.ts#rotateCredentialAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/credentials/rotate-credential.ts#rotateCredentialAction", () => ({
+        id: ids.credential,
+        value: "stolen-2222",
+      })),
+    },
+    viewer: action("lib/actions/credentials/rotate-credential.ts#rotateCredentialAction", () => ({
+      id: ids.credential,
+      value: "viewer-2222",
+    })),
+  },
+  "lib/actions/credentials/delete-credential.ts#deleteCredentialAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/credentials/delete-credential.ts#deleteCredentialAction", () => ({
+        id: ids.credential,
+      })),
+    },
+    viewer: action("lib/actions/credentials/delete-credential.ts#deleteCredentialAction", () => ({
+      id: ids.credential,
+    })),
+  },
   "lib/actions/api-keys/create-api-key.ts#createApiKeyAction": {
     crossShop: {
       expect: "isolated",
@@ -749,6 +826,8 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select count(*) from staff_tasks where tenant_id = ${tenantId} and status = 'open') as tasks,
       (select count(*) from memberships where tenant_id = ${tenantId}) as members,
       (select count(*) from api_keys where tenant_id = ${tenantId} and revoked_at is null) as keys,
+      (select count(*) from credentials where tenant_id = ${tenantId}) as credentials,
+      (select string_agg(last4 || coalesce(rotated_at::text, ''), ',') from credentials where tenant_id = ${tenantId}) as credential_values,
       (select name from tenants where id = ${tenantId}) as shop_name`,
   );
   return JSON.stringify(rows[0], (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
