@@ -60,9 +60,4 @@ test("an HTTP step picks a credential by name, kind and last 4 characters", asyn
     "href",
     "/settings/credentials",
   );
-
-});
-  await expect(config).toContainText(
-    "Authorization: this header will be stored as a credential when you save.",
-  );
 });
