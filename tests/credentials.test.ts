@@ -117,7 +117,7 @@ describe("credentials", () => {
       value: "no colon here",
     });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.message).toContain("Header-Name: value");
+    expect((bad.body as unknown as ErrorReply).error.message).toContain("Header-Name: value");
     const taken = await create(shop.keys.editor, { name: "Mine", kind: "bearer", value: "again-1234" });
     expect(taken.status).toBe(409);
     const list = await call<{ items: Credential[] }>(listRoute, { key: shop.keys.viewer });
