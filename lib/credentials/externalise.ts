@@ -55,6 +55,20 @@ export function findPlainSecrets(graph: Graph): PlainSecret[] {
   return found;
 }
 
+/**
+ * The saved params of the steps whose plain secrets a save moved into credentials, by node id
+ * (pure). The editor adopts them, so its next autosave sends the reference, not the secret
+ * again (which would store another credential on every save).
+ */
+export function movedSecretParams(submitted: Graph, saved: Graph): Record<string, Record<string, unknown>> {
+  const moved: Record<string, Record<string, unknown>> = {};
+  for (const secret of findPlainSecrets(submitted)) {
+    const node = saved.nodes.find((n) => n.id === secret.nodeId);
+    if (node) moved[node.id] = node.params;
+  }
+  return moved;
+}
+
 /** The graph with each found secret replaced by its credential's id (pure). */
 export function withReferences(graph: Graph, moved: Map<PlainSecret, string>): Graph {
   const byNode = new Map([...moved].map(([secret, id]) => [secret.nodeId, { secret, id }]));

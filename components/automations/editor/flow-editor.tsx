@@ -68,6 +68,7 @@ import { useNarrowScreen } from "./use-narrow-screen";
 import { useNodeLogic, type NodeLogic } from "./use-node-logic";
 import { dryRunStatuses } from "./dry-run-statuses";
 import type { CredentialOption } from "./config/credential-options";
+import { adoptMovedSecrets } from "./moved-secrets";
 
 /*
  * What the first paint does not show loads when it is first needed (issue 13: the editor's
@@ -296,6 +297,11 @@ function Editor({
     payload: { graph, name: name.trim() || automation.name, inFlightPolicy: policy },
     revision: automation.draftRevision,
     savedAt: automation.updatedAt,
+    onSecretsMoved: (moved, sent) => {
+      setNodes((ns) => adoptMovedSecrets(ns, moved, sent));
+      // The new credentials join the pickers' lists.
+      router.refresh();
+    },
   });
 
   const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
