@@ -194,6 +194,7 @@ test("at 390×844 the admin pages, the run page and the editor are no wider than
     "/customers/cus_1",
     "/settings",
     "/settings/api-keys",
+    "/settings/credentials",
     "/settings/users",
     `/automations/${automationId}`,
   ];

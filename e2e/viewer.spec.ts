@@ -19,6 +19,13 @@ test("a viewer sees API keys read-only, with the reason", async ({ page }) => {
   await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
 });
 
+test("a viewer sees credentials listed without the controls", async ({ page }) => {
+  await page.goto("/settings/credentials");
+  await expect(page.getByText("Editors and admins add, rotate and delete credentials.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save credential" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^(Rotate|Delete) / })).toHaveCount(0);
+});
+
 test("a viewer is told that users are admin-only", async ({ page }) => {
   await page.goto("/settings/users");
   await expect(page.getByRole("heading", { name: "Only an admin can manage users." })).toBeVisible();

@@ -2,6 +2,15 @@ import { expect, signIn, test } from "./helpers";
 
 test("a webhook trigger's settings show its URL and how to sign a call", async ({ page }) => {
   await signIn(page, "editor");
+  // The signing secret is a credential (Settings → Credentials), chosen by name in the trigger.
+  const secretName = `E2E hook secret ${Date.now()}`;
+  await page.goto("/settings/credentials");
+  await page.getByLabel("Name", { exact: true }).fill(secretName);
+  await page.getByLabel("Kind").selectOption({ label: "Webhook signing secret" });
+  await page.getByLabel("Value", { exact: true }).fill("s3cret-for-e2e");
+  await page.getByRole("button", { name: "Save credential" }).click();
+  await expect(page.getByTestId("credential-row").filter({ hasText: secretName })).toContainText("…-e2e");
+
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Start blank" }).click();
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
@@ -15,7 +24,9 @@ test("a webhook trigger's settings show its URL and how to sign a call", async (
   await expect(calling).toContainText(/http:\/\/(localhost|127\.0\.0\.1):\d+\/api\/hooks\/\S+/);
   await expect(calling).toContainText("Anyone with this URL can start the flow.");
 
-  await config.getByLabel("Secret").fill("s3cret-for-e2e");
+  await config
+    .getByLabel("Signing secret", { exact: true })
+    .selectOption({ label: `${secretName} (Webhook signing secret, …-e2e)` });
   await expect(calling).toContainText("X-Tillflow-Signature: t=<unix seconds>,v1=");
   await expect(calling).toContainText('openssl dgst -sha256 -hmac "$TILLFLOW_SECRET"');
   await expect(calling).toContainText("process.env.TILLFLOW_SECRET");

@@ -4,9 +4,10 @@ import { pathToFileURL } from "node:url";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
-import { POST as createCredentialRoute } from "@/app/api/v1/credentials/route";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { resolveCaller } from "@/lib/auth/caller";
 import { addMember } from "@/lib/auth/users";
+import { createCredential } from "@/lib/credentials/store";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, staffTasks } from "@/lib/db/schema";
@@ -157,12 +158,13 @@ beforeAll(async () => {
     await addMember(a.tenant.id, { email: "staff@guards.test", role: "viewer", password: "password-1" })
   ).userId;
   ids.apiKey = (await createApiKey(a.tenant.id, { name: "Zap", role: "viewer" })).apiKey.id;
-  const credential = await call<{ id: string }>(createCredentialRoute, {
-    method: "POST",
-    key: a.keys.editor,
-    body: { name: "Guarded", kind: "bearer", value: "guarded-secret-1" },
-  });
-  ids.credential = credential.body.id;
+  ids.credential = (
+    await createCredential((await resolveCaller(new Headers({ authorization: `Bearer ${a.keys.admin}` })))!, {
+      name: "Warehouse",
+      kind: "bearer",
+      value: "guarded-1234",
+    })
+  ).id;
   const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, ids.run));
   expect(run?.tenantId).toBe(a.tenant.id);
 });
@@ -229,6 +231,8 @@ function action(key: string, input: () => unknown): Invoke {
 
 const id = () => ({ id: ids.automation });
 const A = "/api/v1/automations/[id]";
+const credential = () => ({ id: ids.credential });
+const C = "/api/v1/credentials/[id]";
 
 // ── The registry ─────────────────────────────────────────────────────────────────────────────
 
@@ -379,45 +383,6 @@ const REGISTRY: Record<string, Entry> = {
     viewer: route("POST /api/v1/tasks/[id]/done", { params: () => ({ id: ids.task }) }),
   },
   "GET /api/v1/outbox": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/outbox") } },
-  // REST: credentials
-  "GET /api/v1/credentials": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/credentials") } },
-  "POST /api/v1/credentials": {
-    crossShop: {
-      expect: "isolated",
-      invoke: route("POST /api/v1/credentials", {
-        body: () => ({ name: "Theirs", kind: "bearer", value: "their-1" }),
-      }),
-    },
-    viewer: route("POST /api/v1/credentials", {
-      body: () => ({ name: "Nope", kind: "bearer", value: "nope-1" }),
-    }),
-  },
-  "GET /api/v1/credentials/[id]": {
-    crossShop: {
-      expect: 404,
-      invoke: route("GET /api/v1/credentials/[id]", { params: () => ({ id: ids.credential }) }),
-    },
-  },
-  "PUT /api/v1/credentials/[id]": {
-    crossShop: {
-      expect: 404,
-      invoke: route("PUT /api/v1/credentials/[id]", {
-        params: () => ({ id: ids.credential }),
-        body: () => ({ value: "x-1234" }),
-      }),
-    },
-    viewer: route("PUT /api/v1/credentials/[id]", {
-      params: () => ({ id: ids.credential }),
-      body: () => ({ value: "x-1234" }),
-    }),
-  },
-  "DELETE /api/v1/credentials/[id]": {
-    crossShop: {
-      expect: 404,
-      invoke: route("DELETE /api/v1/credentials/[id]", { params: () => ({ id: ids.credential }) }),
-    },
-    viewer: route("DELETE /api/v1/credentials/[id]", { params: () => ({ id: ids.credential }) }),
-  },
   "GET /api/v1/node-types": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/node-types") } },
   // Public: the API's description, the same for everyone (tests/openapi.test.ts).
   "GET /api/v1/openapi.json": {
@@ -493,7 +458,72 @@ const REGISTRY: Record<string, Entry> = {
     }),
   },
 
+  // REST: credentials
+  "GET /api/v1/credentials": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/credentials") } },
+  "POST /api/v1/credentials": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/credentials", {
+        body: () => ({ name: "B's", kind: "bearer", value: "theirs-5678" }),
+      }),
+    },
+    viewer: route("POST /api/v1/credentials", {
+      body: () => ({ name: "V", kind: "bearer", value: "viewer-5678" }),
+    }),
+  },
+  [`GET ${C}`]: { crossShop: { expect: 404, invoke: route(`GET ${C}`, { params: credential }) } },
+  [`PUT ${C}`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PUT ${C}`, { params: credential, body: () => ({ value: "stolen-0000" }) }),
+    },
+    viewer: route(`PUT ${C}`, { params: credential, body: () => ({ value: "viewer-0000" }) }),
+  },
+  [`DELETE ${C}`]: {
+    crossShop: { expect: 404, invoke: route(`DELETE ${C}`, { params: credential }) },
+    viewer: route(`DELETE ${C}`, { params: credential }),
+  },
+
   // Server actions
+  "lib/actions/credentials/create-credential.ts#createCredentialAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/credentials/create-credential.ts#createCredentialAction", () => ({
+        name: "B's",
+        kind: "bearer",
+        value: "theirs-1111",
+      })),
+    },
+    viewer: action("lib/actions/credentials/create-credential.ts#createCredentialAction", () => ({
+      name: "V",
+      kind: "bearer",
+      value: "viewer-1111",
+    })),
+  },
+  "lib/actions/credentials/rotate-credential.ts#rotateCredentialAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/credentials/rotate-credential.ts#rotateCredentialAction", () => ({
+        id: ids.credential,
+        value: "stolen-2222",
+      })),
+    },
+    viewer: action("lib/actions/credentials/rotate-credential.ts#rotateCredentialAction", () => ({
+      id: ids.credential,
+      value: "viewer-2222",
+    })),
+  },
+  "lib/actions/credentials/delete-credential.ts#deleteCredentialAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/credentials/delete-credential.ts#deleteCredentialAction", () => ({
+        id: ids.credential,
+      })),
+    },
+    viewer: action("lib/actions/credentials/delete-credential.ts#deleteCredentialAction", () => ({
+      id: ids.credential,
+    })),
+  },
   "lib/actions/api-keys/create-api-key.ts#createApiKeyAction": {
     crossShop: {
       expect: "isolated",

@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { credentials } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { isSecretHeader, type CredentialKind } from "./kinds";
+import { plainSecretHeaders, type CredentialKind } from "./kinds";
 import { insertCredential } from "./store";
 
 /**
@@ -14,8 +14,6 @@ import { insertCredential } from "./store";
  * (`secretCredentialId`, `auth: {credentialId}`), so the contract that accepts them stays, and
  * the value is never stored in a draft, a version or an export.
  */
-
-const TOKEN = /\{\s*[a-zA-Z][\w.]*\s*(\|[^}]*)?\}/;
 
 export interface PlainSecret {
   nodeId: string;
@@ -27,9 +25,6 @@ export interface PlainSecret {
   /** Set when the step already sends a credential: another cannot be added to it. */
   hasAuth: boolean;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The plain secrets in a graph, in node order (pure). */
 export function findPlainSecrets(graph: Graph): PlainSecret[] {
@@ -45,14 +40,8 @@ export function findPlainSecrets(graph: Graph): PlainSecret[] {
         hasAuth: false,
       });
     }
-    if (node.type === "auto.action.http_request" && isRecord(params.headers)) {
-      const secret = Object.entries(params.headers).filter(
-        (entry): entry is [string, string] =>
-          typeof entry[1] === "string" &&
-          isSecretHeader(entry[0]) &&
-          entry[1].trim() !== "" &&
-          !TOKEN.test(entry[1]),
-      );
+    if (node.type === "auto.action.http_request") {
+      const secret = plainSecretHeaders(params.headers);
       if (secret.length > 0)
         found.push({
           nodeId: node.id,
@@ -64,6 +53,20 @@ export function findPlainSecrets(graph: Graph): PlainSecret[] {
     }
   }
   return found;
+}
+
+/**
+ * The saved params of the steps whose plain secrets a save moved into credentials, by node id
+ * (pure). The editor adopts them, so its next autosave sends the reference, not the secret
+ * again (which would store another credential on every save).
+ */
+export function movedSecretParams(submitted: Graph, saved: Graph): Record<string, Record<string, unknown>> {
+  const moved: Record<string, Record<string, unknown>> = {};
+  for (const secret of findPlainSecrets(submitted)) {
+    const node = saved.nodes.find((n) => n.id === secret.nodeId);
+    if (node) moved[node.id] = node.params;
+  }
+  return moved;
 }
 
 /** The graph with each found secret replaced by its credential's id (pure). */

@@ -85,6 +85,24 @@ export function isSecretHeader(name: string): boolean {
   return /authorization|api[-_]?key|apikey|token|secret|password|passwd|cookie|session|signature/i.test(name);
 }
 
+const TOKEN = /\{\s*[a-zA-Z][\w.]*\s*(\|[^}]*)?\}/;
+
+/**
+ * The headers of an HTTP step that a save moves into a credential: a secret-looking name with a
+ * plain value (one with a token is filled in per run, so it is not a stored secret). Shared by the
+ * save and the editor's hint, so the hint says exactly what the save will do.
+ */
+export function plainSecretHeaders(headers: unknown): [string, string][] {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) return [];
+  return Object.entries(headers).filter(
+    (entry): entry is [string, string] =>
+      typeof entry[1] === "string" &&
+      isSecretHeader(entry[0]) &&
+      entry[1].trim() !== "" &&
+      !TOKEN.test(entry[1]),
+  );
+}
+
 /** `…1234`, how a reply shows a secret. */
 export function masked(last4: string): string {
   return `…${last4}`;

@@ -6,6 +6,7 @@ import { requireCaller } from "@/lib/auth/session";
 const TABS = [
   { href: "/settings/shop", label: "Shop" },
   { href: "/settings/api-keys", label: "API keys" },
+  { href: "/settings/credentials", label: "Credentials" },
   { href: "/settings/api", label: "API reference" },
   { href: "/settings/users", label: "Users" },
   { href: "/settings/activity", label: "Activity" },

@@ -67,6 +67,8 @@ import { useHistory } from "./use-history";
 import { useNarrowScreen } from "./use-narrow-screen";
 import { useNodeLogic, type NodeLogic } from "./use-node-logic";
 import { dryRunStatuses } from "./dry-run-statuses";
+import type { CredentialOption } from "./config/credential-options";
+import { adoptMovedSecrets } from "./moved-secrets";
 
 /*
  * What the first paint does not show loads when it is first needed (issue 13: the editor's
@@ -115,6 +117,8 @@ export interface FlowEditorProps {
   isAdmin: boolean;
   waitingRuns: number;
   shopTimezone: string;
+  /** The shop's credentials, without values, for the steps that choose one. */
+  credentials: readonly CredentialOption[];
   /** The node catalog, the draft's sentences and issues, worked out on the server. */
   firstPaint: EditorFirstPaint;
 }
@@ -208,6 +212,7 @@ function Editor({
   canArchive,
   isAdmin,
   shopTimezone,
+  credentials,
   waitingRuns,
   firstPaint,
   notice,
@@ -292,6 +297,11 @@ function Editor({
     payload: { graph, name: name.trim() || automation.name, inFlightPolicy: policy },
     revision: automation.draftRevision,
     savedAt: automation.updatedAt,
+    onSecretsMoved: (moved, sent) => {
+      setNodes((ns) => adoptMovedSecrets(ns, moved, sent));
+      // The new credentials join the pickers' lists.
+      router.refresh();
+    },
   });
 
   const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
@@ -986,6 +996,7 @@ function Editor({
                             ? { ...dryRun.entity, data: dryRun.tokenRecord }
                             : null,
                       }}
+                      credentials={credentials}
                       readOnly={readOnly}
                       onParamsChange={(params) => updateParams(selected.id, params)}
                     />

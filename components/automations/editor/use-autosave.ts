@@ -31,8 +31,17 @@ export function useAutosave(options: {
   payload: DraftPayload;
   revision: number;
   savedAt: string;
+  /**
+   * The save stored typed-in secrets as credentials: the saved params of those steps, and the
+   * graph that was sent, so the editor adopts them only where nothing changed since.
+   */
+  onSecretsMoved?(moved: Record<string, Record<string, unknown>>, sent: Graph): void;
 }) {
   const { id, enabled, payload } = options;
+  const onSecretsMoved = useRef(options.onSecretsMoved);
+  useEffect(() => {
+    onSecretsMoved.current = options.onSecretsMoved;
+  });
   const key = JSON.stringify(payload);
   const savedKey = useRef(key);
   const revision = useRef(options.revision);
@@ -53,6 +62,8 @@ export function useAutosave(options: {
       if (result.ok) {
         revision.current = result.data.draftRevision;
         savedKey.current = currentKey;
+        if (Object.keys(result.data.movedSecrets).length > 0)
+          onSecretsMoved.current?.(result.data.movedSecrets, current.graph);
         setState(
           latest.current.key === currentKey
             ? { kind: "saved", at: result.data.updatedAt }

@@ -8,6 +8,7 @@ import { requireCaller } from "@/lib/auth/session";
 import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";
 import { getAutomation, type AutomationView } from "@/lib/automations/service";
+import { listCredentials } from "@/lib/credentials/store";
 import { waitingByNode } from "@/lib/automations/waits";
 import { AppError } from "@/lib/errors";
 
@@ -41,6 +42,13 @@ export default async function AutomationEditorPage({
   const automation = await findAutomation(caller.tenant.id, (await params).id);
   if (!automation) notFound();
   const waiting = await waitingByNode(automation.id);
+  // Names, kinds and last 4 characters only: the editor picks credentials, it never sees a value.
+  const credentials = (await listCredentials(caller.tenant.id)).map(({ id, name, kind, last4 }) => ({
+    id,
+    name,
+    kind,
+    last4,
+  }));
   // Steps without a position are placed here, so the browser never loads dagre to draw them.
   const draftGraph = withPositions(automation.draftGraph);
   // Opened straight after "Describe your automation": what the model was asked and what was assumed.
@@ -57,6 +65,7 @@ export default async function AutomationEditorPage({
       isAdmin={hasRole(caller.role, "admin")}
       waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
       shopTimezone={caller.tenant.timezone}
+      credentials={credentials}
     />
   );
   if (!built) return editor;

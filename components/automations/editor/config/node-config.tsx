@@ -8,6 +8,8 @@ import { registry } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES } from "../category-style";
 import { CodeConfig } from "./code-config";
+import { CREDENTIAL_SLOTS, type CredentialOption } from "./credential-options";
+import { CredentialPicker } from "./credential-picker";
 import { FieldConditionConfig } from "./field-condition-config";
 import type { ConfigFormProps } from "./form-props";
 import { ParamForm } from "./param-form";
@@ -33,12 +35,15 @@ export interface NodeConfigProps {
    * shop's time zone. Default: a sample record, in UTC.
    */
   previewSource?: PreviewSource;
+  /** The shop's credentials (names, kinds, last 4 characters), for the steps that choose one. */
+  credentials?: readonly CredentialOption[];
   readOnly: boolean;
   /** Called on every edit with the complete new params object (the lead debounces saving). */
   onParamsChange(params: Record<string, unknown>): void;
 }
 
 const NO_PREVIEW_SOURCE: PreviewSource = { timeZone: "UTC", record: null };
+const NO_CREDENTIALS: readonly CredentialOption[] = [];
 
 /** Node types with a form of their own; every other type gets the generic `ParamForm`. */
 const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
@@ -58,6 +63,7 @@ export function NodeConfig({
   triggerType = null,
   otherSteps,
   previewSource = NO_PREVIEW_SOURCE,
+  credentials = NO_CREDENTIALS,
   readOnly,
   onParamsChange,
 }: NodeConfigProps): JSX.Element {
@@ -93,6 +99,7 @@ export function NodeConfig({
   }
 
   const Form = FORMS[definition.type] ?? ParamForm;
+  const credentialSlot = CREDENTIAL_SLOTS[definition.type];
   return (
     // Not a named region or form: their names would make label lookups ("Field" in "Check a field") ambiguous.
     <section className="space-y-4">
@@ -117,6 +124,15 @@ export function NodeConfig({
             disabled={readOnly}
             onChange={change}
           />
+          {credentialSlot && (
+            <CredentialPicker
+              slot={credentialSlot}
+              params={current.values}
+              credentials={credentials}
+              disabled={readOnly}
+              onChange={change}
+            />
+          )}
           {retries && (
             <RetryConfig
               key={`retry:${current.nodeId}:${current.revision}`}

@@ -3,6 +3,7 @@
 import { useId, useMemo, useState } from "react";
 import { FieldHint, Input, Select } from "@/components/ui/form";
 import { coerceField, paramFields, type ParamField } from "@/lib/automations/editor/param-form";
+import { CREDENTIAL_SLOTS, secretHeadersNote } from "./credential-options";
 import { Checkbox, FieldError, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import { rawFromValue, withParam, type RawValue } from "./raw-values";
@@ -25,11 +26,15 @@ export function ParamForm({
   disabled,
   onChange,
 }: ConfigFormProps) {
-  // `retry` has a section of its own under the form ("On failure", `retry-config.tsx`).
-  const fields = useMemo(
-    () => paramFields(definition).filter((field) => field.name !== RETRY_PARAM),
-    [definition],
-  );
+  // `retry` has a section of its own under the form ("On failure", `retry-config.tsx`), and a
+  // credential reference its picker (`credential-picker.tsx`).
+  const fields = useMemo(() => {
+    const picked = CREDENTIAL_SLOTS[definition.type]?.params ?? [];
+    return paramFields(definition).filter(
+      (field) => field.name !== RETRY_PARAM && !picked.includes(field.name),
+    );
+  }, [definition]);
+  const headersNote = definition.type === "auto.action.http_request" ? secretHeadersNote(params) : null;
   // Optional params the node leaves out by default read "Any" when empty (a status change "from any").
   const defaults = useMemo(() => {
     try {
@@ -56,7 +61,11 @@ export function ParamForm({
       {fields.map((field) => (
         <ParamInput
           key={field.name}
-          field={field}
+          field={
+            field.name === "headers" && headersNote
+              ? { ...field, help: [field.help, headersNote].filter(Boolean).join(" ") }
+              : field
+          }
           raw={raw[field.name] ?? rawFromValue(field, undefined)}
           error={errors[field.name]}
           hasDefault={defaults.has(field.name)}

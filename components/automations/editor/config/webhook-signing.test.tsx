@@ -24,9 +24,17 @@ describe("a webhook trigger's settings show how to call it", () => {
     expect(html).toContain("createHmac(&quot;sha256&quot;, process.env.TILLFLOW_SECRET)");
   });
 
+  it("signed with a credential: the same header and examples", () => {
+    const html = render({
+      token: "tok_abcdefghijklmnop",
+      secretCredentialId: "22222222-2222-4222-8222-222222222222",
+    });
+    expect(html).toContain("X-Tillflow-Signature: t=&lt;unix seconds&gt;,v1=");
+  });
+
   it("unsigned: says anyone with the URL can call it", () => {
     const html = render({ token: "tok_abcdefghijklmnop" });
-    expect(html).toContain("Anyone with this URL can start the flow. Add a secret");
+    expect(html).toContain("Anyone with this URL can start the flow. Choose a signing secret");
     expect(html).not.toContain("X-Tillflow-Signature");
   });
 

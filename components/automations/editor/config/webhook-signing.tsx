@@ -33,7 +33,10 @@ export function WebhookSigning({ params }: { params: Record<string, unknown> }):
   );
   const token = typeof params.token === "string" ? params.token : "";
   if (!token) return null;
-  const signed = typeof params.secret === "string" && params.secret.length > 0;
+  // Signed with a chosen credential, or with a plain secret the save is about to turn into one.
+  const signed =
+    (typeof params.secretCredentialId === "string" && params.secretCredentialId.length > 0) ||
+    (typeof params.secret === "string" && params.secret.length > 0);
   const { url, curl, node } = webhookExamples(origin, token, signed);
   return (
     <section aria-labelledby="webhook-signing" className="space-y-3 border-t border-zinc-200 pt-4">
@@ -48,8 +51,8 @@ export function WebhookSigning({ params }: { params: Record<string, unknown> }):
       </div>
       <p className="text-xs text-zinc-600">
         {signed
-          ? 'Sign each request: X-Tillflow-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> with this trigger\'s secret. Requests more than 5 minutes off, or with a signature used before, are refused. The examples read the secret from TILLFLOW_SECRET.'
-          : "Anyone with this URL can start the flow. Add a secret to accept only signed requests."}{" "}
+          ? 'Sign each request: X-Tillflow-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> with this trigger\'s signing secret. Requests more than 5 minutes off, or with a signature used before, are refused. The examples read the secret from TILLFLOW_SECRET.'
+          : "Anyone with this URL can start the flow. Choose a signing secret above to accept only signed requests."}{" "}
         An Idempotency-Key makes a retried delivery start nothing new.
       </p>
       <Example title="curl" code={curl} />

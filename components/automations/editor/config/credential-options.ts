@@ -1,0 +1,98 @@
+import {
+  HTTP_AUTH_KINDS,
+  KIND_LABELS,
+  masked,
+  plainSecretHeaders,
+  type CredentialKind,
+} from "@/lib/credentials/kinds";
+
+/**
+ * Which steps choose a credential, and how the choice sits in their params (SPEC §2
+ * "Credentials"): `auth: {credentialId}` on Send HTTP request, `secretCredentialId` on Webhook
+ * received. Pure and browser-safe; the editor gets the shop's credentials without their values.
+ */
+
+/** A shop's credential as the editor sees it: never its value. */
+export interface CredentialOption {
+  id: string;
+  name: string;
+  kind: CredentialKind;
+  last4: string;
+}
+
+export interface CredentialSlot {
+  label: string;
+  hint: string;
+  /** The kinds this step can use. */
+  kinds: readonly CredentialKind[];
+  /** Params the picker stands for, which the generic form does not show. */
+  params: readonly string[];
+  read(params: Record<string, unknown>): string;
+  /** The params with `id` chosen, or with no credential when `id` is "". */
+  write(params: Record<string, unknown>, id: string): Record<string, unknown>;
+}
+
+function without(params: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+  const next = { ...params };
+  for (const name of names) delete next[name];
+  return next;
+}
+
+export const CREDENTIAL_SLOTS: Readonly<Record<string, CredentialSlot>> = {
+  "auto.action.http_request": {
+    label: "Credential",
+    hint: "Its headers are sent with the request; the value stays in Settings → Credentials.",
+    kinds: HTTP_AUTH_KINDS,
+    params: ["auth"],
+    read: (params) => {
+      const auth = params.auth;
+      return typeof auth === "object" &&
+        auth !== null &&
+        "credentialId" in auth &&
+        typeof auth.credentialId === "string"
+        ? auth.credentialId
+        : "";
+    },
+    write: (params, id) => (id ? { ...params, auth: { credentialId: id } } : without(params, "auth")),
+  },
+  "auto.trigger.webhook": {
+    label: "Signing secret",
+    hint: "With a signing secret, only requests signed with it (HMAC) are accepted.",
+    kinds: ["webhook_secret"],
+    // A plain `secret` from an older client becomes a credential on save; the picker replaces its field.
+    params: ["secretCredentialId", "secret"],
+    read: (params) => (typeof params.secretCredentialId === "string" ? params.secretCredentialId : ""),
+    write: (params, id) =>
+      id
+        ? { ...without(params, "secret"), secretCredentialId: id }
+        : without(params, "secretCredentialId", "secret"),
+  },
+};
+
+/** "Warehouse API (Bearer token, …1234)". */
+export function credentialLabel(credential: CredentialOption): string {
+  return `${credential.name} (${KIND_LABELS[credential.kind].label}, ${masked(credential.last4)})`;
+}
+
+/** The credentials a slot offers, in the order given (the store lists them by name). */
+export function optionsFor(
+  slot: CredentialSlot,
+  credentials: readonly CredentialOption[],
+): CredentialOption[] {
+  return credentials.filter((credential) => slot.kinds.includes(credential.kind));
+}
+
+/**
+ * What the headers field says about headers a save will move into a credential, or null. When
+ * the step already sends a credential the save refuses them instead, so it says that.
+ */
+export function secretHeadersNote(params: Record<string, unknown>): string | null {
+  const names = plainSecretHeaders(params.headers).map(([name]) => name);
+  if (names.length === 0) return null;
+  const list = names.join(", ");
+  if (params.auth !== undefined)
+    return `${list}: this step already sends a credential, so ${names.length === 1 ? "this header" : "these headers"} cannot be saved as well. Put ${names.length === 1 ? "it" : "them"} in that credential, or remove ${names.length === 1 ? "it" : "them"}.`;
+  return names.length === 1
+    ? `${list}: this header will be stored as a credential when you save.`
+    : `${list}: these headers will be stored as a credential when you save.`;
+}

@@ -1,0 +1,113 @@
+"use client";
+
+import { useId, useState, useTransition, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { FieldHint, Input, Label, Select } from "@/components/ui/form";
+import { Notice } from "@/components/ui/notice";
+import { createCredentialAction } from "@/lib/actions/credentials/create-credential";
+import { CREDENTIAL_KINDS, KIND_LABELS, masked, type CredentialKind } from "@/lib/credentials/kinds";
+import { typedValueProblem } from "./credential-problem";
+import {
+  CredentialValueFields,
+  EMPTY_VALUE,
+  credentialValue,
+  type CredentialValue,
+} from "./credential-value-fields";
+
+function isKind(value: string): value is CredentialKind {
+  return (CREDENTIAL_KINDS as readonly string[]).includes(value);
+}
+
+/** Editors and admins: name a credential, pick its kind, type its value once. */
+export function CreateCredentialForm() {
+  const [name, setName] = useState("");
+  const [kind, setKind] = useState<CredentialKind>("bearer");
+  const [value, setValue] = useState<CredentialValue>(EMPTY_VALUE);
+  const [valueError, setValueError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const ids = { name: useId(), kind: useId(), kindHint: useId() };
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setSaved(null);
+    const problem = typedValueProblem(kind, value);
+    setValueError(problem);
+    if (problem) return;
+    startTransition(async () => {
+      const result = await createCredentialAction({ name, kind, value: credentialValue(kind, value) });
+      if (!result.ok) {
+        const onValue = result.issues?.find((issue) => issue.path === "value");
+        if (onValue) setValueError(onValue.message.replace(/^value: /, ""));
+        else setError(result.error);
+        return;
+      }
+      // The value leaves the page as soon as it is stored: nothing shows or keeps it after this.
+      setValue(EMPTY_VALUE);
+      setName("");
+      setSaved(`Saved “${result.data.name}” (${masked(result.data.last4)}). Flows can now use it by name.`);
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader
+        title="Add a credential"
+        description="An API key, token or signing secret a flow needs. Steps refer to it by name; its value stays here."
+      />
+      <CardBody className="space-y-4">
+        <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <Label htmlFor={ids.name}>Name</Label>
+            <Input
+              id={ids.name}
+              name="name"
+              required
+              maxLength={100}
+              autoComplete="off"
+              placeholder="e.g. Warehouse API"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              className="mt-1.5"
+            />
+          </div>
+          <div>
+            <Label htmlFor={ids.kind}>Kind</Label>
+            <Select
+              id={ids.kind}
+              value={kind}
+              aria-describedby={ids.kindHint}
+              onChange={(e) => {
+                if (!isKind(e.target.value)) return;
+                setKind(e.target.value);
+                setValue(EMPTY_VALUE);
+                setValueError(null);
+              }}
+              className="mt-1.5"
+            >
+              {CREDENTIAL_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {KIND_LABELS[k].label}
+                </option>
+              ))}
+            </Select>
+            <FieldHint id={ids.kindHint}>{KIND_LABELS[kind].hint}</FieldHint>
+          </div>
+          <div className="sm:col-span-2">
+            <CredentialValueFields kind={kind} value={value} error={valueError} onChange={setValue} />
+          </div>
+          <div className="sm:col-span-2">
+            <Button type="submit" variant="primary" pending={pending}>
+              Save credential
+            </Button>
+          </div>
+        </form>
+        {error && <Notice tone="error">{error}</Notice>}
+        {saved && <Notice tone="success">{saved}</Notice>}
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,103 @@
+"use client";
+
+import { useId, useRef, useState, useTransition, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { rotateCredentialAction } from "@/lib/actions/credentials/rotate-credential";
+import { KIND_LABELS, masked, type CredentialKind } from "@/lib/credentials/kinds";
+import { typedValueProblem } from "./credential-problem";
+import {
+  CredentialValueFields,
+  EMPTY_VALUE,
+  credentialValue,
+  type CredentialValue,
+} from "./credential-value-fields";
+
+/**
+ * Rotate: a modal `<dialog>` (as `ConfirmButton` draws one) that asks for the new value and
+ * says what changes; it stays open with the reason when the value is refused.
+ */
+export function RotateCredentialButton({
+  id,
+  name,
+  kind,
+  last4,
+}: {
+  id: string;
+  name: string;
+  kind: CredentialKind;
+  last4: string;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [value, setValue] = useState<CredentialValue>(EMPTY_VALUE);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function close() {
+    // Nothing typed outlives the dialog.
+    setValue(EMPTY_VALUE);
+    setError(null);
+    dialog.current?.close();
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = typedValueProblem(kind, value);
+    setError(problem);
+    if (problem) return;
+    startTransition(async () => {
+      const result = await rotateCredentialAction({ id, value: credentialValue(kind, value) });
+      if (!result.ok) return setError(result.error.replace(/^The credential is invalid: value: /, ""));
+      close();
+    });
+  }
+
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="secondary"
+        aria-label={`Rotate ${name} (${masked(last4)})`}
+        onClick={() => dialog.current?.showModal()}
+      >
+        Rotate
+      </Button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        onClose={() => {
+          setValue(EMPTY_VALUE);
+          setError(null);
+        }}
+        className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-zinc-200 bg-white p-0 text-left text-zinc-900 shadow-xl"
+      >
+        <form noValidate onSubmit={submit} className="p-6">
+          <h2 id={titleId} className="text-base font-semibold">
+            Rotate “{name}” ({masked(last4)})?
+          </h2>
+          <p className="mt-2 text-sm leading-6 text-zinc-600">
+            Every flow using it sends the new value from its next step on; the old one is forgotten at once.
+            {` ${KIND_LABELS[kind].hint}`}
+          </p>
+          <div className="mt-4">
+            <CredentialValueFields
+              kind={kind}
+              value={value}
+              error={error}
+              label="New value"
+              onChange={setValue}
+            />
+          </div>
+          <div className="mt-6 flex justify-end gap-3">
+            <Button type="button" autoFocus onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" pending={pending}>
+              Rotate credential
+            </Button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
