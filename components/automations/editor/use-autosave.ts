@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { saveDraftAction } from "@/lib/actions/automations/save-draft";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { InFlightPolicy } from "@/lib/automations/policies";
+import { plainSecretHeaders } from "@/lib/credentials/kinds";
 
 export interface DraftPayload {
   graph: Graph;
@@ -19,6 +20,22 @@ export type SaveState =
   | { kind: "conflict"; message: string };
 
 const DEBOUNCE_MS = 700;
+/**
+ * While a step holds a secret typed in plain (an `Authorization` header, a webhook secret), the
+ * save that stores it as a credential waits longer, so a secret being typed is not stored half
+ * written. Publishing and leaving still save at once.
+ */
+const SECRET_DEBOUNCE_MS = 5_000;
+
+function holdsTypedSecret(graph: Graph): boolean {
+  return graph.nodes.some(
+    (node) =>
+      (node.type === "auto.trigger.webhook" &&
+        typeof node.params.secret === "string" &&
+        node.params.secret !== "") ||
+      (node.type === "auto.action.http_request" && plainSecretHeaders(node.params.headers).length > 0),
+  );
+}
 
 /**
  * Saves the draft a moment after the last edit, one request at a time, with the revision it
@@ -89,7 +106,8 @@ export function useAutosave(options: {
   useEffect(() => {
     if (!enabled || stopped || key === savedKey.current) return;
     setState((s) => (s.kind === "saving" ? s : { kind: "unsaved" }));
-    const timer = setTimeout(() => void save(), DEBOUNCE_MS);
+    const delay = holdsTypedSecret(latest.current.payload.graph) ? SECRET_DEBOUNCE_MS : DEBOUNCE_MS;
+    const timer = setTimeout(() => void save(), delay);
     return () => clearTimeout(timer);
   }, [key, enabled, stopped, save]);
 
