@@ -1,0 +1,236 @@
+/**
+ * `npm run bench -- code`: code steps (SPEC §2 "Code step", "Code runs apart").
+ *
+ *   pool     code steps per second through the script pool (lib/automations/code/pool.ts, its
+ *            default size, in this process), for a trivial script and for a ~50 ms one, from four
+ *            shops at once (one shop alone may hold only half the threads).
+ *   shops    a worker process as `npm run worker` starts it and a web process of its own
+ *            (tests/web-process.ts: the production server's direct routes) on a fresh database.
+ *            Shop B's flow (order.fulfilled → a trivial code step → tag): event → run settled
+ *            p50/p99 at BENCH_CODE_RATE events/s, alone, then while shop A's 100 events each run
+ *            a script that loops to its CPU second. The worker's resident memory (/proc VmRSS,
+ *            sampled every 100 ms) at its peak meanwhile.
+ *
+ * Targets: B's p99 while A loops at most 2× its p99 alone; the worker's peak RSS under 400 MB.
+ * Sizes (env): BENCH_CODE_TRIVIAL (400), BENCH_CODE_SLOW (40), BENCH_CODE_RATE (10),
+ * BENCH_CODE_SECONDS (10, B's window while A loops; alone is half of it), BENCH_CODE_LOOPS (100).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { createTenant } from "@/lib/auth/tenants";
+import { ScriptPool } from "@/lib/automations/code/pool";
+import type { ScriptInput } from "@/lib/automations/code/sandbox";
+import { upsertEntity } from "@/lib/entities/service";
+import { startWebProcess, type WebProcess } from "../tests/web-process";
+import { benchDatabase, percentile, report, waitUntil, type Metrics } from "./harness";
+import { HttpClient, openLoop, wallMs } from "./live-load";
+import { RunWatcher } from "./live-runs";
+import { publishFlow } from "./live-shop";
+
+const TRIVIAL = Number(process.env.BENCH_CODE_TRIVIAL ?? 400);
+const SLOW = Number(process.env.BENCH_CODE_SLOW ?? 40);
+const RATE = Number(process.env.BENCH_CODE_RATE ?? 10);
+const SECONDS = Number(process.env.BENCH_CODE_SECONDS ?? 10);
+const LOOPS = Number(process.env.BENCH_CODE_LOOPS ?? 100);
+const P99_GROWTH_TARGET = 2;
+const RSS_TARGET_MB = 400;
+
+const input: ScriptInput = { event: {}, entity: null, steps: {}, variables: {} };
+const SHOPS = ["s1", "s2", "s3", "s4"];
+const counting = (iterations: number) =>
+  `let n = 0;\nfor (let i = 0; i < ${iterations}; i++) n += i % 7;\nreturn { n };`;
+
+/** Runs `count` copies of `source`, spread over four shops, all asked for at once; steps/s. */
+async function stepsPerSecond(pool: ScriptPool, source: string, count: number): Promise<number> {
+  const started = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: count }, (_, i) => pool.run(SHOPS[i % SHOPS.length]!, source, input)),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const failed = outcomes.find((o) => !o.ok);
+  if (failed && !failed.ok) throw new Error(`A bench script failed: ${failed.error}`);
+  return count / seconds;
+}
+
+/** How many loop iterations take about `ms` in the sandbox here (the script's own measured time). */
+async function iterationsFor(pool: ScriptPool, ms: number): Promise<number> {
+  let iterations = 200_000;
+  for (let round = 0; round < 3; round++) {
+    const outcome = await pool.run("calibrate", counting(iterations), input);
+    iterations = Math.max(1_000, Math.round((iterations * ms) / Math.max(1, outcome.ms)));
+  }
+  return iterations;
+}
+
+async function benchPool(): Promise<Metrics> {
+  const pool = new ScriptPool();
+  try {
+    // Warm: every thread started and QuickJS loaded.
+    await stepsPerSecond(pool, "return 1", pool.threads * 2);
+    const trivial = await stepsPerSecond(pool, "return { ok: true }", TRIVIAL);
+    const iterations = await iterationsFor(pool, 50);
+    const slowSource = counting(iterations);
+    const sample = await pool.run("calibrate", slowSource, input);
+    const slow = await stepsPerSecond(pool, slowSource, SLOW);
+    return {
+      poolThreads: pool.threads,
+      poolPerShop: pool.perShop,
+      trivialScripts: TRIVIAL,
+      trivialStepsPerSecond: Math.round(trivial),
+      slowScripts: SLOW,
+      slowScriptMs: sample.ms,
+      slowStepsPerSecond: Number(slow.toFixed(1)),
+      slowStepsPerSecondIdeal: Number(((pool.threads * 1000) / sample.ms).toFixed(1)),
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** The worker process's resident memory, MB. */
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+function startWorker(databaseUrl: string): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, TILLFLOW_SCHEDULES: "off" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+async function shop(slug: string, orderId: string): Promise<string> {
+  const tenant = await createTenant({ slug, name: `Bench ${slug}` });
+  await upsertEntity(
+    tenant.id,
+    "order",
+    orderId,
+    { number: `#${orderId}`, status: "paid", total: 25, currency: "EUR" },
+    "bench",
+  );
+  return (await createApiKey(tenant.id, { name: "bench", role: "editor" })).key;
+}
+
+const chain = (...steps: { id: string; type: string; params: object }[]) => ({
+  nodes: [{ id: "t", type: "auto.trigger.order_fulfilled", params: {} }, ...steps],
+  edges: steps.map((step, i) => ({ id: `e${i}`, source: i === 0 ? "t" : steps[i - 1]!.id, target: step.id })),
+});
+
+const fulfilled = (id: string, entityId: string) => ({ id, type: "order.fulfilled", domain: "order", entityId });
+
+/** Shop B's events at RATE/s for `seconds`: event → run settled, ms, sorted. */
+async function measureB(client: HttpClient, runs: RunWatcher, prefix: string, seconds: number) {
+  runs.begin(prefix);
+  const sentAt = new Map<string, number>();
+  const sent = await openLoop(RATE, seconds * 1000, (i) => {
+    const id = `${prefix}${i}`;
+    sentAt.set(id, wallMs());
+    return client.request("POST", "/api/v1/events", fulfilled(id, "b-1"));
+  });
+  if (sent.failed > 0) throw new Error(`${sent.failed} of shop B's events were not accepted.`);
+  const settled = await runs.drain(prefix, sentAt.size, 120_000);
+  const finished = await runs.finishTimes(prefix);
+  const ms = [...finished].map(([id, at]) => at - sentAt.get(id)!).sort((a, b) => a - b);
+  return { ms, failed: settled.settled - settled.succeeded };
+}
+
+async function benchShops(databaseUrl: string): Promise<Metrics> {
+  const keyA = await shop("looping", "a-1");
+  const keyB = await shop("other", "b-1");
+  let web: WebProcess | null = null;
+  const worker = startWorker(databaseUrl);
+  let clientA: HttpClient | null = null;
+  let clientB: HttpClient | null = null;
+  let runsA: RunWatcher | null = null;
+  let runsB: RunWatcher | null = null;
+  try {
+    web = await startWebProcess();
+    const baseUrl = web.baseUrl;
+    await waitUntil(async () => (await fetch(`${baseUrl}/api/health`)).status === 200, 120_000, 200);
+    const a = (clientA = new HttpClient(baseUrl, keyA, 4));
+    clientB = new HttpClient(baseUrl, keyB, 16);
+    const loopsId = await publishFlow(
+      a,
+      "Loops",
+      chain({ id: "code", type: "auto.action.code", params: { source: "for (;;) {}" } }),
+    );
+    const tagId = await publishFlow(
+      clientB,
+      "Score, then tag",
+      chain(
+        { id: "code", type: "auto.action.code", params: { source: "return { score: entity.total * 2 };" } },
+        { id: "tag", type: "auto.action.add_tag", params: { tag: "scored" } },
+      ),
+    );
+    runsA = new RunWatcher(databaseUrl, loopsId);
+    runsB = new RunWatcher(databaseUrl, tagId);
+
+    // Warm: the worker's pool has its threads and the flows are loaded.
+    await measureB(clientB, runsB, "warm-", 2);
+    const alone = await measureB(clientB, runsB, "alone-", Math.max(2, SECONDS / 2));
+    const rssBefore = rssMb(worker.pid!);
+
+    runsA.begin("loop-");
+    await a.expect(
+      "POST",
+      "/api/v1/events",
+      [201],
+      Array.from({ length: LOOPS }, (_, i) => fulfilled(`loop-${i}`, "a-1")),
+    );
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(worker.pid!))), 100);
+    const loopStarted = performance.now();
+    const during = await measureB(clientB, runsB, "during-", SECONDS).finally(() => clearInterval(sampler));
+    const loopSeconds = (performance.now() - loopStarted) / 1000;
+    const loopsDone = await runsA.section("loop-");
+
+    const p99Alone = percentile(alone.ms, 99);
+    const p99During = percentile(during.ms, 99);
+    const growth = p99During / p99Alone;
+    return {
+      rate: RATE,
+      otherAloneEvents: alone.ms.length,
+      otherAloneP50Ms: Math.round(percentile(alone.ms, 50)),
+      otherAloneP99Ms: Math.round(p99Alone),
+      loopingScripts: LOOPS,
+      loopingScriptsEndedMeanwhile: loopsDone.settled,
+      otherDuringEvents: during.ms.length,
+      otherDuringSeconds: Number(loopSeconds.toFixed(1)),
+      otherDuringP50Ms: Math.round(percentile(during.ms, 50)),
+      otherDuringP99Ms: Math.round(p99During),
+      otherRunsFailed: alone.failed + during.failed,
+      otherP99Growth: Number(growth.toFixed(2)),
+      targetOtherP99Growth: P99_GROWTH_TARGET,
+      meetsOtherP99Target: growth <= P99_GROWTH_TARGET && alone.failed + during.failed === 0,
+      workerRssBeforeMb: Math.round(rssBefore),
+      workerRssPeakMb: Math.round(rssPeak),
+      targetWorkerRssMb: RSS_TARGET_MB,
+      meetsRssTarget: rssPeak < RSS_TARGET_MB,
+    };
+  } finally {
+    clientA?.close();
+    clientB?.close();
+    await runsA?.close();
+    await runsB?.close();
+    // Shop A's remaining scripts are not waited for: the database is dropped after.
+    worker.kill("SIGKILL");
+    await web?.stop();
+  }
+}
+
+export async function benchCode(): Promise<void> {
+  const db = await benchDatabase("code");
+  try {
+    const pool = await benchPool();
+    const shops = await benchShops(db.url);
+    report("code", {
+      ...pool,
+      ...shops,
+      meetsTarget: Boolean(shops.meetsOtherP99Target) && Boolean(shops.meetsRssTarget),
+    });
+  } finally {
+    await db.drop();
+  }
+}
