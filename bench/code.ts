@@ -18,7 +18,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { resolveCaller } from "@/lib/auth/caller";
 import { createTenant } from "@/lib/auth/tenants";
+import { createAutomation, publishAutomation } from "@/lib/automations/service";
 import { ScriptPool } from "@/lib/automations/code/pool";
 import type { ScriptInput } from "@/lib/automations/code/sandbox";
 import { upsertEntity } from "@/lib/entities/service";
@@ -26,7 +28,6 @@ import { startWebProcess, type WebProcess } from "../tests/web-process";
 import { benchDatabase, percentile, report, waitUntil, type Metrics } from "./harness";
 import { HttpClient, openLoop, wallMs } from "./live-load";
 import { RunWatcher } from "./live-runs";
-import { publishFlow } from "./live-shop";
 
 const TRIVIAL = Number(process.env.BENCH_CODE_TRIVIAL ?? 400);
 const SLOW = Number(process.env.BENCH_CODE_SLOW ?? 40);
@@ -113,12 +114,25 @@ async function shop(slug: string, orderId: string): Promise<string> {
   return (await createApiKey(tenant.id, { name: "bench", role: "editor" })).key;
 }
 
+/** Creates and publishes a flow as the shop's editor (the web process serves only the hot routes). */
+async function publishFlow(key: string, name: string, graph: object): Promise<string> {
+  const caller = (await resolveCaller(new Headers({ authorization: `Bearer ${key}` })))!;
+  const automation = await createAutomation(caller, { name, graph });
+  await publishAutomation(caller, automation.id, {});
+  return automation.id;
+}
+
 const chain = (...steps: { id: string; type: string; params: object }[]) => ({
   nodes: [{ id: "t", type: "auto.trigger.order_fulfilled", params: {} }, ...steps],
   edges: steps.map((step, i) => ({ id: `e${i}`, source: i === 0 ? "t" : steps[i - 1]!.id, target: step.id })),
 });
 
-const fulfilled = (id: string, entityId: string) => ({ id, type: "order.fulfilled", domain: "order", entityId });
+const fulfilled = (id: string, entityId: string) => ({
+  id,
+  type: "order.fulfilled",
+  domain: "order",
+  entityId,
+});
 
 /** Shop B's events at RATE/s for `seconds`: event → run settled, ms, sorted. */
 async function measureB(client: HttpClient, runs: RunWatcher, prefix: string, seconds: number) {
@@ -152,12 +166,12 @@ async function benchShops(databaseUrl: string): Promise<Metrics> {
     const a = (clientA = new HttpClient(baseUrl, keyA, 4));
     clientB = new HttpClient(baseUrl, keyB, 16);
     const loopsId = await publishFlow(
-      a,
+      keyA,
       "Loops",
       chain({ id: "code", type: "auto.action.code", params: { source: "for (;;) {}" } }),
     );
     const tagId = await publishFlow(
-      clientB,
+      keyB,
       "Score, then tag",
       chain(
         { id: "code", type: "auto.action.code", params: { source: "return { score: entity.total * 2 };" } },
