@@ -15,7 +15,8 @@ import type { ThreadReply, ThreadTask } from "./script-thread";
  *   turn, so one shop's hundred scripts wait behind each other, not in front of another shop's one.
  * - **Replaced.** A thread whose script hit a limit (CPU, wall time, memory), or whose WebAssembly
  *   memory grew past `recycleBytes`, is ended and a fresh one started when needed: QuickJS's
- *   memory never shrinks, and ending the thread is what gives it back to the system.
+ *   memory never shrinks, and ending the thread is what gives it back to the system. The shop whose
+ *   script ended a thread starts its replacement; the warm idle threads stay with the others.
  * - **Hard-stopped.** A thread that does not answer within the wall-time limit and a margin is
  *   terminated, and its script fails with the wall-time sentence.
  */
