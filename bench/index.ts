@@ -2,6 +2,7 @@
  * `npm run bench -- <name>`: runs one benchmark (or all with no name) against a fresh database and
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
+import { benchCode } from "./code";
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchFanout } from "./fanout";
@@ -18,6 +19,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   history: benchHistory,
   "editor-js": benchEditorJs,
   workers: benchWorkers,
+  code: benchCode,
 };
 
 async function main() {

@@ -3,7 +3,12 @@ import { RunBatcher } from "@/lib/automations/engine/batcher";
 import { runLegs } from "@/lib/automations/engine/pipeline";
 import { taskPayloads } from "@/lib/jobs";
 
-const batcher = new RunBatcher((runIds) => runLegs(runIds.map((runId) => ({ kind: "start", runId }))));
+const batcher = new RunBatcher((runIds, release) =>
+  runLegs(
+    runIds.map((runId) => ({ kind: "start", runId })),
+    release,
+  ),
+);
 
 /** Runs the first leg of a run, together with the runs starting alongside it. */
 export const automationExecute: Task = async (payload) => {

@@ -5,7 +5,11 @@ import { taskPayloads } from "@/lib/jobs";
 
 // How a due wait is resumed, in one place for both ways in: the job below, and the worker's
 // WakeTimer (worker/run.ts), which takes the jobs of waits due soon at their exact time.
-const resume = (waitIds: string[]) => runLegs(waitIds.map((waitId) => ({ kind: "resume", waitId })));
+const resume = (waitIds: string[], release?: () => void) =>
+  runLegs(
+    waitIds.map((waitId) => ({ kind: "resume", waitId })),
+    release,
+  );
 
 const batcher = new RunBatcher(resume);
 

@@ -55,6 +55,22 @@ describe("the script pool", () => {
     expect(finished.slice(1)).toEqual(["busy 1", "busy 2"]);
   });
 
+  it("starts the replacement of a thread a loop ended for the looping shop: another shop's next script runs at once on a warm thread", async () => {
+    pool = new ScriptPool({ threads: 2 });
+    // Both threads started and warm.
+    await Promise.all(["looping-shop", "other-shop"].map((shop) => pool!.run(shop, "return 1", input)));
+    const first = pool.run("looping-shop", LOOP, input);
+    const second = pool.run("looping-shop", LOOP, input);
+    expect(await first).toMatchObject({ ok: false, limit: "cpu" });
+    // The looping shop's second loop now starts a fresh thread; the other shop's idle one is left.
+    const started = performance.now();
+    expect(await pool.run("other-shop", "return 2", input)).toMatchObject({ ok: true, result: { value: 2 } });
+    const otherMs = performance.now() - started;
+    expect(await second).toMatchObject({ ok: false, limit: "cpu" });
+    // A thread's start (tsx, the node registry, QuickJS) takes about half a second of CPU.
+    expect(otherMs).toBeLessThan(250);
+  });
+
   it("gives the memory of a script stopped at 64 MB back: the process's RSS returns to where it was", async () => {
     pool = new ScriptPool({ threads: 1 });
     await pool.run("shop", "return 1", input);

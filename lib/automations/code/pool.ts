@@ -15,7 +15,8 @@ import type { ThreadReply, ThreadTask } from "./script-thread";
  *   turn, so one shop's hundred scripts wait behind each other, not in front of another shop's one.
  * - **Replaced.** A thread whose script hit a limit (CPU, wall time, memory), or whose WebAssembly
  *   memory grew past `recycleBytes`, is ended and a fresh one started when needed: QuickJS's
- *   memory never shrinks, and ending the thread is what gives it back to the system.
+ *   memory never shrinks, and ending the thread is what gives it back to the system. The shop whose
+ *   script ended a thread starts its replacement; the warm idle threads stay with the others.
  * - **Hard-stopped.** A thread that does not answer within the wall-time limit and a margin is
  *   terminated, and its script fails with the wall-time sentence.
  */
@@ -66,6 +67,14 @@ export class ScriptPool {
   private readonly retired = new WeakSet<Worker>();
   /** Waiting scripts per shop; the map's order is the shops' turn order. */
   private readonly waiting = new Map<string, Job[]>();
+  /**
+   * Shops whose last script ended its thread: their next script starts a fresh thread rather than
+   * take an idle one, which stays with the other shops. Otherwise every script of a shop looping
+   * to its limit would take the warm thread another shop's next script was about to use, and that
+   * one would wait for a thread to start (about half a second of CPU: tsx, the node registry,
+   * QuickJS) once per loop (`npm run bench -- code`).
+   */
+  private readonly replacing = new Set<string>();
 
   constructor(options: ScriptPoolOptions = {}) {
     this.threads = Math.max(1, options.threads ?? defaultThreads());
@@ -94,7 +103,8 @@ export class ScriptPool {
     while (this.idle.length > 0 || this.alive < this.threads) {
       const job = this.nextJob();
       if (!job) return;
-      const worker = this.idle.pop() ?? this.spawn();
+      const fresh = this.replacing.delete(job.shop) && this.alive < this.threads;
+      const worker = (fresh ? undefined : this.idle.pop()) ?? this.spawn();
       this.running.set(job.shop, (this.running.get(job.shop) ?? 0) + 1);
       this.execute(worker, job);
     }
@@ -151,6 +161,7 @@ export class ScriptPool {
         this.idle.push(worker);
       } else {
         this.retire(worker);
+        if (this.waiting.has(job.shop)) this.replacing.add(job.shop);
       }
       job.resolve(outcome);
       this.pump();

@@ -9,6 +9,12 @@
  * leg within `maxWaitMs`; a busy one makes fewer, larger batches instead of one small transaction
  * per event, each paying its own round trips and commit (bench -- live: a steady 100 events/s
  * made batches of one or two legs). A full batch never waits.
+ *
+ * A batch holds its slot while it is one: until `execute` calls `release` (the pipeline does once
+ * the batch's shared phase is written and each leg goes on alone, to its outside actions), or
+ * settles. Its jobs' promises still settle when their legs end. Held to the end, two batches whose
+ * legs wait on slow outside actions (looping scripts, slow HTTP calls) would stop every other run
+ * of the worker from starting until they ended (`npm run bench -- code`).
  */
 export class RunBatcher<Outcome> {
   private pending: { id: string; resolve: (outcome: Outcome) => void; reject: (e: unknown) => void }[] = [];
@@ -16,7 +22,7 @@ export class RunBatcher<Outcome> {
   private inFlight = 0;
 
   constructor(
-    private readonly execute: (ids: string[]) => Promise<Map<string, Outcome | Error>>,
+    private readonly execute: (ids: string[], release: () => void) => Promise<Map<string, Outcome | Error>>,
     /** Largest batch. Default 500 (or `WORKER_BATCH_SIZE`). */
     private readonly maxBatch = Number(process.env.WORKER_BATCH_SIZE ?? 500),
     /** How long the first job of a batch waits for company, in ms. Default 3. */
@@ -40,7 +46,15 @@ export class RunBatcher<Outcome> {
     const batch = this.pending.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     this.inFlight += 1;
-    this.execute([...new Set(batch.map((b) => b.id))])
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.inFlight -= 1;
+      // The ids that arrived while every slot was busy have waited long enough.
+      if (this.pending.length > 0 && !this.timer) this.flush();
+    };
+    this.execute([...new Set(batch.map((b) => b.id))], release)
       .then(
         (outcomes) => {
           for (const b of batch) {
@@ -54,11 +68,7 @@ export class RunBatcher<Outcome> {
           for (const b of batch) b.reject(error);
         },
       )
-      .finally(() => {
-        this.inFlight -= 1;
-        // The ids that arrived while every slot was busy have waited long enough.
-        if (this.pending.length > 0 && !this.timer) this.flush();
-      });
+      .finally(release);
     if (this.pending.length >= this.maxBatch) this.flush();
     else if (this.pending.length > 0 && this.inFlight < this.maxInFlight)
       this.timer = setTimeout(() => this.flush(), this.maxWaitMs);

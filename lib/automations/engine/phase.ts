@@ -28,7 +28,8 @@ import { prepareAction, prepareWait } from "./prepare";
  * to its next outside effect (or its end): conditions recorded, database actions done (round k is
  * every leg's k-th action, one statement per action type), waits written with their jobs, and the
  * legs that ended settled. Then each leg stopped at an outside effect takes it on its own, at
- * most `WORKER_OUTSIDE_CONCURRENCY` at once (so a slow call holds up no one): delivery recorded
+ * most `WORKER_OUTSIDE_CONCURRENCY` at once (so a slow call holds up no one; a code step's script
+ * queues for the script pool instead, `ownLimit`): delivery recorded
  * `sending`, request sent with the dedupe key, outcome and step recorded — the window in which a
  * crash forces a re-send is just the request — and goes on in a phase of its own.
  * A batch of one leg is the same code.
@@ -437,16 +438,18 @@ export const LEG_TIME_REASON =
 /**
  * Executes legs to their end. A phase that fails as a whole is undone and, for a batch, each leg
  * is tried again alone with what an earlier attempt recorded read back; a leg alone that fails
- * goes to `hooks.onError`.
+ * goes to `hooks.onError`. `apart` is called once the legs stop sharing work: after their phase,
+ * when each goes on alone (to its outside action), or when a failed phase splits them.
  */
-export async function executeLegs(legs: Leg[], hooks: LegHooks): Promise<void> {
-  if (legs.length === 0) return;
+export async function executeLegs(legs: Leg[], hooks: LegHooks, apart?: () => void): Promise<void> {
+  if (legs.length === 0) return apart?.();
   const restore = legs.map(snapshot);
   const phase = () => getDb().transaction((tx) => writePhase(tx, legs));
   try {
     // Big phases queue for the database; a single leg's small one goes straight in.
     await (legs.length > 1 ? batchTransactionLimit(phase) : phase());
   } catch (error) {
+    apart?.();
     restore.forEach((undo) => undo());
     if (legs.length === 1) return hooks.onError(legs[0]!, error);
     if (!(error instanceof DeliveryConflict))
@@ -459,13 +462,15 @@ export async function executeLegs(legs: Leg[], hooks: LegHooks): Promise<void> {
     );
     return;
   }
+  apart?.();
   await Promise.all(
     legs
       .filter((leg) => leg.outside)
       .map(async (leg) => {
         if (Date.now() - leg.ctx.now.getTime() > LEG_ACTIVE_LIMIT_MS) return hooks.stop(leg, LEG_TIME_REASON);
         try {
-          await outsideLimit(() => takeOutside(leg, hooks));
+          const take = () => takeOutside(leg, hooks);
+          await (leg.outside!.executor.ownLimit ? take() : outsideLimit(take));
         } catch (error) {
           return hooks.onError(leg, error);
         }

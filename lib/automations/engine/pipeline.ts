@@ -261,9 +261,13 @@ function asError(error: unknown): Error {
  * Runs legs — any number, first and resumed alike — and says how each went, by run id (first
  * legs) or wait id (resumed legs). A first leg's unexpected error is returned, so its job is
  * retried (and replays); a resumed leg's fails its wait step and its run, so a run never hangs
- * in `waiting`.
+ * in `waiting`. `apart` is called once the legs no longer share work (see `executeLegs`): the
+ * batcher's slot is free from then on, while each leg goes on alone.
  */
-export async function runLegs(requests: LegRequest[]): Promise<Map<string, LegOutcome | Error>> {
+export async function runLegs(
+  requests: LegRequest[],
+  apart?: () => void,
+): Promise<Map<string, LegOutcome | Error>> {
   const results = new Map<string, LegOutcome | Error>();
   const runIds = [...new Set(requests.flatMap((r) => (r.kind === "start" ? [r.runId] : [])))];
   const waitIds = [...new Set(requests.flatMap((r) => (r.kind === "resume" ? [r.waitId] : [])))];
@@ -306,7 +310,7 @@ export async function runLegs(requests: LegRequest[]): Promise<Map<string, LegOu
       results.set(key, asError(recording));
     }
   };
-  await executeLegs(legs, { reload, onError, stop });
+  await executeLegs(legs, { reload, onError, stop }, apart);
 
   for (const request of requests)
     if (!results.has(keyOf(request)) && !later.includes(keyOf(request))) results.set(keyOf(request), "noop");

@@ -92,6 +92,14 @@ export interface OutsideExecutor<P, R extends Request = Request> {
    * `{steps.<id>.…}` reads and the actions to take next, each run as the node it names.
    */
   followUp?(output: ActionOutput): FollowUp;
+  /**
+   * Its sends queue for a bound of their own and take no slot of the worker's outside limit
+   * (`WORKER_OUTSIDE_CONCURRENCY`): the code step's scripts wait for the script pool, which is
+   * shared per shop and in turn. In the outside limit, one shop's hundred scripts waiting for
+   * their shop's half of the pool would hold every slot, and another shop's steps would wait
+   * behind all of them (`npm run bench -- code`).
+   */
+  ownLimit?: "script pool";
 }
 
 /** What a step that decides its own next actions leaves behind (see `OutsideExecutor.followUp`). */

@@ -20,6 +20,7 @@ const followUpSchema = z.object({
  */
 export const codeExecutor: OutsideExecutor<{ source: string }, CodeRequest> = {
   effect: "outside",
+  ownLimit: "script pool",
   prepare: ({ source }) => ({ source }),
   request: z.object({ source: z.string() }),
   async send(request, ctx): Promise<ActionOutput> {

@@ -1,0 +1,56 @@
+import { expect, test } from "vitest";
+import { RunBatcher } from "./batcher";
+
+const done = (ids: string[]) => new Map(ids.map((id) => [id, "ran"]));
+
+test("a batch that released its slot no longer holds back the next one, and its jobs still settle when it ends", async () => {
+  let finishSlow!: () => void;
+  const slowEnds = new Promise<void>((resolve) => (finishSlow = resolve));
+  const batches: string[][] = [];
+  // One batch in flight at a time; the first one's legs go on alone for a long while.
+  const batcher = new RunBatcher<string>(
+    async (ids, release) => {
+      batches.push(ids);
+      if (ids.includes("slow")) {
+        release();
+        await slowEnds;
+      }
+      return done(ids);
+    },
+    500,
+    1,
+    1,
+  );
+  let slowSettled = false;
+  const slow = batcher.submit("slow").then((outcome) => ((slowSettled = true), outcome));
+  await new Promise((r) => setTimeout(r, 20));
+  expect(await batcher.submit("quick")).toBe("ran");
+  expect(batches).toEqual([["slow"], ["quick"]]);
+  expect(slowSettled).toBe(false);
+  finishSlow();
+  expect(await slow).toBe("ran");
+});
+
+test("a batch that keeps its slot to the end makes the next ids wait for it, then go together", async () => {
+  let finishFirst!: () => void;
+  const firstEnds = new Promise<void>((resolve) => (finishFirst = resolve));
+  const batches: string[][] = [];
+  const batcher = new RunBatcher<string>(
+    async (ids) => {
+      batches.push(ids);
+      if (ids.includes("first")) await firstEnds;
+      return done(ids);
+    },
+    500,
+    1,
+    1,
+  );
+  const first = batcher.submit("first");
+  await new Promise((r) => setTimeout(r, 20));
+  const next = [batcher.submit("a"), batcher.submit("b")];
+  await new Promise((r) => setTimeout(r, 20));
+  expect(batches).toEqual([["first"]]);
+  finishFirst();
+  expect(await Promise.all([first, ...next])).toEqual(["ran", "ran", "ran"]);
+  expect(batches).toEqual([["first"], ["a", "b"]]);
+});
