@@ -11,6 +11,7 @@ import zlib from "node:zlib";
 import { POST as postEvents } from "@/app/api/v1/events/route";
 import { errorResponse, MAX_BATCH_BYTES } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
+import { securityHeaders } from "@/lib/http/security-headers";
 
 const gzip = promisify(zlib.gzip);
 
@@ -68,6 +69,8 @@ function toRequest(req: IncomingMessage, body: Buffer<ArrayBuffer>): Request {
 async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   let body = Buffer.from(await response.arrayBuffer());
   const headers = new Map<string, string | string[]>();
+  // The headers next.config.ts gives Next's replies, so a direct reply carries the same.
+  for (const { key, value } of securityHeaders()) headers.set(key.toLowerCase(), value);
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers.set(name, value);
   });
