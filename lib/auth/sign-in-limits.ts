@@ -9,7 +9,9 @@ import { clientAddress } from "@/lib/net/client-address";
  * `/api/auth/sign-in/email` alike: lib/auth/auth.ts runs them as better-auth hooks.
  *
  * - Per client address (lib/net/client-address.ts): `SIGN_IN_ATTEMPTS_PER_MINUTE` attempts a
- *   minute (default 10), right or wrong.
+ *   minute (default 10), right or wrong. Only where the address is known (the production server):
+ *   under `next dev`, or a call with no request behind it, every client would share one count,
+ *   which one of them could use up for all.
  * - Per account (the email, lower-cased): after `FREE_FAILURES` failed sign-ins in a row, each
  *   further attempt waits a growing delay after the last one — 30 s, 1 min, 2 min, … at most
  *   15 min — whatever address it comes from. A successful sign-in clears the account's count; a
@@ -94,11 +96,12 @@ export async function admitSignIn(
   now = new Date(),
 ): Promise<SignInRefusal | null> {
   if (!enabled()) return null;
-  const perAddress = await consume(`sign-in-address:${clientAddress(headers)}`, {
-    max: attemptsPerMinute(),
-    windowSeconds: 60,
-  });
-  if (!perAddress.allowed) {
+  const address = clientAddress(headers);
+  const perAddress =
+    address === "unknown"
+      ? null
+      : await consume(`sign-in-address:${address}`, { max: attemptsPerMinute(), windowSeconds: 60 });
+  if (perAddress && !perAddress.allowed) {
     return {
       message: `Too many sign-in attempts from your network. Try again in ${waitWords(perAddress.retryAfterSeconds)}.`,
       retryAfterSeconds: perAddress.retryAfterSeconds,
