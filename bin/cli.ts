@@ -31,9 +31,7 @@ const PASSWORD_IN_ARGV_WARNING =
   "Warning: --password is visible to other users of this machine (in the process list and shell history). Pipe it on stdin instead: printf '%s\\n' \"$PASSWORD\" | tillflow user create …";
 
 /** `io`: where `user create` reads a password from (tests pass their own). */
-export function buildProgram(
-  io: PasswordInput = { stdin: process.stdin, stderr: process.stderr },
-): Command {
+export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr: process.stderr }): Command {
   const program = new Command("tillflow")
     .description("Operate a Tillflow installation.")
     .showHelpAfterError();

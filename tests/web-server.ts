@@ -25,11 +25,15 @@ export async function startWebServer(env: Record<string, string> = {}): Promise<
     throw new Error("There is no production build in .next: run `npm run build` first.");
   const port = await freePort();
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/index.ts")], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), TILLFLOW_SCHEDULES: "off", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "server/index.ts")],
+    {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port), TILLFLOW_SCHEDULES: "off", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -7,7 +7,11 @@ import { AppError } from "@/lib/errors";
  * sending gigabytes without a length costs at most `maxBytes` of memory and that much reading.
  * `tooLarge` makes the 413 the route words its own way.
  */
-export async function readBodyText(req: Request, maxBytes: number, tooLarge: () => AppError): Promise<string> {
+export async function readBodyText(
+  req: Request,
+  maxBytes: number,
+  tooLarge: () => AppError,
+): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? 0);
   if (declared > maxBytes) throw tooLarge();
   if (!req.body) return "";
