@@ -143,7 +143,7 @@ describe("on the production server", () => {
     });
   }
 
-  const routes = () => [
+  const routes = (): { name: string; path: string; headers: Record<string, string>; message: RegExp }[] => [
     {
       name: "POST /api/v1/events",
       path: "/api/v1/events",
