@@ -5,6 +5,9 @@
  * - the client's address, resolved from the socket and `TRUSTED_PROXIES`
  *   (lib/net/client-address.ts), travels to route handlers and server actions in
  *   `CLIENT_ADDRESS_HEADER`; one the client sent itself is dropped first;
+ * - a reply sent before its request's body was read to the end (a 413, a 404 for an unknown webhook)
+ *   closes the connection a moment later, without reading the rest: the client has its answer,
+ *   and whatever it still sends is neither read nor allowed to hold the connection;
  * - HSTS on replies to https requests: a TLS socket, or a trusted proxy saying
  *   `X-Forwarded-Proto: https`. Over plain http the header would be ignored, or, on a machine
  *   reached by its address, pin a browser to an https that is not there.
@@ -37,6 +40,9 @@ function isHttps(req: IncomingMessage): boolean {
   return proto === "https";
 }
 
+/** Long enough for the client to read the reply before the connection goes. */
+const CLOSE_UNREAD_AFTER_MS = 1000;
+
 export function prepareRequest(req: IncomingMessage, res: ServerResponse): void {
   const client = clientAddressOf(req.socket.remoteAddress, header(req, "x-forwarded-for"));
   // Whatever the client wrote under our header's name goes, from both views of the headers.
@@ -46,4 +52,10 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse): void 
   req.rawHeaders.push(CLIENT_ADDRESS_HEADER, client);
   req.headers[CLIENT_ADDRESS_HEADER] = client;
   if (isHttps(req)) res.setHeader(hstsHeader.key, hstsHeader.value);
+  res.once("finish", () => {
+    if (req.complete) return;
+    // Closing at once would reset the connection over a reply the client may not have read yet.
+    req.pause();
+    setTimeout(() => req.socket.destroy(), CLOSE_UNREAD_AFTER_MS).unref();
+  });
 }
