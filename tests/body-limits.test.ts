@@ -174,8 +174,9 @@ describe("on the production server", () => {
       const outcome = await sendChunked(route.path, route.headers);
       expect(outcome.status, route.name).toBe(413);
       expect(JSON.parse(outcome.body).error.message, route.name).toMatch(route.message);
-      // The limit plus what the sockets' buffers hold on both sides: nowhere near 300 MB.
-      expect(outcome.sentAtReply, route.name).toBeLessThan(20 * MB);
+      // The limit plus what the sockets' buffers hold on both sides (Linux grows each to several
+      // MB on loopback): a tenth of the 300 MB at most.
+      expect(outcome.sentAtReply, route.name).toBeLessThan(32 * MB);
     }
     expect(server.rssBytes() - before).toBeLessThan(100 * MB);
     // And the server still answers.
@@ -187,7 +188,7 @@ describe("on the production server", () => {
     const unknown = crypto.randomBytes(18).toString("base64url");
     const outcome = await sendChunked(`/api/hooks/${unknown}`, { "content-type": "application/json" });
     expect(outcome.status).toBe(404);
-    expect(outcome.sentAtReply).toBeLessThan(20 * MB);
+    expect(outcome.sentAtReply).toBeLessThan(32 * MB);
   }, 60_000);
 
   test("bodies within their limits are still read and answered", async () => {
