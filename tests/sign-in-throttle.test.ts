@@ -1,8 +1,11 @@
 import { isAPIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getAuth } from "@/lib/auth/auth";
-import { admitSignIn, FREE_FAILURES, waitWords } from "@/lib/auth/sign-in-limits";
+import { admitSignIn, FREE_FAILURES, pruneForgottenStreaks, waitWords } from "@/lib/auth/sign-in-limits";
 import { addMember } from "@/lib/auth/users";
+import { getDb } from "@/lib/db/client";
+import { rateLimitWindows } from "@/lib/db/schema";
 import { clientAddressOf } from "@/lib/net/client-address";
 import { createShop } from "./fixtures";
 import { startWebServer, type WebServer } from "./web-server";
@@ -23,7 +26,9 @@ async function member(email: string) {
 }
 
 describe("per account", () => {
-  const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, seconds));
+  // From now: a prune (below) run by another attempt must not find these streaks a day old.
+  const start = Date.now();
+  const at = (seconds: number) => new Date(start + seconds * 1000);
   const none = new Headers();
 
   test("after 5 failures each attempt waits longer: 30 s, then 1 min, 2 min, … at most 15 min", async () => {
@@ -80,6 +85,21 @@ describe("per account", () => {
     );
     expect(results.filter((status) => status === 401)).toHaveLength(5);
     expect(results.filter((status) => status === 429)).toHaveLength(15);
+  });
+
+  test("a streak quiet for a day is forgotten, and pruned", async () => {
+    const email = "quiet@shop.test";
+    const dayAgo = new Date(start - 25 * 3600_000);
+    for (let i = 0; i < FREE_FAILURES; i++) await admitSignIn(email, none, dayAgo);
+    expect(await admitSignIn(email, none, new Date(dayAgo.getTime() + 1000))).not.toBeNull();
+    const key = "sign-in-account:quiet@shop.test";
+    const rows = () => getDb().select().from(rateLimitWindows).where(eq(rateLimitWindows.key, key));
+    expect(await rows()).toHaveLength(1);
+    await pruneForgottenStreaks(new Date(start));
+    expect(await rows()).toHaveLength(0);
+    // And a streak that is a day old counts from one again rather than waiting.
+    for (let i = 0; i < FREE_FAILURES; i++) await admitSignIn(email, none, dayAgo);
+    expect(await admitSignIn(email, none, at(0))).toBeNull();
   });
 
   test("waits are worded in seconds under a minute, else whole minutes", () => {

@@ -56,6 +56,15 @@ const delaySeconds = (hits: SQL) =>
   sql`(case when ${hits} < ${FREE_FAILURES} then 0
     else least(${FIRST_DELAY_SECONDS} * power(2, least(${hits} - ${FREE_FAILURES}, 20)), ${MAX_DELAY_SECONDS}) end)`;
 
+const PRUNE_CHANCE = 0.01;
+
+export async function pruneForgottenStreaks(now: Date): Promise<void> {
+  await getDb().execute(sql`
+    delete from rate_limit_windows
+    where key like 'sign-in-account:%'
+      and window_start < ${now.toISOString()}::timestamptz - interval '${sql.raw(STREAK_FORGOTTEN_AFTER)}'`);
+}
+
 const accountKey = (email: string) => `sign-in-account:${email.trim().toLowerCase()}`;
 
 /**
@@ -74,7 +83,11 @@ async function countAccountAttempt(email: string, now: Date): Promise<SignInRefu
       window_start = ${at}::timestamptz
     where w.window_start + ${delaySeconds(sql`w.hits`)} * interval '1 second' <= ${at}::timestamptz
     returning w.hits`);
-  if (rows.length > 0) return null;
+  if (rows.length > 0) {
+    // Now and then, forget streaks quiet for a day: anyone can try any email, so rows would pile up.
+    if (Math.random() < PRUNE_CHANCE) await pruneForgottenStreaks(now);
+    return null;
+  }
   const [row] = await getDb().execute<{ wait: number }>(sql`
     select ceil(extract(epoch from w.window_start + ${delaySeconds(sql`w.hits`)} * interval '1 second'
       - ${at}::timestamptz))::int as wait
