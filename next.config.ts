@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { securityHeaders } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // These packages spawn processes or load native binaries; bundling them breaks that.
@@ -13,6 +14,13 @@ const nextConfig: NextConfig = {
     "quickjs-emscripten-core",
   ],
   typedRoutes: false,
+  // No `X-Powered-By: Next.js`: it tells a scanner which exploits to try.
+  poweredByHeader: false,
+  // CSP, Referrer-Policy, nosniff on every reply (lib/http/security-headers.ts); HSTS is set by
+  // the production server, over https only (server/index.ts).
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders() }];
+  },
   // `npm test` runs `tsc --noEmit` over the whole project before it builds, and says so with this
   // variable; its build then skips Next's own second type check of the same files (about 25 s).
   typescript: { ignoreBuildErrors: process.env.TILLFLOW_TYPES_CHECKED === "1" },

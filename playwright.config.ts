@@ -17,6 +17,10 @@ export default defineConfig({
   reporter: "list",
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    // The specs' own API calls (`page.request`) ride on the signed-in session, and a write by a
+    // session needs a same-origin Origin (lib/api/same-origin.ts): a browser's fetch sends it,
+    // Playwright's request context does not.
+    extraHTTPHeaders: { origin: `http://127.0.0.1:${PORT}` },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],

@@ -10,6 +10,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { AppError } from "@/lib/errors";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/automations/schedules/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
+import { readPassword, type PasswordInput } from "./password-input";
 
 function role(value: string): Role {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -26,7 +27,11 @@ async function withDatabase(fn: () => Promise<void>): Promise<void> {
   }
 }
 
-export function buildProgram(): Command {
+const PASSWORD_IN_ARGV_WARNING =
+  "Warning: --password is visible to other users of this machine (in the process list and shell history). Pipe it on stdin instead: printf '%s\\n' \"$PASSWORD\" | tillflow user create …";
+
+/** `io`: where `user create` reads a password from (tests pass their own). */
+export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr: process.stderr }): Command {
   const program = new Command("tillflow")
     .description("Operate a Tillflow installation.")
     .showHelpAfterError();
@@ -84,17 +89,24 @@ export function buildProgram(): Command {
   const user = program.command("user").description("Manage staff accounts.");
   user
     .command("create")
-    .description("Add a staff member to a shop.")
+    .description(
+      "Add a staff member to a shop. The password is read from stdin (a hidden prompt on a terminal); empty, one is generated and printed.",
+    )
     .requiredOption("--tenant <slug>", "the shop")
     .requiredOption("--email <email>", "sign-in email")
     .requiredOption("--role <role>", `one of ${ROLES.join(", ")}`, role)
     .option("--name <name>", "display name")
-    .option("--password <password>", "initial password (generated and printed when omitted)")
+    .option(
+      "--password <password>",
+      "initial password; visible to other users, so prefer stdin or the prompt (without either, one is generated and printed)",
+    )
     .action((opts: { tenant: string; email: string; role: Role; name?: string; password?: string }) =>
       withDatabase(async () => {
+        if (opts.password !== undefined) io.stderr.write(`${PASSWORD_IN_ARGV_WARNING}\n`);
+        const given = opts.password ?? (await readPassword(io));
         await ensureDatabaseUrl();
         const shop = await findTenantBySlug(opts.tenant);
-        const password = opts.password ?? crypto.randomBytes(12).toString("base64url");
+        const password = given || crypto.randomBytes(12).toString("base64url");
         const member = await addMember(shop.id, {
           email: opts.email,
           name: opts.name,
@@ -102,7 +114,7 @@ export function buildProgram(): Command {
           password,
         });
         console.log(`Added ${member.email} to '${shop.slug}' as ${member.role}.`);
-        if (!opts.password) console.log(`Password: ${password}`);
+        if (!given) console.log(`Password: ${password}`);
       }),
     );
 
@@ -111,7 +123,8 @@ export function buildProgram(): Command {
     .command("create")
     .description("Create an API key; it is printed once and never shown again.")
     .requiredOption("--tenant <slug>", "the shop")
-    .option("--role <role>", `one of ${ROLES.join(", ")}`, role, "admin" as Role)
+    // Least privilege unless asked: a key read by a dashboard must not be able to delete automations.
+    .option("--role <role>", `one of ${ROLES.join(", ")}`, role, "viewer" as Role)
     .option("--name <name>", "a label to recognise the key by", "CLI key")
     .action((opts: { tenant: string; role: Role; name: string }) =>
       withDatabase(async () => {

@@ -28,6 +28,29 @@ test("a wrong password is refused in plain words and keeps the email", async ({ 
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(DEMO_USERS.admin.email);
 });
 
+test("after 5 wrong passwords for one account the form says how long to wait", async ({ page }) => {
+  // An account no other spec signs in with: its wait must not hold anyone else up.
+  const email = "locked-out@demo.test";
+  await page.goto("/sign-in");
+  const tryOnce = async () => {
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+  };
+  for (let i = 0; i < 5; i++) {
+    await tryOnce();
+    await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+    // The next alert must be the next attempt's, not this one still showing.
+    await page.reload();
+  }
+  await tryOnce();
+  await expect(
+    page
+      .getByRole("alert")
+      .filter({ hasText: /^Too many failed sign-ins for this account\. Try again in (29|30) seconds\.$/ }),
+  ).toBeVisible();
+});
+
 test("signed-in staff who open sign-in land on the Dashboard", async ({ page }) => {
   await signIn(page, "editor", { then: null });
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();

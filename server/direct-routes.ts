@@ -11,6 +11,7 @@ import zlib from "node:zlib";
 import { POST as postEvents } from "@/app/api/v1/events/route";
 import { errorResponse, MAX_BATCH_BYTES } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
+import { securityHeaders } from "@/lib/http/security-headers";
 
 const gzip = promisify(zlib.gzip);
 
@@ -37,17 +38,27 @@ export function directRoute(req: IncomingMessage): DirectRoute | undefined {
   return ROUTES[`${req.method} ${query < 0 ? url : url.slice(0, query)}`];
 }
 
-/** At most `limit` bytes of the body; the rest is read and dropped, so the connection stays usable. */
+/**
+ * At most `limit` bytes of the body. Past them the server stops reading: the handler refuses the
+ * body with its 413, and the rest is never read (server/edge.ts closes the connection after the
+ * reply), so a client streaming 300 MB gets its answer after `limit` bytes and is then held back
+ * by TCP flow control, not served.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let kept = 0;
-    req.on("data", (chunk: Buffer) => {
-      if (kept >= limit) return;
+    const onData = (chunk: Buffer) => {
       const part = chunk.length > limit - kept ? chunk.subarray(0, limit - kept) : chunk;
       chunks.push(part);
       kept += part.length;
-    });
+      if (kept >= limit) {
+        req.off("data", onData);
+        req.pause();
+        resolve(Buffer.concat(chunks, kept));
+      }
+    };
+    req.on("data", onData);
     req.on("end", () => resolve(Buffer.concat(chunks, kept)));
     req.on("error", reject);
   });
@@ -68,6 +79,8 @@ function toRequest(req: IncomingMessage, body: Buffer<ArrayBuffer>): Request {
 async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   let body = Buffer.from(await response.arrayBuffer());
   const headers = new Map<string, string | string[]>();
+  // The headers next.config.ts gives Next's replies, so a direct reply carries the same.
+  for (const { key, value } of securityHeaders()) headers.set(key.toLowerCase(), value);
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers.set(name, value);
   });
@@ -81,6 +94,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     headers.set("vary", "Accept-Encoding");
   }
   headers.set("content-length", String(body.length));
+  // A body left unread (refused past its limit) leaves the connection unusable: say it closes.
+  if (!req.complete) headers.set("connection", "close");
   res.writeHead(response.status, Object.fromEntries(headers));
   res.end(body);
 }

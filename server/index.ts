@@ -4,13 +4,14 @@
  * the same handlers. `npm run dev` uses `next dev` alone.
  *
  * Env: PORT (default 3000; every interface, as `next start`), DATABASE_URL (else the embedded
- * database, found or started as instrumentation.ts does for Next). SIGINT or SIGTERM stops taking
- * connections, lets requests in flight finish (at most 10 s) and exits.
+ * database, found or started as instrumentation.ts does for Next), TRUSTED_PROXIES (server/edge.ts).
+ * SIGINT or SIGTERM stops taking connections, lets requests in flight finish (at most 10 s) and exits.
  */
 import http from "node:http";
 import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl } from "@/lib/db/connection";
 import { directRoute, serveDirect } from "./direct-routes";
+import { prepareRequest, startEdge } from "./edge";
 
 const DRAIN_MS = 10_000;
 
@@ -23,7 +24,9 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  startEdge();
   const server = http.createServer((req, res) => {
+    prepareRequest(req, res);
     const route = directRoute(req);
     if (route) void serveDirect(route, req, res);
     else void handle(req, res);

@@ -5,8 +5,6 @@ import { PUT as putEntity } from "@/app/api/v1/entities/[domain]/[id]/route";
 import { POST as postEvents } from "@/app/api/v1/events/route";
 import { GET as listAutomations } from "@/app/api/v1/automations/route";
 import { Counter } from "@/lib/api/rate-limit";
-import { getAuth } from "@/lib/auth/auth";
-import { signInThrottle } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { rateLimitWindows } from "@/lib/db/schema";
 import { createShop, type ErrorReply, type TestShop } from "./fixtures";
@@ -14,7 +12,6 @@ import { createShop, type ErrorReply, type TestShop } from "./fixtures";
 // Small limits for this file only (each test file runs in its own process).
 process.env.API_RATE_LIMIT_PER_MINUTE = "3";
 process.env.API_INGEST_RATE_LIMIT_PER_MINUTE = "2";
-process.env.SIGN_IN_ATTEMPTS_PER_MINUTE = "3";
 
 let shop: TestShop;
 
@@ -125,38 +122,6 @@ describe("body size", () => {
       },
     }));
     expect(Buffer.byteLength(JSON.stringify(events))).toBeLessThan(1_000_000);
-  });
-});
-
-describe("sign-in throttling", () => {
-  test("better-auth's endpoint answers 429 after the attempts a minute allow, per client address", async () => {
-    await earlyInAMinute();
-    // Nobody has this address: each attempt is a 401 until the limit turns them into 429s.
-    const attempt = (ip: string) =>
-      getAuth().handler(
-        new Request("http://localhost:3000/api/auth/sign-in/email", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            origin: "http://localhost:3000",
-            "x-forwarded-for": ip,
-          },
-          body: JSON.stringify({ email: "throttle@shop.test", password: "wrong-password" }),
-        }),
-      );
-    for (let i = 0; i < 3; i++) expect((await attempt("203.0.113.7")).status).toBe(401);
-    const refused = await attempt("203.0.113.7");
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("x-retry-after"))).toBeGreaterThanOrEqual(1);
-    expect((await attempt("203.0.113.8")).status).toBe(401);
-  });
-
-  test("the sign-in form counts against the same key", async () => {
-    await earlyInAMinute();
-    const headers = new Headers({ "x-forwarded-for": "198.51.100.4" });
-    for (let i = 0; i < 3; i++) expect(await signInThrottle(headers)).toBeNull();
-    expect(await signInThrottle(headers)).toBeGreaterThanOrEqual(1);
-    expect(await signInThrottle(new Headers({ "x-forwarded-for": "198.51.100.5" }))).toBeNull();
   });
 });
 

@@ -1,3 +1,7 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { verifyPassword } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, expect, test, vi } from "vitest";
 import { buildProgram } from "@/bin/cli";
@@ -7,16 +11,42 @@ import { findTenantBySlug } from "@/lib/auth/tenants";
 import { listMembers } from "@/lib/auth/users";
 import { getAutomation, listAutomations } from "@/lib/automations/service";
 import { getDb } from "@/lib/db/client";
-import { automationRuns } from "@/lib/db/schema";
+import { accounts, automationRuns, users } from "@/lib/db/schema";
 
 afterEach(() => vi.restoreAllMocks());
 
-async function tillflow(...args: string[]): Promise<string[]> {
+/** Runs the CLI in this process; `stdin` is what is piped to it (nothing by default). */
+async function tillflowWith(stdin: string, args: string[]): Promise<{ printed: string[]; stderr: string }> {
   const printed: string[] = [];
+  let stderr = "";
   vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
-  await buildProgram().parseAsync(["node", "tillflow", ...args]);
+  const errors = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      stderr += chunk.toString();
+      callback();
+    },
+  });
+  await buildProgram({ stdin: Readable.from(stdin ? [stdin] : []), stderr: errors }).parseAsync([
+    "node",
+    "tillflow",
+    ...args,
+  ]);
   vi.restoreAllMocks();
-  return printed;
+  return { printed, stderr };
+}
+
+async function tillflow(...args: string[]): Promise<string[]> {
+  return (await tillflowWith("", args)).printed;
+}
+
+/** Whether `password` is the account's: checked on its stored hash (each command closes the pool). */
+async function passwordIs(email: string, password: string): Promise<boolean> {
+  const [row] = await getDb()
+    .select({ hash: accounts.password })
+    .from(accounts)
+    .innerJoin(users, eq(users.id, accounts.userId))
+    .where(eq(users.email, email));
+  return row?.hash ? verifyPassword({ hash: row.hash, password }) : false;
 }
 
 test("tenant create, user create and api-key create set up a working shop", async () => {
@@ -45,8 +75,50 @@ test("tenant create, user create and api-key create set up a working shop", asyn
   expect(signIn.status).toBe(200);
   expect((await listMembers(tenant.id)).map((m) => m.role)).toEqual(["admin"]);
 
-  const [key] = await tillflow("api-key", "create", "--tenant", "corner-shop", "--role", "viewer");
-  expect(await findApiKey(key!)).toMatchObject({ tenantId: tenant.id, role: "viewer" });
+  const [key] = await tillflow("api-key", "create", "--tenant", "corner-shop", "--role", "editor");
+  expect(await findApiKey(key!)).toMatchObject({ tenantId: tenant.id, role: "editor" });
+});
+
+test("api-key create makes a viewer key unless asked for more", async () => {
+  await tillflow("tenant", "create", "key-shop", "--name", "Key Shop");
+  const [key] = await tillflow("api-key", "create", "--tenant", "key-shop");
+  expect(await findApiKey(key!)).toMatchObject({ role: "viewer" });
+});
+
+test("user create takes the password piped on stdin, and prints none", async () => {
+  await tillflow("tenant", "create", "pipe-shop", "--name", "Pipe Shop");
+  const args = ["user", "create", "--tenant", "pipe-shop", "--email", "piped@shop.test", "--role", "editor"];
+  const { printed, stderr } = await tillflowWith("piped-password-1\n", args);
+  expect(printed).toEqual(["Added piped@shop.test to 'pipe-shop' as editor."]);
+  expect(stderr).toBe("");
+  expect(await passwordIs("piped@shop.test", "piped-password-1")).toBe(true);
+});
+
+test("user create still takes --password, with a warning that others can see it", async () => {
+  await tillflow("tenant", "create", "argv-shop", "--name", "Argv Shop");
+  const { printed, stderr } = await tillflowWith("", [
+    ...["user", "create", "--tenant", "argv-shop", "--email", "argv@shop.test", "--role", "viewer"],
+    ...["--password", "argv-password-1"],
+  ]);
+  expect(printed).toEqual(["Added argv@shop.test to 'argv-shop' as viewer."]);
+  expect(stderr).toMatch(/^Warning: --password is visible to other users of this machine/);
+  expect(await passwordIs("argv@shop.test", "argv-password-1")).toBe(true);
+});
+
+test("the installed command reads the password from a pipe", async () => {
+  await tillflow("tenant", "create", "bin-shop", "--name", "Bin Shop");
+  const bin = path.join(process.cwd(), "bin/tillflow.mjs");
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [bin, "user", "create", "--tenant", "bin-shop", "--email", "bin@shop.test", "--role", "admin"],
+      { env: process.env, encoding: "utf8" },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+    );
+    child.stdin!.end("bin-password-1\n");
+  });
+  expect(output.trim().split("\n").at(-1)).toBe("Added bin@shop.test to 'bin-shop' as admin.");
+  expect(await passwordIs("bin@shop.test", "bin-password-1")).toBe(true);
 });
 
 test("seed creates the demo shop once", async () => {

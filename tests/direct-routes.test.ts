@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { events } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { directRoute, serveDirect } from "@/server/direct-routes";
+import { prepareRequest } from "@/server/edge";
 import { createShop, type TestShop } from "./fixtures";
 
 // The web server's own answer to the hot routes (server/direct-routes.ts), over real HTTP: what an
@@ -25,7 +26,9 @@ beforeAll(async () => {
     { number: "1", status: "paid", total: 5, currency: "EUR" },
     "test",
   );
+  // As server/index.ts does: the edge first, then the direct route.
   server = http.createServer((req, res) => {
+    prepareRequest(req, res);
     const route = directRoute(req);
     if (route) void serveDirect(route, req, res);
     else res.writeHead(418).end("not direct");
@@ -79,7 +82,7 @@ test("no key is a 401, a viewer's a 403, bad JSON a 400, and nothing is recorded
   expect(rows.map((r) => r.id)).not.toEqual(expect.arrayContaining(["d-anon", "d-viewer"]));
 });
 
-test("a streamed body over the limit is a 413 without being held, and the connection stays usable", async () => {
+test("a streamed body over the limit is a 413 without being read to its end, and the next request still works", async () => {
   // No Content-Length: the handler cannot refuse it up front, so the server must stop keeping it.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const request = (write: (req: http.ClientRequest) => void) =>

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { assertRole, resolveCaller, type Caller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
 import { AppError, parseOrThrow, unauthorized } from "@/lib/errors";
+import { readBodyText } from "./body";
 import { limitApiKey, RateLimitedError } from "./rate-limit";
+import { assertSameOriginWrite } from "./same-origin";
 import { assertStorableJson, findUnstorable, unstorableError } from "./storable";
 
 function bytesFromEnv(name: string, fallback: number): number {
@@ -55,19 +57,20 @@ export const tooLarge = (maxBytes: number, hint = "") =>
   );
 
 /**
- * Reads a JSON body of at most `maxBytes` and returns it with its size in bytes, refusing bodies
- * that are too large or not JSON with a clear 400. A declared Content-Length over the limit is
- * refused before the body is read.
+ * Reads a JSON body of at most `maxBytes` and returns it with its size in bytes, refusing a body
+ * too large with a 413 as soon as it passes the limit (lib/api/body.ts) and one that is not JSON
+ * with a clear 400.
  */
 export async function readJsonSized(
   req: Request,
   { maxBytes = MAX_BODY_BYTES, hint = "" }: { maxBytes?: number; hint?: string } = {},
 ): Promise<{ value: unknown; bytes: number }> {
-  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge(maxBytes, hint);
-  const text = await req.text();
-  const bytes = Buffer.byteLength(text);
-  if (bytes > maxBytes) throw tooLarge(maxBytes, hint);
+  const text = await readBodyText(req, maxBytes, () => tooLarge(maxBytes, hint));
   if (!text.trim()) throw new AppError(400, "bad_request", "The request body is empty; send JSON.");
+  return { value: parseJsonText(text), bytes: Buffer.byteLength(text) };
+}
+
+function parseJsonText(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -75,7 +78,7 @@ export async function readJsonSized(
     throw new AppError(400, "bad_request", "The request body is not valid JSON.");
   }
   assertStorableJson(text, value);
-  return { value, bytes };
+  return value;
 }
 
 /** Reads a JSON body, refusing bodies over 1 MB or not JSON with a clear 400. */
@@ -85,8 +88,8 @@ export async function readJson(req: Request): Promise<unknown> {
 
 /** Like `readJson`, but an empty body is `{}` (for POSTs whose fields are all optional). */
 export async function readOptionalJson(req: Request): Promise<unknown> {
-  const text = await req.clone().text();
-  return text.trim() ? readJson(req) : {};
+  const text = await readBodyText(req, MAX_BODY_BYTES, () => tooLarge(MAX_BODY_BYTES));
+  return text.trim() ? parseJsonText(text) : {};
 }
 
 /** The query string as a plain object, for a zod schema to parse. */
@@ -118,7 +121,8 @@ interface RouteContext<P> {
 }
 
 /**
- * Wraps a `/api/v1` route handler: resolves the caller (401 if nobody), checks the role (403),
+ * Wraps a `/api/v1` route handler: resolves the caller (401 if nobody), checks that a write by a
+ * session cookie comes from the app's own origin (403, lib/api/same-origin.ts), checks the role (403),
  * counts a write by an API key against its per-minute limit (429, lib/api/rate-limit.ts; `limit:
  * "ingest"` counts it as event ingest instead), and turns thrown `AppError`s into `{ error: { code, message, issues? } }`. Anything else is a bug:
  * it is logged and answered with a 500 that leaks nothing.
@@ -131,6 +135,7 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
     try {
       const caller = await resolveCaller(req.headers);
       if (!caller) throw unauthorized();
+      assertSameOriginWrite(req, caller);
       assertRole(caller, options.role);
       if (caller.actor.kind === "api_key" && req.method !== "GET" && req.method !== "HEAD")
         await limitApiKey(caller.actor.apiKeyId, options.limit ?? "write");

@@ -1,10 +1,12 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { getDb } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
-import { authRateLimit } from "./rate-limit";
+import { authIpAddress, authRateLimit } from "./rate-limit";
 import { authSecret } from "./secret";
+import { admitSignIn, clearAccountFailures } from "./sign-in-limits";
 
 /** The app's own address: BETTER_AUTH_URL in production, else this machine at PORT. */
 function appOrigins(): { baseURL: string; trustedOrigins: string[] } {
@@ -16,6 +18,42 @@ function appOrigins(): { baseURL: string; trustedOrigins: string[] } {
     trustedOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
   };
 }
+
+/** The origins the app is served from: API writes by a session cookie must come from one. */
+export function trustedOrigins(): string[] {
+  return appOrigins().trustedOrigins.map((origin) => new URL(origin).origin);
+}
+
+const SIGN_IN_PATH = "/sign-in/email";
+
+function emailOf(body: unknown): string | null {
+  const email = (body as { email?: unknown } | null)?.email;
+  return typeof email === "string" && email.trim() ? email : null;
+}
+
+/**
+ * Sign-in limits (lib/auth/sign-in-limits.ts) as better-auth hooks, which run for its HTTP endpoint
+ * and for `auth.api.signInEmail` (the form) alike: before the password is checked, the attempt is
+ * counted and maybe refused (429 with `Retry-After`); after it, a success clears the account's count.
+ */
+const signInHooks = {
+  before: createAuthMiddleware(async (ctx) => {
+    const email = ctx.path === SIGN_IN_PATH ? emailOf(ctx.body) : null;
+    if (!email) return;
+    const refusal = await admitSignIn(email, ctx.headers ?? new Headers());
+    if (refusal) {
+      throw new APIError(
+        "TOO_MANY_REQUESTS",
+        { message: refusal.message, code: "TOO_MANY_SIGN_IN_ATTEMPTS" },
+        { "Retry-After": String(refusal.retryAfterSeconds) },
+      );
+    }
+  }),
+  after: createAuthMiddleware(async (ctx) => {
+    const email = ctx.path === SIGN_IN_PATH ? emailOf(ctx.body) : null;
+    if (email && !isAPIError(ctx.context.returned)) await clearAccountFailures(email);
+  }),
+};
 
 /** The app's address, for links in emails. */
 export function appUrl(): string {
@@ -43,8 +81,10 @@ function createAuth() {
     // Sign-in runs through server actions; this plugin lets them set the session cookie.
     plugins: [nextCookies()],
     telemetry: { enabled: false },
-    // Sign-in attempts per client address, counted in Postgres (lib/auth/rate-limit.ts).
+    // better-auth's limiter (lib/auth/rate-limit.ts); sign-in's own limits are the hooks above.
     rateLimit: authRateLimit(),
+    hooks: signInHooks,
+    advanced: { ipAddress: authIpAddress },
   });
 }
 

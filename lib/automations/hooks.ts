@@ -24,14 +24,23 @@ async function hookSecret(tenantId: string, credentialId: string): Promise<strin
   return credential.value;
 }
 
+export const hookBodyTooLarge = () => new AppError(413, "too_large", "The body is larger than 256 KB.");
+
 /**
  * An inbound webhook call: finds the automation that owns the token, checks the signature when the
  * trigger has a secret (`X-Tillflow-Signature: t=…,v1=…`, within 5 minutes, once: hook-signature.ts),
  * records a `webhook.received` event aimed at that trigger, and
  * starts its run in the same transaction. `Idempotency-Key` (or `X-Event-Id`) makes a retried
  * delivery start nothing new.
+ *
+ * The body is read (`readBody`, at most `MAX_HOOK_BODY_BYTES`) only once the token names an active
+ * automation: a stranger guessing URLs cannot make us read what they send.
  */
-export async function receiveWebhook(token: string, rawBody: string, headers: Headers) {
+export async function receiveWebhook(
+  token: string,
+  readBody: (maxBytes: number) => Promise<string>,
+  headers: Headers,
+) {
   if (!/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw notFound("This webhook URL");
   const [hook] = await getDb()
     .select({
@@ -47,8 +56,7 @@ export async function receiveWebhook(token: string, rawBody: string, headers: He
   if (!hook) throw notFound("This webhook URL");
   if (hook.status !== "active")
     throw new AppError(409, "conflict", "The automation behind this webhook is not active.");
-  if (Buffer.byteLength(rawBody) > MAX_HOOK_BODY_BYTES)
-    throw new AppError(413, "too_large", "The body is larger than 256 KB.");
+  const rawBody = await readBody(MAX_HOOK_BODY_BYTES);
   const signature = hook.secretCredentialId
     ? verifySignature(
         await hookSecret(hook.tenantId, hook.secretCredentialId),

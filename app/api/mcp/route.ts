@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { errorResponse, json } from "@/lib/api/route";
+import { readBodyText } from "@/lib/api/body";
+import { errorResponse, json, MAX_BODY_BYTES, tooLarge } from "@/lib/api/route";
 import { resolveCaller } from "@/lib/auth/caller";
 import { AppError } from "@/lib/errors";
 import { createMcpServer } from "@/lib/mcp/server";
@@ -7,7 +8,9 @@ import { createMcpServer } from "@/lib/mcp/server";
 /**
  * MCP over streamable HTTP (SPEC §4), stateless: each POST carries JSON-RPC and gets its answer
  * as JSON, from a server made for that request's caller. Authenticated with an API key only
- * (`Authorization: Bearer <key>`): an assistant is not a signed-in browser.
+ * (`Authorization: Bearer <key>`): an assistant is not a signed-in browser. The caller is known
+ * before the body is read, and the body is read as a stream of at most `MAX_BODY_BYTES` (413 the
+ * moment it passes: lib/api/body.ts); the transport then parses what was read.
  */
 export async function POST(req: Request): Promise<Response> {
   const caller = /^Bearer\s+\S+$/i.test(req.headers.get("authorization") ?? "")
@@ -18,6 +21,14 @@ export async function POST(req: Request): Promise<Response> {
       new AppError(401, "unauthorized", "Send a Tillflow API key as 'Authorization: Bearer <key>'."),
     );
   }
+  let body: string;
+  try {
+    body = await readBodyText(req, MAX_BODY_BYTES, () => tooLarge(MAX_BODY_BYTES));
+  } catch (error) {
+    if (error instanceof AppError) return errorResponse(error);
+    throw error;
+  }
+  const read = new Request(req.url, { method: req.method, headers: req.headers, body });
   const server = createMcpServer(caller);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -25,7 +36,7 @@ export async function POST(req: Request): Promise<Response> {
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(req);
+    return await transport.handleRequest(read);
   } finally {
     // JSON mode answers once every response is ready, so nothing is left to stream.
     await server.close();

@@ -5,7 +5,6 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getAuth } from "@/lib/auth/auth";
-import { signInThrottle } from "@/lib/auth/rate-limit";
 import { membershipsOf } from "@/lib/auth/users";
 
 /** What the sign-in form shows after an attempt: the error, and the email to keep in the field. */
@@ -31,10 +30,8 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
   if (!parsed.success) return { error: "Enter your email address and password.", email };
 
   try {
-    // better-auth's limiter does not see server-side calls; the form counts against the same key.
+    // The sign-in limits run inside (lib/auth/auth.ts hooks): a refusal is a 429 with its sentence.
     const requestHeaders = await headers();
-    const wait = await signInThrottle(requestHeaders);
-    if (wait !== null) return { error: `Too many attempts. Wait ${wait} s, then try again.`, email };
     const result = await getAuth().api.signInEmail({ body: parsed.data, headers: requestHeaders });
     // A valid login that belongs to no shop would bounce between the admin and sign-in; say why instead.
     if ((await membershipsOf(result.user.id)).length === 0) {
@@ -43,7 +40,7 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
   } catch (error) {
     if (isAPIError(error)) {
       if (error.statusCode === 429)
-        return { error: "Too many attempts. Wait a minute, then try again.", email };
+        return { error: error.body?.message ?? "Too many attempts. Wait a minute, then try again.", email };
       return { error: "Wrong email or password.", email };
     }
     console.error("Sign-in failed unexpectedly", error);

@@ -2,8 +2,10 @@ import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Fixed-window request counters shared by every web process (lib/api/rate-limit.ts): one row per
- * limited key (`ingest:<apiKeyId>`, `write:<apiKeyId>`, `sign-in:<ip>`), reused window after
- * window, so the table never grows past the number of keys. The migration creates it UNLOGGED:
+ * limited key (`ingest:<apiKeyId>`, `write:<apiKeyId>`, `sign-in-address:<ip>`), reused window
+ * after window, so the table never grows past the number of keys. `sign-in-account:<email>` rows
+ * count an account's failed sign-ins instead: `hits` in the streak, `window_start` the last one
+ * (lib/auth/sign-in-limits.ts). The migration creates it UNLOGGED:
  * a counter lost in a crash costs nothing, and its commits then wait for no WAL flush.
  */
 export const rateLimitWindows = pgTable("rate_limit_windows", {

@@ -1,5 +1,6 @@
+import { readBodyText } from "@/lib/api/body";
 import { errorResponse, json } from "@/lib/api/route";
-import { MAX_HOOK_BODY_BYTES, receiveWebhook } from "@/lib/automations/hooks";
+import { hookBodyTooLarge, receiveWebhook } from "@/lib/automations/hooks";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -9,10 +10,9 @@ import { AppError } from "@/lib/errors";
 export async function POST(req: Request, context: { params: Promise<{ token: string }> }) {
   try {
     const { token } = await context.params;
-    // A declared length over the limit is refused before the body is read.
-    if (Number(req.headers.get("content-length") ?? 0) > MAX_HOOK_BODY_BYTES)
-      throw new AppError(413, "too_large", "The body is larger than 256 KB.");
-    const result = await receiveWebhook(token, await req.text(), req.headers);
+    // The body is read once the token is known, as a stream refused past its limit (lib/api/body.ts).
+    const readBody = (maxBytes: number) => readBodyText(req, maxBytes, hookBodyTooLarge);
+    const result = await receiveWebhook(token, readBody, req.headers);
     return json(result, 202);
   } catch (error) {
     if (error instanceof AppError) return errorResponse(error);

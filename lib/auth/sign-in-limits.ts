@@ -1,0 +1,130 @@
+import { sql, type SQL } from "drizzle-orm";
+import { consume } from "@/lib/api/rate-limit";
+import { getDb } from "@/lib/db/client";
+import { clientAddress } from "@/lib/net/client-address";
+
+/**
+ * Sign-in limits (SPEC §2 "Trust at the edges"), counted in Postgres (`rate_limit_windows`) so
+ * every web process shares them. Both apply to the sign-in form and to better-auth's HTTP endpoint
+ * `/api/auth/sign-in/email` alike: lib/auth/auth.ts runs them as better-auth hooks.
+ *
+ * - Per client address (lib/net/client-address.ts): `SIGN_IN_ATTEMPTS_PER_MINUTE` attempts a
+ *   minute (default 10), right or wrong. Only where the address is known (the production server):
+ *   under `next dev`, or a call with no request behind it, every client would share one count,
+ *   which one of them could use up for all.
+ * - Per account (the email, lower-cased): after `FREE_FAILURES` failed sign-ins in a row, each
+ *   further attempt waits a growing delay after the last one — 30 s, 1 min, 2 min, … at most
+ *   15 min — whatever address it comes from. A successful sign-in clears the account's count; a
+ *   streak quiet for a day is forgotten.
+ *
+ * An account's row in `rate_limit_windows` is `sign-in-account:<email>`: `hits` counts the
+ * attempts in the streak and `window_start` is the last one. An attempt is counted when it starts
+ * (one statement that also refuses it while the account waits), so parallel guesses cannot all
+ * pass the check before the first failure lands; a success then deletes the row.
+ *
+ * `AUTH_RATE_LIMIT=off` turns both off (the e2e tests sign in many times from one address).
+ */
+export const FREE_FAILURES = 5;
+const FIRST_DELAY_SECONDS = 30;
+const MAX_DELAY_SECONDS = 15 * 60;
+const STREAK_FORGOTTEN_AFTER = "24 hours";
+
+/** A sign-in refused before its password is checked: the sentence to show and the seconds to wait. */
+export interface SignInRefusal {
+  message: string;
+  retryAfterSeconds: number;
+}
+
+function enabled(): boolean {
+  return process.env.AUTH_RATE_LIMIT !== "off";
+}
+
+function attemptsPerMinute(): number {
+  const value = Number(process.env.SIGN_IN_ATTEMPTS_PER_MINUTE);
+  return process.env.SIGN_IN_ATTEMPTS_PER_MINUTE && Number.isFinite(value) ? Math.floor(value) : 10;
+}
+
+/** "45 seconds", "1 minute", "2 minutes". */
+export function waitWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/** The wait after `attempts` attempts in a row, as SQL over `hits` (0 while under the free ones). */
+const delaySeconds = (hits: SQL) =>
+  sql`(case when ${hits} < ${FREE_FAILURES} then 0
+    else least(${FIRST_DELAY_SECONDS} * power(2, least(${hits} - ${FREE_FAILURES}, 20)), ${MAX_DELAY_SECONDS}) end)`;
+
+const PRUNE_CHANCE = 0.01;
+
+export async function pruneForgottenStreaks(now: Date): Promise<void> {
+  await getDb().execute(sql`
+    delete from rate_limit_windows
+    where key like 'sign-in-account:%'
+      and window_start < ${now.toISOString()}::timestamptz - interval '${sql.raw(STREAK_FORGOTTEN_AFTER)}'`);
+}
+
+const accountKey = (email: string) => `sign-in-account:${email.trim().toLowerCase()}`;
+
+/**
+ * Counts an attempt for the account, or refuses it while the account waits (the attempt is then
+ * not counted). Returns the refusal, or null when the password may be checked.
+ */
+async function countAccountAttempt(email: string, now: Date): Promise<SignInRefusal | null> {
+  const key = accountKey(email);
+  const at = now.toISOString();
+  const rows = await getDb().execute<{ hits: number }>(sql`
+    insert into rate_limit_windows as w (key, window_start, hits)
+    values (${key}, ${at}::timestamptz, 1)
+    on conflict (key) do update set
+      hits = case when w.window_start < ${at}::timestamptz - interval '${sql.raw(STREAK_FORGOTTEN_AFTER)}'
+        then 1 else w.hits + 1 end,
+      window_start = ${at}::timestamptz
+    where w.window_start + ${delaySeconds(sql`w.hits`)} * interval '1 second' <= ${at}::timestamptz
+    returning w.hits`);
+  if (rows.length > 0) {
+    // Now and then, forget streaks quiet for a day: anyone can try any email, so rows would pile up.
+    if (Math.random() < PRUNE_CHANCE) await pruneForgottenStreaks(now);
+    return null;
+  }
+  const [row] = await getDb().execute<{ wait: number }>(sql`
+    select ceil(extract(epoch from w.window_start + ${delaySeconds(sql`w.hits`)} * interval '1 second'
+      - ${at}::timestamptz))::int as wait
+    from rate_limit_windows w where w.key = ${key}`);
+  const wait = Math.max(1, Number(row?.wait ?? 1));
+  return {
+    message: `Too many failed sign-ins for this account. Try again in ${waitWords(wait)}.`,
+    retryAfterSeconds: wait,
+  };
+}
+
+/**
+ * Before a sign-in's password is checked: counts the attempt per client address and per account,
+ * and returns a refusal when either is over its limit.
+ */
+export async function admitSignIn(
+  email: string,
+  headers: Headers,
+  now = new Date(),
+): Promise<SignInRefusal | null> {
+  if (!enabled()) return null;
+  const address = clientAddress(headers);
+  const perAddress =
+    address === "unknown"
+      ? null
+      : await consume(`sign-in-address:${address}`, { max: attemptsPerMinute(), windowSeconds: 60 });
+  if (perAddress && !perAddress.allowed) {
+    return {
+      message: `Too many sign-in attempts from your network. Try again in ${waitWords(perAddress.retryAfterSeconds)}.`,
+      retryAfterSeconds: perAddress.retryAfterSeconds,
+    };
+  }
+  return countAccountAttempt(email, now);
+}
+
+/** After a successful sign-in: the account's streak of failures is over. */
+export async function clearAccountFailures(email: string): Promise<void> {
+  if (!enabled()) return;
+  await getDb().execute(sql`delete from rate_limit_windows where key = ${accountKey(email)}`);
+}

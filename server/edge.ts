@@ -1,0 +1,61 @@
+/**
+ * What the production server does to every request before it is answered (SPEC §2 "Trust at the
+ * edges"), by Next.js or by a direct route:
+ *
+ * - the client's address, resolved from the socket and `TRUSTED_PROXIES`
+ *   (lib/net/client-address.ts), travels to route handlers and server actions in
+ *   `CLIENT_ADDRESS_HEADER`; one the client sent itself is dropped first;
+ * - a reply sent before its request's body was read to the end (a 413, a 404 for an unknown webhook)
+ *   closes the connection a moment later, without reading the rest: the client has its answer,
+ *   and whatever it still sends is neither read nor allowed to hold the connection;
+ * - HSTS on replies to https requests: a TLS socket, or a trusted proxy saying
+ *   `X-Forwarded-Proto: https`. Over plain http the header would be ignored, or, on a machine
+ *   reached by its address, pin a browser to an https that is not there.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { hstsHeader } from "@/lib/http/security-headers";
+import {
+  CLIENT_ADDRESS_HEADER,
+  clientAddressOf,
+  isTrustedProxy,
+  markClientAddressHeaderSet,
+} from "@/lib/net/client-address";
+
+/** Once per process, before requests arrive: route handlers may then read the header. */
+export function startEdge(): void {
+  markClientAddressHeaderSet();
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(",") : (value ?? null);
+}
+
+function isHttps(req: IncomingMessage): boolean {
+  if ((req.socket as Partial<TLSSocket>).encrypted) return true;
+  if (!isTrustedProxy(req.socket.remoteAddress)) return false;
+  // The nearest proxy's word is the last entry.
+  const proto = header(req, "x-forwarded-proto")?.split(",").at(-1)?.trim().toLowerCase();
+  return proto === "https";
+}
+
+/** Long enough for the client to read the reply before the connection goes. */
+const CLOSE_UNREAD_AFTER_MS = 1000;
+
+export function prepareRequest(req: IncomingMessage, res: ServerResponse): void {
+  const client = clientAddressOf(req.socket.remoteAddress, header(req, "x-forwarded-for"));
+  // Whatever the client wrote under our header's name goes, from both views of the headers.
+  for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === CLIENT_ADDRESS_HEADER) req.rawHeaders.splice(i, 2);
+  }
+  req.rawHeaders.push(CLIENT_ADDRESS_HEADER, client);
+  req.headers[CLIENT_ADDRESS_HEADER] = client;
+  if (isHttps(req)) res.setHeader(hstsHeader.key, hstsHeader.value);
+  res.once("finish", () => {
+    if (req.complete) return;
+    // Closing at once would reset the connection over a reply the client may not have read yet.
+    req.pause();
+    setTimeout(() => req.socket.destroy(), CLOSE_UNREAD_AFTER_MS).unref();
+  });
+}
