@@ -66,6 +66,10 @@ const [, , typesChecked] = await checksAtOnce([
   { name: "migration drift", command: process.execPath, args: ["--import", "tsx", "scripts/check-drift.ts"] },
 ]);
 
+// Types were just checked over the whole project; the build need not check them again. It comes
+// before the integration tests: some start the production server from it (tests/web-server.ts).
+const built = check("build", "npx", ["next", "build"], typesChecked ? { TILLFLOW_TYPES_CHECKED: "1" } : {});
+
 const unitOk = run("npx", [
   "vitest",
   "run",
@@ -81,8 +85,7 @@ tallies.push({
   failed: unit ? unit.numFailedTests + (unitOk || unit.numFailedTests > 0 ? 0 : 1) : 1,
 });
 
-// Types were just checked over the whole project; the build need not check them again.
-if (check("build", "npx", ["next", "build"], typesChecked ? { TILLFLOW_TYPES_CHECKED: "1" } : {})) {
+if (built) {
   const e2eOk = run("npx", ["playwright", "test", "--reporter=list,json"], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/e2e.json",
   });
