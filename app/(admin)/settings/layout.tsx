@@ -21,7 +21,7 @@ export default async function SettingsLayout({ children }: { children: ReactNode
         description={`${caller.tenant.name}: its time zone, the people and the programs that can get in.`}
       />
       <nav aria-label="Settings" className="mb-6 border-b border-zinc-200">
-        <ul className="-mb-px flex gap-6">
+        <ul className="-mb-px flex flex-wrap gap-x-6 gap-y-2">
           {TABS.map((tab) => (
             <li key={tab.href}>
               <NavLink
