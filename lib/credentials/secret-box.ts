@@ -38,11 +38,19 @@ export function seal(plain: string, context: string): string {
     .join(".");
 }
 
-/** The secret back; throws when the value was not sealed with this key for this context. */
+/** A stored secret that this key cannot open: it fails the same way every time (not worth a retry). */
+export class UnreadableSecretError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnreadableSecretError";
+  }
+}
+
+/** The secret back; throws UnreadableSecretError when it was not sealed with this key for this context. */
 export function open(sealed: string, context: string): string {
   const [version, iv, tag, data] = sealed.split(".");
   if (version !== VERSION || !iv || !tag || data === undefined)
-    throw new Error("This secret is not stored in a form Tillflow can read.");
+    throw new UnreadableSecretError("This secret is not stored in a form Tillflow can read.");
   const decipher = crypto.createDecipheriv("aes-256-gcm", secretKey(), Buffer.from(iv, "base64url"));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
@@ -51,7 +59,7 @@ export function open(sealed: string, context: string): string {
       "utf8",
     );
   } catch {
-    throw new Error(
+    throw new UnreadableSecretError(
       "A stored secret could not be decrypted: TILLFLOW_SECRET_KEY is not the key it was stored with.",
     );
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SIGNATURE_HEADERS, signatureHeaders } from "@/lib/credentials/standard-webhooks";
-import { signingSecretOf } from "@/lib/credentials/signing-secret";
+import { signingSecretOf, UnreadableSigningSecretError } from "@/lib/credentials/signing-secret";
+import { UnreadableSecretError } from "@/lib/credentials/secret-box";
 import { RefusedUrlError, checkUrl, literalRefusal, parseHttpUrl } from "@/lib/net/guard";
 import {
   guardedRequest,
@@ -108,25 +109,28 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   },
   async send(request, ctx) {
     const host = hostOf(request.url);
-    const credential = request.credentialId
-      ? await credentialSecret(ctx.tenantId, request.credentialId)
-      : null;
+    let credential: Awaited<ReturnType<typeof credentialSecret>> = null;
+    let secret: string;
+    try {
+      credential = request.credentialId ? await credentialSecret(ctx.tenantId, request.credentialId) : null;
+      secret = await signingSecretOf(ctx.tenantId);
+    } catch (error) {
+      // A secret this key cannot open fails the same way every time; a database error may pass
+      // (a Postgres restart), so that attempt is tried again like a request that got no answer.
+      const unreadable =
+        error instanceof UnreadableSigningSecretError || error instanceof UnreadableSecretError;
+      throw new ActionError(
+        `The request was not sent: ${unreadable ? error.message : "the shop's secrets could not be read just now."}`,
+        {},
+        unreadable ? null : {},
+      );
+    }
     if (request.credentialId && !credential)
       throw new ActionError(
         "The credential this step sends was deleted. Choose another in the step's settings and publish again.",
         {},
         null,
       );
-    let secret: string;
-    try {
-      secret = await signingSecretOf(ctx.tenantId);
-    } catch (error) {
-      throw new ActionError(
-        `The request was not sent: ${error instanceof Error ? error.message : String(error)}`,
-        {},
-        null,
-      );
-    }
     const started = Date.now();
     let response: GuardedResponse;
     try {
