@@ -5,7 +5,7 @@
  *            default size, in this process), for a trivial script and for a ~50 ms one, from four
  *            shops at once (one shop alone may hold only half the threads).
  *   shops    a worker process as `npm run worker` starts it and a web process of its own
- *            (tests/web-process.ts: the production server's direct routes) on a fresh database.
+ *            (tests/web-server.ts: the production server, from the build in .next) on a fresh database.
  *            Shop B's flow (order.fulfilled → a trivial code step → tag): event → run settled
  *            p50/p99 at BENCH_CODE_RATE events/s for BENCH_CODE_SECONDS, alone, then while shop
  *            A's 100 events (sent one by one; each run at its script before B's window opens)
@@ -29,7 +29,7 @@ import { ScriptPool } from "@/lib/automations/code/pool";
 import type { ScriptInput } from "@/lib/automations/code/sandbox";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWebProcess, type WebProcess } from "../tests/web-process";
+import { startWebServer, type WebServer } from "../tests/web-server";
 import { benchDatabase, percentile, report, waitUntil, type Metrics } from "./harness";
 import { HttpClient, openLoop, wallMs } from "./live-load";
 import { RunWatcher } from "./live-runs";
@@ -173,14 +173,14 @@ async function scriptsStarted(automationId: string): Promise<number> {
 async function benchShops(databaseUrl: string): Promise<Metrics> {
   const keyA = await shop("looping", "a-1");
   const keyB = await shop("other", "b-1");
-  let web: WebProcess | null = null;
+  let web: WebServer | null = null;
   const worker = startWorker(databaseUrl);
   let clientA: HttpClient | null = null;
   let clientB: HttpClient | null = null;
   let runsA: RunWatcher | null = null;
   let runsB: RunWatcher | null = null;
   try {
-    web = await startWebProcess();
+    web = await startWebServer();
     const baseUrl = web.baseUrl;
     await waitUntil(async () => (await fetch(`${baseUrl}/api/health`)).status === 200, 120_000, 200);
     const a = (clientA = new HttpClient(baseUrl, keyA, 4));

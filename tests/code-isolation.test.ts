@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
 import { createShop, type TestShop } from "./fixtures";
 import { flow, publishFlow, settledRuns, type FlowNode } from "./flows";
-import { startWebProcess, type WebProcess } from "./web-process";
+import { startWebServer, type WebServer } from "./web-server";
 import { killWorkers, spawnWorker } from "./worker-process";
 
 // SPEC §2 "Code runs apart", end to end: a web server process and a worker process of their own
@@ -18,11 +18,11 @@ import { killWorkers, spawnWorker } from "./worker-process";
 const CPU_STOP = "The script ran for more than 1 second and was stopped.";
 const LOOP = "for (;;) {}";
 
-let web: WebProcess;
+let web: WebServer;
 let workerPid: number;
 
 beforeAll(async () => {
-  web = await startWebProcess();
+  web = await startWebServer();
   // Two outside slots (the default is 32): the last test needs more of shop A's runs than slots.
   const worker = spawnWorker({ TILLFLOW_SCHEDULES: "off", WORKER_OUTSIDE_CONCURRENCY: "2" });
   workerPid = worker.pid!;
