@@ -1,15 +1,8 @@
 import { pgEnum, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { CREDENTIAL_KINDS } from "../../credentials/kinds";
 import { tenants } from "./tenants";
 
-export const credentialKindEnum = pgEnum("credential_kind", [
-  "http_header",
-  "bearer",
-  "basic",
-  "webhook_secret",
-  "slack_webhook",
-  "shopify",
-  "woocommerce",
-]);
+export const credentialKindEnum = pgEnum("credential_kind", CREDENTIAL_KINDS);
 
 /**
  * A shop's secrets (SPEC §2 "Credentials"): graphs refer to them by id, never hold the value.
