@@ -32,7 +32,10 @@ const ERRORS = {
     "The body is not JSON, or is empty where one is needed, or holds text Postgres cannot store.",
   ],
   401: ["Unauthorized", "No API key, or one that is revoked or unknown."],
-  403: ["Forbidden", "The key's role does not allow this."],
+  403: [
+    "Forbidden",
+    "The key's role does not allow this; or a write made with a session cookie (not a key) came without this site's own `Origin`.",
+  ],
   404: ["NotFound", "Nothing of that id in this shop (another shop's ids are 404 too)."],
   409: [
     "Conflict",
@@ -59,7 +62,8 @@ export function errorStatuses(endpoint: Endpoint): ErrorStatus[] {
   if (endpoint.query) [400, 422].forEach((s) => found.add(s as ErrorStatus));
   if (endpoint.path.includes("{")) found.add(404);
   if (endpoint.role) found.add(401);
-  if (endpoint.role && endpoint.role !== "viewer") found.add(403);
+  // A viewer's write can still be refused: a cookie-session write needs a same-origin `Origin`.
+  if (endpoint.role && (endpoint.role !== "viewer" || endpoint.method !== "GET")) found.add(403);
   // Writes by a key are counted per minute (lib/api/rate-limit.ts); reads are not.
   if (endpoint.role && endpoint.method !== "GET") found.add(429);
   return [...found].sort((a, b) => a - b);
