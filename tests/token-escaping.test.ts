@@ -1,8 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import type { DryRunResult } from "@/lib/automations/dry-run";
+import { getDb } from "@/lib/db/client";
+import { automationRunSteps } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { startWorker, type WorkerHandle } from "@/worker/run";
 import { call, createShop, type TestShop } from "./fixtures";
@@ -114,6 +117,23 @@ describe("an HTTP action's request, whatever the customer is called", () => {
     expect(mal.headers["x-injected"]).toBeUndefined();
     expect(mal.headers["x-customer"]).toBe("Mal X-Injected: yes");
     expect(JSON.parse(mal.body)).toMatchObject({ name: MAL, vip: false });
+  });
+
+  test("a name a header cannot carry fails the step once, in words, and sends nothing", async () => {
+    const id = await publishFlow(shop.keys.editor, "Tell the CRM in Chinese", graph());
+    const before = received.length;
+    await upsertEntity(shop.tenant.id, "customer", "c-li", customer("李小龙", "li@example.com"), "test");
+    const [run] = await settledRuns(id, 1);
+    expect(run!.status).toBe("failed");
+    const steps = await getDb()
+      .select({ error: automationRunSteps.error })
+      .from(automationRunSteps)
+      .where(and(eq(automationRunSteps.runId, run!.id), eq(automationRunSteps.nodeId, "call")));
+    // One attempt, refused before sending: not retried as if the receiver had not answered.
+    expect(steps.map((s) => s.error)).toEqual([
+      "The X-Customer header holds characters an HTTP header cannot carry. Put the value in the body, or write the token with | url to percent-encode it.",
+    ]);
+    expect(received).toHaveLength(before);
   });
 
   test("a dry run shows the request escaped as it would be sent", async () => {

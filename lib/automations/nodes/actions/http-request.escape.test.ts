@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyEscape, httpTokenEscapes } from "./http-request.escape";
+import { bodyEscape, headerRefusal, httpTokenEscapes } from "./http-request.escape";
 
 describe("an HTTP body's escaping", () => {
   it("is JSON when the Content-Type says so, whatever the body looks like", () => {
@@ -35,5 +35,15 @@ describe("an HTTP body's escaping", () => {
       headers: "header",
       body: "json",
     });
+  });
+});
+
+describe("header values the HTTP client cannot send", () => {
+  it("are refused before sending, in words naming the header", () => {
+    expect(headerRefusal({ "X-Customer": "Zoë Müller", "X-Trace": "a\tb" })).toBeNull();
+    expect(headerRefusal({ "X-Customer": "李小龙" })).toBe(
+      "The X-Customer header holds characters an HTTP header cannot carry. Put the value in the body, or write the token with | url to percent-encode it.",
+    );
+    expect(headerRefusal({ "X-Mood": "🙂" })).toContain("X-Mood");
   });
 });

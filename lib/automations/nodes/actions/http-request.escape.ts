@@ -49,3 +49,18 @@ function withoutTokens(text: string): string {
   }
   return out + text.slice(last);
 }
+
+/** What an HTTP header value can carry: tabs, visible ASCII and Latin-1 (Node refuses the rest). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Why a header cannot be sent (a value a token filled with "李" or an emoji), or null. Said before
+ * the request is recorded, so the step fails once, in words, instead of retrying a request the
+ * HTTP client refuses every time.
+ */
+export function headerRefusal(headers: Record<string, string>): string | null {
+  const bad = Object.entries(headers).find(([, value]) => !HEADER_VALUE.test(value));
+  return bad
+    ? `The ${bad[0]} header holds characters an HTTP header cannot carry. Put the value in the body, or write the token with | url to percent-encode it.`
+    : null;
+}

@@ -12,7 +12,7 @@ import {
 import { authHeaders } from "@/lib/credentials/http-auth";
 import { credentialSecret } from "@/lib/credentials/store";
 import { ActionError, type OutsideExecutor } from "../executor";
-import { bodyEscape } from "./http-request.escape";
+import { bodyEscape, headerRefusal } from "./http-request.escape";
 
 interface HttpParams {
   url: string;
@@ -35,6 +35,7 @@ const httpRequest = z.object({
 type HttpRequest = z.infer<typeof httpRequest>;
 
 const EXCERPT_BYTES = 2_000;
+
 const PREFLIGHT_MS = 2_000;
 
 /** Answers that say "try again later" (and every 5xx). */
@@ -93,7 +94,7 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   }),
   // Literal addresses and schemes are refused before the delivery is recorded; a host name is
   // resolved and checked when the request is sent (and on every redirect).
-  check: (request) => literalRefusal(request.url),
+  check: (request) => literalRefusal(request.url) ?? headerRefusal(request.headers),
   async preflight(request) {
     try {
       // A dry run does not wait long on a slow resolver: no answer in time says nothing.
