@@ -151,7 +151,9 @@ test("migrating moves every plain secret into a credential, leaves references, a
     credentialId: byLast4.get("S3nt")!.id,
   });
 
-  // A second start finds nothing left to move.
+  // The move is recorded as done: a second start neither scans nor moves anything.
+  const [move] = await sql<{ name: string }[]>`select name from data_moves`;
+  expect(move?.name).toBe("secrets-to-credentials");
   await migrateDatabase(url);
   const [count] = await sql<{ n: number }[]>`select count(*)::int as n from credentials`;
   expect(count!.n).toBe(3);

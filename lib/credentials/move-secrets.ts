@@ -7,6 +7,7 @@ import {
   automations,
   automationVersions,
   credentials,
+  dataMoves,
 } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { externaliseSecrets, type StoreSecret } from "./externalise";
@@ -18,8 +19,9 @@ import { lastFour, seal } from "./secret-box";
  * plain webhook secrets and `Authorization`-like headers in drafts, published graphs, every
  * version snapshot, the webhook URLs' table and recorded HTTP deliveries become credentials,
  * referred to by id, and the plain values are overwritten. Run by `migrateDatabase` after the
- * SQL migrations; idempotent (a second run finds nothing), one transaction per shop. A secret that
- * appears in many snapshots becomes one credential.
+ * SQL migrations until it has finished once (`data_moves`); idempotent, one transaction per shop,
+ * so a move cut short runs again at the next start. A secret that appears in many snapshots
+ * becomes one credential.
  */
 
 const MOVED_BY = "Tillflow (moved from a flow)";
@@ -169,10 +171,18 @@ async function moveForTenant(tx: Tx, tenantId: string): Promise<number> {
   return counter.moved;
 }
 
-/** Moves every shop's plain secrets into credentials; returns how many credentials it made. */
+const MOVE = "secrets-to-credentials";
+
+/**
+ * Moves every shop's plain secrets into credentials, once: a database where the move finished
+ * is not scanned again. Returns how many credentials it made.
+ */
 export async function moveSecretsToCredentials(db: Db): Promise<number> {
+  const [done] = await db.select().from(dataMoves).where(eq(dataMoves.name, MOVE));
+  if (done) return 0;
   let moved = 0;
   for (const tenantId of await tenantsWithSecrets(db))
     moved += await db.transaction((tx) => moveForTenant(tx, tenantId));
+  await db.insert(dataMoves).values({ name: MOVE }).onConflictDoNothing();
   return moved;
 }

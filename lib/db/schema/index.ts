@@ -7,3 +7,4 @@ export * from "./schedules";
 export * from "./audit";
 export * from "./limits";
 export * from "./credentials";
+export * from "./data-moves";
