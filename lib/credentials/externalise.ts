@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { credentials } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { plainSecretHeaders, type CredentialKind } from "./kinds";
+import { headerCredentialValue, plainSecretHeaders, type CredentialKind } from "./kinds";
 import { insertCredential } from "./store";
 
 /**
@@ -46,7 +46,7 @@ export function findPlainSecrets(graph: Graph): PlainSecret[] {
         found.push({
           nodeId: node.id,
           kind: "http_header",
-          value: secret.map(([name, value]) => `${name}: ${value.trim()}`).join("\n"),
+          value: headerCredentialValue(secret),
           headers: secret.map(([name]) => name),
           hasAuth: params.auth !== undefined,
         });
@@ -120,6 +120,29 @@ export function storeAs(tx: DbOrTx, caller: Caller): StoreSecret {
   return async (input) => (await insertCredential(tx, caller, input)).id;
 }
 
+export type SecretOwner = { tenantId: string; store: StoreSecret };
+
+/**
+ * The credential of a secret: the one already made for the same value in this pass (`reuse`,
+ * keyed by kind and value), else a new one, named `baseName` or the first free name after it.
+ */
+export async function credentialFor(
+  tx: DbOrTx,
+  owner: SecretOwner,
+  reuse: Map<string, string>,
+  secret: { kind: CredentialKind; value: string },
+  baseName: string,
+): Promise<string> {
+  const key = `${secret.kind}\n${secret.value}`;
+  let id = reuse.get(key);
+  if (!id) {
+    const name = await freeName(tx, owner.tenantId, baseName);
+    id = await owner.store({ name, kind: secret.kind, value: secret.value });
+    reuse.set(key, id);
+  }
+  return id;
+}
+
 /**
  * Moves a graph's plain secrets into the shop's credentials inside `tx` and returns the graph
  * that refers to them. `reuse` (value → id) lets a caller moving many snapshots of one graph
@@ -127,7 +150,7 @@ export function storeAs(tx: DbOrTx, caller: Caller): StoreSecret {
  */
 export async function externaliseSecrets(
   tx: DbOrTx,
-  owner: { tenantId: string; store: StoreSecret },
+  owner: SecretOwner,
   graph: Graph,
   automationName: string,
   reuse = new Map<string, string>(),
@@ -142,15 +165,8 @@ export async function externaliseSecrets(
         "bad_request",
         `The step '${secret.nodeId}' already sends a credential, so its ${secret.headers.join(", ")} header cannot be added too: put it in that credential (Settings → Credentials), or remove it.`,
       );
-    const key = `${secret.kind}\n${secret.value}`;
-    let id = reuse.get(key);
-    if (!id) {
-      const what = secret.kind === "webhook_secret" ? "webhook secret" : secret.headers.join(", ");
-      const name = await freeName(tx, owner.tenantId, `${automationName}: ${what}`);
-      id = await owner.store({ name, kind: secret.kind, value: secret.value });
-      reuse.set(key, id);
-    }
-    moved.set(secret, id);
+    const what = secret.kind === "webhook_secret" ? "webhook secret" : secret.headers.join(", ");
+    moved.set(secret, await credentialFor(tx, owner, reuse, secret, `${automationName}: ${what}`));
   }
   return withReferences(graph, moved);
 }

@@ -13,8 +13,3 @@ export function authHeaders(kind: CredentialKind, value: string): Record<string,
       return {};
   }
 }
-
-/** The header names a credential sends, for a dry run to show without the values. */
-export function authHeaderNames(kind: CredentialKind, value: string): string[] {
-  return Object.keys(authHeaders(kind, value));
-}

@@ -53,6 +53,11 @@ export function headerLines(value: string): [string, string][] {
     });
 }
 
+/** An `http_header` credential's value for these headers: the lines `headerLines` reads back. */
+export function headerCredentialValue(headers: [string, string][]): string {
+  return headers.map(([name, value]) => `${name}: ${value.trim()}`).join("\n");
+}
+
 /** Why `value` cannot be a credential of `kind`, or null. */
 export function valueProblem(kind: CredentialKind, value: string): string | null {
   if (value.trim() === "") return "Enter the secret's value.";

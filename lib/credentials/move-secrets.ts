@@ -10,8 +10,8 @@ import {
   dataMoves,
 } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { externaliseSecrets, type StoreSecret } from "./externalise";
-import { isSecretHeader } from "./kinds";
+import { credentialFor, externaliseSecrets, type StoreSecret } from "./externalise";
+import { headerCredentialValue, isSecretHeader } from "./kinds";
 import { lastFour, seal } from "./secret-box";
 
 /**
@@ -106,16 +106,13 @@ async function moveForTenant(tx: Tx, tenantId: string): Promise<number> {
     .from(automationHookTokens)
     .where(and(eq(automationHookTokens.tenantId, tenantId), isNotNull(automationHookTokens.secret)));
   for (const hook of hooks) {
-    const key = `webhook_secret\n${hook.secret}`;
-    let id = reuse.get(key);
-    if (!id) {
-      id = await owner.store({
-        name: `Webhook secret (${hook.token.slice(0, 6)}…)`,
-        kind: "webhook_secret",
-        value: hook.secret!,
-      });
-      reuse.set(key, id);
-    }
+    const id = await credentialFor(
+      tx,
+      owner,
+      reuse,
+      { kind: "webhook_secret", value: hook.secret! },
+      `Webhook secret (${hook.token.slice(0, 6)}…)`,
+    );
     await tx
       .update(automationHookTokens)
       .set({ secretCredentialId: id, secret: null })
@@ -139,17 +136,13 @@ async function moveForTenant(tx: Tx, tenantId: string): Promise<number> {
       (entry): entry is [string, string] => typeof entry[1] === "string" && isSecretHeader(entry[0]),
     );
     if (secret.length === 0) continue;
-    const value = secret.map(([name, v]) => `${name}: ${v.trim()}`).join("\n");
-    const key = `http_header\n${value}`;
-    let id = reuse.get(key);
-    if (!id) {
-      id = await owner.store({
-        name: `Sent header ${secret.map(([n]) => n).join(", ")} (${delivery.id.slice(0, 8)})`,
-        kind: "http_header",
-        value,
-      });
-      reuse.set(key, id);
-    }
+    const id = await credentialFor(
+      tx,
+      owner,
+      reuse,
+      { kind: "http_header", value: headerCredentialValue(secret) },
+      `Sent header ${secret.map(([n]) => n).join(", ")} (${delivery.id.slice(0, 8)})`,
+    );
     const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !isSecretHeader(name)));
     await tx
       .update(actionDeliveries)

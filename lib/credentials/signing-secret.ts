@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
 import { AppError, notFound } from "@/lib/errors";
-import { lastFour, open, seal } from "./secret-box";
+import { lastFour, open, seal, UnreadableSecretError } from "./secret-box";
 
 /**
  * The shop's signing secret (SPEC §2 "Credentials"): every HTTP action request carries Standard
@@ -19,7 +19,7 @@ import { lastFour, open, seal } from "./secret-box";
  */
 
 /** The stored secret was sealed under another TILLFLOW_SECRET_KEY: only a rotation replaces it. */
-export class UnreadableSigningSecretError extends Error {
+export class UnreadableSigningSecretError extends UnreadableSecretError {
   constructor() {
     super(
       "The shop's signing secret cannot be read: TILLFLOW_SECRET_KEY is not the key it was stored with. An admin can rotate it in Settings → Shop.",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SIGNATURE_HEADERS, signatureHeaders } from "@/lib/credentials/standard-webhooks";
-import { signingSecretOf, UnreadableSigningSecretError } from "@/lib/credentials/signing-secret";
+import { signingSecretOf } from "@/lib/credentials/signing-secret";
 import { UnreadableSecretError } from "@/lib/credentials/secret-box";
 import { RefusedUrlError, checkUrl, literalRefusal, parseHttpUrl } from "@/lib/net/guard";
 import {
@@ -110,16 +110,18 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   },
   async send(request, ctx) {
     const host = hostOf(request.url);
-    let credential: Awaited<ReturnType<typeof credentialSecret>> = null;
+    let credential: Awaited<ReturnType<typeof credentialSecret>>;
     let secret: string;
     try {
-      credential = request.credentialId ? await credentialSecret(ctx.tenantId, request.credentialId) : null;
-      secret = await signingSecretOf(ctx.tenantId);
+      // Two reads, at once: the step's credential (if any) and the shop's signing secret.
+      [credential, secret] = await Promise.all([
+        request.credentialId ? credentialSecret(ctx.tenantId, request.credentialId) : null,
+        signingSecretOf(ctx.tenantId),
+      ]);
     } catch (error) {
       // A secret this key cannot open fails the same way every time; a database error may pass
       // (a Postgres restart), so that attempt is tried again like a request that got no answer.
-      const unreadable =
-        error instanceof UnreadableSigningSecretError || error instanceof UnreadableSecretError;
+      const unreadable = error instanceof UnreadableSecretError;
       throw new ActionError(
         `The request was not sent: ${unreadable ? error.message : "the shop's secrets could not be read just now."}`,
         {},
