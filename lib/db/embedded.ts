@@ -292,6 +292,7 @@ async function startCluster(dataDir: string, disposable: boolean): Promise<numbe
           "-c shared_preload_libraries=pg_stat_statements,auto_explain",
           "-c auto_explain.log_min_duration=10ms",
           "-c auto_explain.log_analyze=on",
+          "-c pg_stat_statements.track_planning=on",
         ]
       : []),
     ...(disposable ? ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"] : []),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { executePrepared } from "@/lib/db/prepared";
+import { uuidArray } from "@/lib/db/array-literal";
 import type { RunEvent } from "@/lib/db/schema";
 import type { AutomationStatus, InFlightPolicy, LiveAutomation } from "./wake";
 
@@ -8,14 +9,6 @@ import type { AutomationStatus, InFlightPolicy, LiveAutomation } from "./wake";
  * carries the automation's live state (what the wake table reads) and whether an earlier attempt
  * may have done part of it (`replay`: its steps and deliveries must be read, not repeated).
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A Postgres array literal of uuids (drizzle would spread a JS array into separate parameters). */
-export function uuidArray(ids: string[]): string {
-  for (const id of ids) if (!UUID.test(id)) throw new Error(`Not a uuid: ${id}`);
-  return `{${ids.join(",")}}`;
-}
 
 export interface ClaimedLeg {
   tenantId: string;

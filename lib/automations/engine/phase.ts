@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
-import { actionDeliveries, automationRunSteps, type DeliveryStatus, type WaitKind } from "@/lib/db/schema";
+import { executePrepared } from "@/lib/db/prepared";
+import type { actionDeliveries, DeliveryStatus, WaitKind } from "@/lib/db/schema";
 import {
   ActionError,
   type ActionContext,
@@ -10,7 +11,7 @@ import {
 } from "@/lib/automations/nodes/executor";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import { settleRuns } from "@/lib/automations/store/runs";
-import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
+import { insertNewSteps, recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { completeSteps, createWaits, type NewWait } from "@/lib/automations/store/waits";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
@@ -322,38 +323,35 @@ async function insertDeliveries(tx: Tx, deliveries: Delivery[]): Promise<number>
     error: d.error ?? null,
     completed_at: d.completedAt?.toISOString() ?? null,
   }));
-  const inserted = await tx.execute(sql`
+  const inserted = await executePrepared(
+    sql`
     insert into action_deliveries (tenant_id, run_id, node_id, leg, node_type, dedupe_key, status, request,
       response, error, completed_at)
     select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(tenant_id uuid, run_id uuid,
       node_id text, leg int, node_type text, dedupe_key text, status text, request jsonb, response jsonb,
       error text, completed_at timestamptz)
     on conflict do nothing
-    returning 1`);
+    returning 1`,
+    tx,
+  );
   return inserted.length;
 }
 
 /** Writes a phase's waits: their `waiting` steps, the rows and their jobs (none twice on a replay). */
 async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
   if (writes.waits.length === 0) return;
-  const inserted = await tx
-    .insert(automationRunSteps)
-    .values(
-      writes.waits.map(({ leg, step, position, output }) => ({
-        ...writes.base(leg, step),
-        position,
-        category: "wait",
-        status: "waiting" as const,
-        input: step.params,
-        output,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({
-      id: automationRunSteps.id,
-      runId: automationRunSteps.runId,
-      nodeId: automationRunSteps.nodeId,
-    });
+  const inserted = await insertNewSteps(
+    tx,
+    writes.waits.map(({ leg, step, position, output }) => ({
+      ...writes.base(leg, step),
+      position,
+      category: "wait",
+      status: "waiting" as const,
+      input: step.params,
+      output,
+      finishedAt: null,
+    })),
+  );
   const stepIds = new Map(inserted.map((row) => [`${row.runId}|${row.nodeId}`, row.id]));
   const waits: NewWait[] = writes.waits.flatMap(({ leg, step, kind, resumeAt }) => {
     const stepId = stepIds.get(`${leg.ctx.runId}|${step.nodeId}`);

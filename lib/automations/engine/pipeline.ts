@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { isDatabaseUnavailable } from "@/lib/db/connection";
 import { getDb } from "@/lib/db/client";
+import { uuidArray } from "@/lib/db/array-literal";
 import { isDomain } from "@/lib/entities/domains";
 import { registry } from "@/lib/automations/nodes/registry";
 import { finishRuns } from "@/lib/automations/store/runs";
@@ -245,7 +246,8 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
   if (moved.length > 0) {
     await getDb().execute(sql`
       update automation_runs r set automation_version = v.version
-      from json_to_recordset(${JSON.stringify(moved)}::json) as v(id uuid, version int) where r.id = v.id`);
+      from json_to_recordset(${JSON.stringify(moved)}::json) as v(id uuid, version int)
+      where r.id = any(${uuidArray(moved.map((m) => m.id))}::uuid[]) and r.id = v.id`);
   }
   const replays = legs.filter((leg) => claimOf.get(leg)!.replay);
   const recorded = await loadRecorded(replays);

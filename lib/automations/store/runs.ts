@@ -1,5 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
+import { uuidArray } from "@/lib/db/array-literal";
 import { automationRuns, type RunStatus } from "@/lib/db/schema";
 
 export type RunRow = typeof automationRuns.$inferSelect;
@@ -51,7 +53,8 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
   // Each run's steps and pending waits are counted by its own index lookups (LATERAL), whatever
   // the planner believes of the tables: a batch of one must never scan every step or wait (found
   // by bench -- live: with stale statistics a hash join read all of a month's steps per leg).
-  await tx.execute(sql`
+  await executePrepared(
+    sql`
     with ids as (
       select distinct on (id) id, leg from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, leg int)
     )
@@ -80,12 +83,19 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
       select count(*) as n, min(w.resume_at) as next from automation_run_waits w
       where w.run_id = ids.id and w.status = 'pending' and w.kind <> 'later'
     ) p
-    where r.id = ids.id and r.status in ('running', 'waiting')
+    -- The runs by primary key (the planner sees how many), the status as a CASE that no status
+    -- index can answer: joined on the JSON alone, guessed at 100 rows, a leg or two were settled
+    -- by scanning every running and waiting run of the month (bench -- live: 4.6 ms a call with
+    -- the shop's 2-day waits piling up, the costliest statement of the live path).
+    where r.id = any(${uuidArray(rows.map((r) => r.id))}::uuid[]) and r.id = ids.id
+      and case r.status when 'running' then true when 'waiting' then true else false end
       -- A leg settles its run unless a newer leg of it is in flight: once a wait of another branch
       -- was claimed for the next leg (legs moved on, status running), that leg owns the run's
       -- status and settles it when it ends. (Found by the chaos suite: this statement, blocked on
       -- the run row by that claim, would otherwise write 'waiting' over it from its older reading.)
-      and (ids.leg is null or r.legs = ids.leg or r.status <> 'running')`);
+      and (ids.leg is null or r.legs = ids.leg or r.status <> 'running')`,
+    tx,
+  );
 }
 
 /** A leg that ended or paused; `leg` null settles whatever leg the run is on (a run stopped by hand). */
@@ -111,11 +121,15 @@ export async function finishRuns(tx: DbOrTx, endings: RunEnding[]): Promise<void
     reason: e.reason ?? null,
     error: e.error ?? null,
   }));
-  await tx.execute(sql`
+  await executePrepared(
+    sql`
     update automation_runs r set status = v.status, reason = v.reason, error = v.error, resume_at = null,
       finished_at = now(), duration_ms = ${RUN_DURATION_MS}, updated_at = now()
     from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text)
-    where r.id = v.id and r.status in ('queued', 'running', 'waiting')`);
+    where r.id = any(${uuidArray(rows.map((r) => r.id))}::uuid[]) and r.id = v.id
+      and case r.status when 'queued' then true when 'running' then true when 'waiting' then true else false end`,
+    tx,
+  );
 }
 
 /** Settles one run (see `settleRuns`). */

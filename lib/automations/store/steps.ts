@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import type { StepStatus } from "@/lib/db/schema";
 
 export interface StepRecord {
@@ -42,6 +43,10 @@ function row(step: StepRecord) {
   };
 }
 
+const STEP_COLUMNS = sql.raw(`tenant_id uuid, run_id uuid, node_id text, node_type text, category text,
+      status text, leg int, position int, input jsonb, output jsonb, error text, reason text,
+      started_at timestamptz, finished_at timestamptz, duration_ms int`);
+
 /**
  * Writes step rows; a node has one row per leg, so writing it again (a redelivered job) updates
  * the row instead of adding a second one. One parameter however many steps: a batch's steps as
@@ -49,13 +54,35 @@ function row(step: StepRecord) {
  */
 export async function recordSteps(tx: DbOrTx, steps: StepRecord[]): Promise<void> {
   if (steps.length === 0) return;
-  await tx.execute(sql`
+  await executePrepared(
+    sql`
     insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position,
       input, output, error, reason, started_at, finished_at, duration_ms)
-    select * from json_to_recordset(${JSON.stringify(steps.map(row))}::json) as x(tenant_id uuid, run_id uuid,
-      node_id text, node_type text, category text, status text, leg int, position int, input jsonb, output jsonb,
-      error text, reason text, started_at timestamptz, finished_at timestamptz, duration_ms int)
+    select * from json_to_recordset(${JSON.stringify(steps.map(row))}::json) as x(${STEP_COLUMNS})
     on conflict (run_id, node_id, leg) do update set status = excluded.status, position = excluded.position,
       input = excluded.input, output = excluded.output, error = excluded.error, reason = excluded.reason,
-      finished_at = excluded.finished_at, duration_ms = excluded.duration_ms`);
+      finished_at = excluded.finished_at, duration_ms = excluded.duration_ms`,
+    tx,
+  );
+}
+
+/**
+ * Inserts the step rows not written yet (a node's row of this leg may exist from an earlier
+ * attempt: it is left as it is) and says which are new, by run and node.
+ */
+export async function insertNewSteps(
+  tx: DbOrTx,
+  steps: StepRecord[],
+): Promise<{ id: string; runId: string; nodeId: string }[]> {
+  if (steps.length === 0) return [];
+  const rows = await executePrepared<{ id: string; run_id: string; node_id: string }>(
+    sql`
+    insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position,
+      input, output, error, reason, started_at, finished_at, duration_ms)
+    select * from json_to_recordset(${JSON.stringify(steps.map(row))}::json) as x(${STEP_COLUMNS})
+    on conflict do nothing
+    returning id, run_id, node_id`,
+    tx,
+  );
+  return rows.map((r) => ({ id: String(r.id), runId: String(r.run_id), nodeId: String(r.node_id) }));
 }

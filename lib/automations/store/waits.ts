@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import {
   automationRuns,
   automationRunWaits,
@@ -68,14 +69,15 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<Created
     resume_at: w.resumeAt.toISOString(),
     attempt: w.attempt ?? null,
   }));
-  const created = await tx.execute<{
+  const created = await executePrepared<{
     id: string;
     run_id: string;
     node_id: string;
     kind: WaitKind;
     jobs: number;
     notified: number;
-  }>(sql`
+  }>(
+    sql`
     with w as (
       insert into automation_run_waits (tenant_id, run_id, automation_id, automation_version, node_id,
         node_type, step_id, leg, event, kind, resume_at, attempt)
@@ -94,7 +96,9 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<Created
     -- A CTE that only reads is run only when read: selecting "notified" is what makes "due" notify.
     select w.id, w.run_id, w.node_id, w.kind, (select count(*) from jobs)::int as jobs,
       (select count(*) from due)::int as notified
-    from w`);
+    from w`,
+    tx,
+  );
   if (created.length > 0 && Number(created[0]!.jobs) !== waits.length) {
     throw new Error(
       "The automation_resume task is not registered with graphile-worker; run `tillflow migrate`.",
@@ -208,11 +212,14 @@ export async function completeSteps(
     reason: s.reason ?? null,
     error: s.error ?? null,
   }));
-  await tx.execute(sql`
+  await executePrepared(
+    sql`
     update automation_run_steps s set status = v.status, reason = v.reason, error = v.error, finished_at = now(),
       duration_ms = (extract(epoch from now() - s.started_at) * 1000)::int
     from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text)
-    where s.id = v.id`);
+    where s.id = v.id`,
+    tx,
+  );
 }
 
 /**
@@ -226,11 +233,14 @@ export async function cancelPendingWaitsOf(
   runs: { runId: string; reason: string }[],
 ): Promise<void> {
   if (runs.length === 0) return;
-  const cancelled = await tx.execute<{ id: string; step_id: string | null; reason: string }>(sql`
+  const cancelled = await executePrepared<{ id: string; step_id: string | null; reason: string }>(
+    sql`
     update automation_run_waits w set status = 'cancelled', reason = v.reason, resolved_at = now()
     from json_to_recordset(${JSON.stringify(runs)}::json) as v("runId" uuid, reason text)
     where w.run_id = v."runId" and w.status = 'pending' and w.kind <> 'later'
-    returning w.id, w.step_id, w.reason`);
+    returning w.id, w.step_id, w.reason`,
+    tx,
+  );
   if (cancelled.length === 0) return;
   await tx.execute(sql`
     select graphile_worker.remove_job(k) from json_array_elements_text(${JSON.stringify(cancelled.map((w) => w.id))}::json) as k`);
