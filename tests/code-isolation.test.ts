@@ -16,6 +16,8 @@ import { killWorkers, spawnWorker } from "./worker-process";
 // with a wide margin (what a script on an event loop would cause), and the figures are printed.
 
 const CPU_STOP = "The script ran for more than 1 second and was stopped.";
+/** On a machine busy with other test files, a thread can get less than its second of CPU in 10 s. */
+const STOPPED = [CPU_STOP, "The script took more than 10 seconds and was stopped."];
 const LOOP = "for (;;) {}";
 
 let web: WebServer;
@@ -186,9 +188,12 @@ test("a viewer's dry run of a looping script is refused over HTTP; an editor's r
 
   expect(editor.status, JSON.stringify(editor.body)).toBe(200);
   const steps = editor.body.steps as { nodeId: string; outcome: string; error?: string }[];
-  expect(steps.filter((s) => s.nodeId.startsWith("code")).map((s) => [s.outcome, s.error])).toEqual(
-    Array.from({ length: STEPS }, () => ["error", CPU_STOP]),
-  );
+  const code = steps.filter((s) => s.nodeId.startsWith("code"));
+  expect(code).toHaveLength(STEPS);
+  for (const step of code) {
+    expect(step.outcome).toBe("error");
+    expect(STOPPED).toContain(step.error);
+  }
   latencies.sort((a, b) => a - b);
   const worst = latencies.at(-1)!;
   console.log(
