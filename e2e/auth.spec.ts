@@ -2,7 +2,7 @@ import { DEMO_USERS, expect, signIn, signOut, test, type DemoRole } from "./help
 
 for (const role of ["admin", "editor", "viewer"] as const satisfies readonly DemoRole[]) {
   test(`${role} signs in, sees who they are in the shell, and signs out`, async ({ page }) => {
-    await signIn(page, role);
+    await signIn(page, role, { form: true });
     await expect(page.getByRole("heading", { level: 1, name: "Automations" })).toBeVisible();
     await expect(page.getByTestId("signed-in-role")).toHaveText(DEMO_USERS[role].label);
     await expect(page.getByTestId("shop-name")).toHaveText("Demo Store");
@@ -52,7 +52,7 @@ test("after 5 wrong passwords for one account the form says how long to wait", a
 });
 
 test("signed-in staff who open sign-in land on the Dashboard", async ({ page }) => {
-  await signIn(page, "editor", { then: null });
+  await signIn(page, "editor", { then: null, form: true });
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   await page.goto("/sign-in");
   await page.waitForURL("**/dashboard");

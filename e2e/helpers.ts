@@ -42,24 +42,34 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
 export { expect };
 
 /**
- * Signs in through the form as a demo user (or any email), lands on the Dashboard (the app's home),
- * then opens `then` (default "/automations", where the specs written before the Dashboard start).
- * Pass `then: null` to stay on the Dashboard.
+ * Signs in as a demo user (or any email) and opens `then` (default "/automations", where the specs
+ * written before the Dashboard start; `null`: the Dashboard, the app's home), checking the shell
+ * names who is signed in. The session comes from the sign-in endpoint the form posts to, in one
+ * request; `form: true` fills in the form itself and lands on the Dashboard as a person does
+ * (auth.spec.ts), which costs two more page loads per spec.
  */
 export async function signIn(
   page: Page,
   role: DemoRole | { email: string; password: string },
-  { then = "/automations" }: { then?: string | null } = {},
+  { then = "/automations", form = false }: { then?: string | null; form?: boolean } = {},
 ): Promise<void> {
   const { email, password } =
     typeof role === "string" ? { email: DEMO_USERS[role].email, password: DEMO_PASSWORD } : role;
-  await page.goto("/sign-in");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL("**/dashboard");
+  if (form) {
+    await page.goto("/sign-in");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL("**/dashboard");
+    await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+    if (then) await page.goto(then);
+    return;
+  }
+  // The page's request context shares the browser's cookies: the session cookie lands there.
+  const reply = await page.request.post("/api/auth/sign-in/email", { data: { email, password } });
+  expect(reply.status(), await reply.text()).toBe(200);
+  await page.goto(then ?? "/dashboard");
   await expect(page.getByTestId("signed-in-email")).toHaveText(email);
-  if (then) await page.goto(then);
 }
 
 export async function signOut(page: Page): Promise<void> {

@@ -68,7 +68,12 @@ const [, , typesChecked] = await checksAtOnce([
 
 // Types were just checked over the whole project; the build need not check them again. It comes
 // before the integration tests: some start the production server from it (tests/web-server.ts).
-const built = check("build", "npx", ["next", "build"], typesChecked ? { TILLFLOW_TYPES_CHECKED: "1" } : {});
+const built = check(
+  "build",
+  "npx",
+  ["next", "build"],
+  typesChecked ? { TILLFLOW_SKIP_BUILD_TYPECHECK: "1" } : {},
+);
 
 const unitOk = run("npx", [
   "vitest",
