@@ -11,8 +11,8 @@ import {
 } from "@/lib/automations/nodes/executor";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import { settleRuns } from "@/lib/automations/store/runs";
-import { insertNewSteps, recordSteps, type StepRecord } from "@/lib/automations/store/steps";
-import { completeSteps, createWaits, type NewWait } from "@/lib/automations/store/waits";
+import { newStepsSql, recordSteps, type StepRecord } from "@/lib/automations/store/steps";
+import { completeSteps, createWaitsWithSteps } from "@/lib/automations/store/waits";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
 import { actionContext, dedupeKey, redact, waitOf, type LegContext } from "./leg";
@@ -337,28 +337,24 @@ async function insertDeliveries(tx: Tx, deliveries: Delivery[]): Promise<number>
   return inserted.length;
 }
 
-/** Writes a phase's waits: their `waiting` steps, the rows and their jobs (none twice on a replay). */
+/** Writes a phase's waits: their `waiting` steps, the rows and their jobs in one statement (none twice on a replay). */
 async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
   if (writes.waits.length === 0) return;
-  const inserted = await insertNewSteps(
+  const created = await createWaitsWithSteps(
     tx,
-    writes.waits.map(({ leg, step, position, output }) => ({
-      ...writes.base(leg, step),
-      position,
-      category: "wait",
-      status: "waiting" as const,
-      input: step.params,
-      output,
-      finishedAt: null,
-    })),
+    newStepsSql(
+      writes.waits.map(({ leg, step, position, output }) => ({
+        ...writes.base(leg, step),
+        position,
+        category: "wait",
+        status: "waiting" as const,
+        input: step.params,
+        output,
+        finishedAt: null,
+      })),
+    ),
+    writes.waits.map(({ leg, step, kind, resumeAt }) => waitOf(leg.ctx, step, { kind, resumeAt })),
   );
-  const stepIds = new Map(inserted.map((row) => [`${row.runId}|${row.nodeId}`, row.id]));
-  const waits: NewWait[] = writes.waits.flatMap(({ leg, step, kind, resumeAt }) => {
-    const stepId = stepIds.get(`${leg.ctx.runId}|${step.nodeId}`);
-    if (!stepId) return []; // written by an earlier attempt of this leg, with its job
-    return [waitOf(leg.ctx, step, { kind, resumeAt, stepId })];
-  });
-  const created = await createWaits(tx, waits);
   const asked = new Map(
     writes.waits.map(({ leg, step, output }) => [
       `${leg.ctx.runId}|${step.nodeId}`,

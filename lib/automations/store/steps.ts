@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import type { StepStatus } from "@/lib/db/schema";
@@ -67,22 +67,15 @@ export async function recordSteps(tx: DbOrTx, steps: StepRecord[]): Promise<void
 }
 
 /**
- * Inserts the step rows not written yet (a node's row of this leg may exist from an earlier
- * attempt: it is left as it is) and says which are new, by run and node.
+ * An INSERT (to use as a CTE) of the step rows not written yet — a node's row of this leg may
+ * exist from an earlier attempt, and is then left as it is — returning the new ones' `id`,
+ * `run_id` and `node_id`.
  */
-export async function insertNewSteps(
-  tx: DbOrTx,
-  steps: StepRecord[],
-): Promise<{ id: string; runId: string; nodeId: string }[]> {
-  if (steps.length === 0) return [];
-  const rows = await executePrepared<{ id: string; run_id: string; node_id: string }>(
-    sql`
+export function newStepsSql(steps: StepRecord[]): SQL {
+  return sql`
     insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position,
       input, output, error, reason, started_at, finished_at, duration_ms)
     select * from json_to_recordset(${JSON.stringify(steps.map(row))}::json) as x(${STEP_COLUMNS})
     on conflict do nothing
-    returning id, run_id, node_id`,
-    tx,
-  );
-  return rows.map((r) => ({ id: String(r.id), runId: String(r.run_id), nodeId: String(r.node_id) }));
+    returning id, run_id, node_id`;
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import {
@@ -55,20 +55,56 @@ export interface CreatedWait {
  */
 export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<CreatedWait[]> {
   if (waits.length === 0) return [];
-  const rows = waits.map((w) => ({
+  return insertWaits(
+    tx,
+    sql``,
+    sql`select * from json_to_recordset(${JSON.stringify(waits.map(waitRow))}::json) as x(${WAIT_COLUMNS}, step_id uuid)`,
+  );
+}
+
+/**
+ * `createWaits` for waits that each have a `waiting` step of their own, written by the same
+ * statement: the steps (`newStepsSql`, its step's node in `nodeId`), then the waits of the steps
+ * that were new, with their jobs. A step that exists already was written by an earlier attempt of
+ * the leg, together with its wait and job: neither is written again.
+ */
+export async function createWaitsWithSteps(
+  tx: DbOrTx,
+  steps: SQL,
+  waits: Omit<NewWait, "stepId">[],
+): Promise<CreatedWait[]> {
+  if (waits.length === 0) return [];
+  return insertWaits(
+    tx,
+    sql`steps as (${steps}),`,
+    sql`select x.*, s.id as step_id
+      from json_to_recordset(${JSON.stringify(waits.map(waitRow))}::json) as x(${WAIT_COLUMNS})
+      join steps s on s.run_id = x.run_id and s.node_id = x.node_id`,
+  );
+}
+
+const WAIT_COLUMNS = sql.raw(`tenant_id uuid, run_id uuid, automation_id uuid, automation_version int,
+  node_id text, node_type text, leg int, event jsonb, kind text, resume_at timestamptz, attempt int`);
+
+function waitRow(w: Omit<NewWait, "stepId"> & { stepId?: string | null }) {
+  return {
     tenant_id: w.tenantId,
     run_id: w.runId,
     automation_id: w.automationId,
     automation_version: w.automationVersion,
     node_id: w.nodeId,
     node_type: w.nodeType,
-    step_id: w.stepId,
     leg: w.leg,
     event: w.event,
     kind: w.kind,
     resume_at: w.resumeAt.toISOString(),
     attempt: w.attempt ?? null,
-  }));
+    ...(w.stepId === undefined ? {} : { step_id: w.stepId }),
+  };
+}
+
+/** The waits `source` selects (WAIT_COLUMNS and `step_id`), after the CTEs `before`, with their jobs. */
+async function insertWaits(tx: DbOrTx, before: SQL, source: SQL): Promise<CreatedWait[]> {
   const created = await executePrepared<{
     id: string;
     run_id: string;
@@ -78,12 +114,12 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<Created
     notified: number;
   }>(
     sql`
-    with w as (
+    with ${before} w as (
       insert into automation_run_waits (tenant_id, run_id, automation_id, automation_version, node_id,
-        node_type, step_id, leg, event, kind, resume_at, attempt)
-      select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(tenant_id uuid, run_id uuid,
-        automation_id uuid, automation_version int, node_id text, node_type text, step_id uuid, leg int,
-        event jsonb, kind text, resume_at timestamptz, attempt int)
+        node_type, leg, event, kind, resume_at, attempt, step_id)
+      select x.tenant_id, x.run_id, x.automation_id, x.automation_version, x.node_id, x.node_type, x.leg,
+        x.event, x.kind, x.resume_at, x.attempt, x.step_id
+      from (${source}) x
       returning id, run_id, node_id, kind, resume_at
     ), jobs as (
       insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key)
@@ -99,7 +135,7 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<Created
     from w`,
     tx,
   );
-  if (created.length > 0 && Number(created[0]!.jobs) !== waits.length) {
+  if (created.length > 0 && Number(created[0]!.jobs) !== created.length) {
     throw new Error(
       "The automation_resume task is not registered with graphile-worker; run `tillflow migrate`.",
     );
