@@ -11,7 +11,7 @@ import {
 } from "@/lib/automations/nodes/executor";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import { settleRuns } from "@/lib/automations/store/runs";
-import { newStepsSql, recordSteps, type StepRecord } from "@/lib/automations/store/steps";
+import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { completeSteps, createWaitsWithSteps } from "@/lib/automations/store/waits";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
@@ -342,17 +342,15 @@ async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
   if (writes.waits.length === 0) return;
   const created = await createWaitsWithSteps(
     tx,
-    newStepsSql(
-      writes.waits.map(({ leg, step, position, output }) => ({
-        ...writes.base(leg, step),
-        position,
-        category: "wait",
-        status: "waiting" as const,
-        input: step.params,
-        output,
-        finishedAt: null,
-      })),
-    ),
+    writes.waits.map(({ leg, step, position, output }) => ({
+      ...writes.base(leg, step),
+      position,
+      category: "wait",
+      status: "waiting" as const,
+      input: step.params,
+      output,
+      finishedAt: null,
+    })),
     writes.waits.map(({ leg, step, kind, resumeAt }) => waitOf(leg.ctx, step, { kind, resumeAt })),
   );
   const asked = new Map(

@@ -9,6 +9,7 @@ import {
   type WaitKind,
 } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
+import { newStepsSql, type StepRecord } from "./steps";
 
 export type WaitRow = typeof automationRunWaits.$inferSelect;
 
@@ -63,20 +64,20 @@ export async function createWaits(tx: DbOrTx, waits: NewWait[]): Promise<Created
 }
 
 /**
- * `createWaits` for waits that each have a `waiting` step of their own, written by the same
- * statement: the steps (`newStepsSql`, its step's node in `nodeId`), then the waits of the steps
- * that were new, with their jobs. A step that exists already was written by an earlier attempt of
+ * `createWaits` for waits that each have a `waiting` step of their own (the step of the wait's
+ * node), written by the same statement: the steps, then the waits of the steps that were new,
+ * with their jobs. A step that exists already was written by an earlier attempt of
  * the leg, together with its wait and job: neither is written again.
  */
 export async function createWaitsWithSteps(
   tx: DbOrTx,
-  steps: SQL,
+  steps: StepRecord[],
   waits: Omit<NewWait, "stepId">[],
 ): Promise<CreatedWait[]> {
   if (waits.length === 0) return [];
   return insertWaits(
     tx,
-    sql`steps as (${steps}),`,
+    sql`steps as (${newStepsSql(steps)}),`,
     sql`select x.*, s.id as step_id
       from json_to_recordset(${JSON.stringify(waits.map(waitRow))}::json) as x(${WAIT_COLUMNS})
       join steps s on s.run_id = x.run_id and s.node_id = x.node_id`,
