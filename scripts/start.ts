@@ -171,7 +171,6 @@ async function main(): Promise<void> {
   databaseReady = prepared;
   // A database that cannot start ends the start at once, with its own message, not after the build.
   if (web && !dev && buildIsStale()) await Promise.all([build(), prepared]);
-  if (stopping) return;
   const url = await prepared;
   if (stopping) return;
 

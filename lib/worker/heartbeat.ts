@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { and, desc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { textArray } from "@/lib/db/array-literal";
 import { getDb } from "@/lib/db/client";
 import { workerHeartbeats } from "@/lib/db/schema";
 
@@ -59,11 +60,6 @@ function pidExists(pid: number): boolean {
   }
 }
 
-/** A text[] built from a JSON parameter (drizzle would spread a JS array into a list of parameters). */
-function textArray(values: string[]) {
-  return sql`array(select json_array_elements_text(${JSON.stringify(values)}::json))::text[]`;
-}
-
 export async function registerWorker(workerId: string, hostname: string, pid: number): Promise<void> {
   await getDb()
     .insert(workerHeartbeats)
@@ -81,7 +77,7 @@ export async function registerWorker(workerId: string, hostname: string, pid: nu
  */
 export async function beat(workerId: string, lockIds: string[]): Promise<boolean> {
   const rows = await getDb().execute<{ was_stopped: boolean }>(sql`
-    update ${workerHeartbeats} h set last_seen_at = now(), lock_ids = ${textArray(lockIds)}, stopped_at = null
+    update ${workerHeartbeats} h set last_seen_at = now(), lock_ids = ${textArray(lockIds)}::text[], stopped_at = null
     from (select worker_id, stopped_at from ${workerHeartbeats} where worker_id = ${workerId}) old
     where h.worker_id = old.worker_id
     returning old.stopped_at is not null as was_stopped`);
@@ -165,5 +161,5 @@ export async function sweepSilentWorkers(
 /** Releases the jobs the given graphile-worker lock ids hold, through our own pool. */
 export async function forceUnlock(lockIds: string[]): Promise<void> {
   if (lockIds.length === 0) return;
-  await getDb().execute(sql`select graphile_worker.force_unlock_workers(${textArray(lockIds)})`);
+  await getDb().execute(sql`select graphile_worker.force_unlock_workers(${textArray(lockIds)}::text[])`);
 }

@@ -47,11 +47,9 @@ export function dedupeKey(leg: LegContext, nodeId: string): string {
 }
 
 /** A wait this leg makes at `node`: the leg's run, version and event, plus what is particular to it. */
-export function waitOf<F extends Pick<NewWait, "kind" | "resumeAt"> & Partial<NewWait>>(
-  leg: LegContext,
-  node: { nodeId: string; nodeType: string },
-  fields: F,
-): Omit<NewWait, "stepId"> & F {
+export function waitOf<
+  F extends Pick<NewWait, "kind" | "resumeAt"> & Partial<Pick<NewWait, "stepId" | "leg" | "attempt">>,
+>(leg: LegContext, node: { nodeId: string; nodeType: string }, fields: F): Omit<NewWait, "stepId"> & F {
   return {
     tenantId: leg.tenantId,
     runId: leg.runId,

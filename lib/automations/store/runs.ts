@@ -87,7 +87,7 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
     -- index can answer: joined on the JSON alone, guessed at 100 rows, a leg or two were settled
     -- by scanning every running and waiting run of the month (bench -- live: 4.6 ms a call with
     -- the shop's 2-day waits piling up, the costliest statement of the live path).
-    where r.id = any(${uuidArray(rows.map((r) => r.id))}::uuid[]) and r.id = ids.id
+    where r.id = any(${uuidArray(rows.map((row) => row.id))}::uuid[]) and r.id = ids.id
       and case r.status when 'running' then true when 'waiting' then true else false end
       -- A leg settles its run unless a newer leg of it is in flight: once a wait of another branch
       -- was claimed for the next leg (legs moved on, status running), that leg owns the run's
@@ -126,7 +126,7 @@ export async function finishRuns(tx: DbOrTx, endings: RunEnding[]): Promise<void
     update automation_runs r set status = v.status, reason = v.reason, error = v.error, resume_at = null,
       finished_at = now(), duration_ms = ${RUN_DURATION_MS}, updated_at = now()
     from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text)
-    where r.id = any(${uuidArray(rows.map((r) => r.id))}::uuid[]) and r.id = v.id
+    where r.id = any(${uuidArray(rows.map((row) => row.id))}::uuid[]) and r.id = v.id
       and case r.status when 'queued' then true when 'running' then true when 'waiting' then true else false end`,
     tx,
   );
