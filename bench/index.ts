@@ -6,6 +6,7 @@ import { benchCode } from "./code";
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchFanout } from "./fanout";
+import { benchFloor } from "./floor";
 import { benchHistory } from "./history";
 import { benchLive } from "./live";
 import { benchResume } from "./resume";
@@ -20,6 +21,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "editor-js": benchEditorJs,
   workers: benchWorkers,
   code: benchCode,
+  floor: benchFloor,
 };
 
 async function main() {
