@@ -52,9 +52,17 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse): void 
   req.rawHeaders.push(CLIENT_ADDRESS_HEADER, client);
   req.headers[CLIENT_ADDRESS_HEADER] = client;
   if (isHttps(req)) res.setHeader(hstsHeader.key, hstsHeader.value);
+  // Closing at once would reset the connection over a reply the client may not have read yet
+  // (a socket closed with input unread sends a reset): the reply is sent, reading stops, and the
+  // socket goes a moment later. For a `Connection: close` request Node would otherwise close the
+  // socket as soon as the reply is written (its `destroySoon`); it only ends our side instead.
+  res.once("prefinish", () => {
+    if (req.complete) return;
+    const socket = req.socket;
+    socket.destroySoon = () => void socket.end();
+  });
   res.once("finish", () => {
     if (req.complete) return;
-    // Closing at once would reset the connection over a reply the client may not have read yet.
     req.pause();
     setTimeout(() => req.socket.destroy(), CLOSE_UNREAD_AFTER_MS).unref();
   });

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readBodyText } from "@/lib/api/body";
 import { upsertEntity } from "@/lib/entities/service";
@@ -183,6 +184,47 @@ describe("on the production server", () => {
     const health = await fetch(`${server.baseUrl}/api/health?scope=web`);
     expect(health.status).toBe(200);
   }, 120_000);
+
+  test("a client that reads its reply late still gets its 413, and the connection goes a moment later", async () => {
+    // `Connection: close` and 8 MB of a chunked body; the server replies and stops reading with
+    // bytes unread. The client reads nothing for 300 ms, then sends a little more (as a client
+    // streaming a body does) and reads. A server that closed the socket at once had reset the
+    // connection by then: that write failed and the 413 was lost (seen in CI as EPIPE).
+    const url = new URL(server.baseUrl);
+    // Half-open allowed: the client does not end its side when the server ends its own.
+    const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.pause();
+    const received: Buffer[] = [];
+    let failure: Error | null = null;
+    socket.on("data", (c: Buffer) => received.push(c));
+    socket.on("error", (e) => (failure ??= e));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    const ended = new Promise((resolve) => socket.once("end", resolve));
+    const chunked = (data: Buffer) => [`${data.length.toString(16)}\r\n`, data, "\r\n"];
+    const chunk = Buffer.alloc(65_536, "a");
+    socket.write(
+      `POST /api/v1/events HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${shop.keys.editor}\r\n` +
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+    );
+    for (let sent = 0; sent < 8 * MB; sent += chunk.length)
+      for (const part of chunked(chunk)) socket.write(part);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const part of chunked(chunk.subarray(0, 1024))) socket.write(part);
+    await new Promise((r) => setTimeout(r, 50));
+    socket.resume();
+    await Promise.race([ended, closed]);
+    expect(failure).toBeNull();
+    const reply = Buffer.concat(received).toString();
+    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(reply).toMatch(/larger than 5 MB/);
+    // Then the server closes the connection, though the client goes on sending: it is not read.
+    const endedAt = performance.now();
+    const sending = setInterval(() => socket.write(chunked(chunk.subarray(0, 1024)).join("")), 100);
+    await closed;
+    clearInterval(sending);
+    expect(performance.now() - endedAt).toBeLessThan(5_000);
+  }, 60_000);
 
   test("an unknown webhook token is a 404 before any of the body is read", async () => {
     const unknown = crypto.randomBytes(18).toString("base64url");
