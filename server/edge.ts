@@ -54,8 +54,9 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse): void 
   if (isHttps(req)) res.setHeader(hstsHeader.key, hstsHeader.value);
   // Closing at once would reset the connection over a reply the client may not have read yet
   // (a socket closed with input unread sends a reset): the reply is sent, reading stops, and the
-  // socket goes a moment later. For a `Connection: close` request Node would otherwise close the
-  // socket as soon as the reply is written (its `destroySoon`); it only ends our side instead.
+  // socket goes a moment later. A reply that says `Connection: close` (a direct route's 413 does)
+  // would otherwise have Node close the socket as soon as it is written (`destroySoon`): that now
+  // only ends our side.
   res.once("prefinish", () => {
     if (req.complete) return;
     const socket = req.socket;
