@@ -25,7 +25,8 @@ interface Mode {
 const BATCHED: Mode = { label: "batched", localQueueSize: CONCURRENCY, completeBatchDelay: 0 };
 const UNBATCHED: Mode = { label: "unbatched", localQueueSize: 1, completeBatchDelay: -1 };
 
-async function pendingJobs(): Promise<number> {
+/** Jobs left in graphile-worker's queue, due or not. */
+export async function pendingJobs(): Promise<number> {
   const [row] = await getDb().execute<{ n: number }>(
     sql`select count(*)::int as n from graphile_worker._private_jobs`,
   );

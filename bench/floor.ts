@@ -21,6 +21,7 @@ import { getDb } from "@/lib/db/client";
 import { dataRoot } from "@/lib/db/embedded";
 import { startWorker, type WorkerHandle } from "@/worker/run";
 import { postgresProbe } from "./cpu";
+import { pendingJobs } from "./engine";
 import { benchDatabase, report, waitUntil } from "./harness";
 import { openLoop } from "./live-load";
 
@@ -61,13 +62,6 @@ const insertRowAndJob = () =>
     with r as (insert into bench_floor_rows default values returning id)
     select graphile_worker.add_job('bench_floor_noop', json_build_object('id', (select id from r)))`);
 
-async function jobsPending(): Promise<number> {
-  const [row] = await getDb().execute<{ n: number }>(
-    sql`select count(*)::int as n from graphile_worker._private_jobs`,
-  );
-  return row!.n;
-}
-
 export async function benchFloor(): Promise<void> {
   const db = await benchDatabase("floor");
   let worker: WorkerHandle | null = null;
@@ -90,11 +84,11 @@ export async function benchFloor(): Promise<void> {
     console.log(`backlog: ${BACKLOG} no-op jobs released at once…`);
     const backlogCpu = await postgresCpu(async () => {
       await getDb().execute(sql`update graphile_worker._private_jobs set run_at = now()`);
-      await waitUntil(async () => (await jobsPending()) === 0, 300_000, 20);
+      await waitUntil(async () => (await pendingJobs()) === 0, 300_000, 20);
     });
 
     for (let i = 0; i < 50; i++) await insertRowAndJob();
-    await waitUntil(async () => (await jobsPending()) === 0, 30_000, 20);
+    await waitUntil(async () => (await pendingJobs()) === 0, 30_000, 20);
     console.log(`job: a row and a no-op job in one statement, ${RATE}/s for ${SECONDS}s…`);
     const doneBefore = jobsDone;
     let jobs = 0;
