@@ -22,7 +22,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { resolveCaller } from "@/lib/auth/caller";
+import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { createTenant } from "@/lib/auth/tenants";
 import { createAutomation, publishAutomation } from "@/lib/automations/service";
 import { ScriptPool } from "@/lib/automations/code/pool";

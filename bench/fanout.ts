@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { resolveCaller } from "@/lib/auth/caller";
+import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { createTenant } from "@/lib/auth/tenants";
 import { createAutomation, publishAutomation } from "@/lib/automations/service";
 import { getDb } from "@/lib/db/client";

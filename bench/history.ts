@@ -13,7 +13,7 @@
 import { sql } from "drizzle-orm";
 import { GET as runsRoute } from "@/app/api/v1/runs/route";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { resolveCaller } from "@/lib/auth/caller";
+import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { createTenant } from "@/lib/auth/tenants";
 import { encodePreciseCursor } from "@/lib/automations/precise-cursor";
 import { createAutomation, publishAutomation } from "@/lib/automations/service";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { getAuth } from "@/lib/auth/auth";
-import { resolveCaller } from "@/lib/auth/caller";
+import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/auth/users";
 import { createShop } from "./fixtures";
 

@@ -5,7 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { resolveCaller } from "@/lib/auth/caller";
+import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { addMember } from "@/lib/auth/users";
 import { createCredential } from "@/lib/credentials/store";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { assertRole, resolveCaller, type Caller } from "@/lib/auth/caller";
+import { assertRole, type Caller } from "@/lib/auth/caller";
+import { resolveCaller } from "@/lib/auth/resolve-caller";
 import type { Role } from "@/lib/auth/roles";
 import { AppError, parseOrThrow, unauthorized } from "@/lib/errors";
 import { readBodyText } from "./body";

@@ -1,6 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { assertRole, resolveCaller, type Caller } from "./caller";
+import { assertRole, type Caller } from "./caller";
+import { resolveCaller } from "./resolve-caller";
 import type { Role } from "./roles";
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { automationRuns, type RunEvent } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import type { RecordedEvent } from "@/lib/events/record";
+import type { RecordedEvent } from "@/lib/events/types";
 import { freshJobsSql } from "@/lib/jobs";
 import type { Graph } from "./graph/schema";
 import { listenersFor, stampMatches, type Listener } from "./listeners";

@@ -4,7 +4,8 @@ import { getDb, type DbOrTx, type Tx } from "@/lib/db/client";
 import { entities, entityNotes } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
-import { recordEvents, type NewEvent, type RecordedEvent } from "@/lib/events/record";
+import { recordEvents } from "@/lib/events/record";
+import type { NewEvent, RecordedEvent } from "@/lib/events/types";
 import { DOMAIN_LABELS, domainSchemas, isDomain, STATUS_EVENTS, type Domain } from "./domains";
 
 const tagList = z

@@ -6,7 +6,7 @@ import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/enti
 import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
 import { recordGrouped } from "./group";
 import { recordIngested, withId } from "./record-ingested";
-import type { RecordedEvent } from "./record";
+import type { RecordedEvent } from "./types";
 
 const ALL_DOMAINS = [...DOMAINS, ...ENTITYLESS_DOMAINS] as const;
 

@@ -2,26 +2,7 @@ import crypto from "node:crypto";
 import { startRuns, type EventTarget } from "@/lib/automations/dispatch";
 import type { DbOrTx } from "@/lib/db/client";
 import { events } from "@/lib/db/schema";
-
-export interface NewEvent {
-  /** Caller-chosen id for idempotent ingest; generated when absent. */
-  id?: string;
-  type: string;
-  domain: string;
-  entityId: string | null;
-  payload?: Record<string, unknown>;
-}
-
-export interface RecordedEvent {
-  id: string;
-  type: string;
-  domain: string;
-  entityId: string | null;
-  payload: Record<string, unknown>;
-  createdAt: Date;
-  /** False when an event with this id was already recorded (a retried ingest). */
-  inserted: boolean;
-}
+import type { NewEvent, RecordedEvent } from "./types";
 
 /**
  * Writes event rows inside the caller's transaction and starts the runs of every active

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { readBodyText } from "@/lib/api/body";
 import { errorResponse, json, MAX_BODY_BYTES, tooLarge } from "@/lib/api/route";
-import { resolveCaller } from "@/lib/auth/caller";
+import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { AppError } from "@/lib/errors";
 import { createMcpServer } from "@/lib/mcp/server";
 

@@ -3,7 +3,7 @@ import { executorFor } from "@/lib/automations/nodes/executors";
 import type { ActionOutput } from "@/lib/automations/nodes/executor";
 import { evaluatorFor } from "./evaluate";
 import { planFrom, type PlannedStep } from "./interpreter";
-import type { Leg } from "./phase";
+import type { Leg } from "./leg-state";
 import { subActionId } from "./sub-action";
 
 /**

@@ -8,7 +8,7 @@ import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
 import { continueAfter } from "./follow-up";
 import { actionContext, dedupeKey, redact, waitOf } from "./leg";
-import type { Leg, LegHooks } from "./phase";
+import type { Leg, LegHooks } from "./leg-state";
 
 const DEFAULT_RESEND_REASON = "Re-sent after an interruption, with the same Idempotency-Key.";
 

@@ -1,22 +1,21 @@
 import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
-import type { actionDeliveries, DeliveryStatus, WaitKind } from "@/lib/db/schema";
+import type { actionDeliveries, WaitKind } from "@/lib/db/schema";
 import {
   ActionError,
   type ActionContext,
   type ActionOutput,
   type DatabaseExecutor,
-  type OutsideExecutor,
 } from "@/lib/automations/nodes/executor";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import { settleRuns } from "@/lib/automations/store/runs";
 import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
 import { completeSteps, createWaitsWithSteps } from "@/lib/automations/store/waits";
-import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
-import { actionContext, dedupeKey, redact, waitOf, type LegContext } from "./leg";
+import { actionContext, dedupeKey, redact, waitOf } from "./leg";
 import { continueAfter } from "./follow-up";
+import type { Leg, LegHooks } from "./leg-state";
 import { deferDownstream, takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
 import { notifyApprovers } from "./notify-approvers";
@@ -38,37 +37,6 @@ import { prepareAction, prepareWait } from "./prepare";
 
 type ActionStep = Extract<PlannedStep, { kind: "action" }>;
 type WaitStep = Extract<PlannedStep, { kind: "wait" }>;
-
-/** What an earlier attempt of a leg recorded for one action (a replay reads it instead of acting). */
-export interface RecordedAction {
-  status: DeliveryStatus;
-  request: Record<string, unknown>;
-  response: Record<string, unknown> | null;
-  error: string | null;
-  step: { status: string; output: Record<string, unknown> | null } | null;
-}
-
-/** A leg being executed. */
-export interface Leg {
-  ctx: LegContext;
-  /** The graph the leg walks (a retry defers what follows a failed action). */
-  graph: Graph;
-  plan: PlannedStep[];
-  /** The next step of `plan` to take. */
-  cursor: number;
-  /** A replay's recorded actions by node id; null for a leg nobody tried before. */
-  recorded: Map<string, RecordedAction> | null;
-  /** A resumed leg's wait step, completed by the leg's first phase (with the wake note, if any). */
-  opening: { stepId: string | null; note: string | null } | null;
-  /** Set by a phase: the outside action the leg stopped at. */
-  outside: {
-    step: Extract<PlannedStep, { kind: "action" }>;
-    executor: OutsideExecutor<never>;
-    request: Record<string, unknown>;
-    /** An earlier attempt was cut short mid-request: send again under the same key, and say so. */
-    resend: boolean;
-  } | null;
-}
 
 /** Thrown when a delivery of a phase exists already: another attempt got there first. */
 export class DeliveryConflict extends Error {
@@ -410,16 +378,6 @@ function snapshot(leg: Leg): () => void {
     });
     leg.ctx.steps = saved.steps;
   };
-}
-
-/** What the pipeline does for a leg that executeLegs cannot finish by itself. */
-export interface LegHooks {
-  /** Reads back what an earlier attempt of the leg recorded, into `leg.recorded`. */
-  reload(leg: Leg): Promise<void>;
-  /** A leg alone failed unexpectedly (not an ActionError: those only fail their step). */
-  onError(leg: Leg, error: unknown): Promise<void>;
-  /** A guard stopped the leg: its run fails with this reason. */
-  stop(leg: Leg, reason: string): Promise<void>;
 }
 
 /** SPEC §2 "Guards": a leg may be active for at most 5 minutes (slow calls add up). */

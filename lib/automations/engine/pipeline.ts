@@ -14,7 +14,8 @@ import { followUpOf } from "./follow-up";
 import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON, type PlannedStep } from "./interpreter";
 import { newLeg } from "./leg";
 import { parseSubActionId } from "./sub-action";
-import { executeLegs, type Leg, type RecordedAction } from "./phase";
+import type { Leg, RecordedAction } from "./leg-state";
+import { executeLegs } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
 
 /**

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { recordEvents, type NewEvent } from "@/lib/events/record";
+import { recordEvents } from "@/lib/events/record";
+import type { NewEvent } from "@/lib/events/types";
 import {
   dropExpiredPartitions,
   ensureRunPartitions,
