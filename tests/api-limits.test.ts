@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { PUT as putEntity } from "@/app/api/v1/entities/[domain]/[id]/route";
 import { POST as postEvents } from "@/app/api/v1/events/route";
 import { GET as listAutomations } from "@/app/api/v1/automations/route";
-import { Counter } from "@/lib/api/rate-limit";
+import { Counter } from "@/lib/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { rateLimitWindows } from "@/lib/db/schema";
 import { createShop, type ErrorReply, type TestShop } from "./fixtures";

@@ -124,7 +124,7 @@ interface RouteContext<P> {
 /**
  * Wraps a `/api/v1` route handler: resolves the caller (401 if nobody), checks that a write by a
  * session cookie comes from the app's own origin (403, lib/api/same-origin.ts), checks the role (403),
- * counts a write by an API key against its per-minute limit (429, lib/api/rate-limit.ts; `limit:
+ * counts a write by an API key against its per-minute limit (429, lib/api/rate-limit.ts on lib/rate-limit.ts; `limit:
  * "ingest"` counts it as event ingest instead), and turns thrown `AppError`s into `{ error: { code, message, issues? } }`. Anything else is a bug:
  * it is logged and answered with a 500 that leaks nothing.
  */

@@ -1,5 +1,5 @@
 import type { BetterAuthOptions } from "better-auth";
-import { consume } from "@/lib/api/rate-limit";
+import { consume } from "@/lib/rate-limit";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/net/client-address";
 
 /**

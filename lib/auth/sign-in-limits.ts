@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { consume } from "@/lib/api/rate-limit";
+import { consume } from "@/lib/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/net/client-address";
 

@@ -1,7 +1,7 @@
 import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Fixed-window request counters shared by every web process (lib/api/rate-limit.ts): one row per
+ * Fixed-window request counters shared by every web process (lib/rate-limit.ts): one row per
  * limited key (`ingest:<apiKeyId>`, `write:<apiKeyId>`, `sign-in-address:<ip>`), reused window
  * after window, so the table never grows past the number of keys. `sign-in-account:<email>` rows
  * count an account's failed sign-ins instead: `hits` in the streak, `window_start` the last one
