@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- code`: code steps (SPEC §2 "Code step", "Code runs apart").
  *
- *   pool     code steps per second through the script pool (lib/automations/code/pool.ts, its
+ *   pool     code steps per second through the script pool (lib/automations/nodes/code/pool.ts, its
  *            default size, in this process), for a trivial script and for a ~50 ms one, from four
  *            shops at once (one shop alone may hold only half the threads).
  *   shops    a worker process as `npm run worker` starts it and a web process of its own
@@ -25,8 +25,8 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { createTenant } from "@/lib/auth/tenants";
 import { createAutomation, publishAutomation } from "@/lib/automations/service";
-import { ScriptPool } from "@/lib/automations/code/pool";
-import type { ScriptInput } from "@/lib/automations/code/sandbox";
+import { ScriptPool } from "@/lib/automations/nodes/code/pool";
+import type { ScriptInput } from "@/lib/automations/nodes/code/sandbox";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
 import { startWebServer, type WebServer } from "../tests/web-server";

@@ -15,7 +15,7 @@ import { GET as runsRoute } from "@/app/api/v1/runs/route";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { createTenant } from "@/lib/auth/tenants";
-import { encodePreciseCursor } from "@/lib/automations/precise-cursor";
+import { encodePreciseCursor } from "@/lib/precise-cursor";
 import { createAutomation, publishAutomation } from "@/lib/automations/service";
 import { getDb } from "@/lib/db/client";
 import { benchDatabase, percentile, report } from "./harness";

@@ -8,7 +8,7 @@ import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { AppError } from "@/lib/errors";
-import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/automations/schedules/cron";
+import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
 import { readPassword, type PasswordInput } from "./password-input";
 

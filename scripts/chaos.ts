@@ -36,7 +36,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import type { Caller } from "@/lib/auth/caller";
 import { createTenant } from "@/lib/auth/tenants";
-import { decideApproval } from "@/lib/automations/approvals";
+import { decideApproval } from "@/lib/automations/waits/approvals";
 import { runNow } from "@/lib/automations/schedules/manage";
 import { createAutomation, publishAutomation } from "@/lib/automations/service";
 import postgres from "postgres";

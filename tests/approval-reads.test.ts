@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as decideRoute } from "@/app/api/v1/approvals/[waitId]/route";
-import { approvalAsks, findApproval } from "@/lib/automations/approval-reads";
+import { approvalAsks, findApproval } from "@/lib/automations/waits/approval-reads";
 import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
-import { getRun, listRuns } from "@/lib/automations/runs";
+import { getRun, listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

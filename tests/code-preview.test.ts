@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { previewCode, type CodePreview } from "@/lib/automations/code/preview";
+import { previewCode, type CodePreview } from "@/lib/automations/dry-run/code-preview";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
 import { createShop, type TestShop } from "./fixtures";

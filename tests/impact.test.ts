@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { automationImpact } from "@/lib/automations/impact";
-import { POLICY_SENTENCES } from "@/lib/automations/policies";
+import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { POLICY_SENTENCES } from "@/lib/automations/lifecycle/policies";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import type { Caller } from "@/lib/auth/caller";
 import { getAutomation, publishAutomation, saveDraft } from "@/lib/automations/service";

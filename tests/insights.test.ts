@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { automationInsights, dashboard } from "@/lib/automations/insights";
-import { platformCondition } from "@/lib/automations/platform";
-import { listRuns } from "@/lib/automations/runs";
+import { automationInsights, dashboard } from "@/lib/automations/insights/insights";
+import { platformCondition } from "@/lib/automations/insights/platform";
+import { listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, type RunStatus } from "@/lib/db/schema";
 import { createShop, type TestShop } from "./fixtures";

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getRun, listRuns } from "@/lib/automations/runs";
+import { getRun, listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

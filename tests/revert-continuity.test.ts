@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as revertRoute } from "@/app/api/v1/automations/[id]/versions/[version]/revert/route";
 import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
-import { IN_FLIGHT_POLICIES } from "@/lib/automations/policies";
+import { IN_FLIGHT_POLICIES } from "@/lib/automations/lifecycle/policies";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

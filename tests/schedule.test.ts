@@ -8,7 +8,7 @@ import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/rout
 import { POST as runNowRoute } from "@/app/api/v1/automations/[id]/run-now/route";
 import { POST as previewRoute } from "@/app/api/v1/schedules/preview/route";
 import { audienceSize } from "@/lib/automations/schedules/audience";
-import { nextFireAfter } from "@/lib/automations/schedules/cron";
+import { nextFireAfter } from "@/lib/time/cron";
 import { FANOUT_CANCELLED, fanOut } from "@/lib/automations/schedules/fanout";
 import { MISSED_LATE, MISSED_SUPERSEDED, scheduleTick } from "@/lib/automations/schedules/tick";
 import { getDb } from "@/lib/db/client";

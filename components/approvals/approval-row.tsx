@@ -10,7 +10,7 @@ import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/auth/roles";
 import { hasRole } from "@/lib/auth/roles";
-import type { ApprovalView } from "@/lib/automations/approvals";
+import type { ApprovalView } from "@/lib/automations/waits/approvals";
 import { ApprovalOutcome, ApprovalStateBadge } from "./approval-state";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 import { RunProgress } from "./run-progress";

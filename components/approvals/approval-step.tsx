@@ -4,7 +4,7 @@ import { useState } from "react";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { Notice } from "@/components/ui/notice";
 import { hasRole, type Role } from "@/lib/auth/roles";
-import { approvalFromStep, approverText, type ApprovalInfo } from "@/lib/automations/approval-info";
+import { approvalFromStep, approverText, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
 import { ApprovalOutcome } from "./approval-state";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 

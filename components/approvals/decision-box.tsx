@@ -9,7 +9,7 @@ import { useShopTimeZone } from "@/components/ui/shop-time";
 import { Label, Textarea } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { decideApprovalAction } from "@/lib/actions/approvals/decide-approval";
-import type { ApprovalView } from "@/lib/automations/approvals";
+import type { ApprovalView } from "@/lib/automations/waits/approvals";
 import type { ErrorCode } from "@/lib/errors";
 
 type Decision = "approved" | "rejected";

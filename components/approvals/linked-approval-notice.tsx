@@ -1,6 +1,6 @@
 import { RunLink } from "@/components/runs/run-link";
 import { Notice } from "@/components/ui/notice";
-import type { ApprovalLookup } from "@/lib/automations/approval-reads";
+import type { ApprovalLookup } from "@/lib/automations/waits/approval-reads";
 import { ApprovalOutcome } from "./approval-state";
 
 /**

@@ -7,13 +7,7 @@ import { countAudienceAction } from "@/lib/actions/automations/count-audience";
 import { listScheduleFiresAction } from "@/lib/actions/automations/list-schedule-fires";
 import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { FireView } from "@/lib/automations/schedules/manage";
-import {
-  cronProblem,
-  DST_SENTENCE,
-  formatInZone,
-  nextFireTimes,
-  timeZoneProblem,
-} from "@/lib/automations/schedules/cron";
+import { cronProblem, DST_SENTENCE, formatInZone, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 
 export interface SchedulePreviewProps {
   /** The schedule trigger's params as the config form holds them (possibly invalid while typing). */

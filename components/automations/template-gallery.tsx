@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Notice } from "@/components/ui/notice";
 import { createFromTemplateAction } from "@/lib/actions/automations/create-from-template";
-import { BLANK_TEMPLATE_ID, type AutomationTemplate } from "@/lib/automations/templates";
+import { BLANK_TEMPLATE_ID, type AutomationTemplate } from "@/lib/automations/lifecycle/templates";
 
 /**
  * One card per template; "Use this template" creates a draft from it and the action redirects to

@@ -5,7 +5,7 @@ import { useId, useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Label, Select, Textarea } from "@/components/ui/form";
 import { tryLaterAction } from "@/lib/actions/automations/try-later";
-import { parseThenText } from "@/lib/automations/later-then";
+import { parseThenText } from "@/lib/automations/runs/later-then";
 
 export interface TryLaterButtonProps {
   /** An active automation. Editors and admins only: do not render it for viewers. */

@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { OUTCOMES, type DayCounts } from "@/lib/automations/outcomes";
+import { OUTCOMES, type DayCounts } from "@/lib/automations/insights/outcomes";
 import { OutcomePatternDefs } from "./outcome-patterns";
 import { OUTCOME_STYLE, dayLabel, shortDayLabel } from "./outcomes";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatCount } from "@/components/ui/format";
-import { OUTCOMES, type OutcomeCounts, type Outcome } from "@/lib/automations/outcomes";
+import { OUTCOMES, type OutcomeCounts, type Outcome } from "@/lib/automations/insights/outcomes";
 import { OutcomeSwatch } from "./outcome-patterns";
 import { OUTCOME_STYLE } from "./outcomes";
 

@@ -1,5 +1,5 @@
 import { OUTCOME_STYLE, swatchBackground } from "./outcomes";
-import type { Outcome } from "@/lib/automations/outcomes";
+import type { Outcome } from "@/lib/automations/insights/outcomes";
 
 /** The SVG fill of each outcome: its colour, overlaid with its pattern in white. `prefix` keeps ids unique. */
 export function OutcomePatternDefs({ prefix }: { prefix: string }) {

@@ -1,4 +1,4 @@
-import { OUTCOMES, totalOf, type DayCounts } from "@/lib/automations/outcomes";
+import { OUTCOMES, totalOf, type DayCounts } from "@/lib/automations/insights/outcomes";
 import { OUTCOME_STYLE, dayLabel } from "./outcomes";
 
 /** The chart's numbers as a table: its text alternative, visually hidden unless `visible`. */

@@ -1,4 +1,4 @@
-import type { Outcome } from "@/lib/automations/outcomes";
+import type { Outcome } from "@/lib/automations/insights/outcomes";
 
 /**
  * How each outcome is drawn: a word, a colour and a pattern, so that no chart tells outcomes apart

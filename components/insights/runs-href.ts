@@ -1,4 +1,4 @@
-import type { Platform } from "@/lib/automations/platform";
+import type { Platform } from "@/lib/automations/insights/platform";
 
 /** A link to the runs list filtered as given (the list's own query params; days are the shop's). */
 export function runsHref(filters: {

@@ -10,7 +10,7 @@ import {
   rerunRunAction,
   rerunRunsAction,
 } from "@/lib/actions/runs/rerun";
-import type { RerunFrom } from "@/lib/automations/rerunnable";
+import type { RerunFrom } from "@/lib/automations/runs/rerunnable";
 
 /** What the dialog re-runs: one run, or the runs a filter of the runs list picks. */
 export type RerunTarget =

@@ -1,9 +1,9 @@
 import { ApprovalStep } from "@/components/approvals/approval-step";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/auth/roles";
-import { APPROVAL_NODE_TYPE } from "@/lib/automations/approval-info";
-import type { RunDetail } from "@/lib/automations/runs";
-import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/run-timeline";
+import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
+import type { RunDetail } from "@/lib/automations/runs/history";
+import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";
 import { JsonBlock } from "./json-block";
 import { StepStatusBadge } from "./run-status";

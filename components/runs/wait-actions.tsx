@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { cancelWaitAction } from "@/lib/actions/waits/cancel-wait";
 import { resumeWaitNowAction } from "@/lib/actions/waits/resume-wait-now";
-import { resumeNowWarning, type WaitFate } from "@/lib/automations/wait-fate-text";
+import { resumeNowWarning, type WaitFate } from "@/lib/automations/waits/fate-text";
 
 /**
  * Resume now and Cancel for one pending wait (editors and admins: pages leave it out for viewers,

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import type { RunDetail } from "@/lib/automations/runs";
-import { numberOccurrences } from "@/lib/automations/run-timeline";
+import type { RunDetail } from "@/lib/automations/runs/history";
+import { numberOccurrences } from "@/lib/automations/runs/timeline";
 import { ShopTimeZoneProvider } from "@/components/ui/shop-time";
 import { RunTimeline } from "./run-timeline";
 import { WaitingLine } from "./waiting-line";

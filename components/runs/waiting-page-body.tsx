@@ -1,6 +1,6 @@
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
-import { approvalAsks } from "@/lib/automations/approval-reads";
-import { listWaiting } from "@/lib/automations/waits";
+import { approvalAsks } from "@/lib/automations/waits/approval-reads";
+import { listWaiting } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
 import { AutoRefresh } from "./auto-refresh";
 import { WaitingList } from "./waiting-list";

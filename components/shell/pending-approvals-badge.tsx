@@ -1,5 +1,5 @@
 import { formatCount } from "@/components/ui/format";
-import { countPendingApprovals } from "@/lib/automations/approvals";
+import { countPendingApprovals } from "@/lib/automations/waits/approvals";
 
 /**
  * How many approvals wait for a decision, for the sidebar's Approvals link: nothing at zero. The

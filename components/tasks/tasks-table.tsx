@@ -1,7 +1,7 @@
 import { EntityLink } from "@/components/runs/entity-link";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
-import type { TaskView } from "@/lib/automations/tasks";
+import type { TaskView } from "@/lib/automations/work/tasks";
 import { CompleteTaskButton } from "./complete-task-button";
 import { RunLink } from "@/components/runs/run-link";
 

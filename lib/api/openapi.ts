@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
-import { dryRunInput } from "@/lib/automations/dry-run";
+import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
 import { createInput, draftInput } from "@/lib/automations/service";
 import { CONTRACT, type Endpoint } from "./contract";
 import { apiErrorShape, docs } from "./shapes";

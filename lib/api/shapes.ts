@@ -1,8 +1,8 @@
 import { CREDENTIAL_KINDS } from "@/lib/credentials/kinds";
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
-import { IN_FLIGHT_POLICIES } from "@/lib/automations/policies";
-import { RUN_STATUSES } from "@/lib/automations/runs";
+import { IN_FLIGHT_POLICIES } from "@/lib/automations/lifecycle/policies";
+import { RUN_STATUSES } from "@/lib/automations/runs/history";
 import type { ErrorCode } from "@/lib/errors";
 
 /*

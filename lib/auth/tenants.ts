@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/audit";
-import { isTimeZone } from "@/lib/automations/nodes/timezones";
+import { isTimeZone } from "@/lib/time/zones";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { forgetShopKeys } from "./api-keys";
 import type { Caller } from "./caller";

@@ -8,14 +8,14 @@ import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { EMPTY_GRAPH, graphSchema, MAX_GRAPH_BYTES, type Graph } from "./graph/schema";
 import { validate, type ReadyIssue } from "./graph/validate";
 import { registry } from "./nodes/registry";
-import { syncSchedules } from "./schedules/sync";
-import { waitingByNode } from "./waits";
-import { stepLabel, versionGraphs } from "./step-labels";
-import { diffGraphs } from "./editor/diff";
+import { syncSchedules } from "./lifecycle/schedule-sync";
+import { waitingByNode } from "./waits/waits";
+import { stepLabel, versionGraphs } from "./engine/step-labels";
+import { diffGraphs } from "./graph/diff";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
 import { externaliseSecrets, storeAs } from "@/lib/credentials/externalise";
 import { assertReferencesExist } from "@/lib/credentials/references";
-import { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy } from "./policies";
+import { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy } from "./lifecycle/policies";
 
 export { IN_FLIGHT_POLICIES, POLICY_SENTENCES, type InFlightPolicy };
 

@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { moveSecretsToCredentials } from "@/lib/credentials/move-secrets";
 import { taskPayloads } from "@/lib/jobs";
 import * as schema from "./schema";
-import { workerLogger } from "@/lib/worker/logger";
+import { workerLogger } from "@/lib/db/worker-logger";
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
 /**

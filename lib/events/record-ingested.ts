@@ -7,8 +7,8 @@ import {
   PLANNED_COLUMNS,
   plannedJson,
   plannedRuns,
-} from "@/lib/automations/dispatch";
-import { listenersFor, stampMatches } from "@/lib/automations/listeners";
+} from "@/lib/automations/engine/start";
+import { listenersFor, stampMatches } from "@/lib/automations/engine/listeners";
 import { getDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { entities, events as eventsTable } from "@/lib/db/schema";

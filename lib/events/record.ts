@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { startRuns, type EventTarget } from "@/lib/automations/dispatch";
+import { startRuns, type EventTarget } from "@/lib/automations/engine/start";
 import type { DbOrTx } from "@/lib/db/client";
 import { events } from "@/lib/db/schema";
 import type { NewEvent, RecordedEvent } from "./types";

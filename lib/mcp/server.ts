@@ -3,11 +3,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { limitApiKey } from "@/lib/api/rate-limit";
 import { assertRole, type Caller } from "@/lib/auth/caller";
-import { decideApproval, decisionInput } from "@/lib/automations/approvals";
-import { automationImpact } from "@/lib/automations/impact";
-import { laterSteps } from "@/lib/automations/later-then";
-import { runForRecord, runForRecordInput } from "@/lib/automations/run-for-record";
-import { getRun, listRuns, runsQuery } from "@/lib/automations/runs";
+import { decideApproval, decisionInput } from "@/lib/automations/waits/approvals";
+import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { laterSteps } from "@/lib/automations/runs/later-then";
+import { runForRecord, runForRecordInput } from "@/lib/automations/runs/for-record";
+import { getRun, listRuns, runsQuery } from "@/lib/automations/runs/history";
 import {
   draftInput,
   getAutomation,
@@ -18,8 +18,8 @@ import {
   saveDraft,
   setActive,
 } from "@/lib/automations/service";
-import { tryLater, tryLaterInput } from "@/lib/automations/try-later";
-import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits";
+import { tryLater, tryLaterInput } from "@/lib/automations/runs/try-later";
+import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
 
 /**

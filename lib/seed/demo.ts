@@ -4,7 +4,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { addMember } from "@/lib/auth/users";
 import { ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { createAutomation, publishAutomation } from "@/lib/automations/service";
-import { findTemplate } from "@/lib/automations/templates";
+import { findTemplate } from "@/lib/automations/lifecycle/templates";
 import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
 import type { Domain } from "@/lib/entities/domains";

@@ -1,5 +1,5 @@
 import type { Task } from "graphile-worker";
-import { sendOutboxEmail } from "@/lib/automations/email";
+import { sendOutboxEmail } from "@/lib/automations/work/email";
 import { taskPayloads } from "@/lib/jobs";
 
 /** Sends one outbox email through SMTP. */

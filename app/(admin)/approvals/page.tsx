@@ -11,8 +11,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
-import { findApproval } from "@/lib/automations/approval-reads";
-import { listApprovals } from "@/lib/automations/approvals";
+import { findApproval } from "@/lib/automations/waits/approval-reads";
+import { listApprovals } from "@/lib/automations/waits/approvals";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Approvals" };

@@ -11,9 +11,9 @@ import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { requireCaller } from "@/lib/auth/session";
-import { dashboard } from "@/lib/automations/insights";
-import { totalOf } from "@/lib/automations/outcomes";
-import { PLATFORMS, type Platform } from "@/lib/automations/platform";
+import { dashboard } from "@/lib/automations/insights/insights";
+import { totalOf } from "@/lib/automations/insights/outcomes";
+import { PLATFORMS, type Platform } from "@/lib/automations/insights/platform";
 
 export const metadata: Metadata = { title: "Dashboard" };
 

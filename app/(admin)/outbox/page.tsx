@@ -10,7 +10,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireCaller } from "@/lib/auth/session";
-import { listOutbox } from "@/lib/automations/outbox";
+import { listOutbox } from "@/lib/automations/work/outbox";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Outbox" };

@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button-link";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireCaller } from "@/lib/auth/session";
-import { automationOptions } from "@/lib/automations/automation-names";
+import { automationOptions } from "@/lib/automations/store/automation-names";
 
 export const metadata: Metadata = { title: "Runs" };
 

@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
-import { listTasks } from "@/lib/automations/tasks";
+import { listTasks } from "@/lib/automations/work/tasks";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Tasks" };

@@ -23,7 +23,7 @@ import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/acti
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
 import { RunNowButton } from "@/components/automations/run-now-button";
-import { laterSteps } from "@/lib/automations/later-steps";
+import { laterSteps } from "@/lib/automations/graph/later-steps";
 import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
 import { Notice } from "@/components/ui/notice";
@@ -39,7 +39,7 @@ import {
   type StepEdge,
   type StepNode,
 } from "@/lib/automations/editor/flow";
-import type { DryRunResult } from "@/lib/automations/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import {
   catalogOf,
@@ -48,7 +48,7 @@ import {
   type NodeLookup,
 } from "@/lib/automations/nodes/catalog";
 import type { Audience } from "@/lib/automations/nodes/triggers";
-import type { InFlightPolicy } from "@/lib/automations/policies";
+import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
 import type { AutomationView } from "@/lib/automations/service";
 import { Palette } from "./palette";
 import { draftMatchesActive, publishBlockedReason } from "./panels/publish-text";

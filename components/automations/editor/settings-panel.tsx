@@ -2,7 +2,11 @@
 
 import { useId } from "react";
 import { FieldHint, Input, Label } from "@/components/ui/form";
-import { IN_FLIGHT_POLICIES, POLICY_CHOICES, type InFlightPolicy } from "@/lib/automations/policies";
+import {
+  IN_FLIGHT_POLICIES,
+  POLICY_CHOICES,
+  type InFlightPolicy,
+} from "@/lib/automations/lifecycle/policies";
 
 /** The automation's own settings: its name and what waiting runs do after a new version. */
 export function SettingsPanel({

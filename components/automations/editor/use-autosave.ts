@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { saveDraftAction } from "@/lib/actions/automations/save-draft";
 import type { Graph } from "@/lib/automations/graph/schema";
-import type { InFlightPolicy } from "@/lib/automations/policies";
+import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
 import { plainSecretHeaders } from "@/lib/credentials/kinds";
 
 export interface DraftPayload {

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { decideApproval } from "@/lib/automations/approvals";
+import { decideApproval } from "@/lib/automations/waits/approvals";
 
 const input = z.object({
   waitId: z.string().min(1).max(200),

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { dryRun, dryRunInput } from "@/lib/automations/dry-run";
+import { dryRun, dryRunInput } from "@/lib/automations/dry-run/dry-run";
 
 const input = dryRunInput.extend({ automationId: z.string().min(1).max(200) });
 

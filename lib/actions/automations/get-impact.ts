@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { automationImpact } from "@/lib/automations/impact";
-import { IN_FLIGHT_POLICIES } from "@/lib/automations/policies";
+import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { IN_FLIGHT_POLICIES } from "@/lib/automations/lifecycle/policies";
 
 const input = z.object({
   id: z.string().min(1).max(200),

@@ -1,7 +1,7 @@
 "use server";
 
 import { action } from "@/lib/actions/action";
-import { codePreviewInput, previewCode } from "@/lib/automations/code/preview";
+import { codePreviewInput, previewCode } from "@/lib/automations/dry-run/code-preview";
 
 /**
  * "Run on a record" under a code step's editor: runs the script as typed against one of the

@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { tryLater } from "@/lib/automations/try-later";
+import { tryLater } from "@/lib/automations/runs/try-later";
 
 // `then` is checked by `tryLater` itself (an object of at most 16 KB), as for the REST route.
 const input = z.object({ id: z.string().min(1).max(200), step: z.string().max(100), then: z.unknown() });

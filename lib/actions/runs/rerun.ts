@@ -9,7 +9,7 @@ import {
   rerunInput,
   rerunRun,
   rerunRuns,
-} from "@/lib/automations/rerun";
+} from "@/lib/automations/runs/rerun";
 
 const one = rerunInput.extend({ runId: z.string().min(1).max(200) });
 

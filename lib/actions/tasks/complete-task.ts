@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { completeTask } from "@/lib/automations/tasks";
+import { completeTask } from "@/lib/automations/work/tasks";
 
 const input = z.object({ taskId: z.string().min(1).max(200) });
 

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { cancelAllWaits } from "@/lib/automations/waits";
+import { cancelAllWaits } from "@/lib/automations/waits/waits";
 
 /** No automation: every pending wait of the shop. */
 const input = z.object({ automationId: z.string().min(1).max(200).nullable() });

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { resumeNow } from "@/lib/automations/waits";
+import { resumeNow } from "@/lib/automations/waits/waits";
 
 const input = z.object({ waitId: z.string().min(1).max(200) });
 

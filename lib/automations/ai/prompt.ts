@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tokensFor } from "@/components/automations/editor/config/tokens-for";
+import { tokensFor } from "@/lib/automations/graph/tokens-for";
 import { registry as defaultRegistry, type Registry } from "@/lib/automations/nodes/registry";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import { filterChoices } from "@/lib/automations/graph/token-filters";

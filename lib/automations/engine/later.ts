@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automationRunWaits, automations } from "@/lib/db/schema";
 import { recordEvents } from "@/lib/events/record";
-import { runsForEvent } from "@/lib/automations/dispatch";
+import { runsForEvent } from "@/lib/automations/engine/start";
 
 /**
  * Starts a later step's run: records the `later` event aimed at one automation's Later trigger,

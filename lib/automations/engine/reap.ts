@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { enqueueJobs } from "@/lib/jobs";
-import { runJobKey } from "@/lib/automations/dispatch";
+import { runJobKey } from "@/lib/automations/engine/start";
 import { finishRuns, RUN_DURATION_MS } from "@/lib/automations/store/runs";
 import { cancelPendingWaitsOf, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/automations/store/waits";
 

@@ -1,4 +1,4 @@
-import { diffGraphs } from "@/lib/automations/editor/diff";
+import { diffGraphs } from "@/lib/automations/graph/diff";
 import type { PublishedVersion } from "@/lib/automations/store/versions";
 
 /**

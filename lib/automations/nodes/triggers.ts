@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/entities/domains";
 import { credentialId, integer, line, paramsObject, randomToken, text } from "./params";
-import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/automations/schedules/cron";
-import { isTimeZone, localTimeZone } from "./timezones";
+import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/time/cron";
+import { isTimeZone, localTimeZone } from "@/lib/time/zones";
 import type { NodeDefinition, TriggerDomain } from "./types";
 
 /**

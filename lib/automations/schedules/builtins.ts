@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { automations, automationVersions } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { syncSchedules } from "./sync";
+import { syncSchedules } from "@/lib/automations/lifecycle/schedule-sync";
 
 /**
  * Built-in automations (seed 002): the platform's own periodic jobs, as ordinary per-shop

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automationRuns, automations, scheduleFires, type RunEvent } from "@/lib/db/schema";
-import { runJobKey } from "@/lib/automations/dispatch";
+import { runJobKey } from "@/lib/automations/engine/start";
 import { enqueueJobs, freshJobsSql } from "@/lib/jobs";
 import { audienceWhere } from "./audience";
 

@@ -15,7 +15,7 @@ import {
 } from "@/lib/automations/service";
 import { enqueueJobs } from "@/lib/jobs";
 import { builtinBySlug } from "./builtins";
-import { scheduleNodes, syncSchedules } from "./sync";
+import { scheduleNodes, syncSchedules } from "@/lib/automations/lifecycle/schedule-sync";
 import { fireJobKey } from "./tick";
 
 export const runNowInput = z.strictObject({

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/errors";
 import { audienceSchema } from "@/lib/automations/nodes/triggers";
 import { audienceSize } from "./audience";
-import { cronProblem, DST_SENTENCE, nextFireTimes, timeZoneProblem } from "./cron";
+import { cronProblem, DST_SENTENCE, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 
 export const previewInput = z.strictObject({
   cron: z.string().max(200),

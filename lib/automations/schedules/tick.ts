@@ -2,9 +2,9 @@ import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automations, automationSchedules, scheduleFires } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
-import { compileSchedule } from "./cron";
+import { compileSchedule } from "@/lib/time/cron";
 import { ensureBuiltins } from "./builtins";
-import { scheduleNodes } from "./sync";
+import { scheduleNodes } from "@/lib/automations/lifecycle/schedule-sync";
 
 /** A fire time this late or less still runs (once) when the heartbeat gets to it; older ones are missed. */
 export const CATCH_UP_MS = 60 * 60_000;

@@ -9,7 +9,7 @@ import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";
 import { getAutomation, type AutomationView } from "@/lib/automations/service";
 import { listCredentials } from "@/lib/credentials/store";
-import { waitingByNode } from "@/lib/automations/waits";
+import { waitingByNode } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
 
 type Params = Promise<{ id: string }>;

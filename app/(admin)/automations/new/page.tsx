@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { aiConfig } from "@/lib/automations/ai/provider";
-import { AUTOMATION_TEMPLATES } from "@/lib/automations/templates";
+import { AUTOMATION_TEMPLATES } from "@/lib/automations/lifecycle/templates";
 
 export const metadata: Metadata = { title: "New automation" };
 

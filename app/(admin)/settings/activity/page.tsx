@@ -11,7 +11,7 @@ import { listAudit, type AuditItem } from "@/lib/audit-log";
 import { AUDIT_KINDS, auditSentence, type AuditKind } from "@/lib/audit-words";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
-import { automationNames } from "@/lib/automations/automation-names";
+import { automationNames } from "@/lib/automations/store/automation-names";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Activity" };

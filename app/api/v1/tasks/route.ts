@@ -1,5 +1,5 @@
 import { apiRoute, searchParams } from "@/lib/api/route";
-import { listTasks } from "@/lib/automations/tasks";
+import { listTasks } from "@/lib/automations/work/tasks";
 
 /** Staff tasks created by flows: `?status=open|done` (default open), keyset-paginated. */
 export const GET = apiRoute({ role: "viewer" }, async ({ req, caller }) =>

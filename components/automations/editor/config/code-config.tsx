@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
-import { syntaxError } from "@/lib/automations/code/syntax";
+import { syntaxError } from "@/lib/automations/nodes/code/syntax";
 import { paramFields } from "@/lib/automations/editor/param-form";
 import { FormError, FormField } from "./field";
 import type { ConfigFormProps } from "./form-props";

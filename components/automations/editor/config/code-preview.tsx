@@ -4,7 +4,7 @@ import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { previewCodeAction } from "@/lib/actions/automations/preview-code";
-import type { CodePreview } from "@/lib/automations/code/preview";
+import type { CodePreview } from "@/lib/automations/dry-run/code-preview";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { DOMAIN_LABELS, isDomain } from "@/lib/entities/domains";
 import { RecordPicker, type EntityOption } from "../panels/record-picker";

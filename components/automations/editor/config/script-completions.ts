@@ -1,4 +1,4 @@
-import { SCRIPT_ACTIONS } from "@/lib/automations/code/script-actions";
+import { SCRIPT_ACTIONS } from "@/lib/automations/nodes/code/script-actions";
 import { hasRecord } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";

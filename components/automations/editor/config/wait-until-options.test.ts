@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTimeZone } from "@/lib/automations/nodes/timezones";
+import { isTimeZone } from "@/lib/time/zones";
 import { readWeekdays, timeZoneOptions, toggleWeekday, WEEKDAYS } from "./wait-until-options";
 
 describe("timeZoneOptions", () => {

@@ -6,8 +6,8 @@ import { cn } from "@/components/ui/cn";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { EmailPreview } from "@/components/outbox/email-preview";
-import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run";
-import { groupByLeg } from "@/lib/automations/run-timeline";
+import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run/dry-run";
+import { groupByLeg } from "@/lib/automations/runs/timeline";
 import { outcomeText } from "./panel-text";
 
 /** The server's own first note says what the notice above the steps already says. */

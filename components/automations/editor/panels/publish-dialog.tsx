@@ -6,9 +6,13 @@ import { FieldHint, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { getImpactAction } from "@/lib/actions/automations/get-impact";
 import { publishAutomationAction } from "@/lib/actions/automations/publish-automation";
-import { describeDiff, diffGraphs } from "@/lib/automations/editor/diff";
+import { describeDiff, diffGraphs } from "@/lib/automations/graph/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { IN_FLIGHT_POLICIES, POLICY_CHOICES, type InFlightPolicy } from "@/lib/automations/policies";
+import {
+  IN_FLIGHT_POLICIES,
+  POLICY_CHOICES,
+  type InFlightPolicy,
+} from "@/lib/automations/lifecycle/policies";
 import { FailureNotice, type Failure } from "./failure-notice";
 
 export interface PublishDialogProps {

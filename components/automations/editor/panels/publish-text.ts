@@ -1,5 +1,5 @@
 import type { Graph } from "@/lib/automations/graph/schema";
-import type { InFlightPolicy } from "@/lib/automations/policies";
+import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
 
 /**
  * The words of the publish state (the Issues panel, the Publish button's reason), kept pure and

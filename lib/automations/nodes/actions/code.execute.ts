@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runScript } from "@/lib/automations/code/pool";
+import { runScript } from "@/lib/automations/nodes/code/pool";
 import { eventView, tokenRecord } from "@/lib/automations/engine/leg";
 import { ActionError, type ActionOutput, type FollowUp, type OutsideExecutor } from "../executor";
 

@@ -1,4 +1,4 @@
-import { syntaxError } from "@/lib/automations/code/syntax";
+import { syntaxError } from "@/lib/automations/nodes/code/syntax";
 import { paramsObject, text } from "../params";
 import type { NodeDefinition } from "../types";
 
@@ -37,7 +37,7 @@ function title(source: string): string | null {
 }
 
 /**
- * SPEC §2 "Code step": a merchant's script, run in the QuickJS sandbox (lib/automations/code).
+ * SPEC §2 "Code step": a merchant's script, run in the QuickJS sandbox (nodes/code/).
  * Its `actions.*` are taken after it returns, each as the action node it names; its return
  * value is `{steps.<id>.…}`. The walk plans what follows only once it has run, so a condition
  * after it can read what it returned.

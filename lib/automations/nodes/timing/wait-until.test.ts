@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localTimeZone } from "../timezones";
+import { localTimeZone } from "../../../time/zones";
 import { waitUntil } from "./wait-until";
 
 const issues = (params: unknown) => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { integer, paramsObject, text } from "../params";
-import { isTimeZone, localTimeZone } from "../timezones";
+import { isTimeZone, localTimeZone } from "../../../time/zones";
 import type { NodeDefinition } from "../types";
 
 /**

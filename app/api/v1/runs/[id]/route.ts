@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { getRun } from "@/lib/automations/runs";
+import { getRun } from "@/lib/automations/runs/history";
 
 export const GET = apiRoute<{ id: string }>({ role: "viewer" }, async ({ params, caller }) =>
   getRun(caller.tenant.id, params.id),

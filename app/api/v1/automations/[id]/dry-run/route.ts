@@ -1,5 +1,5 @@
 import { apiRoute, readOptionalJson } from "@/lib/api/route";
-import { dryRun } from "@/lib/automations/dry-run";
+import { dryRun } from "@/lib/automations/dry-run/dry-run";
 
 /**
  * POST /api/v1/automations/:id/dry-run — `{ entityId?, payload?, graph? }`: what the draft (or the

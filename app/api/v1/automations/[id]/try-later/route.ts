@@ -1,5 +1,5 @@
 import { apiRoute, json, readJson } from "@/lib/api/route";
-import { tryLater } from "@/lib/automations/try-later";
+import { tryLater } from "@/lib/automations/runs/try-later";
 
 /**
  * `{ step, then? }` → runs the automation's Later trigger for `step` now, as if a later step had

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { completeTask } from "@/lib/automations/tasks";
+import { completeTask } from "@/lib/automations/work/tasks";
 
 export const POST = apiRoute<{ id: string }>({ role: "editor" }, async ({ params, caller }) =>
   completeTask(caller, params.id),

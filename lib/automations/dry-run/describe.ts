@@ -1,0 +1,103 @@
+import type { RunEntity } from "@/lib/automations/engine/entity";
+import type { ActionType } from "@/lib/automations/nodes/registry";
+
+/**
+ * What a dry run says an action would do ("Would add tag 'vip' to order #1001."), from the action's
+ * request as the executor prepared it (templates filled in). What a run would fail on is not said
+ * here: the pipeline's `prepareAction` says it, for runs and dry runs alike.
+ */
+
+export function text(value: unknown): string {
+  return typeof value === "string"
+    ? value
+    : value === undefined || value === null
+      ? ""
+      : JSON.stringify(value);
+}
+
+export function excerpt(value: unknown, max = 120): string {
+  const flat = text(value)
+    .replace(/<br>\n?/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+type Describe = (request: Record<string, unknown>, subject: string, entity: RunEntity | null) => string[];
+
+function hasTag(entity: RunEntity | null, tag: string): boolean {
+  return Array.isArray(entity?.data.tags) && entity.data.tags.includes(tag);
+}
+
+/**
+ * What each action would do, from the request its executor prepared. A complete record over the
+ * action types, so a new action without a sentence here is a compile error.
+ */
+const DESCRIBE: Record<ActionType, Describe> = {
+  "auto.action.add_tag": (request, subject, entity) => {
+    const tag = text(request.tag);
+    return [
+      `Would add tag '${tag}' to ${subject}${hasTag(entity, tag) ? "; it already has it, so nothing would change" : ""}.`,
+    ];
+  },
+  "auto.action.remove_tag": (request, subject, entity) => {
+    const tag = text(request.tag);
+    return [
+      `Would remove tag '${tag}' from ${subject}${entity && !hasTag(entity, tag) ? "; it does not have it, so nothing would change" : ""}.`,
+    ];
+  },
+  "auto.action.add_note": (request, subject) => [
+    `Would add a note to ${subject}: “${excerpt(request.body)}”`,
+  ],
+  // The body is shown rendered (the step's `email`), not as HTML source.
+  "auto.action.send_email": (request) => [
+    `Would email ${text(request.to)}: subject '${text(request.subject)}'`,
+  ],
+  "auto.action.http_request": (request) => {
+    const url = text(request.url);
+    const headers = Object.entries((request.headers as Record<string, unknown> | undefined) ?? {});
+    const carries = request.credentialId
+      ? "its credential's headers and an Idempotency-Key header"
+      : "an Idempotency-Key header";
+    const detail = [`Would send ${text(request.method)} ${url}, with ${carries}.`];
+    if (headers.length > 0) detail.push(`Headers: ${headers.map(([k, v]) => `${k}: ${text(v)}`).join(", ")}`);
+    if (request.body !== null && request.body !== undefined)
+      detail.push(`Body: ${excerpt(request.body, 300)}`);
+    return detail;
+  },
+  "auto.action.create_task": (request) => {
+    const due = typeof request.dueAt === "string" ? `, due ${request.dueAt}` : "";
+    const assignee = typeof request.assignee === "string" ? `, assigned to ${request.assignee}` : "";
+    return [`Would create the task '${text(request.title)}'${due}${assignee}.`];
+  },
+  "auto.action.later": (request) => {
+    const detail = [
+      `Would run this automation again from step '${text(request.step)}' at ${text(request.due)}.`,
+    ];
+    if (typeof request.key === "string")
+      detail.push(`It would replace any later step waiting under the key '${request.key}'.`);
+    return detail;
+  },
+  // The dry run runs the script and lists each action it asks for on its own line, after this one.
+  "auto.action.code": () => ["Would run the script in the sandbox, then take the actions it asks for."],
+  "auto.action.mark_carts_abandoned": (request) => [
+    `Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`,
+  ],
+  "auto.action.mark_invoices_overdue": () => [
+    "Would mark sent invoices past their due date as overdue, in batches.",
+  ],
+  "auto.action.purge_run_history": (request) => [
+    `Would delete finished runs older than ${text(request.retentionDays)} days, in batches.`,
+  ],
+};
+
+export function describeAction(
+  type: string,
+  request: Record<string, unknown>,
+  subject: string,
+  entity: RunEntity | null,
+): string[] {
+  return Object.hasOwn(DESCRIBE, type)
+    ? DESCRIBE[type as ActionType](request, subject, entity)
+    : [`Would run '${type}'.`];
+}

@@ -1,0 +1,175 @@
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import { automationRuns, type RunEvent } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import type { RecordedEvent } from "@/lib/events/types";
+import { freshJobsSql } from "@/lib/jobs";
+import type { Graph } from "@/lib/automations/graph/schema";
+import { listenersFor, stampMatches, type Listener } from "./listeners";
+import { effectiveDomain, registry, triggerMatches } from "@/lib/automations/nodes/registry";
+
+/** The job key of a run's first-leg job: lets the reaper tell whether that job still exists. */
+export const runJobKey = (runId: string) => `run:${runId}`;
+
+/** An event aimed at one automation's trigger node (an inbound webhook), not at every listener. */
+export interface EventTarget {
+  automationId: string;
+  nodeId: string;
+}
+
+export function toRunEvent(event: Omit<RecordedEvent, "inserted">): RunEvent {
+  const payload = event.payload;
+  const status =
+    typeof payload.to === "string" ? payload.to : typeof payload.status === "string" ? payload.status : null;
+  return {
+    id: event.id,
+    type: event.type,
+    domain: event.domain,
+    entityId: event.entityId,
+    entityStatus: status,
+    payload,
+    occurredAt: event.createdAt.toISOString(),
+  };
+}
+
+/** The first trigger node of `graph` that listens to this event and whose filters accept it. */
+function matchingTrigger(graph: Graph, event: EventFacts, target?: EventTarget) {
+  return graph.nodes.find((node) => {
+    if (target && node.id !== target.nodeId) return false;
+    const definition = registry.get(node.type);
+    if (!definition || definition.category !== "trigger" || definition.event !== event.type) return false;
+    return triggerMatches(node.type, node.params, { type: event.type, payload: event.payload });
+  });
+}
+
+/** What starting a run needs to know of its event (it may not be recorded yet). */
+export type EventFacts = Pick<RecordedEvent, "id" | "type" | "domain" | "entityId" | "payload">;
+
+/** A run to insert: its event is complete but for `occurredAt`, which the insert adds. */
+export interface PlannedRun {
+  automationId: string;
+  automationVersion: number;
+  eventId: string;
+  triggerNodeId: string;
+  event: Omit<RunEvent, "occurredAt">;
+  domain: string;
+  entityId: string | null;
+}
+
+/** The runs `events` start: one per (listener whose trigger accepts the event, event). Pure. */
+export function plannedRuns(events: EventFacts[], listeners: Listener[], target?: EventTarget): PlannedRun[] {
+  const runs: PlannedRun[] = [];
+  for (const event of events) {
+    for (const automation of listeners) {
+      if (target && automation.id !== target.automationId) continue;
+      const trigger = matchingTrigger(automation.graph, event, target);
+      if (!trigger) continue;
+      const { occurredAt: _occurredAt, ...runEvent } = toRunEvent({ ...event, createdAt: new Date(0) });
+      runs.push({
+        automationId: automation.id,
+        automationVersion: automation.version,
+        eventId: event.id,
+        triggerNodeId: trigger.id,
+        event: runEvent,
+        domain: effectiveDomain(trigger) ?? event.domain,
+        entityId: event.entityId,
+      });
+    }
+  }
+  return runs;
+}
+
+/** How often a start is tried again when the listeners changed under it, before giving up. */
+export const MAX_ATTEMPTS = 5;
+
+/** Said when automations kept changing through every attempt (it takes a publish every few ms). */
+export const listenersKeptChanging = () =>
+  new AppError(
+    409,
+    "conflict",
+    "The shop's automations changed several times while this was being recorded; nothing was recorded. Retry.",
+  );
+
+/**
+ * The SQL that inserts `runs` (a CTE of planned runs with an `occurred_at` text column), skipping
+ * those already started (unique per automation and event), and adds their `automation_execute`
+ * jobs (freshJobsSql): CTEs `runs` (the ids created) and `jobs` (one row when any job was added).
+ */
+export function insertRunsSql(tenantId: string, planned: SQL, where: SQL): SQL {
+  return sql`runs as (
+      insert into ${automationRuns} (tenant_id, automation_id, automation_version, event_id, trigger_node_id, event, domain, entity_id)
+      select ${tenantId}, p.automation_id, p.automation_version, p.event_id, p.trigger_node_id,
+             p.event || jsonb_build_object('occurredAt', p.occurred_at), p.domain, p.entity_id
+      from ${planned} p where ${where}
+      on conflict do nothing
+      returning id
+    ),
+    ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id as key from runs`)}`;
+}
+
+/** The planned runs as JSON for `json_to_recordset`, matching `PLANNED_COLUMNS`. */
+export function plannedJson(runs: PlannedRun[], occurredAt?: (run: PlannedRun) => string): string {
+  return JSON.stringify(
+    runs.map((r) => ({
+      automation_id: r.automationId,
+      automation_version: r.automationVersion,
+      event_id: r.eventId,
+      trigger_node_id: r.triggerNodeId,
+      event: r.event,
+      domain: r.domain,
+      entity_id: r.entityId,
+      occurred_at: occurredAt?.(r) ?? null,
+    })),
+  );
+}
+
+export const PLANNED_COLUMNS = sql.raw(
+  "automation_id uuid, automation_version int, event_id text, trigger_node_id text, event jsonb, domain text, entity_id text, occurred_at text",
+);
+
+/**
+ * Starts one run per (active automation listening to the event, event) inside the transaction that
+ * recorded the event, with its `automation_execute` job: an event and its runs commit together.
+ * Idempotent: a run is unique per (automation, event id). Returns the ids of the runs created.
+ *
+ * The listeners come from memory (listeners.ts); one statement checks that they are still the
+ * database's, inserts the runs and adds their jobs. When they changed, it writes nothing and the
+ * start is tried again with listeners read afresh.
+ */
+export async function startRuns(
+  tx: DbOrTx,
+  tenantId: string,
+  events: RecordedEvent[],
+  target?: EventTarget,
+): Promise<string[]> {
+  const fresh = events.filter((e) => e.inserted);
+  if (fresh.length === 0) return [];
+  const types = [...new Set(fresh.map((e) => e.type))];
+  const occurredAt = new Map(fresh.map((e) => [e.id, e.createdAt.toISOString()]));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { listeners, stamp } = await listenersFor(tx, tenantId, types, { fresh: attempt > 0 });
+    const runs = plannedRuns(fresh, listeners, target);
+    const [result] = await tx.execute<{ ok: boolean; ids: string[] }>(sql`
+      with ok as (${stampMatches(tenantId, types, stamp)}),
+      planned as (select * from json_to_recordset(${plannedJson(runs, (r) => occurredAt.get(r.eventId)!)}::json) as p(${PLANNED_COLUMNS})),
+      ${insertRunsSql(tenantId, sql`planned`, sql`(select ok from ok)`)}
+      select (select ok from ok) as ok,
+             coalesce((select json_agg(id) from runs), '[]') as ids,
+             (select count(*) from jobs) as jobs`);
+    if (result?.ok) return result.ids;
+  }
+  throw listenersKeptChanging();
+}
+
+/** Runs created for an event, for callers that report them (the webhook endpoint). */
+export async function runsForEvent(tx: DbOrTx, tenantId: string, eventIds: string[]) {
+  if (eventIds.length === 0) return [];
+  return tx
+    .select({
+      id: automationRuns.id,
+      automationId: automationRuns.automationId,
+      status: automationRuns.status,
+    })
+    .from(automationRuns)
+    .where(and(eq(automationRuns.tenantId, tenantId), inArray(automationRuns.eventId, eventIds)));
+}

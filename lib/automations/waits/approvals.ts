@@ -1,0 +1,274 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
+import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { hasRole } from "@/lib/auth/roles";
+import { getDb, type DbOrTx } from "@/lib/db/client";
+import { automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
+import { isDomain } from "@/lib/entities/domains";
+import { entityLabel } from "@/lib/entities/options";
+import { AppError, forbidden, isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import { enqueueJobs } from "@/lib/jobs";
+import { automationNames } from "@/lib/automations/store/automation-names";
+import type { WaitRow } from "@/lib/automations/store/waits";
+
+/**
+ * Approvals: a run waiting at an Approval step until someone decides (SPEC §2 "Approvals"). A
+ * decision is recorded on the wait and its step (who, when, note) and in the audit log, and the
+ * wait's job is moved to now: the run resumes through the leg pipeline on the decided out, under
+ * the wake table like any wake. Before the decision comes the timeout: the job, at `resume_at`,
+ * finds no decision and the run follows `timed_out`.
+ */
+
+export const decisionInput = z.strictObject({
+  decision: z.enum(["approved", "rejected"], { error: "must be 'approved' or 'rejected'" }),
+  note: z.string().trim().max(2000, "is longer than 2,000 characters").optional(),
+});
+
+export interface ApprovalView {
+  waitId: string;
+  runId: string;
+  automationId: string;
+  automationName: string | null;
+  nodeId: string;
+  title: string;
+  approverRole: "editor" | "admin";
+  status: "pending" | "approved" | "rejected" | "timed_out" | "cancelled";
+  entity: { domain: string; id: string; label: string } | null;
+  askedAt: string;
+  timesOutAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+  reason: string | null;
+}
+
+function statusOf(wait: WaitRow): ApprovalView["status"] {
+  if (wait.decision) return wait.decision;
+  if (wait.status === "pending") return "pending";
+  return wait.status === "resumed" ? "timed_out" : "cancelled";
+}
+
+/** Why a decision can no longer be taken, in words. */
+function refusal(wait: WaitRow): AppError | null {
+  const when = (at: Date | null) => (at ? ` at ${at.toISOString()}` : "");
+  if (wait.decision)
+    return new AppError(
+      409,
+      "conflict",
+      `This approval was already ${wait.decision} by ${wait.decidedBy}${when(wait.decidedAt)}.`,
+    );
+  if (wait.status === "resumed")
+    return new AppError(
+      409,
+      "conflict",
+      `This approval timed out${when(wait.resolvedAt)}; the run followed 'Timed out'.`,
+    );
+  if (wait.status !== "pending")
+    return new AppError(
+      409,
+      "conflict",
+      `This approval is no longer waiting: ${wait.reason ?? "the run was cancelled."}`,
+    );
+  return null;
+}
+
+/**
+ * What the approval's step asked (title, approver role, timeout), after checking the caller may
+ * decide it — also for "decide as timed out now" (resume-now on an approval). 403 otherwise.
+ */
+export async function assertMayDecide(
+  tx: DbOrTx,
+  caller: Caller,
+  wait: Pick<WaitRow, "stepId">,
+): Promise<Record<string, unknown>> {
+  const [step] = wait.stepId
+    ? await tx
+        .select({ output: automationRunSteps.output })
+        .from(automationRunSteps)
+        .where(eq(automationRunSteps.id, wait.stepId))
+    : [];
+  const asked = step?.output ?? {};
+  const role = asked.approverRole === "admin" ? "admin" : "editor";
+  if (!hasRole(caller.role, role))
+    throw forbidden(
+      role === "admin"
+        ? "Only an admin can decide this approval."
+        : "Viewers cannot decide approvals. Ask an admin for the editor role.",
+    );
+  return asked;
+}
+
+/**
+ * Approves or rejects a pending approval. 404 for another shop's (or no) approval, 403 below its
+ * approver role, 409 when already decided, timed out or cancelled — nothing changes then.
+ */
+export async function decideApproval(caller: Caller, waitId: string, body: unknown): Promise<ApprovalView> {
+  const input = parseOrThrow(decisionInput, body, "The decision is invalid");
+  if (!isUuid(waitId)) throw notFound("That approval");
+  const decided = await getDb().transaction(async (tx) => {
+    const [wait] = await tx
+      .select()
+      .from(automationRunWaits)
+      .where(
+        and(
+          eq(automationRunWaits.tenantId, caller.tenant.id),
+          eq(automationRunWaits.id, waitId),
+          eq(automationRunWaits.kind, "approval"),
+        ),
+      )
+      .for("update");
+    if (!wait) throw notFound("That approval");
+    const asked = await assertMayDecide(tx, caller, wait);
+    const refused = refusal(wait);
+    if (refused) throw refused;
+    const now = new Date();
+    const by = actorLabel(caller.actor);
+    const [updated] = await tx
+      .update(automationRunWaits)
+      .set({
+        decision: input.decision,
+        decidedBy: by,
+        decidedAt: now,
+        note: input.note ?? null,
+        resumeAt: now,
+      })
+      .where(eq(automationRunWaits.id, wait.id))
+      .returning();
+    if (wait.stepId)
+      await tx
+        .update(automationRunSteps)
+        .set({
+          output: {
+            ...asked,
+            decision: input.decision,
+            decidedBy: by,
+            decidedAt: now.toISOString(),
+            note: input.note ?? null,
+          },
+        })
+        .where(eq(automationRunSteps.id, wait.stepId));
+    await recordAudit(tx, caller, {
+      action: "approval.decided",
+      subjectType: "approval",
+      subjectId: wait.id,
+      detail: {
+        decision: input.decision,
+        note: input.note ?? null,
+        runId: wait.runId,
+        title: asked.title ?? null,
+      },
+    });
+    // The same job key: the waiting job is moved to now (the decision resumes the run at once).
+    await enqueueJobs(tx, [
+      { task: "automation_resume", payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
+    ]);
+    return updated!;
+  });
+  const [view] = await approvalViews(caller.tenant.id, [decided]);
+  return view!;
+}
+
+export const approvalsQuery = z.object({
+  status: z.enum(["pending", "all"]).default("pending"),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<ApprovalView[]> {
+  const stepIds = waits.flatMap((w) => (w.stepId ? [w.stepId] : []));
+  const steps = stepIds.length
+    ? await getDb()
+        .select({ id: automationRunSteps.id, output: automationRunSteps.output })
+        .from(automationRunSteps)
+        .where(inArray(automationRunSteps.id, stepIds))
+    : [];
+  const askedBy = new Map(steps.map((s) => [s.id, s.output ?? {}]));
+  const keys = waits.flatMap((w) =>
+    isDomain(w.event.domain) && w.event.entityId ? [`${w.event.domain}|${w.event.entityId}`] : [],
+  );
+  const records = keys.length
+    ? await getDb()
+        .select({ domain: entities.domain, id: entities.id, data: entities.data })
+        .from(entities)
+        .where(
+          and(eq(entities.tenantId, tenantId), sql`(${entities.domain} || '|' || ${entities.id}) in ${keys}`),
+        )
+    : [];
+  const byKey = new Map(records.map((r) => [`${r.domain}|${r.id}`, r]));
+  const names = await automationNames(
+    tenantId,
+    waits.map((w) => w.automationId),
+  );
+  return waits.map((w) => {
+    const asked = (w.stepId && askedBy.get(w.stepId)) || {};
+    const domain = w.event.domain;
+    const record = byKey.get(`${domain}|${w.event.entityId}`);
+    return {
+      waitId: w.id,
+      runId: w.runId,
+      automationId: w.automationId,
+      automationName: names.get(w.automationId) ?? null,
+      nodeId: w.nodeId,
+      title: String(asked.title ?? "A decision"),
+      approverRole: asked.approverRole === "admin" ? "admin" : "editor",
+      status: statusOf(w),
+      entity:
+        isDomain(domain) && w.event.entityId
+          ? {
+              domain,
+              id: w.event.entityId,
+              label: record ? entityLabel(domain, record.id, record.data) : w.event.entityId,
+            }
+          : null,
+      askedAt: w.createdAt.toISOString(),
+      timesOutAt:
+        (w.decidedAt ? (asked.resumeAt as string | undefined) : undefined) ?? w.resumeAt.toISOString(),
+      decidedBy: w.decidedBy,
+      decidedAt: w.decidedAt?.toISOString() ?? null,
+      note: w.note,
+      reason: w.reason,
+    };
+  });
+}
+
+/** Approvals of the shop: pending ones soonest to time out first, or all, newest first. */
+export async function listApprovals(tenantId: string, query: unknown = {}) {
+  const q = parseOrThrow(approvalsQuery, query, "The approvals query is invalid");
+  const w = automationRunWaits;
+  const offset = q.cursor ? Number.parseInt(q.cursor, 10) || 0 : 0;
+  const pending = q.status === "pending";
+  const rows = await getDb()
+    .select()
+    .from(w)
+    .where(
+      and(
+        eq(w.tenantId, tenantId),
+        eq(w.kind, "approval"),
+        pending ? sql`${w.status} = 'pending' and ${w.decision} is null` : undefined,
+      ),
+    )
+    .orderBy(...(pending ? [asc(w.resumeAt), asc(w.id)] : [desc(w.createdAt), desc(w.id)]))
+    .limit(q.limit + 1)
+    .offset(offset);
+  const page = rows.slice(0, q.limit);
+  return {
+    items: await approvalViews(tenantId, page),
+    nextCursor: rows.length > q.limit ? String(offset + q.limit) : null,
+  };
+}
+
+/** How many approvals wait for a decision (the sidebar's count). */
+export async function countPendingApprovals(tenantId: string): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(automationRunWaits)
+    .where(
+      and(
+        eq(automationRunWaits.tenantId, tenantId),
+        eq(automationRunWaits.kind, "approval"),
+        sql`${automationRunWaits.status} = 'pending' and ${automationRunWaits.decision} is null`,
+      ),
+    );
+  return row?.n ?? 0;
+}

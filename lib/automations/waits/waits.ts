@@ -1,0 +1,314 @@
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
+import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db/client";
+import { automationRunWaits, automations, entities } from "@/lib/db/schema";
+import { runEntityTitle } from "@/lib/entities/options";
+import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import { enqueueJobs } from "@/lib/jobs";
+import { assertMayDecide } from "./approvals";
+import { automationNames } from "@/lib/automations/store/automation-names";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
+import { labelKey, stepLabels } from "@/lib/automations/engine/step-labels";
+import { finishRun } from "@/lib/automations/store/runs";
+import { waitFates, type WaitFate } from "./fate";
+import {
+  cancelWait,
+  countPendingWaits,
+  markRunWaiting,
+  resumeTask,
+  type WaitRow,
+} from "@/lib/automations/store/waits";
+
+export interface WaitView {
+  id: string;
+  kind: string;
+  status: string;
+  runId: string;
+  automationId: string;
+  nodeId: string;
+  nodeType: string;
+  resumeAt: string;
+  reason: string | null;
+  entity: { domain: string; id: string | null };
+  /** For a later step: its key, step name and what it hands back. */
+  key: string | null;
+  step: string | null;
+  then: unknown;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+export function waitView(w: WaitRow): WaitView {
+  return {
+    id: w.id,
+    kind: w.kind,
+    status: w.status,
+    runId: w.runId,
+    automationId: w.automationId,
+    nodeId: w.nodeId,
+    nodeType: w.nodeType,
+    resumeAt: w.resumeAt.toISOString(),
+    reason: w.reason,
+    entity: { domain: w.event.domain, id: w.event.entityId },
+    key: w.key,
+    step: w.kind === "later" ? String(w.event.payload.step ?? "") : null,
+    then: w.kind === "later" ? (w.event.payload.then ?? null) : null,
+    createdAt: w.createdAt.toISOString(),
+    resolvedAt: w.resolvedAt?.toISOString() ?? null,
+  };
+}
+
+async function loadWait(tenantId: string, waitId: string): Promise<WaitRow> {
+  if (!isUuid(waitId)) throw notFound("That wait");
+  const [wait] = await getDb()
+    .select()
+    .from(automationRunWaits)
+    .where(and(eq(automationRunWaits.tenantId, tenantId), eq(automationRunWaits.id, waitId)));
+  if (!wait) throw notFound("That wait");
+  return wait;
+}
+
+/** The audit log's subject for a change to a wait, naming its run and automation. */
+function waitSubject(wait: WaitRow) {
+  return {
+    subjectType: "wait",
+    subjectId: wait.id,
+    detail: { kind: wait.kind, runId: wait.runId, automationId: wait.automationId },
+  };
+}
+
+function notPending(wait: WaitRow): AppError {
+  return new AppError(
+    409,
+    "conflict",
+    `This wait is already ${wait.status === "resumed" ? "resumed" : wait.status}.`,
+  );
+}
+
+/**
+ * Cancels one pending wait: its downstream will not run. The run ends `cancelled` unless another
+ * branch of it is still waiting.
+ */
+export async function cancelWaitById(
+  caller: Caller,
+  waitId: string,
+  /** False when "Cancel all" records one entry for the lot instead of one per wait. */
+  { audit = true }: { audit?: boolean } = {},
+): Promise<WaitView> {
+  const wait = await loadWait(caller.tenant.id, waitId);
+  const reason = `Cancelled by ${actorLabel(caller.actor)}.`;
+  return getDb().transaction(async (tx) => {
+    const cancelled = await cancelWait(tx, wait.id, reason);
+    if (!cancelled) throw notPending(wait);
+    if (audit) await recordAudit(tx, caller, { action: "wait.cancelled", ...waitSubject(wait) });
+    // A later step is not part of its run; cancelling one leaves the run as it is.
+    if (wait.kind !== "later") {
+      if ((await countPendingWaits(tx, wait.runId)) === 0)
+        await finishRun(tx, wait.runId, "cancelled", { reason });
+      else await markRunWaiting(tx, wait.runId);
+    }
+    return waitView(cancelled);
+  });
+}
+
+/** Cancels every pending wait of an automation (the Waiting list's "Cancel all"). */
+/**
+ * Cancels every pending wait of one automation, or of the whole shop when `automationId` is null,
+ * one at a time through the same path as a single cancel (a wait resumed meanwhile is skipped).
+ */
+export async function cancelAllWaits(
+  caller: Caller,
+  automationId: string | null,
+): Promise<{ cancelled: number }> {
+  if (automationId !== null && !isUuid(automationId)) throw notFound("That automation");
+  if (automationId !== null) {
+    // Another shop's automation is "not found", like everything else of another shop.
+    const [own] = await getDb()
+      .select({ id: automations.id })
+      .from(automations)
+      .where(and(eq(automations.tenantId, caller.tenant.id), eq(automations.id, automationId)));
+    if (!own) throw notFound("That automation");
+  }
+  const pending = await getDb()
+    .select({ id: automationRunWaits.id })
+    .from(automationRunWaits)
+    .where(
+      and(
+        eq(automationRunWaits.tenantId, caller.tenant.id),
+        automationId === null ? undefined : eq(automationRunWaits.automationId, automationId),
+        eq(automationRunWaits.status, "pending"),
+      ),
+    );
+  let cancelled = 0;
+  for (const { id } of pending) {
+    try {
+      await cancelWaitById(caller, id, { audit: false });
+      cancelled++;
+    } catch (error) {
+      // Resumed between our read and the cancel: not an error for "cancel all".
+      if (!(error instanceof AppError && error.status === 409)) throw error;
+    }
+  }
+  // One entry for the lot: each wait is cancelled in its own transaction, so this one follows them.
+  await recordAudit(getDb(), caller, {
+    action: "waits.cancelled_all",
+    subjectType: automationId === null ? "shop" : "automation",
+    subjectId: automationId ?? caller.tenant.id,
+    detail: { cancelled },
+  });
+  return { cancelled };
+}
+
+/**
+ * Runs a pending wait now, as if its time had come: the same job with the same guards (automation
+ * still on, entity loaded fresh), only earlier.
+ */
+export async function resumeNow(caller: Caller, waitId: string): Promise<WaitView> {
+  const wait = await loadWait(caller.tenant.id, waitId);
+  if (wait.status !== "pending") throw notPending(wait);
+  // For an approval this decides it as timed out: only someone who may decide it can.
+  if (wait.kind === "approval") await assertMayDecide(getDb(), caller, wait);
+  return getDb().transaction(async (tx) => {
+    const now = new Date();
+    const [moved] = await tx
+      .update(automationRunWaits)
+      .set({ resumeAt: now })
+      .where(and(eq(automationRunWaits.id, wait.id), eq(automationRunWaits.status, "pending")))
+      .returning();
+    if (!moved) throw notPending(wait);
+    // Same job key: graphile-worker moves the existing job instead of adding a second one.
+    await enqueueJobs(tx, [
+      { task: resumeTask(wait.kind), payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
+    ]);
+    if (wait.kind !== "later") await markRunWaiting(tx, wait.runId);
+    await recordAudit(tx, caller, { action: "wait.resumed_now", ...waitSubject(wait) });
+    return waitView(moved);
+  });
+}
+
+export const waitingQuery = z.object({
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export interface WaitingItem extends WaitView {
+  /** The automation's current name (null when it was deleted since). */
+  automationName: string | null;
+  /** A pending wait: what it will do when it wakes, as things stand (null for a later step, or dropped). */
+  fate: WaitFate | null;
+  /** The step it waits at as drawn in the run's version ("Wait 2 days"). */
+  label: string;
+  /** The record by what merchants call it ("Order #1022 · €65.00 · …"), null for none. */
+  entityLabel: string | null;
+}
+
+/**
+ * The Waiting list: pending waits soonest first (keyset on resume time), and the most recent waits
+ * dropped because the automation was off or edited, with that reason.
+ */
+export async function listWaiting(tenantId: string, automationId: string | null, query: unknown = {}) {
+  const q = parseOrThrow(waitingQuery, query, "The waiting query is invalid");
+  if (automationId) {
+    if (!isUuid(automationId)) throw notFound("That automation");
+    const [found] = await getDb()
+      .select({ id: automations.id })
+      .from(automations)
+      .where(and(eq(automations.tenantId, tenantId), eq(automations.id, automationId)));
+    if (!found) throw notFound("That automation");
+  }
+  const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
+  const w = automationRunWaits;
+  const scope = and(eq(w.tenantId, tenantId), automationId ? eq(w.automationId, automationId) : undefined);
+  const rows = await getDb()
+    .select({ wait: w, at: sql<string>`${sql.raw(preciseTimestamp('"automation_run_waits"."resume_at"'))}` })
+    .from(w)
+    .where(
+      and(
+        scope,
+        // Literal, not a parameter: the partial indexes' predicates must match in a generic plan too.
+        sql`${w.status} = 'pending'`,
+        after ? sql`(${w.resumeAt}, ${w.id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(asc(w.resumeAt), asc(w.id))
+    .limit(q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  const dropped = after
+    ? []
+    : await getDb()
+        .select()
+        .from(w)
+        .where(and(scope, sql`${w.status} in ('cancelled', 'failed')`))
+        .orderBy(sql`${w.resolvedAt} desc nulls last`)
+        .limit(20);
+  const names = await automationNames(tenantId, [
+    ...page.map((row) => row.wait.automationId),
+    ...dropped.map((d) => d.automationId),
+  ]);
+  const fates = await waitFates(
+    tenantId,
+    page.map((row) => row.wait),
+  );
+  const labels = await stepLabels(tenantId, [...page.map((row) => row.wait), ...dropped]);
+  const records = await recordsOf(tenantId, [...page.map((row) => row.wait), ...dropped]);
+  const item = (row: WaitRow): WaitingItem => ({
+    ...waitView(row),
+    label: labels.get(labelKey(row)) ?? row.nodeType,
+    entityLabel: runEntityTitle(
+      row.event.domain,
+      row.event.entityId,
+      records.get(`${row.event.domain}:${row.event.entityId}`) ?? null,
+    ),
+    automationName: names.get(row.automationId) ?? null,
+    fate: row.status === "pending" ? (fates.get(row.id) ?? null) : null,
+  });
+  return {
+    items: page.map((row) => item(row.wait)),
+    nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.wait.id) : null,
+    dropped: dropped.map(item),
+  };
+}
+
+/** Pending waits of an automation grouped by the version and step they wait at, for impact sentences. */
+export async function waitingByNode(
+  automationId: string,
+): Promise<{ automationVersion: number; nodeId: string; nodeType: string; kind: string; count: number }[]> {
+  const rows = await getDb()
+    .select({
+      automationVersion: automationRunWaits.automationVersion,
+      nodeId: automationRunWaits.nodeId,
+      nodeType: automationRunWaits.nodeType,
+      kind: automationRunWaits.kind,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(automationRunWaits)
+    .where(
+      and(
+        eq(automationRunWaits.automationId, automationId),
+        eq(automationRunWaits.status, "pending"),
+        ne(automationRunWaits.kind, "later"),
+      ),
+    )
+    .groupBy(
+      automationRunWaits.automationVersion,
+      automationRunWaits.nodeId,
+      automationRunWaits.nodeType,
+      automationRunWaits.kind,
+    )
+    .orderBy(automationRunWaits.automationVersion, automationRunWaits.nodeId);
+  return rows;
+}
+
+/** The records waits are about, keyed `domain:id`, in one query (for their labels). */
+async function recordsOf(tenantId: string, waits: WaitRow[]): Promise<Map<string, Record<string, unknown>>> {
+  const ids = [...new Set(waits.flatMap((w) => (w.event.entityId ? [w.event.entityId] : [])))];
+  if (ids.length === 0) return new Map();
+  const rows = await getDb()
+    .select({ domain: entities.domain, id: entities.id, data: entities.data })
+    .from(entities)
+    .where(and(eq(entities.tenantId, tenantId), inArray(entities.id, ids)));
+  return new Map(rows.map((r) => [`${r.domain}:${r.id}`, r.data]));
+}
