@@ -1,4 +1,4 @@
-import type { RunEntity } from "@/lib/automations/engine/entity";
+import type { RunEntity } from "@/lib/automations/nodes/context";
 import type { ActionType } from "@/lib/automations/nodes/registry";
 
 /**

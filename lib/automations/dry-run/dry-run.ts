@@ -10,7 +10,8 @@ import { entityLabel, entityName } from "@/lib/entities/options";
 import { parseEntityId } from "@/lib/entities/service";
 import { describeAction, excerpt } from "./describe";
 import { toRunEvent } from "@/lib/automations/engine/start";
-import { EntityNotFoundError, loadRunEntity, type RunEntity } from "@/lib/automations/engine/entity";
+import { EntityNotFoundError, loadRunEntity } from "@/lib/automations/engine/entity";
+import type { RunEntity } from "@/lib/automations/nodes/context";
 import { evaluatorFor } from "@/lib/automations/engine/evaluate";
 import { followUpOf } from "@/lib/automations/engine/follow-up";
 import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "@/lib/automations/engine/interpreter";
@@ -19,9 +20,9 @@ import {
   newLeg,
   redact,
   templateContext,
-  tokenRecord,
   type LegContext,
 } from "@/lib/automations/engine/leg";
+import { tokenRecord } from "@/lib/automations/nodes/context";
 import { prepareAction, prepareWait } from "@/lib/automations/engine/prepare";
 import { graphSchema, type Graph, type GraphNode } from "@/lib/automations/graph/schema";
 import { findTokens, renderParams, templatedStrings } from "@/lib/automations/graph/tokens";

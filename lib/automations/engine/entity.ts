@@ -4,21 +4,8 @@ import { type DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { entities, tenants, type RunEvent } from "@/lib/db/schema";
 import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/entities/domains";
+import type { RunEntity } from "@/lib/automations/nodes/context";
 import { CUSTOMER_REFERENCE, DOMAINS_WITH_CUSTOMER } from "@/lib/entities/related";
-
-/** The record a run is about, as conditions, tokens and actions see it. */
-export interface RunEntity {
-  domain: Domain;
-  id: string;
-  /** The domain's fields plus `id` and `tags`. */
-  data: Record<string, unknown>;
-  /**
-   * The customer an order references (its fields plus `id` and `tags`), loaded with it for
-   * `{entity.customer.…}`; null when the order names none or it no longer exists. Absent for
-   * domains that bring no customer (`lib/entities/related.ts`).
-   */
-  customer?: Record<string, unknown> | null;
-}
 
 export class EntityNotFoundError extends Error {
   constructor(domain: Domain, id: string) {

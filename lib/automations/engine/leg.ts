@@ -2,7 +2,7 @@ import type { RunEvent } from "@/lib/db/schema";
 import { renderTemplate, type TemplateContext } from "@/lib/automations/graph/tokens";
 import type { ActionContext } from "@/lib/automations/nodes/executor";
 import type { NewWait } from "@/lib/automations/store/waits";
-import type { RunEntity } from "./entity";
+import { eventView, tokenRecord, type RunEntity } from "@/lib/automations/nodes/context";
 import { parseSubActionId } from "./sub-action";
 
 /**
@@ -61,28 +61,6 @@ export function waitOf<
     event: leg.event,
     ...fields,
   };
-}
-
-/**
- * The record as `{entity.…}` reads it: its fields, and an order's customer under `customer`
- * (`{entity.customer.name}`; empty when the order has none).
- */
-export function tokenRecord(entity: RunEntity | null): Record<string, unknown> | null {
-  if (!entity) return null;
-  return entity.customer === undefined ? entity.data : { ...entity.data, customer: entity.customer };
-}
-
-/**
- * The event as tokens and code steps read it: its fields, `at` (when it happened; a code step's
- * only clock), and for a run a later step started, `then`, `step` and `due` at the top
- * (`{event.then.email}`, SPEC §2), as well as under `payload` where they always were.
- */
-export function eventView(event: RunEvent): Record<string, unknown> {
-  const later =
-    event.type === "later"
-      ? { then: event.payload.then ?? {}, step: event.payload.step, due: event.payload.due }
-      : {};
-  return { ...event, at: event.occurredAt, ...later };
 }
 
 /** What `{token}`s read in a leg: its entity, event, earlier outputs, run, time and the shop's zone. */

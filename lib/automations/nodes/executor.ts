@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Tx } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
-import type { RunEntity } from "@/lib/automations/engine/entity";
+import type { RunEntity } from "@/lib/automations/nodes/context";
 import type { RenderOptions } from "@/lib/automations/graph/tokens";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { runScript } from "@/lib/automations/nodes/code/pool";
-import { eventView, tokenRecord } from "@/lib/automations/engine/leg";
+import { eventView, tokenRecord } from "@/lib/automations/nodes/context";
 import { ActionError, type ActionOutput, type FollowUp, type OutsideExecutor } from "../executor";
 
 interface CodeRequest extends Record<string, unknown> {
