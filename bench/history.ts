@@ -16,7 +16,8 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { createTenant } from "@/lib/auth/tenants";
 import { encodePreciseCursor } from "@/lib/precise-cursor";
-import { createAutomation, publishAutomation } from "@/lib/automations/service";
+import { createAutomation } from "@/lib/automations/lifecycle/create";
+import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { getDb } from "@/lib/db/client";
 import { benchDatabase, percentile, report } from "./harness";
 

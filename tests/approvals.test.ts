@@ -6,7 +6,7 @@ import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
 import { addMember } from "@/lib/auth/users";
 import type { ApprovalView } from "@/lib/automations/waits/approvals";
-import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import {

@@ -5,7 +5,7 @@ import { DELETE as archiveRoute, GET as getRoute } from "@/app/api/v1/automation
 import { GET as versionsRoute } from "@/app/api/v1/automations/[id]/versions/route";
 import { GET as listRoute } from "@/app/api/v1/automations/route";
 import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
-import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, entities } from "@/lib/db/schema";

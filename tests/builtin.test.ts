@@ -7,7 +7,7 @@ import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/rout
 import { POST as resetRoute } from "@/app/api/v1/automations/[id]/reset-to-builtin/route";
 import { POST as runNowRoute } from "@/app/api/v1/automations/[id]/run-now/route";
 import { GET as versionsRoute } from "@/app/api/v1/automations/[id]/versions/route";
-import { assertArchivable } from "@/lib/automations/service";
+import { assertArchivable } from "@/lib/automations/lifecycle/archive";
 import { builtinAutomation, BUILTINS, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { scheduleTick } from "@/lib/automations/schedules/tick";
 import { getDb } from "@/lib/db/client";

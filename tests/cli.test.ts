@@ -9,7 +9,8 @@ import { findApiKey } from "@/lib/auth/api-keys";
 import { getAuth } from "@/lib/auth/auth";
 import { findTenantBySlug } from "@/lib/auth/tenants";
 import { listMembers } from "@/lib/auth/users";
-import { getAutomation, listAutomations } from "@/lib/automations/service";
+import { getAutomation } from "@/lib/automations/lifecycle/read";
+import { listAutomations } from "@/lib/automations/lifecycle/list";
 import { getDb } from "@/lib/db/client";
 import { accounts, automationRuns, users } from "@/lib/db/schema";
 

@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { POLICY_SENTENCES } from "@/lib/automations/lifecycle/policies";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import type { Caller } from "@/lib/auth/caller";
-import { getAutomation, publishAutomation, saveDraft } from "@/lib/automations/service";
+import { getAutomation } from "@/lib/automations/lifecycle/read";
+import { publishAutomation } from "@/lib/automations/lifecycle/publish";
+import { saveDraft } from "@/lib/automations/lifecycle/save-draft";
 import { getDb } from "@/lib/db/client";
 import { automationRuns } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { getAutomation } from "@/lib/automations/service";
+import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { AppError } from "@/lib/errors";
 
 /** The automation of an `/automations/[id]/…` page, or the not-found page (another shop's id included). */

@@ -11,7 +11,10 @@ import { bulkRerunInput, MAX_BULK_RERUN, rerunInput } from "@/lib/automations/ru
 import { runsQuery } from "@/lib/automations/runs/history";
 import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
 import { previewInput } from "@/lib/automations/schedules/preview";
-import { createInput, draftInput, listQuery, publishInput } from "@/lib/automations/service";
+import { createInput } from "@/lib/automations/lifecycle/create";
+import { draftInput } from "@/lib/automations/lifecycle/save-draft";
+import { listQuery } from "@/lib/automations/lifecycle/list";
+import { publishInput } from "@/lib/automations/lifecycle/publish";
 import { tasksQuery } from "@/lib/automations/work/tasks";
 import { tryLaterInput } from "@/lib/automations/runs/try-later";
 import { waitingQuery } from "@/lib/automations/waits/waits";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
 import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
-import { createInput, draftInput } from "@/lib/automations/service";
+import { createInput } from "@/lib/automations/lifecycle/create";
+import { draftInput } from "@/lib/automations/lifecycle/save-draft";
 import { CONTRACT, type Endpoint } from "./contract";
 import { apiErrorShape, docs } from "./shapes";
 

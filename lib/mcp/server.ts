@@ -4,20 +4,15 @@ import { z } from "zod";
 import { limitApiKey } from "@/lib/api/rate-limit";
 import { assertRole, type Caller } from "@/lib/auth/caller";
 import { decideApproval, decisionInput } from "@/lib/automations/waits/approvals";
-import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { laterSteps } from "@/lib/automations/runs/later-then";
 import { runForRecord, runForRecordInput } from "@/lib/automations/runs/for-record";
 import { getRun, listRuns, runsQuery } from "@/lib/automations/runs/history";
-import {
-  draftInput,
-  getAutomation,
-  listAutomations,
-  listQuery,
-  publishAutomation,
-  publishInput,
-  saveDraft,
-  setActive,
-} from "@/lib/automations/service";
+import { draftInput, saveDraft } from "@/lib/automations/lifecycle/save-draft";
+import { getAutomation } from "@/lib/automations/lifecycle/read";
+import { listAutomations, listQuery } from "@/lib/automations/lifecycle/list";
+import { publishAutomation, publishInput } from "@/lib/automations/lifecycle/publish";
+import { setActive } from "@/lib/automations/lifecycle/set-active";
 import { tryLater, tryLaterInput } from "@/lib/automations/runs/try-later";
 import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";

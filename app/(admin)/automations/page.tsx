@@ -22,7 +22,7 @@ import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { registry } from "@/lib/automations/nodes/registry";
-import { listAutomations, type AutomationListItem } from "@/lib/automations/service";
+import { listAutomations, type AutomationListItem } from "@/lib/automations/lifecycle/list";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Automations" };

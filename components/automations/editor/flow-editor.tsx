@@ -49,7 +49,7 @@ import {
 } from "@/lib/automations/nodes/catalog";
 import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
-import type { AutomationView } from "@/lib/automations/service";
+import type { AutomationView } from "@/lib/automations/lifecycle/read";
 import { Palette } from "./palette";
 import { draftMatchesActive, publishBlockedReason } from "./panels/publish-text";
 import { PublishState } from "./panels/publish-state";

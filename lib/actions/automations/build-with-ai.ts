@@ -6,7 +6,7 @@ import { action, type ActionResult } from "@/lib/actions/action";
 import { buildFlow } from "@/lib/automations/ai/build";
 import { builtDescription } from "@/lib/automations/ai/notes";
 import { buildInput } from "@/lib/automations/ai/input";
-import { createAutomation } from "@/lib/automations/service";
+import { createAutomation } from "@/lib/automations/lifecycle/create";
 
 const build = action({ role: "editor", input: buildInput }, async ({ prompt }, caller) => {
   const result = await buildFlow(prompt, { timeZone: caller.tenant.timezone });

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { action, type ActionResult } from "@/lib/actions/action";
-import { createAutomation } from "@/lib/automations/service";
+import { createAutomation } from "@/lib/automations/lifecycle/create";
 import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "@/lib/automations/lifecycle/templates";
 
 const input = z.object({

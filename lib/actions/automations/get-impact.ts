@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { automationImpact } from "@/lib/automations/lifecycle/impact-of";
+import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { IN_FLIGHT_POLICIES } from "@/lib/automations/lifecycle/policies";
 
 const input = z.object({

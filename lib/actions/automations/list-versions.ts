@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { listVersions } from "@/lib/automations/service";
+import { listVersions } from "@/lib/automations/lifecycle/versions";
 
 const input = z.object({ id: z.string().min(1).max(200) });
 

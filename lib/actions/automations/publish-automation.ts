@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { publishAutomation } from "@/lib/automations/service";
+import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 
 const input = z.object({
   id: z.string().min(1).max(200),

@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { restoreAutomation } from "@/lib/automations/service";
+import { restoreAutomation } from "@/lib/automations/lifecycle/archive";
 
 const input = z.object({ id: z.string().min(1).max(200) });
 

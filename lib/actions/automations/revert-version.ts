@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { revertToVersion } from "@/lib/automations/service";
+import { revertToVersion } from "@/lib/automations/lifecycle/versions";
 
 const input = z.object({
   id: z.string().min(1).max(200),

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
 import { graphSchema, type Graph } from "@/lib/automations/graph/schema";
-import { IN_FLIGHT_POLICIES, saveDraft } from "@/lib/automations/service";
+import { IN_FLIGHT_POLICIES } from "@/lib/automations/lifecycle/policies";
+import { saveDraft } from "@/lib/automations/lifecycle/save-draft";
 import { movedSecretParams } from "@/lib/credentials/externalise";
 
 const input = z.object({

@@ -39,7 +39,8 @@ import {
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { ActionError, type ActionOutput, type OutsideExecutor } from "@/lib/automations/nodes/executor";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { assertGraphSize, getAutomation } from "@/lib/automations/service";
+import { assertGraphSize } from "@/lib/automations/lifecycle/guards";
+import { getAutomation } from "@/lib/automations/lifecycle/read";
 
 /**
  * The dry run ("try it now", seed 003): the leg pipeline in a mode that takes no effect. It walks

@@ -10,7 +10,7 @@ import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { runsForEvent } from "@/lib/automations/engine/start";
 import { effectiveDomain, registry, summariseNode, triggerMatches } from "@/lib/automations/nodes/registry";
 import { getRun, type RunDetail } from "./history";
-import { automationSubject, liveGraph, loadRow } from "@/lib/automations/service";
+import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
 
 /**
  * Runs one automation for one stored record now (MCP `run_automation` with `entity`): records the

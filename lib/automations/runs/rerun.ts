@@ -21,7 +21,7 @@ import { RERUN_FROM, RERUNNABLE, type RerunFrom } from "./rerunnable";
 import { parseSubActionId } from "@/lib/automations/engine/sub-action";
 import { summariseNode } from "@/lib/automations/nodes/registry";
 import { getRun, type RunDetail } from "./history";
-import { automationSubject, liveGraph, loadRow } from "@/lib/automations/service";
+import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
 
 /**
  * Re-running a run that failed or was cancelled (SPEC §4 `POST /api/v1/runs/:id/rerun`): a NEW run

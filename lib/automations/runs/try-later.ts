@@ -7,7 +7,7 @@ import { AppError, parseOrThrow } from "@/lib/errors";
 import { startLaterRun } from "@/lib/automations/engine/later";
 import { laterSteps, thenProblem } from "./later-then";
 import { getRun, type RunDetail } from "./history";
-import { automationSubject, liveGraph, loadRow } from "@/lib/automations/service";
+import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
 
 /**
  * "Try it later…" (seed 003): runs an automation's Later trigger for a step NOW, as if a later

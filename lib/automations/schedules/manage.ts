@@ -6,13 +6,8 @@ import { getDb } from "@/lib/db/client";
 import { automations, scheduleFires, tenants, type FireKind, type FireStatus } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
-import {
-  automationSubject,
-  loadRow,
-  publishGraph,
-  view,
-  type AutomationView,
-} from "@/lib/automations/service";
+import { automationSubject, loadRow, view, type AutomationView } from "@/lib/automations/lifecycle/read";
+import { publishGraph } from "@/lib/automations/lifecycle/publish";
 import { enqueueJobs } from "@/lib/jobs";
 import { builtinBySlug } from "./builtins";
 import { scheduleNodes, syncSchedules } from "@/lib/automations/lifecycle/schedule-sync";

@@ -7,7 +7,7 @@ import { hasRole } from "@/lib/auth/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";
-import { getAutomation, type AutomationView } from "@/lib/automations/service";
+import { getAutomation, type AutomationView } from "@/lib/automations/lifecycle/read";
 import { listCredentials } from "@/lib/credentials/store";
 import { waitingByNode } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";

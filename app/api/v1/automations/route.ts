@@ -1,5 +1,6 @@
 import { apiRoute, json, readJson, searchParams } from "@/lib/api/route";
-import { createAutomation, listAutomations } from "@/lib/automations/service";
+import { createAutomation } from "@/lib/automations/lifecycle/create";
+import { listAutomations } from "@/lib/automations/lifecycle/list";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ req, caller }) =>
   listAutomations(caller.tenant.id, searchParams(req)),

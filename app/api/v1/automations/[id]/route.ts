@@ -1,5 +1,6 @@
 import { apiRoute } from "@/lib/api/route";
-import { archiveAutomation, getAutomation } from "@/lib/automations/service";
+import { archiveAutomation } from "@/lib/automations/lifecycle/archive";
+import { getAutomation } from "@/lib/automations/lifecycle/read";
 
 export const GET = apiRoute<{ id: string }>({ role: "viewer" }, async ({ params, caller }) =>
   getAutomation(caller.tenant.id, params.id),

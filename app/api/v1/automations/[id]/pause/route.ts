@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { setActive } from "@/lib/automations/service";
+import { setActive } from "@/lib/automations/lifecycle/set-active";
 
 export const POST = apiRoute<{ id: string }>({ role: "editor" }, async ({ params, caller }) =>
   setActive(caller, params.id, false),

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { revertToVersion } from "@/lib/automations/service";
+import { revertToVersion } from "@/lib/automations/lifecycle/versions";
 
 export const POST = apiRoute<{ id: string; version: string }>(
   { role: "editor" },

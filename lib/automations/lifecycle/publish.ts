@@ -1,0 +1,120 @@
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { recordAudit } from "@/lib/audit";
+import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { getDb, type Tx } from "@/lib/db/client";
+import { automations, automationVersions } from "@/lib/db/schema";
+import { AppError, parseOrThrow } from "@/lib/errors";
+import { type Graph } from "@/lib/automations/graph/schema";
+import { validate } from "@/lib/automations/graph/validate";
+import { syncSchedules } from "./schedule-sync";
+import { assertReferencesExist } from "@/lib/credentials/references";
+import { type InFlightPolicy } from "./policies";
+import { automationSubject, sameGraph, view, loadRow, type AutomationRow, type AutomationView } from "./read";
+import { assertMayChange } from "./guards";
+import { replaceHookTokens } from "./save-draft";
+import { impactOf, triggerEvents, type Impact } from "./impact";
+import { reactivate } from "./set-active";
+
+/** Makes `graph` the active version N+1 and snapshots it, inside `tx`. */
+export async function publishGraph(
+  tx: Tx,
+  row: AutomationRow,
+  caller: Caller,
+  snapshot: { graph: Graph; name: string; policy: InFlightPolicy; note: string },
+): Promise<AutomationRow> {
+  // A credential deleted since the draft was saved (or since an old version) would fail every run.
+  await assertReferencesExist(tx, row.tenantId, snapshot.graph);
+  const version = row.version + 1;
+  await tx.insert(automationVersions).values({
+    automationId: row.id,
+    version,
+    tenantId: row.tenantId,
+    name: snapshot.name,
+    graph: snapshot.graph,
+    inFlightPolicy: snapshot.policy,
+    note: snapshot.note,
+    author: actorLabel(caller.actor),
+  });
+  await replaceHookTokens(tx, row, snapshot.graph);
+  const [updated] = await tx
+    .update(automations)
+    .set({
+      version,
+      name: snapshot.name,
+      inFlightPolicy: snapshot.policy,
+      activeGraph: snapshot.graph,
+      draftGraph: snapshot.graph,
+      draftRevision: sql`${automations.draftRevision} + 1`,
+      triggerEvents: triggerEvents(snapshot.graph),
+      status: "active",
+      activatedAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(eq(automations.id, row.id))
+    .returning();
+  // The schedule's next fire time follows the published graph (same transaction).
+  await syncSchedules(tx, updated!);
+  return updated!;
+}
+
+export const publishInput = z.strictObject({ note: z.string().trim().max(500).default("") });
+
+/**
+ * Publishes the draft as the next version and turns the automation on. Ready issues block it
+ * (422 with the list). Publishing an unchanged draft of an active automation changes nothing.
+ */
+export async function publishAutomation(
+  caller: Caller,
+  id: string,
+  body: unknown,
+): Promise<{ automation: AutomationView; published: boolean; impact: Impact }> {
+  const { note } = parseOrThrow(publishInput, body ?? {}, "The publish request is invalid");
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    assertMayChange(caller, row);
+    if (row.status === "archived")
+      throw new AppError(409, "conflict", "This automation is archived; restore it before publishing.");
+    const issues = validate(row.draftGraph);
+    if (issues.length > 0) {
+      const count = issues.length === 1 ? "1 issue" : `${issues.length} issues`;
+      throw new AppError(
+        422,
+        "invalid",
+        `Fix ${count} before publishing: ${issues.map((i) => i.message).join(" ")}`,
+        issues,
+      );
+    }
+    const impact = await impactOf(row, "publish");
+    const [current] = row.version
+      ? await tx
+          .select()
+          .from(automationVersions)
+          .where(
+            and(eq(automationVersions.automationId, row.id), eq(automationVersions.version, row.version)),
+          )
+      : [];
+    const unchanged =
+      current &&
+      sameGraph(current.graph, row.draftGraph) &&
+      current.name === row.name &&
+      current.inFlightPolicy === row.inFlightPolicy;
+    if (unchanged && row.status === "active") return { automation: view(row), published: false, impact };
+    const updated = unchanged
+      ? await reactivate(tx, row.id)
+      : await publishGraph(tx, row, caller, {
+          graph: row.draftGraph,
+          name: row.name,
+          policy: row.inFlightPolicy,
+          note,
+        });
+    await recordAudit(tx, caller, {
+      action: unchanged ? "automation.activated" : "automation.published",
+      ...automationSubject(updated),
+      detail: unchanged
+        ? { name: updated.name, version: updated.version }
+        : { name: updated.name, version: updated.version, note },
+    });
+    return { automation: view(updated), published: !unchanged, impact };
+  });
+}

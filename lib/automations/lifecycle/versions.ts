@@ -1,0 +1,59 @@
+import { and, desc, eq } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit";
+import { type Caller } from "@/lib/auth/caller";
+import { getDb } from "@/lib/db/client";
+import { automationVersions } from "@/lib/db/schema";
+import { notFound } from "@/lib/errors";
+import { automationSubject, view, loadRow, type AutomationView } from "./read";
+import { assertMayChange } from "./guards";
+import { publishGraph } from "./publish";
+
+export async function listVersions(tenantId: string, id: string) {
+  const row = await loadRow(getDb(), tenantId, id);
+  const versions = await getDb()
+    .select()
+    .from(automationVersions)
+    .where(eq(automationVersions.automationId, row.id))
+    .orderBy(desc(automationVersions.version));
+  return versions.map((v) => ({
+    version: v.version,
+    name: v.name,
+    graph: v.graph,
+    inFlightPolicy: v.inFlightPolicy,
+    note: v.note,
+    author: v.author,
+    createdAt: v.createdAt.toISOString(),
+    active: v.version === row.version,
+  }));
+}
+
+/** Publishes an old snapshot as a new version (history is append-only, like `git revert`). */
+export async function revertToVersion(
+  caller: Caller,
+  id: string,
+  versionParam: string,
+): Promise<AutomationView> {
+  const version = Number(versionParam);
+  if (!Number.isInteger(version) || version < 1) throw notFound(`Version '${versionParam}'`);
+  return getDb().transaction(async (tx) => {
+    const row = await loadRow(tx, caller.tenant.id, id, true);
+    assertMayChange(caller, row);
+    const [snapshot] = await tx
+      .select()
+      .from(automationVersions)
+      .where(and(eq(automationVersions.automationId, row.id), eq(automationVersions.version, version)));
+    if (!snapshot) throw notFound(`Version ${version} of this automation`);
+    const updated = await publishGraph(tx, row, caller, {
+      graph: snapshot.graph,
+      name: snapshot.name,
+      policy: snapshot.inFlightPolicy,
+      note: `Reverted to version ${version}.`,
+    });
+    await recordAudit(tx, caller, {
+      action: "automation.reverted",
+      ...automationSubject(updated),
+      detail: { name: updated.name, fromVersion: row.version, toVersion: version, version: updated.version },
+    });
+    return view(updated);
+  });
+}
