@@ -1,13 +1,9 @@
-/** What the chaos suite kills: its worker processes (SIGKILL, restart) and its Postgres cluster (restart -m immediate). */
+/** The chaos suite's worker processes: started, SIGKILLed and restarted, stopped; and the jobs one holds when killed. */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
-import { closeDb, getDb } from "@/lib/db/client";
-import { createDatabaseIfMissing } from "@/lib/db/connection";
-import { dataRoot, databaseUrl, restartEmbeddedImmediately, startOrFindEmbedded } from "@/lib/db/embedded";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { getDb } from "@/lib/db/client";
 
 /** Worker processes as `npm run worker` starts them, one per slot, each with a log file of its own. */
 export class WorkerFleet {
@@ -101,41 +97,4 @@ export async function stillHeld(lockIds: string[], jobIds: string[]): Promise<nu
           and locked_by in (select json_array_elements_text(${JSON.stringify(lockIds)}::json))`,
   );
   return row!.n;
-}
-
-/**
- * A fresh database on a cluster of the chaos suite's own (`.data/chaos-pg`), which it may restart
- * at will, or on DATABASE_URL's server (which it then never restarts: it is someone else's).
- */
-export async function chaosDatabase(): Promise<{
-  restart: (() => Promise<void>) | null;
-  drop(): Promise<void>;
-}> {
-  let serverUrl: string;
-  let restart: (() => Promise<void>) | null = null;
-  let stop = async () => {};
-  if (process.env.DATABASE_URL) {
-    serverUrl = databaseUrl(process.env.DATABASE_URL, "postgres");
-  } else {
-    const dataDir = path.join(dataRoot(), "chaos-pg");
-    const cluster = await startOrFindEmbedded(dataDir);
-    serverUrl = cluster.serverUrl;
-    stop = cluster.stop;
-    if (cluster.owned) restart = () => restartEmbeddedImmediately(dataDir);
-  }
-  const database = `chaos_${Date.now()}`;
-  await createDatabaseIfMissing(serverUrl, database);
-  const url = databaseUrl(serverUrl, database);
-  await migrateDatabase(url);
-  process.env.DATABASE_URL = url;
-  return {
-    restart,
-    async drop() {
-      await closeDb();
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`drop database if exists "${database}" with (force)`);
-      await admin.end();
-      await stop();
-    },
-  };
 }

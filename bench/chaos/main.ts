@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { surviveDatabaseRestarts } from "@/lib/db/connection";
 import { dataRoot } from "@/lib/db/embedded";
-import { chaosDatabase } from "./fleet";
+import { benchDatabase } from "../harness";
 import { chaosPassed, chaosTable } from "./report";
 import { runChaos, type ChaosOptions } from "./scenario";
 
@@ -14,7 +14,9 @@ function flag(name: string): string | undefined {
 
 async function main(): Promise<void> {
   surviveDatabaseRestarts();
-  const db = await chaosDatabase();
+  // A cluster of its own, which it may restart at will; or DATABASE_URL's server, which it then
+  // never restarts (it is someone else's).
+  const db = await benchDatabase("chaos", { cluster: "chaos-pg" });
   const options: ChaosOptions = {
     orders: Number(flag("orders") ?? 1500),
     customers: Number(flag("customers") ?? 1000),

@@ -1,6 +1,7 @@
 /** The chaos run's figures, read once it settled (lost, duplicated, effects, waits), its table and its verdict. */
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { count } from "../harness";
 import type { Flows } from "./seed";
 
 /** The figures of one run, as printed and kept in bench/results/chaos.json (in this order). */
@@ -28,12 +29,6 @@ export interface ChaosResult {
   maxWaitLatenessMs: number;
   seconds: number;
   problems: string[];
-}
-
-/** The `n` a `count(*)::int as n` query returns. */
-export async function count(query: ReturnType<typeof sql>): Promise<number> {
-  const [row] = await getDb().execute<{ n: number }>(query);
-  return row!.n;
 }
 
 /** What the run did and saw, for `tally`. */

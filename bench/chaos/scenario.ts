@@ -4,9 +4,10 @@ import { sql } from "drizzle-orm";
 import { decideApproval } from "@/lib/automations/approvals";
 import { runNow } from "@/lib/automations/schedules/manage";
 import { getDb } from "@/lib/db/client";
+import { count } from "../harness";
 import { heldJobs, stillHeld, WorkerFleet } from "./fleet";
 import { hash, startReceiver } from "./receiver";
-import { count, tally, type ChaosResult } from "./report";
+import { tally, type ChaosResult } from "./report";
 import { createFlows, insertEntities, recordCreated, type Flows } from "./seed";
 
 export interface ChaosOptions {
