@@ -14,16 +14,11 @@ import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { getDb } from "@/lib/db/client";
 import { enqueueJobs } from "@/lib/jobs";
 import { startWorker } from "@/worker/run";
-import { benchDatabase, report, waitUntil } from "./harness";
+import { benchDatabase, count, report, waitUntil } from "./harness";
 
 const N = Number(process.env.BENCH_N ?? 50_000);
 const CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 10_000);
 const TARGET_SECONDS = 25;
-
-async function count(query: ReturnType<typeof sql>): Promise<number> {
-  const [row] = await getDb().execute<{ n: number }>(query);
-  return row!.n;
-}
 
 async function noopJobsPerSecond(url: string): Promise<number> {
   // The no-op task exists only in this benchmark's worker, so it is enqueued by name here.

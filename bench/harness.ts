@@ -1,26 +1,36 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { SQL } from "drizzle-orm";
 import postgres from "postgres";
-import { closeDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/client";
 import { createDatabaseIfMissing } from "@/lib/db/connection";
-import { dataRoot, databaseUrl, startOrFindEmbedded } from "@/lib/db/embedded";
+import { dataRoot, databaseUrl, restartEmbeddedImmediately, startOrFindEmbedded } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 
 /**
  * A fresh, migrated database for one benchmark: on the embedded cluster under `.data/bench-pg`
- * (same settings as the demo shop's, not the tests' fsync-off ones), or on DATABASE_URL's server.
- * Sets DATABASE_URL until `drop()`, which puts back the one before (so a bench can take several).
+ * (same settings as the demo shop's, not the tests' fsync-off ones; `cluster` names another, as
+ * the chaos suite's `chaos-pg`), or on DATABASE_URL's server. Sets DATABASE_URL until `drop()`,
+ * which puts back the one before (so a bench can take several). `restart` crashes and restarts
+ * the cluster (`pg_ctl restart -m immediate`) when this process started it; null on a server
+ * someone else runs (DATABASE_URL's, or a cluster another process started).
  */
-export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function benchDatabase(
+  name: string,
+  options: { cluster?: string } = {},
+): Promise<{ url: string; restart: (() => Promise<void>) | null; drop(): Promise<void> }> {
   const previousUrl = process.env.DATABASE_URL;
   let serverUrl: string;
+  let restart: (() => Promise<void>) | null = null;
   let stop = async () => {};
   if (process.env.DATABASE_URL) {
     serverUrl = databaseUrl(process.env.DATABASE_URL, "postgres");
   } else {
-    const cluster = await startOrFindEmbedded(path.join(dataRoot(), "bench-pg"));
+    const dataDir = path.join(dataRoot(), options.cluster ?? "bench-pg");
+    const cluster = await startOrFindEmbedded(dataDir);
     serverUrl = cluster.serverUrl;
     stop = cluster.stop;
+    if (cluster.owned) restart = () => restartEmbeddedImmediately(dataDir);
   }
   const database = `bench_${name}_${Date.now()}`;
   await createDatabaseIfMissing(serverUrl, database);
@@ -29,6 +39,7 @@ export async function benchDatabase(name: string): Promise<{ url: string; drop()
   process.env.DATABASE_URL = url;
   return {
     url,
+    restart,
     async drop() {
       await closeDb();
       const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -39,6 +50,12 @@ export async function benchDatabase(name: string): Promise<{ url: string; drop()
       else process.env.DATABASE_URL = previousUrl;
     },
   };
+}
+
+/** The `n` a `count(*)::int as n` query returns. */
+export async function count(query: SQL): Promise<number> {
+  const [row] = await getDb().execute<{ n: number }>(query);
+  return row!.n;
 }
 
 export type Metrics = Record<string, number | string | boolean>;

@@ -1,7 +1,8 @@
 import { expect, test } from "vitest";
-import { chaosTable, runChaos } from "@/scripts/chaos";
+import { chaosTable } from "@/bench/chaos/report";
+import { runChaos } from "@/bench/chaos/scenario";
 
-// The short run of `npm run chaos` (scripts/chaos.ts): 300 runs over two real worker processes,
+// The short run of `npm run chaos` (bench/chaos/): 300 runs over two real worker processes,
 // three SIGKILLs with restarts, minute waits and later steps made due at once. Postgres is not
 // restarted here: the test cluster is shared by every test file running in parallel (the full
 // `npm run chaos` restarts a cluster of its own).

@@ -1,0 +1,58 @@
+/** `npm run chaos`: the crash suite's command line; a fresh database, one run, its table, and exit code 1 unless it passed. */
+import fs from "node:fs";
+import path from "node:path";
+import { surviveDatabaseRestarts } from "@/lib/db/connection";
+import { dataRoot } from "@/lib/db/embedded";
+import { benchDatabase } from "../harness";
+import { chaosPassed, chaosTable } from "./report";
+import { runChaos, type ChaosOptions } from "./scenario";
+
+function flag(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  surviveDatabaseRestarts();
+  // A cluster of its own, which it may restart at will; or DATABASE_URL's server, which it then
+  // never restarts (it is someone else's).
+  const db = await benchDatabase("chaos", { cluster: "chaos-pg" });
+  const options: ChaosOptions = {
+    orders: Number(flag("orders") ?? 1500),
+    customers: Number(flag("customers") ?? 1000),
+    workers: Math.min(4, Math.max(2, Number(flag("workers") ?? 3))),
+    kills: Number(flag("kills") ?? 12),
+    // Real minute waits and later steps keep the load going for over two minutes: spread the
+    // kills over it, so they land on first legs, resumes and later runs alike.
+    killEveryMs: process.argv.includes("--quick") ? [2_000, 6_000] : [5_000, 14_000],
+    restartPostgres: db.restart,
+    quick: process.argv.includes("--quick"),
+    settleTimeoutMs: 600_000,
+    logDir: path.join(dataRoot(), "chaos-logs"),
+    log: (line) => console.log(line),
+  };
+  console.log(
+    `Chaos: ${2 * (options.orders + options.customers)} runs over ${options.workers} workers, ${options.kills} kills` +
+      `${options.restartPostgres ? ", one Postgres restart" : ""}; worker logs in ${options.logDir}`,
+  );
+  try {
+    const result = await runChaos(options);
+    console.log(`\nchaos\n${chaosTable(result)}`);
+    for (const problem of result.problems) console.log(`  ! ${problem}`);
+    const passed = chaosPassed(result);
+    console.log(JSON.stringify({ chaos: passed ? "passed" : "failed", ...result }));
+    fs.mkdirSync("bench/results", { recursive: true });
+    fs.writeFileSync(
+      "bench/results/chaos.json",
+      `${JSON.stringify({ at: new Date().toISOString(), ...result })}\n`,
+    );
+    process.exitCode = passed ? 0 : 1;
+  } finally {
+    await db.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error("The chaos run could not finish:", error);
+  process.exit(1);
+});
