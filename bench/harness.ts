@@ -5,7 +5,7 @@ import postgres from "postgres";
 import { closeDb, getDb } from "@/lib/db/client";
 import { createDatabaseIfMissing } from "@/lib/db/connection";
 import { dataRoot, databaseUrl, restartEmbeddedImmediately, startOrFindEmbedded } from "@/lib/db/embedded";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { migrateDatabase } from "@/lib/migrate";
 
 /**
  * A fresh, migrated database for one benchmark: on the embedded cluster under `.data/bench-pg`

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import { Command, InvalidArgumentError } from "commander";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { ROLES, type Role } from "@/lib/auth/roles";
+import { ROLES, type Role } from "@/lib/identity/roles";
 import { createTenant, findTenantBySlug } from "@/lib/auth/tenants";
 import { addMember } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { migrateDatabase } from "@/lib/migrate";
 import { AppError } from "@/lib/errors";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";

@@ -1,4 +1,4 @@
-import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { actorLabel, type Caller } from "@/lib/identity/caller";
 import type { DbOrTx } from "@/lib/db/client";
 import { auditEvents } from "@/lib/db/schema";
 

@@ -17,7 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, resetEmbeddedDatabase, stopOwnedDatabase } from "@/lib/db/connection";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { migrateDatabase } from "@/lib/migrate";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from "@/lib/seed/demo";
 import { childEnv } from "./child-env";
 

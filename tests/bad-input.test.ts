@@ -10,7 +10,7 @@ import { GET as runsRoute } from "@/app/api/v1/runs/route";
 import { POST as previewRoute } from "@/app/api/v1/schedules/preview/route";
 import { registry } from "@/lib/automations/nodes/registry";
 import { getDb } from "@/lib/db/client";
-import { DOMAINS } from "@/lib/entities/domains";
+import { DOMAINS } from "@/lib/domains/domains";
 import { call, createShop, type ErrorReply, type TestShop } from "./fixtures";
 
 /*

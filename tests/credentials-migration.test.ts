@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createDatabaseIfMissing } from "@/lib/db/connection";
 import { databaseUrl } from "@/lib/db/embedded";
-import { migrateDatabase, MIGRATIONS_FOLDER } from "@/lib/db/migrate";
+import { migrateDatabase, MIGRATIONS_FOLDER } from "@/lib/migrate";
 import { open } from "@/lib/credentials/secret-box";
 
 /**

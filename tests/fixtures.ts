@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { createApiKey } from "@/lib/auth/api-keys";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { createTenant, type Tenant } from "@/lib/auth/tenants";
 
 export interface TestShop {

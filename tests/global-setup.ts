@@ -3,7 +3,7 @@ import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { createDatabaseIfMissing } from "@/lib/db/connection";
 import { dataRoot, databaseUrl, startOrFindEmbedded } from "@/lib/db/embedded";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { migrateDatabase } from "@/lib/migrate";
 
 declare module "vitest" {
   export interface ProvidedContext {

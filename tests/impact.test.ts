@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { POLICY_SENTENCES } from "@/lib/automations/lifecycle/policies";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { saveDraft } from "@/lib/automations/lifecycle/save-draft";

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
 import { CONTRACT, type Endpoint } from "@/lib/api/contract";
 import { buildOpenApi, pathParams } from "@/lib/api/openapi";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { upsertEntity } from "@/lib/entities/service";
 import { call, createShop, type ErrorReply, type TestShop } from "./fixtures";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { getRun } from "@/lib/automations/runs/history";
 import { createDatabaseIfMissing } from "@/lib/db/connection";
 import { databaseUrl } from "@/lib/db/embedded";
-import { MIGRATIONS_FOLDER, migrateDatabase } from "@/lib/db/migrate";
+import { MIGRATIONS_FOLDER, migrateDatabase } from "@/lib/migrate";
 import { upsertEntity } from "@/lib/entities/service";
 import { startWorker, type WorkerHandle } from "@/worker/run";
 import { createShop, type TestShop } from "./fixtures";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Method } from "@/lib/api/contract";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import type { call } from "./fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
 import { CONTRACT } from "@/lib/api/contract";
 import { pathParams } from "@/lib/api/openapi";
-import { ROLES } from "@/lib/auth/roles";
+import { ROLES } from "@/lib/identity/roles";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
 import { startWorker, type WorkerHandle } from "@/worker/run";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { updateShopSettings } from "@/lib/auth/tenants";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, tenants } from "@/lib/db/schema";

@@ -5,7 +5,7 @@ import {
   whileDatabaseUnavailable,
 } from "@/lib/db/connection";
 import { closeDb } from "@/lib/db/client";
-import { assertSchemaCurrent, migrateDatabase, SchemaBehindError } from "@/lib/db/migrate";
+import { assertSchemaCurrent, migrateDatabase, SchemaBehindError } from "@/lib/migrate";
 import { startWorker } from "./run";
 
 export interface WorkerMainOptions {

@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import { crontabFor } from "@/lib/jobs";
-import { workerLogger } from "@/lib/db/worker-logger";
+import { workerLogger } from "@/lib/worker/logger";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
 import {
   beat,

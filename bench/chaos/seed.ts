@@ -1,7 +1,7 @@
 /** The chaos suite's shop: its flows (orders, approvals, a schedule fan-out), its orders and customers, and their events. */
 import { createApiKey } from "@/lib/auth/api-keys";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { createTenant } from "@/lib/auth/tenants";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { Notice } from "@/components/ui/notice";
-import { hasRole, type Role } from "@/lib/auth/roles";
+import { hasRole, type Role } from "@/lib/identity/roles";
 import { approvalFromStep, approverText, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
 import { ApprovalOutcome } from "./approval-state";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";

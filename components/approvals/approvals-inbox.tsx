@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Pager } from "@/components/entities/pager";
 import { fetchJson, POLL_MS } from "@/components/runs/fetch-json";
 import { LiveStatus } from "@/components/runs/live-status";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import type { ApprovalView } from "@/lib/automations/waits/approvals";
 import { ApprovalRow } from "./approval-row";
 import type { DecisionRefusal } from "./decision-box";

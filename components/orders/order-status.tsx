@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import { orderStatuses } from "@/lib/entities/domains";
+import { orderStatuses } from "@/lib/domains/domains";
 
 export type OrderStatus = (typeof orderStatuses)[number];
 

@@ -7,7 +7,7 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { hasRole, type Role } from "@/lib/auth/roles";
+import { hasRole, type Role } from "@/lib/identity/roles";
 import type { RunDetail as RunDetailData } from "@/lib/automations/runs/history";
 import { formatDuration } from "./duration";
 import { HandedBack } from "./handed-back";

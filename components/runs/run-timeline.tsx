@@ -1,6 +1,6 @@
 import { ApprovalStep } from "@/components/approvals/approval-step";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
 import type { RunDetail } from "@/lib/automations/runs/history";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";

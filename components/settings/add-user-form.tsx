@@ -6,7 +6,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { addUserAction } from "@/lib/actions/users/add-user";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { ROLE_OPTIONS, isRole } from "./role-options";
 
 type Outcome = { tone: "success" | "error"; text: string } | null;

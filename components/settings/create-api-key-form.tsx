@@ -7,7 +7,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { createApiKeyAction } from "@/lib/actions/api-keys/create-api-key";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { ROLE_OPTIONS, isRole } from "./role-options";
 
 interface CreatedKey {

@@ -4,7 +4,7 @@ import { useId, useState, useTransition, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/form";
 import { changeUserRoleAction } from "@/lib/actions/users/change-user-role";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { ROLE_OPTIONS, isRole } from "./role-options";
 
 /** A member's role as a select with its own Save, for one row of the members table. */

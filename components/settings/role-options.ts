@@ -1,4 +1,4 @@
-import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/lib/auth/roles";
+import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/lib/identity/roles";
 
 const LABELS: Record<Role, string> = { admin: "Admin", editor: "Editor", viewer: "Viewer" };
 

@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 
 const TONES: Record<Role, BadgeTone> = { admin: "accent", editor: "info", viewer: "neutral" };
 const LABELS: Record<Role, string> = { admin: "Admin", editor: "Editor", viewer: "Viewer" };

@@ -2,7 +2,7 @@ import { Suspense } from "react";
 import { Button } from "@/components/ui/button";
 import { NavLink } from "@/components/ui/nav-link";
 import { signOut } from "@/lib/actions/auth/sign-out";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { Logo } from "./logo";
 import { NAV_ICONS } from "./nav-icons";
 import { PendingApprovalsBadge } from "./pending-approvals-badge";

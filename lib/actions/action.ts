@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { assertRole, type Caller } from "@/lib/auth/caller";
-import type { Role } from "@/lib/auth/roles";
+import { assertRole, type Caller } from "@/lib/identity/caller";
+import type { Role } from "@/lib/identity/roles";
 import { findUnstorable, unstorableError } from "@/lib/api/storable";
 import { currentCaller } from "@/lib/auth/session";
 import { AppError, zodIssues, type ErrorCode, type Issue } from "@/lib/errors";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
 import { auditQuery } from "@/lib/audit-log";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { buildInput } from "@/lib/automations/ai/input";
 import { approvalsQuery, decisionInput } from "@/lib/automations/waits/approvals";
 import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
@@ -18,7 +18,7 @@ import { publishInput } from "@/lib/automations/lifecycle/publish";
 import { tasksQuery } from "@/lib/automations/work/tasks";
 import { tryLaterInput } from "@/lib/automations/runs/try-later";
 import { waitingQuery } from "@/lib/automations/waits/waits";
-import { DOMAINS } from "@/lib/entities/domains";
+import { DOMAINS } from "@/lib/domains/domains";
 import { changesInput, putSchema } from "@/lib/entities/service";
 import { eventInput, MAX_BATCH } from "@/lib/events/ingest";
 import {

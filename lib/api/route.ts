@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { assertRole, type Caller } from "@/lib/auth/caller";
+import { assertRole, type Caller } from "@/lib/identity/caller";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/identity/roles";
 import { AppError, parseOrThrow, unauthorized } from "@/lib/errors";
 import { readBodyText } from "./body";
 import { limitApiKey, RateLimitedError } from "./rate-limit";

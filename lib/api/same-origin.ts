@@ -1,5 +1,5 @@
 import { trustedOrigins } from "@/lib/auth/auth";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { forbidden } from "@/lib/errors";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);

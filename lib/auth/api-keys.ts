@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { apiKeys, tenants } from "@/lib/db/schema";
 import { isUuid, notFound } from "@/lib/errors";
 import { KeyCache } from "./key-cache";
-import type { Role } from "./roles";
+import type { Role } from "@/lib/identity/roles";
 import type { StaffChanger } from "./users";
 
 const KEY_PREFIX = "tf_";

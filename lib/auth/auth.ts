@@ -5,7 +5,7 @@ import { nextCookies } from "better-auth/next-js";
 import { getDb } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { authIpAddress, authRateLimit } from "./rate-limit";
-import { authSecret } from "./secret";
+import { authSecret } from "@/lib/local-secret";
 import { admitSignIn, clearAccountFailures } from "./sign-in-limits";
 
 /** The app's own address: BETTER_AUTH_URL in production, else this machine at PORT. */

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
 import { findApiKey } from "./api-keys";
 import { getAuth } from "./auth";
-import type { Caller } from "./caller";
+import type { Caller } from "@/lib/identity/caller";
 import { membershipsOf } from "./users";
 
 /** The cookie that carries the shop a person who works for several has chosen. */

@@ -1,8 +1,8 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { assertRole, type Caller } from "./caller";
+import { assertRole, type Caller } from "@/lib/identity/caller";
 import { resolveCaller } from "./resolve-caller";
-import type { Role } from "./roles";
+import type { Role } from "@/lib/identity/roles";
 
 /**
  * For server components and server actions: the signed-in caller, or a redirect to sign-in.

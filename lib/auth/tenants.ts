@@ -6,7 +6,7 @@ import { recordAudit } from "@/lib/audit";
 import { isTimeZone } from "@/lib/time/zones";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { forgetShopKeys } from "./api-keys";
-import type { Caller } from "./caller";
+import type { Caller } from "@/lib/identity/caller";
 
 const shopName = z.string().trim().min(1, "give the shop a name").max(100);
 const timeZone = z

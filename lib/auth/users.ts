@@ -6,8 +6,8 @@ import { recordAudit } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
 import { accounts, memberships, users } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
-import type { Caller } from "./caller";
-import { ROLES, type Role } from "./roles";
+import type { Caller } from "@/lib/identity/caller";
+import { ROLES, type Role } from "@/lib/identity/roles";
 
 /**
  * Who changes a shop's staff: a signed-in admin or an API key (a `Caller`, and the change is

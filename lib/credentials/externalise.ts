@@ -1,5 +1,5 @@
 import { and, eq, like } from "drizzle-orm";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import type { DbOrTx } from "@/lib/db/client";
 import { credentials } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";

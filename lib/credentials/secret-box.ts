@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { localSecret } from "@/lib/auth/secret";
+import { localSecret } from "@/lib/local-secret";
 
 /**
  * Secrets at rest (SPEC §2 "Credentials"): AES-256-GCM under `TILLFLOW_SECRET_KEY` (32 bytes,

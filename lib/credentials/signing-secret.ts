@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { assertRole, type Caller } from "@/lib/auth/caller";
+import { assertRole, type Caller } from "@/lib/identity/caller";
 import { recordAudit } from "@/lib/audit";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";

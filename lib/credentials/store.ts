@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automations, credentials } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";

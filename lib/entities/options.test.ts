@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { entityTitle, runEntityTitle } from "./options";
+import { entityTitle, runEntityTitle } from "@/lib/domains/labels";
 
 describe("entityTitle", () => {
   test("names records the way merchants do, money in the record's currency", () => {

@@ -6,7 +6,7 @@ import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
 import { recordEvents } from "@/lib/events/record";
 import type { NewEvent, RecordedEvent } from "@/lib/events/types";
-import { DOMAIN_LABELS, domainSchemas, isDomain, STATUS_EVENTS, type Domain } from "./domains";
+import { DOMAIN_LABELS, domainSchemas, isDomain, STATUS_EVENTS, type Domain } from "@/lib/domains/domains";
 
 const tagList = z
   .array(z.string().trim().min(1, "a tag cannot be empty").max(100))

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
-import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/domains/domains";
 import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
 import { recordGrouped } from "./group";
 import { recordIngested, withId } from "./record-ingested";

@@ -12,7 +12,7 @@ import { listenersFor, stampMatches } from "@/lib/automations/engine/listeners";
 import { getDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { entities, events as eventsTable } from "@/lib/db/schema";
-import { isDomain } from "@/lib/entities/domains";
+import { isDomain } from "@/lib/domains/domains";
 
 /** A validated event from the API, with its id (the caller's, or one generated for it). */
 export interface IngestedEvent {

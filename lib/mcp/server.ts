@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { limitApiKey } from "@/lib/api/rate-limit";
-import { assertRole, type Caller } from "@/lib/auth/caller";
+import { assertRole, type Caller } from "@/lib/identity/caller";
 import { decideApproval, decisionInput } from "@/lib/automations/waits/approvals";
 import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { laterSteps } from "@/lib/automations/runs/later-then";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { createTenant } from "@/lib/auth/tenants";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { addMember } from "@/lib/auth/users";
 import { ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
@@ -8,7 +8,7 @@ import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { findTemplate } from "@/lib/automations/lifecycle/templates";
 import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
-import type { Domain } from "@/lib/entities/domains";
+import type { Domain } from "@/lib/domains/domains";
 import { upsertEntity } from "@/lib/entities/service";
 
 export const DEMO_SLUG = "demo";

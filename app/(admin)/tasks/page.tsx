@@ -9,7 +9,7 @@ import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { listTasks } from "@/lib/automations/work/tasks";
 import { AppError } from "@/lib/errors";

@@ -4,7 +4,7 @@ import { CancelAllWaits } from "@/components/runs/cancel-all-waits";
 import { WaitingPageBody } from "@/components/runs/waiting-page-body";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Waiting" };

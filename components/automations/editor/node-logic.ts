@@ -4,8 +4,8 @@
  * first interaction (`use-node-logic.ts`) rather than the first paint, since it brings zod, every
  * node definition and croner along. Until then the page's `EditorFirstPaint` stands in.
  */
-export { diffGraphs } from "@/lib/automations/graph/diff";
-export { validate } from "@/lib/automations/graph/validate";
+export { diffGraphs } from "@/lib/automations/review/diff";
+export { validate } from "@/lib/automations/review/validate";
 export { registry, summariseNode } from "@/lib/automations/nodes/registry";
 export { audienceSchema } from "@/lib/automations/nodes/triggers";
-export { stepsBefore } from "@/lib/automations/graph/tokens-for";
+export { stepsBefore } from "@/lib/automations/review/tokens-for";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReadyIssue } from "@/lib/automations/graph/validate";
+import type { ReadyIssue } from "@/lib/automations/review/validate";
 
 /**
  * The ready issues of the draft as you edit: each names its step and focuses it on click. Publish

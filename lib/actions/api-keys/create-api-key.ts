@@ -4,7 +4,7 @@ import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { ROLES } from "@/lib/auth/roles";
+import { ROLES } from "@/lib/identity/roles";
 
 const input = z.object({
   name: z.string().trim().min(1, "give the key a name, such as the app that will use it").max(100),

@@ -3,8 +3,8 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { actorLabel } from "@/lib/auth/caller";
-import { orderStatuses } from "@/lib/entities/domains";
+import { actorLabel } from "@/lib/identity/caller";
+import { orderStatuses } from "@/lib/domains/domains";
 import { changeStatus } from "@/lib/entities/service";
 
 const input = z.object({

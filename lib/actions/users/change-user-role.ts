@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { ROLES } from "@/lib/auth/roles";
+import { ROLES } from "@/lib/identity/roles";
 import { changeMemberRole } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 

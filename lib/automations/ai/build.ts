@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 import { z } from "zod";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { validate, type ReadyIssue } from "@/lib/automations/graph/validate";
+import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
 import { AppError } from "@/lib/errors";
 import { compileFlowSpec } from "./compile";
 import { aiConfig, askModel, NOT_CONFIGURED, type AiConfig } from "./provider";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { validate } from "@/lib/automations/graph/validate";
+import { validate } from "@/lib/automations/review/validate";
 import { compileFlowSpec } from "./compile";
 import type { FlowSpec } from "./spec";
 

@@ -1,5 +1,5 @@
 import { withPositions } from "@/lib/automations/editor/place";
-import type { ReadyIssue } from "@/lib/automations/graph/validate";
+import type { ReadyIssue } from "@/lib/automations/review/validate";
 import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
 import { registry as defaultRegistry, type Registry } from "@/lib/automations/nodes/registry";
 import type { NodeCategory, NodeDefinition } from "@/lib/automations/nodes/types";

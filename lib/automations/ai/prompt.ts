@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { tokensFor } from "@/lib/automations/graph/tokens-for";
+import { tokensFor } from "@/lib/automations/review/tokens-for";
 import { registry as defaultRegistry, type Registry } from "@/lib/automations/nodes/registry";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
-import { filterChoices } from "@/lib/automations/graph/token-filters";
-import type { ReadyIssue } from "@/lib/automations/graph/validate";
+import { filterChoices } from "@/lib/automations/tokens/filters";
+import type { ReadyIssue } from "@/lib/automations/review/validate";
 import { flowSpecJsonSchema, specTypes } from "./spec";
 
 /**

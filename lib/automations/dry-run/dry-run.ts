@@ -1,12 +1,12 @@
 import { z } from "zod";
-import type { Caller } from "@/lib/auth/caller";
-import { hasRole } from "@/lib/auth/roles";
+import type { Caller } from "@/lib/identity/caller";
+import { hasRole } from "@/lib/identity/roles";
 import { getDb } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
 import { AppError, forbidden, notFound, parseOrThrow } from "@/lib/errors";
-import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
-import { readPath } from "@/lib/entities/fields";
-import { entityLabel, entityName } from "@/lib/entities/options";
+import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
+import { readPath } from "@/lib/domains/fields";
+import { entityLabel, entityName } from "@/lib/domains/labels";
 import { parseEntityId } from "@/lib/entities/service";
 import { describeAction, excerpt } from "./describe";
 import { toRunEvent } from "@/lib/automations/engine/start";
@@ -25,9 +25,9 @@ import {
 import { tokenRecord } from "@/lib/automations/nodes/context";
 import { prepareAction, prepareWait } from "@/lib/automations/engine/prepare";
 import { graphSchema, type Graph, type GraphNode } from "@/lib/automations/graph/schema";
-import { findTokens, renderParams, templatedStrings } from "@/lib/automations/graph/tokens";
+import { findTokens, renderParams, templatedStrings } from "@/lib/automations/tokens/render";
 import { reachableFrom } from "@/lib/automations/graph/reachability";
-import { validate } from "@/lib/automations/graph/validate";
+import { validate } from "@/lib/automations/review/validate";
 import { triggerPayload } from "@/lib/automations/engine/trigger-payload";
 import {
   effectiveDomain,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { validate } from "@/lib/automations/graph/validate";
+import { validate } from "@/lib/automations/review/validate";
 import { catalogOf, effectiveDomainIn } from "@/lib/automations/nodes/catalog";
 import { effectiveDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 import { editorFirstPaint } from "./first-paint";

@@ -1,8 +1,8 @@
 import type { Graph } from "@/lib/automations/graph/schema";
-import { validate, type ReadyIssue } from "@/lib/automations/graph/validate";
+import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
 import type { NodeInfo } from "@/lib/automations/nodes/catalog";
 import { nodeCatalog, summariseNode } from "@/lib/automations/nodes/registry";
-import { diffGraphs } from "@/lib/automations/graph/diff";
+import { diffGraphs } from "@/lib/automations/review/diff";
 
 /**
  * What the flow editor paints before anyone edits, worked out on the server with the registry so

@@ -3,9 +3,9 @@ import { alias } from "drizzle-orm/pg-core";
 import { type DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { entities, tenants, type RunEvent } from "@/lib/db/schema";
-import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/domains/domains";
 import type { RunEntity } from "@/lib/automations/nodes/context";
-import { CUSTOMER_REFERENCE, DOMAINS_WITH_CUSTOMER } from "@/lib/entities/related";
+import { CUSTOMER_REFERENCE, DOMAINS_WITH_CUSTOMER } from "@/lib/domains/related";
 
 export class EntityNotFoundError extends Error {
   constructor(domain: Domain, id: string) {

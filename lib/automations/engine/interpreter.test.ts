@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { edge, graph, node, waitNode, waitUntilNode } from "@/lib/automations/graph/fixtures";
+import { edge, graph, node, waitNode, waitUntilNode } from "@/lib/automations/engine/interpreter.fixtures";
 import type { GraphNode } from "@/lib/automations/graph/schema";
 import { createRegistry, NODE_DEFINITIONS, registry } from "@/lib/automations/nodes/registry";
 import {

@@ -1,5 +1,5 @@
 import type { RunEvent } from "@/lib/db/schema";
-import { renderTemplate, type TemplateContext } from "@/lib/automations/graph/tokens";
+import { renderTemplate, type TemplateContext } from "@/lib/automations/tokens/render";
 import type { ActionContext } from "@/lib/automations/nodes/executor";
 import type { NewWait } from "@/lib/automations/store/waits";
 import { eventView, tokenRecord, type RunEntity } from "@/lib/automations/nodes/context";

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { appUrl } from "@/lib/auth/auth";
 import type { Tx } from "@/lib/db/client";
-import { escapeHtml } from "@/lib/automations/graph/tokens";
-import { entityLabel } from "@/lib/entities/options";
+import { escapeHtml } from "@/lib/automations/tokens/render";
+import { entityLabel } from "@/lib/domains/labels";
 import { enqueueJobs } from "@/lib/jobs";
 import type { LegContext } from "./leg";
 

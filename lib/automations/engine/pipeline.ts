@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { isDatabaseUnavailable } from "@/lib/db/connection";
 import { getDb } from "@/lib/db/client";
 import { uuidArray } from "@/lib/db/array-literal";
-import { isDomain } from "@/lib/entities/domains";
+import { isDomain } from "@/lib/domains/domains";
 import { registry } from "@/lib/automations/nodes/registry";
 import { finishRuns } from "@/lib/automations/store/runs";
 import { loadVersion } from "@/lib/automations/store/versions";

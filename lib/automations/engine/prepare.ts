@@ -1,7 +1,7 @@
 import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import type { ActionExecutor } from "@/lib/automations/nodes/executor";
-import { renderTemplate } from "@/lib/automations/graph/tokens";
+import { renderTemplate } from "@/lib/automations/tokens/render";
 import { approval, type ApprovalParams } from "@/lib/automations/nodes/timing/approval";
 import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
 import type { WaitKind } from "@/lib/db/schema";

@@ -1,4 +1,4 @@
-import { STATUS_EVENTS, type Domain } from "@/lib/entities/domains";
+import { STATUS_EVENTS, type Domain } from "@/lib/domains/domains";
 import { registry } from "@/lib/automations/nodes/registry";
 
 /**

@@ -1,4 +1,4 @@
-import { diffGraphs } from "@/lib/automations/graph/diff";
+import { diffGraphs } from "@/lib/automations/review/diff";
 import type { PublishedVersion } from "@/lib/automations/store/versions";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findCycles } from "./cycles";
-import { edge, graph, node } from "./fixtures";
+import { edge, graph, node } from "@/lib/automations/engine/interpreter.fixtures";
 
 const nodes = (...ids: string[]) => ids.map((id) => node(id, "t"));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { edge, graph, node } from "./fixtures";
+import { edge, graph, node } from "@/lib/automations/engine/interpreter.fixtures";
 import { reachableFrom, upstreamOf } from "./reachability";
 
 // trigger ──▶ cond ──true──▶ tag ──▶ note

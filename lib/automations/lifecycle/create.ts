@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automations } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";

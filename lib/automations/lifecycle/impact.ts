@@ -6,7 +6,7 @@ import type { Graph } from "@/lib/automations/graph/schema";
 import { registry } from "@/lib/automations/nodes/registry";
 import { waitingByNode } from "@/lib/automations/waits/waits";
 import { stepLabel, versionGraphs } from "@/lib/automations/engine/step-labels";
-import { diffGraphs } from "@/lib/automations/graph/diff";
+import { diffGraphs } from "@/lib/automations/review/diff";
 import { POLICY_SENTENCES, type InFlightPolicy } from "./policies";
 import type { AutomationRow } from "./read";
 

@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automations, automationVersions } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { type Graph } from "@/lib/automations/graph/schema";
-import { validate } from "@/lib/automations/graph/validate";
+import { validate } from "@/lib/automations/review/validate";
 import { syncSchedules } from "./schedule-sync";
 import { assertReferencesExist } from "@/lib/credentials/references";
 import { type InFlightPolicy } from "./policies";

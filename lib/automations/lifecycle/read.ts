@@ -3,7 +3,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { automations } from "@/lib/db/schema";
 import { AppError, isUuid, notFound } from "@/lib/errors";
 import { type Graph } from "@/lib/automations/graph/schema";
-import { validate, type ReadyIssue } from "@/lib/automations/graph/validate";
+import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
 import type { InFlightPolicy } from "./policies";
 
 export type AutomationRow = typeof automations.$inferSelect;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validate } from "@/lib/automations/graph/validate";
+import { validate } from "@/lib/automations/review/validate";
 import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "./templates";
 
 /*

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit";
-import { type Caller } from "@/lib/auth/caller";
+import { type Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automationVersions } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import type { RunEvent } from "@/lib/db/schema";
-import type { Domain } from "@/lib/entities/domains";
+import type { Domain } from "@/lib/domains/domains";
 
 /*
  * What a step reads of its run: the record it is about and the event that started it, in the
@@ -16,7 +16,7 @@ export interface RunEntity {
   /**
    * The customer an order references (its fields plus `id` and `tags`), loaded with it for
    * `{entity.customer.…}`; null when the order names none or it no longer exists. Absent for
-   * domains that bring no customer (`lib/entities/related.ts`).
+   * domains that bring no customer (`lib/domains/related.ts`).
    */
   customer?: Record<string, unknown> | null;
 }

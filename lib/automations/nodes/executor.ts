@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Tx } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
 import type { RunEntity } from "@/lib/automations/nodes/context";
-import type { RenderOptions } from "@/lib/automations/graph/tokens";
+import type { RenderOptions } from "@/lib/automations/tokens/render";
 
 /**
  * Server-only half of the node registry: how an action takes effect.

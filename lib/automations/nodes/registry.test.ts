@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { isDomain } from "@/lib/entities/domains";
+import { isDomain } from "@/lib/domains/domains";
 import {
   createRegistry,
   effectiveDomain,

@@ -1,4 +1,4 @@
-import { isDomain, type Domain } from "@/lib/entities/domains";
+import { isDomain, type Domain } from "@/lib/domains/domains";
 import { addNote } from "./actions/add-note";
 import { addTag } from "./actions/add-tag";
 import { codeAction } from "./actions/code";

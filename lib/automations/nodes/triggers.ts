@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/domains/domains";
 import { credentialId, integer, line, paramsObject, randomToken, text } from "./params";
 import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/time/cron";
 import { isTimeZone, localTimeZone } from "@/lib/time/zones";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Domain } from "@/lib/entities/domains";
-import type { TokenEscape } from "@/lib/automations/graph/token-escape";
+import type { Domain } from "@/lib/domains/domains";
+import type { TokenEscape } from "@/lib/automations/tokens/escape";
 
 /**
  * Terminology (browser-safe half of the node registry; executors live in `*.execute.ts`, server-only)

@@ -1,7 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, entities } from "@/lib/db/schema";
-import { DOMAINS, ENTITYLESS_DOMAINS } from "@/lib/entities/domains";
+import { DOMAINS, ENTITYLESS_DOMAINS } from "@/lib/domains/domains";
 
 /**
  * The runs list's entity filter reads what a merchant types: "#1022", "1022", an id

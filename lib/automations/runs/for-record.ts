@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
-import { DOMAIN_LABELS, DOMAINS } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, DOMAINS } from "@/lib/domains/domains";
 import { loadEntity, parseDomain, parseEntityId } from "@/lib/entities/service";
 import { recordEvents } from "@/lib/events/record";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";

@@ -10,7 +10,7 @@ import {
   entities,
   type RunStatus,
 } from "@/lib/db/schema";
-import { runEntityTitle } from "@/lib/entities/options";
+import { runEntityTitle } from "@/lib/domains/labels";
 import { approvalInfo } from "@/lib/automations/waits/approval-info";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { stepLabel } from "@/lib/automations/engine/step-labels";

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getDb, type Tx } from "@/lib/db/client";
 import {
   automationRuns,
@@ -13,7 +13,7 @@ import {
   type RunStatus,
 } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
-import { runEntityTitle } from "@/lib/entities/options";
+import { runEntityTitle } from "@/lib/domains/labels";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "@/lib/automations/engine/start";
 import { platformCondition, PLATFORMS } from "@/lib/automations/insights/platform";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { startLaterRun } from "@/lib/automations/engine/later";

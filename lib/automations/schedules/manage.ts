@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automations, scheduleFires, tenants, type FireKind, type FireStatus } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";

@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import { actorLabel, type Caller } from "@/lib/auth/caller";
-import { hasRole } from "@/lib/auth/roles";
+import { actorLabel, type Caller } from "@/lib/identity/caller";
+import { hasRole } from "@/lib/identity/roles";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
-import { isDomain } from "@/lib/entities/domains";
-import { entityLabel } from "@/lib/entities/options";
+import { isDomain } from "@/lib/domains/domains";
+import { entityLabel } from "@/lib/domains/labels";
 import { AppError, forbidden, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { automationNames } from "@/lib/automations/store/automation-names";

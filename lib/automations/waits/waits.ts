@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import { actorLabel, type Caller } from "@/lib/auth/caller";
+import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automationRunWaits, automations, entities } from "@/lib/db/schema";
-import { runEntityTitle } from "@/lib/entities/options";
+import { runEntityTitle } from "@/lib/domains/labels";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { assertMayDecide } from "./approvals";

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Caller } from "@/lib/auth/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, staffTasks } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";

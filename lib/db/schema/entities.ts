@@ -6,7 +6,7 @@ import { tenants } from "./tenants";
  * All seven domains live in one table. Why: the engine treats entities generically (load by
  * domain and id, read a field path, add a tag or a note, emit an event on a status change), so one
  * table means one loader, one tag/note mechanism and one set of indexes; the per-domain shape is
- * enforced by the zod schema of each domain in `lib/entities/domains.ts` at every boundary.
+ * enforced by the zod schema of each domain in `lib/domains/domains.ts` at every boundary.
  * `status` and `email` are copied out of `data` so lists and audiences can filter on an index.
  */
 export const entities = pgTable(

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { FlowEditor } from "@/components/automations/editor/flow-editor";
 import { Notice } from "@/components/ui/notice";
 import { BUILT_LEAD } from "@/lib/automations/ai/notes";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";

@@ -5,7 +5,7 @@ import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { aiConfig } from "@/lib/automations/ai/provider";
 import { AUTOMATION_TEMPLATES } from "@/lib/automations/lifecycle/templates";

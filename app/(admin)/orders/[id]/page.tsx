@@ -14,7 +14,7 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { formatMoney } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { getEntity, type EntityView } from "@/lib/entities/service";
 import { ACTIVITY_RUN_LIMIT, entityActivity } from "@/lib/entities/activity";

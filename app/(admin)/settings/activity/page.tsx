@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { listAudit, type AuditItem } from "@/lib/audit-log";
 import { AUDIT_KINDS, auditSentence, type AuditKind } from "@/lib/audit-words";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { automationNames } from "@/lib/automations/store/automation-names";
 import { AppError } from "@/lib/errors";

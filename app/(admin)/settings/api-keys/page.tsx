@@ -9,7 +9,7 @@ import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { listApiKeys, type ApiKeySummary } from "@/lib/auth/api-keys";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "API keys" };

@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { KIND_LABELS, masked } from "@/lib/credentials/kinds";
 import { automationsUsing, listCredentials, type CredentialView } from "@/lib/credentials/store";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ShopSettingsForm } from "@/components/settings/shop-settings-form";
 import { SigningSecretSection } from "@/components/settings/signing-secret-section";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { signingSecretStatus } from "@/lib/credentials/signing-secret";
 

@@ -8,7 +8,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { listMembers } from "@/lib/auth/users";
 

@@ -6,7 +6,7 @@ import { Notice } from "@/components/ui/notice";
 import { previewCodeAction } from "@/lib/actions/automations/preview-code";
 import type { CodePreview } from "@/lib/automations/dry-run/code-preview";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { DOMAIN_LABELS, isDomain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, isDomain } from "@/lib/domains/domains";
 import { RecordPicker, type EntityOption } from "../panels/record-picker";
 
 export interface CodePreviewProps {

@@ -8,7 +8,7 @@ import {
   type FieldOperator,
 } from "@/lib/automations/nodes/conditions/field";
 import { hasRecord } from "@/lib/automations/nodes/registry";
-import { domainFields, fieldAt, type FieldInfo } from "@/lib/entities/fields";
+import { domainFields, fieldAt, type FieldInfo } from "@/lib/domains/fields";
 import { Checkbox, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import {

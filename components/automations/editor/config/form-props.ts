@@ -1,6 +1,6 @@
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import type { FieldTemplating } from "./templating";
-import type { TokenOption } from "@/lib/automations/graph/tokens-for";
+import type { TokenOption } from "@/lib/automations/review/tokens-for";
 
 /** What every settings form of the config panel is given (see `NodeConfig`). */
 export interface ConfigFormProps {

@@ -17,7 +17,7 @@ import { initialSync, receive, send } from "./params-sync";
 import { RetryConfig } from "./retry-config";
 import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { fieldTemplating, type PreviewSource } from "./templating";
-import { tokensFor } from "@/lib/automations/graph/tokens-for";
+import { tokensFor } from "@/lib/automations/review/tokens-for";
 import { WaitConfig } from "./wait-config";
 import { WaitUntilConfig } from "./wait-until-config";
 import { WebhookSigning } from "./webhook-signing";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldCondition, FIELD_OPERATORS } from "@/lib/automations/nodes/conditions/field";
-import { fieldAt, type FieldInfo } from "@/lib/entities/fields";
+import { fieldAt, type FieldInfo } from "@/lib/domains/fields";
 import {
   defaultInput,
   inputToValue,

@@ -3,7 +3,7 @@ import {
   OPERATOR_PHRASES,
   type FieldOperator,
 } from "@/lib/automations/nodes/conditions/field";
-import type { FieldInfo, FieldType } from "@/lib/entities/fields";
+import type { FieldInfo, FieldType } from "@/lib/domains/fields";
 
 /**
  * Which comparisons the "Check a field" form offers for a field, and what kind of value input

@@ -10,7 +10,7 @@ import { rawFromValue, withParam, type RawValue } from "./raw-values";
 import { RETRY_PARAM } from "./retry-form";
 import { TextField } from "./text-field";
 import { forField, type FieldTemplating } from "./templating";
-import type { TokenOption } from "@/lib/automations/graph/tokens-for";
+import type { TokenOption } from "@/lib/automations/review/tokens-for";
 
 /**
  * The settings form any node type gets from its params schema (`paramFields`), for the types

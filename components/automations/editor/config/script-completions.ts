@@ -1,9 +1,9 @@
 import { SCRIPT_ACTIONS } from "@/lib/automations/nodes/code/script-actions";
 import { hasRecord } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
-import { domainFields } from "@/lib/entities/fields";
-import { bringsCustomer, CUSTOMER_KEY } from "@/lib/entities/related";
+import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
+import { domainFields } from "@/lib/domains/fields";
+import { bringsCustomer, CUSTOMER_KEY } from "@/lib/domains/related";
 
 /**
  * What the code step's editor completes after a dot, by what comes before it: `actions.` → the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTokens } from "@/lib/automations/graph/tokens-check";
+import { checkTokens } from "@/lib/automations/review/tokens-check";
 import { httpRequest } from "@/lib/automations/nodes/actions/http-request";
 import { sendEmail } from "@/lib/automations/nodes/actions/send-email";
 import { fieldTemplating, forField, sampleRecord, templatedText } from "./templating";

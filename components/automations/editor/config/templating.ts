@@ -1,11 +1,11 @@
-import { checkTokens, type TokenCheckContext } from "@/lib/automations/graph/tokens-check";
-import type { TokenEscape } from "@/lib/automations/graph/token-escape";
-import { findTokens, renderTemplate, type TemplateContext } from "@/lib/automations/graph/tokens";
+import { checkTokens, type TokenCheckContext } from "@/lib/automations/review/tokens-check";
+import type { TokenEscape } from "@/lib/automations/tokens/escape";
+import { findTokens, renderTemplate, type TemplateContext } from "@/lib/automations/tokens/render";
 import { hasRecord } from "@/lib/automations/nodes/registry";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
-import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
-import { domainFields } from "@/lib/entities/fields";
-import { bringsCustomer, CUSTOMER_KEY } from "@/lib/entities/related";
+import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
+import { domainFields } from "@/lib/domains/fields";
+import { bringsCustomer, CUSTOMER_KEY } from "@/lib/domains/related";
 
 /**
  * What a templated field of the config panel says about its `{token}`s as the merchant types:

@@ -6,7 +6,7 @@ import { cn } from "@/components/ui/cn";
 import { FormField, Textarea } from "./field";
 import { templatedText, type FieldTemplating } from "./templating";
 import { TokenPicker, type TokenTarget } from "./token-picker";
-import type { TokenOption } from "@/lib/automations/graph/tokens-for";
+import type { TokenOption } from "@/lib/automations/review/tokens-for";
 
 export interface TextFieldProps {
   label: string;

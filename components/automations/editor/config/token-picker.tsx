@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { groupTokens, insertAt, type TokenOption } from "@/lib/automations/graph/tokens-for";
+import { groupTokens, insertAt, type TokenOption } from "@/lib/automations/review/tokens-for";
 
 export type TokenTarget = HTMLInputElement | HTMLTextAreaElement;
 

@@ -1,6 +1,6 @@
 import { hasRecord } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { DOMAIN_LABELS } from "@/lib/entities/domains";
+import { DOMAIN_LABELS } from "@/lib/domains/domains";
 
 /**
  * The sentences the timing forms explain themselves with. Pure, so the wording is tested and the

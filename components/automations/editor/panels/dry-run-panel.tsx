@@ -6,7 +6,7 @@ import { FieldHint, Label } from "@/components/ui/form";
 import { dryRunAction } from "@/lib/actions/automations/dry-run";
 import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { DOMAIN_LABELS, isDomain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, isDomain } from "@/lib/domains/domains";
 import { DryRunResults } from "./dry-run-results";
 import { parsePayload } from "./panel-text";
 import { RecordPicker, type EntityOption } from "./record-picker";

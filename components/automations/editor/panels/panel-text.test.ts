@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import type { GraphDiff } from "@/lib/automations/graph/diff";
+import type { GraphDiff } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { diffGraphs } from "@/lib/automations/graph/diff";
+import { diffGraphs } from "@/lib/automations/review/diff";
 import { diffEntries, outcomeText, parsePayload, previousVersion, stepCount } from "./panel-text";
 import { draftMatchesActive, publishBlockedReason, publishStateText } from "./publish-text";
 

@@ -1,5 +1,5 @@
 import type { DryRunStep } from "@/lib/automations/dry-run/dry-run";
-import { showValue, type GraphDiff, type NodeRef } from "@/lib/automations/graph/diff";
+import { showValue, type GraphDiff, type NodeRef } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
 
 /**

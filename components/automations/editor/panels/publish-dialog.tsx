@@ -6,7 +6,7 @@ import { FieldHint, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { getImpactAction } from "@/lib/actions/automations/get-impact";
 import { publishAutomationAction } from "@/lib/actions/automations/publish-automation";
-import { describeDiff, diffGraphs } from "@/lib/automations/graph/diff";
+import { describeDiff, diffGraphs } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
 import {
   IN_FLIGHT_POLICIES,

@@ -4,7 +4,7 @@ import { useEffect, useId, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { Input, Label } from "@/components/ui/form";
 import { searchEntitiesAction } from "@/lib/actions/entities/search-entities";
-import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
+import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
 
 export interface EntityOption {
   id: string;

@@ -10,7 +10,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { getImpactAction } from "@/lib/actions/automations/get-impact";
 import { listVersionsAction } from "@/lib/actions/automations/list-versions";
 import { revertVersionAction } from "@/lib/actions/automations/revert-version";
-import { diffGraphs } from "@/lib/automations/graph/diff";
+import { diffGraphs } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { diffEntries, previousVersion, stepCount, type DiffEntry } from "./panel-text";
 

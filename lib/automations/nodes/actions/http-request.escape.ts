@@ -1,5 +1,5 @@
-import type { TokenEscape } from "@/lib/automations/graph/token-escape";
-import { findTokens } from "@/lib/automations/graph/tokens";
+import type { TokenEscape } from "@/lib/automations/tokens/escape";
+import { findTokens } from "@/lib/automations/tokens/render";
 
 /**
  * How an HTTP action's token values are escaped where they land (SPEC §2 "Trust at the edges").

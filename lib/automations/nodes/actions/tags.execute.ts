@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { textArray } from "@/lib/db/array-literal";
 import { entities } from "@/lib/db/schema";
-import { DOMAIN_LABELS } from "@/lib/entities/domains";
+import { DOMAIN_LABELS } from "@/lib/domains/domains";
 import { ActionError, type ActionContext, type ActionOutput, type DatabaseExecutor } from "../executor";
 
 function requireEntity(ctx: ActionContext, verb: string) {

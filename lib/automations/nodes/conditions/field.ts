@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Domain } from "@/lib/entities/domains";
-import { fieldAt, readPath } from "@/lib/entities/fields";
+import type { Domain } from "@/lib/domains/domains";
+import { fieldAt, readPath } from "@/lib/domains/fields";
 import { paramsObject, text } from "../params";
 import { aDomain } from "../triggers";
 import type { ConditionDefinition } from "../types";

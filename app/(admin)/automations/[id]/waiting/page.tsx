@@ -5,7 +5,7 @@ import { CancelAllWaits } from "@/components/runs/cancel-all-waits";
 import { loadAutomationOr404 } from "@/components/runs/load-automation";
 import { WaitingPageBody } from "@/components/runs/waiting-page-body";
 import { Card } from "@/components/ui/card";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Waiting" };

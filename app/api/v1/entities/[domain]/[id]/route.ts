@@ -1,5 +1,5 @@
 import { apiRoute, json, readJson } from "@/lib/api/route";
-import { actorLabel } from "@/lib/auth/caller";
+import { actorLabel } from "@/lib/identity/caller";
 import { deleteEntity, getEntity, patchEntity, upsertEntity } from "@/lib/entities/service";
 
 type Params = { domain: string; id: string };

@@ -6,8 +6,8 @@ import path from "node:path";
 import postgres from "postgres";
 import { moveSecretsToCredentials } from "@/lib/credentials/move-secrets";
 import { taskPayloads } from "@/lib/jobs";
-import * as schema from "./schema";
-import { workerLogger } from "@/lib/db/worker-logger";
+import * as schema from "./db/schema/index";
+import { workerLogger } from "@/lib/worker/logger";
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
 /**

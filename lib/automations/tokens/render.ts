@@ -1,4 +1,4 @@
-import { readPath } from "@/lib/entities/fields";
+import { readPath } from "@/lib/domains/fields";
 import {
   escapeHtml,
   headerSafe,
@@ -6,11 +6,11 @@ import {
   jsonStringContent,
   percentEncode,
   type TokenEscape,
-} from "./token-escape";
-import { applyFilter, formatValue, isEncodingFilter, isTokenFilter, toJson } from "./token-filters";
+} from "./escape";
+import { applyFilter, formatValue, isEncodingFilter, isTokenFilter, toJson } from "./filters";
 
-export { escapeHtml } from "./token-escape";
-export { formatValue } from "./token-filters";
+export { escapeHtml } from "./escape";
+export { formatValue } from "./filters";
 
 /**
  * `{token}` templating (SPEC §2): string params name values of the run, filled in when a step

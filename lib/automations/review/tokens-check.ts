@@ -1,10 +1,10 @@
-import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/entities/domains";
-import { isKnownFieldPath } from "@/lib/entities/fields";
-import { bringsCustomer, CUSTOMER_KEY } from "@/lib/entities/related";
+import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/domains/domains";
+import { isKnownFieldPath } from "@/lib/domains/fields";
+import { bringsCustomer, CUSTOMER_KEY } from "@/lib/domains/related";
 import { aDomain } from "@/lib/automations/nodes/triggers";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { filterChoices, isTokenFilter } from "./token-filters";
-import { findTokens, TOKEN_ROOTS, type FoundToken } from "./tokens";
+import { filterChoices, isTokenFilter } from "@/lib/automations/tokens/filters";
+import { findTokens, TOKEN_ROOTS, type FoundToken } from "@/lib/automations/tokens/render";
 
 /**
  * What can be known about a text's `{token}`s before a run: each problem as the sentence the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTokens } from "@/lib/automations/graph/tokens-check";
+import { checkTokens } from "@/lib/automations/review/tokens-check";
 import { groupTokens, insertAt, tokensFor } from "./tokens-for";
 
 const steps = [{ id: "email_1", label: "Send email" }];

@@ -8,7 +8,7 @@
  */
 
 import { LOCALE, formatMoney } from "@/lib/money";
-import { percentEncode } from "./token-escape";
+import { percentEncode } from "./escape";
 
 export const TOKEN_FILTERS = ["money", "date", "json", "url", "raw"] as const;
 export type TokenFilter = (typeof TOKEN_FILTERS)[number];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DOMAINS } from "@/lib/entities/domains";
+import { DOMAINS } from "@/lib/domains/domains";
 import { effectiveDomain } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { edge, graph, node, waitNode, waitUntilNode } from "./fixtures";
-import type { GraphNode } from "./schema";
+import { edge, graph, node, waitNode, waitUntilNode } from "@/lib/automations/engine/interpreter.fixtures";
+import type { GraphNode } from "@/lib/automations/graph/schema";
 import { validate } from "./validate";
 
 const paid = (id = "trigger") => node(id, "auto.trigger.order_paid");

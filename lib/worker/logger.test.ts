@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { workerLogger } from "./worker-logger";
+import { workerLogger } from "./logger";
 
 describe("workerLogger", () => {
   afterEach(() => vi.restoreAllMocks());

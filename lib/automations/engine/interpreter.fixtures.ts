@@ -1,6 +1,6 @@
 import type { WaitUnit } from "@/lib/automations/nodes/timing/wait";
 import type { WaitUntilParams } from "@/lib/automations/nodes/timing/wait-until";
-import type { Graph, GraphEdge, GraphNode } from "./schema";
+import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
 
 /**
  * Tiny builders for graphs in tests (engine tests too): `graph([node(…)], [edge(…)])`. Edge ids

@@ -12,10 +12,10 @@ import {
 import { aDomain } from "@/lib/automations/nodes/triggers";
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
-import { findCycles } from "./cycles";
-import { reachableFrom, upstreamOf } from "./reachability";
-import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "./schema";
-import { templatedStrings } from "./tokens";
+import { findCycles } from "@/lib/automations/graph/cycles";
+import { reachableFrom, upstreamOf } from "@/lib/automations/graph/reachability";
+import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "@/lib/automations/graph/schema";
+import { templatedStrings } from "@/lib/automations/tokens/render";
 import { checkTokens } from "./tokens-check";
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkTokens } from "./tokens-check";
-import { findTokens, renderParams, renderTemplate, templatedStrings, type TemplateContext } from "./tokens";
+import { checkTokens } from "@/lib/automations/review/tokens-check";
+import { findTokens, renderParams, renderTemplate, templatedStrings, type TemplateContext } from "./render";
 
 const ctx: TemplateContext = {
   entity: {

@@ -2,13 +2,13 @@ import { upstreamOf } from "@/lib/automations/graph/reachability";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { hasRecord, summariseNode } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { DOMAIN_LABELS, type Domain } from "@/lib/entities/domains";
-import { domainFields, type FieldInfo } from "@/lib/entities/fields";
-import { bringsCustomer, CUSTOMER_KEY } from "@/lib/entities/related";
+import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
+import { domainFields, type FieldInfo } from "@/lib/domains/fields";
+import { bringsCustomer, CUSTOMER_KEY } from "@/lib/domains/related";
 
 /**
  * The `{token}`s the token picker offers a step, for the trigger's domain and the other steps of
- * the flow (SPEC §2 "Templating"; syntax in `lib/automations/graph/tokens.ts`). Pure.
+ * the flow (SPEC §2 "Templating"; syntax in `lib/automations/tokens/render.ts`). Pure.
  *
  * A token that needs a path the editor cannot know (a field of a webhook's payload, an earlier
  * step's output) is inserted open, as `{steps.abc.}`, with the caret before the closing brace so

@@ -1,0 +1,124 @@
+import { DOMAIN_LABELS, isDomain, type Domain } from "./domains";
+
+/*
+ * Records as people recognise them, for pickers ("try this flow on order #1001") and sentences
+ * ("Would add tag 'vip' to order #1001"). Pure: the picker's query is `lib/entities/options.ts`.
+ */
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+function amount(value: unknown, currency?: unknown): string | null {
+  if (typeof value !== "number") return null;
+  return text(currency) ? `${value} ${String(currency)}` : String(value);
+}
+
+/** "#1001" for order number 1001 or "#1001". */
+function orderNumber(value: unknown, id: string): string {
+  const number = text(value);
+  if (!number) return `'${id}'`;
+  return number.startsWith("#") ? number : `#${number}`;
+}
+
+/** How a sentence names a record: "order #1001", "customer ada@example.com", "product 'Mug'". */
+export function entityName(domain: Domain, id: string, data: Record<string, unknown>): string {
+  const one = DOMAIN_LABELS[domain].one;
+  switch (domain) {
+    case "order":
+      return `${one} ${orderNumber(data.number, id)}`;
+    case "customer":
+      return `${one} ${text(data.email) ?? `'${id}'`}`;
+    case "product":
+      return `${one} '${text(data.title) ?? id}'`;
+    default:
+      return `${one} '${id}'`;
+  }
+}
+
+/** A picker line: "Order #1001 · ada@example.com · paid". */
+export function entityLabel(domain: Domain, id: string, data: Record<string, unknown>): string {
+  const name = entityName(domain, id, data);
+  const parts: (string | null)[] = [name.charAt(0).toUpperCase() + name.slice(1)];
+  switch (domain) {
+    case "order":
+      parts.push(text(data.email), amount(data.total, data.currency));
+      break;
+    case "cart":
+      parts.push(text(data.email), amount(data.total));
+      break;
+    case "customer":
+      parts.push(text(data.name));
+      break;
+    case "product":
+      parts.push(typeof data.inventory === "number" ? `${data.inventory} in stock` : null);
+      break;
+    case "refund":
+    case "invoice":
+      parts.push(amount(data.amount));
+      break;
+    case "shipment":
+      parts.push(text(data.carrier), text(data.tracking));
+      break;
+  }
+  parts.push(text(data.status));
+  return parts.filter((part): part is string => part !== null).join(" · ");
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+
+/** "€65.00" for (65, "EUR") in the record's own currency; a code Intl does not know stays after the amount. */
+function money(value: unknown, currency: unknown): string | null {
+  if (typeof value !== "number") return null;
+  const code = text(currency)?.toUpperCase();
+  if (!code) return String(value);
+  if (!moneyFormats.has(code)) {
+    try {
+      moneyFormats.set(code, new Intl.NumberFormat("en-US", { style: "currency", currency: code }));
+    } catch {
+      moneyFormats.set(code, null);
+    }
+  }
+  return moneyFormats.get(code)?.format(value) ?? `${value} ${code}`;
+}
+
+/**
+ * How run history names a record, the way merchants do: "Order #1022 · €65.00 · ada@example.com",
+ * "Customer Ada Lovelace (ada@example.com)". Unlike `entityLabel` (a picker line) it leaves out the
+ * status, which changes after the run and would read as the status the run saw.
+ */
+export function entityTitle(domain: Domain, id: string, data: Record<string, unknown>): string {
+  if (domain === "customer") {
+    const name = text(data.name);
+    const email = text(data.email);
+    if (name) return `Customer ${name}${email ? ` (${email})` : ""}`;
+    return `Customer ${email ?? `'${id}'`}`;
+  }
+  const name = entityName(domain, id, data);
+  const parts: (string | null)[] = [name.charAt(0).toUpperCase() + name.slice(1)];
+  switch (domain) {
+    case "order":
+    case "cart":
+      parts.push(money(data.total, data.currency), text(data.email));
+      break;
+    case "refund":
+    case "invoice":
+      parts.push(money(data.amount, data.currency));
+      break;
+  }
+  return parts.filter((part): part is string => part !== null).join(" · ");
+}
+
+/**
+ * The run-history name of a run's subject: its title while the record exists, "order ord_1022
+ * (deleted)" once it is gone, and null for subjects that are not stored records (webhooks, schedules).
+ */
+export function runEntityTitle(
+  domain: string,
+  id: string | null,
+  data: Record<string, unknown> | null,
+): string | null {
+  if (!id || !isDomain(domain)) return null;
+  if (data) return entityTitle(domain, id, data);
+  return `${DOMAIN_LABELS[domain].one} ${id} (deleted)`;
+}
