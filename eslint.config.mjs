@@ -11,6 +11,43 @@ const config = [
     },
   },
   {
+    // The floors run one way: lib/ is the ground the app stands on and never imports what stands
+    // on it (lib/README.md).
+    files: ["lib/**/*.{ts,tsx,mjs}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [
+                "@/components/**",
+                "@/app/**",
+                "@/worker/**",
+                "@/server/**",
+                "@/bin/**",
+                "@/scripts/**",
+                "@/bench/**",
+                "@/tests/**",
+                "**/../components/**",
+                "**/../app/**",
+              ],
+              message:
+                "lib/ never imports components/, app/ or the processes built on it: move what both need into lib/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // No two modules import each other, however long the way round. Tests are leaves: nothing
+    // imports a test, so they are left out (the rule is the slowest of the lint).
+    files: ["{lib,components,app,server,worker,bin,scripts,bench}/**/*.{ts,tsx,mjs}"],
+    settings: { "import/cache": { lifetime: Infinity } },
+    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
     ignores: [
       ".next/**",
       ".data/**",

@@ -2,7 +2,13 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // Outside Next.js the marker is the empty module tsconfig.json names (lib/server-only.ts).
+      "server-only": path.resolve(import.meta.dirname, "lib/server-only.ts"),
+    },
+  },
   test: {
     include: ["{lib,worker,tests,app,components,bin,scripts}/**/*.test.{ts,tsx}"],
     globalSetup: ["tests/global-setup.ts"],

@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";

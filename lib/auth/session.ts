@@ -1,3 +1,4 @@
+import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { assertRole, type Caller } from "@/lib/identity/caller";

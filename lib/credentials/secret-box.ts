@@ -1,3 +1,4 @@
+import "server-only";
 import crypto from "node:crypto";
 import { localSecret } from "@/lib/local-secret";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import http from "node:http";
 import https from "node:https";
 import {
