@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one benchmark read top to bottom — its scenarios, their load and the verdicts.
 /**
  * `npm run bench -- live`: what a shop's integration sees, end to end, against the production web
  * server and worker exactly as `npm start` runs them (SPEC §5 "Live, end to end"). The measured

@@ -4,7 +4,7 @@ import { DELETE, GET, PATCH, PUT } from "@/app/api/v1/entities/[domain]/[id]/rou
 import { revokeApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db/client";
 import { entities, events } from "@/lib/db/schema";
-import { listEntities } from "@/lib/entities/service";
+import { listEntities } from "@/lib/entities/list";
 import { call, createShop, type ErrorReply, type TestShop } from "./fixtures";
 
 interface EntityReply {

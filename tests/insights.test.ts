@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { automationInsights, dashboard } from "@/lib/automations/insights/insights";
+import { automationInsights } from "@/lib/automations/insights/automation";
+import { dashboard } from "@/lib/automations/insights/dashboard";
 import { platformCondition } from "@/lib/automations/insights/platform";
 import { listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";

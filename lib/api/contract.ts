@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the whole public REST contract in one table, so it reads (and diffs) as the API does.
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
 import { auditQuery } from "@/lib/audit-log";

@@ -14,7 +14,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { requireCaller } from "@/lib/auth/session";
-import { listEntities, type EntityListItem } from "@/lib/entities/service";
+import { listEntities, type EntityListItem } from "@/lib/entities/list";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Customers" };

@@ -11,7 +11,7 @@ import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { requireCaller } from "@/lib/auth/session";
-import { dashboard } from "@/lib/automations/insights/insights";
+import { dashboard } from "@/lib/automations/insights/dashboard";
 import { totalOf } from "@/lib/automations/insights/outcomes";
 import { PLATFORMS, type Platform } from "@/lib/automations/insights/platform";
 

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one phase is one transaction for many legs, and its steps read best in one place.
 import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";

@@ -14,7 +14,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { requireCaller } from "@/lib/auth/session";
-import { getEntity, listEntities, type EntityListItem, type EntityView } from "@/lib/entities/service";
+import { getEntity, type EntityView } from "@/lib/entities/service";
+import { listEntities, type EntityListItem } from "@/lib/entities/list";
 import { ACTIVITY_RUN_LIMIT, entityActivity } from "@/lib/entities/activity";
 import { AppError } from "@/lib/errors";
 

@@ -14,7 +14,7 @@ import { formatCount } from "@/components/ui/format";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { requireCaller } from "@/lib/auth/session";
-import { automationInsights } from "@/lib/automations/insights/insights";
+import { automationInsights } from "@/lib/automations/insights/automation";
 
 export const metadata: Metadata = { title: "Automation insights" };
 
