@@ -20,7 +20,8 @@ import type { DryRunStart } from "./start";
  * (`prepareAction`: params parsed again, templates filled, the executor's check) and described,
  * not done. An outside action asks its executor's `preflight` what a real send would be refused
  * for. A code step's script runs in the sandbox (its `send` has no effect), and what it asks for
- * joins the leg as in a run (`actionDone`). A failure ends its branch (`endBranch`), as in a run.
+ * joins the leg as in a run (`actionDone`). A failure — a script's too — ends its branch
+ * (`endBranch`), as in a run.
  */
 
 type Heading = ReturnType<typeof stepHeading>;
@@ -80,19 +81,22 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
     leg.cursor += 1;
     return;
   }
-  const failed: DryRunStep = {
+  failed(trail, leg, step, {
     ...heading,
     kind: "action",
     outcome: "error",
     detail: [],
     ...(resolvedParams ? { resolvedParams } : {}),
     error: refused ?? (prepared.ok ? "" : prepared.error),
-  };
-  trail.steps.push(failed);
-  // A failed action ends its branch, as in a run: what follows it would not run.
+  });
+}
+
+/** A failed action ends its branch, as in a run: what follows it would not run. */
+function failed(trail: Trail, leg: Leg, step: ActionStep, record: DryRunStep): void {
+  trail.steps.push(record);
   const planned = leg.plan.length;
   const after = endBranch(leg, step);
-  if (leg.plan.length < planned) failed.detail.push("The steps after it would not run.");
+  if (leg.plan.length < planned) record.detail.push("The steps after it would not run.");
   for (const id of after) trail.nodeIds.delete(id);
 }
 
@@ -115,9 +119,13 @@ async function runScript(
     output = await executor.send(request as never, ctx);
   } catch (error) {
     if (!(error instanceof ActionError)) throw error;
-    trail.steps.push({ ...heading, kind: "action", outcome: "error", detail: [], error: error.message });
-    leg.cursor += 1;
-    return;
+    return failed(trail, leg, step, {
+      ...heading,
+      kind: "action",
+      outcome: "error",
+      detail: [],
+      error: error.message,
+    });
   }
   const followUp = actionDone(leg, step, output)!;
   const count = followUp.actions.length;
