@@ -432,6 +432,65 @@ test("a failure reads the same in a real run and in a dry run", async () => {
   ).toEqual(real);
 });
 
+//  t (order_fulfilled) ─┬─▶ bad (code: throws) ──▶ after (add_note)
+//                       └─▶ tag (add_tag) ─────────────┘
+test("a failed script ends its branch in a dry run as in a real run", async () => {
+  const mine = await createShop();
+  const failing = flow(
+    [
+      { id: "t", type: "auto.trigger.order_fulfilled" },
+      { id: "bad", type: "auto.action.code", params: { source: "throw new Error('no score');" } },
+      { id: "tag", type: "auto.action.add_tag", params: { tag: "seen" } },
+      { id: "after", type: "auto.action.add_note", params: { body: "Scored" } },
+    ],
+    [
+      ["t", "bad"],
+      ["t", "tag"],
+      ["bad", "after"],
+      ["tag", "after"],
+    ],
+  );
+  const id = await publishFlow(mine.keys.editor, "Failing script", failing);
+  await upsertEntity(
+    mine.tenant.id,
+    "order",
+    "o-7",
+    { number: "7", status: "paid", total: 5, currency: "EUR" },
+    "test",
+  );
+  await upsertEntity(
+    mine.tenant.id,
+    "order",
+    "o-7",
+    { number: "7", status: "fulfilled", total: 5, currency: "EUR" },
+    "test",
+  );
+  const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, id));
+  await executeRun(run!.id);
+  const real = await getDb()
+    .select({ nodeId: automationRunSteps.nodeId, status: automationRunSteps.status })
+    .from(automationRunSteps)
+    .where(eq(automationRunSteps.runId, run!.id))
+    .orderBy(automationRunSteps.position);
+  expect(real).toEqual([
+    { nodeId: "bad", status: "failed" },
+    { nodeId: "tag", status: "success" },
+  ]);
+
+  const dry = await tryIt(mine.keys.editor, id, { entityId: "o-7" });
+  expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+  expect(dry.body.steps.map((s) => [s.nodeId, s.outcome])).toEqual([
+    ["t", "started"],
+    ["bad", "error"],
+    ["tag", "would_run"],
+  ]);
+  expect(dry.body.steps[1]).toMatchObject({
+    error: "no score (line 1).",
+    detail: ["The steps after it would not run."],
+  });
+  expect(dry.body.path.nodeIds).toEqual(["t", "bad", "tag"]);
+});
+
 describe("entity options", () => {
   test("labels people recognise, searchable, scoped to the shop", async () => {
     expect(await entityOptions(shop.tenant.id, "order", "1001")).toEqual([

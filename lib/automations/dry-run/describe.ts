@@ -1,9 +1,16 @@
+import { readPath } from "@/lib/domains/fields";
+import type { PlannedStep } from "@/lib/automations/engine/interpreter";
+import type { LegContext } from "@/lib/automations/engine/leg";
+import type { PreparedWait } from "@/lib/automations/engine/prepare";
+import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
+import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import type { RunEntity } from "@/lib/automations/nodes/context";
-import type { ActionType } from "@/lib/automations/nodes/registry";
+import { registry, summariseNode, type ActionType } from "@/lib/automations/nodes/registry";
 
 /**
- * What a dry run says an action would do ("Would add tag 'vip' to order #1001."), from the action's
- * request as the executor prepared it (templates filled in). What a run would fail on is not said
+ * The dry run's words: how a step is named, what an action would do ("Would add tag 'vip' to
+ * order #1001.", from the action's request as the executor prepared it, templates filled in), why
+ * a condition came out as it did, and when a wait would end. What a run would fail on is not said
  * here: the pipeline's `prepareAction` says it, for runs and dry runs alike.
  */
 
@@ -100,4 +107,62 @@ export function describeAction(
   return Object.hasOwn(DESCRIBE, type)
     ? DESCRIBE[type as ActionType](request, subject, entity)
     : [`Would run '${type}'.`];
+}
+
+/** How a step is named: its node's label and summary; an action a code step asked for says so. */
+export function stepHeading(graph: Graph, step: PlannedStep, leg: number) {
+  // A node of the graph, or (undefined) an action a code step asked for.
+  const node = graph.nodes.find((n) => n.id === step.nodeId);
+  return {
+    nodeId: step.nodeId,
+    nodeType: step.nodeType,
+    label: registry.get(step.nodeType)!.label,
+    leg,
+    summary:
+      node || step.kind !== "action"
+        ? summariseNode(node ?? { type: step.nodeType })
+        : `From the script: ${summariseNode({ type: step.nodeType, params: step.params })}`,
+  };
+}
+
+/** Why a condition came out as it did: the value it read. */
+export function conditionDetail(node: GraphNode, leg: LegContext, result: boolean): string {
+  const verdict = `so it follows '${result ? "true" : "false"}'.`;
+  const { entity } = leg;
+  const path = node.type === "auto.condition.field" ? node.params.path : undefined;
+  if (typeof path === "string" && readsStepOutput(path)) {
+    const value = readPath(leg.steps, path.slice("steps.".length));
+    const shown = value === undefined || value === null ? "not set" : `${JSON.stringify(value)}`;
+    return `${path} is ${shown}, ${verdict}`;
+  }
+  if (!entity) return `There is no record to check, ${verdict}`;
+  if (node.type === "auto.condition.field" && typeof node.params.path === "string") {
+    const value = readPath(entity.data, node.params.path);
+    const shown = value === undefined || value === null ? "not set" : `${JSON.stringify(value)}`;
+    return `${node.params.path} is ${shown}, ${verdict}`;
+  }
+  if (node.type === "auto.condition.has_tag") {
+    const tags = Array.isArray(entity.data.tags) ? entity.data.tags.map(String) : [];
+    return `${tags.length > 0 ? `Its tags are ${tags.join(", ")}` : "It has no tags"}, ${verdict}`;
+  }
+  return `It is ${result ? "true" : "false"}, ${verdict}`;
+}
+
+/** "in 2 days", "in 3 hours", "in 45 minutes". */
+function fromNow(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  const [amount, unit] =
+    minutes >= 2 * 1440
+      ? [Math.round(minutes / 1440), "day"]
+      : minutes >= 120
+        ? [Math.round(minutes / 60), "hour"]
+        : [minutes, "minute"];
+  return `in ${amount} ${unit}${amount === 1 ? "" : "s"}`;
+}
+
+/** What a wait would do; an approval, which nobody can decide in a dry run, times out. */
+export function waitDetail(wait: Extract<PreparedWait, { ok: true }>, startedAt: Date): string {
+  return wait.kind === "approval"
+    ? `Would wait for a decision ('${String(wait.output.title)}'), timing out after ${String(wait.output.timeoutHours)} h, then follow 'Timed out'.`
+    : `Would wait until ${wait.resumeAt.toISOString()}, ${fromNow(wait.resumeAt.getTime() - startedAt.getTime())}.`;
 }

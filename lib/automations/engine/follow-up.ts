@@ -2,7 +2,7 @@ import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import type { ActionOutput } from "@/lib/automations/nodes/executor";
 import { evaluatorFor } from "./evaluate";
-import { planFrom, type PlannedStep } from "./interpreter";
+import { walkFrom, type PlannedStep, type Walk } from "./interpreter";
 import type { Leg } from "./leg-state";
 import { subActionId } from "./sub-action";
 
@@ -37,21 +37,31 @@ export function followUpOf(
   };
 }
 
+/** What a step's follow-up put into its leg's plan: its output and actions, and the walk after it. */
+export interface Continuation {
+  output: Record<string, unknown>;
+  actions: PlannedStep[];
+  /** The walk after the step (its connections light the dry run's path). */
+  onward: Walk;
+}
+
 /**
  * Continues `leg` after `step` ran with `output`: the step's actions, then the walk onward, are
- * put into the plan at `at` (the position after the step). A step without a follow-up: nothing.
+ * put into the plan at `at` (the position after the step) and returned. A step without a
+ * follow-up: nothing, null.
  */
 export function continueAfter(
   leg: Leg,
   step: { nodeId: string; nodeType: string },
   output: ActionOutput,
   at: number,
-): void {
+): Continuation | null {
   const followUp = followUpOf(step, output);
-  if (!followUp) return;
+  if (!followUp) return null;
   leg.ctx.steps[step.nodeId] = followUp.output;
-  const onward = planFrom(leg.graph, step.nodeId, registry, evaluatorFor(leg.ctx), {
+  const onward = walkFrom(leg.graph, step.nodeId, registry, evaluatorFor(leg.ctx), {
     planned: new Set(leg.plan.map((s) => s.nodeId)),
   });
-  leg.plan = [...leg.plan.slice(0, at), ...followUp.actions, ...onward, ...leg.plan.slice(at)];
+  leg.plan = [...leg.plan.slice(0, at), ...followUp.actions, ...onward.steps, ...leg.plan.slice(at)];
+  return { ...followUp, onward };
 }

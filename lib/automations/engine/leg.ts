@@ -76,7 +76,12 @@ export function templateContext(leg: LegContext): TemplateContext {
   };
 }
 
-export function actionContext(leg: LegContext, nodeId: string): ActionContext {
+/**
+ * What an action's executor is given. Its `render` fills tokens from one template context per
+ * step: `templates` when the caller built it (to render with it again), else built on first use.
+ */
+export function actionContext(leg: LegContext, nodeId: string, templates?: TemplateContext): ActionContext {
+  let context = templates;
   return {
     tenantId: leg.tenantId,
     runId: leg.runId,
@@ -90,7 +95,7 @@ export function actionContext(leg: LegContext, nodeId: string): ActionContext {
     event: leg.event,
     steps: leg.steps,
     now: leg.now,
-    render: (template, options) => renderTemplate(template, templateContext(leg), options),
+    render: (template, options) => renderTemplate(template, (context ??= templateContext(leg)), options),
   };
 }
 

@@ -2,11 +2,10 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries } from "@/lib/db/schema";
 import { ActionError, type ActionOutput } from "@/lib/automations/nodes/executor";
-import { reachableFrom } from "@/lib/automations/graph/reachability";
 import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/retry";
 import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
-import { continueAfter } from "./follow-up";
+import { actionDone, endBranch } from "./advance";
 import { actionContext, dedupeKey, redact, waitOf } from "./leg";
 import type { Leg, LegHooks } from "./leg-state";
 
@@ -99,13 +98,11 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
       ]);
     }
   });
-  if (!failure) leg.ctx.steps[step.nodeId] = output;
   leg.outside = null;
-  leg.cursor += 1;
-  if (!failure) continueAfter(leg, step, output, leg.cursor);
-  // What follows the action waits for its next attempt (the retry leg plans it again), or, after
-  // its last attempt failed, does not run: the branch ends there.
-  if (failure) deferDownstream(leg, step.nodeId);
+  // What follows a failed action waits for its next attempt (the retry leg plans it again), or,
+  // after its last attempt failed, does not run: the branch ends there.
+  if (failure) endBranch(leg, step);
+  else actionDone(leg, step, output);
 }
 
 interface NextAttempt {
@@ -128,18 +125,4 @@ function nextAttempt(
   if (attempt >= retry.attempts) return null;
   const at = new Date(Date.now() + backoffMs(retry, attempt, error.transient.retryAfterMs, Math.random()));
   return { attempt: attempt + 1, attempts: retry.attempts, at };
-}
-
-/**
- * Takes what follows `nodeId` out of the rest of the leg's plan: after an action that will be
- * tried again (its next attempt, a leg of its own, plans it again) or that failed for good (SPEC
- * §2: the branch ends there).
- */
-export function deferDownstream(leg: Leg, nodeId: string): void {
-  const after = reachableFrom(leg.graph, nodeId);
-  after.delete(nodeId);
-  leg.plan = [
-    ...leg.plan.slice(0, leg.cursor),
-    ...leg.plan.slice(leg.cursor).filter((s) => !after.has(s.nodeId)),
-  ];
 }

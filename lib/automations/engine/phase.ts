@@ -1,8 +1,4 @@
-// Over 400 lines on purpose: one phase is one transaction for many legs, and its steps read best in one place.
-import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
-import { executePrepared } from "@/lib/db/prepared";
-import type { actionDeliveries, WaitKind } from "@/lib/db/schema";
 import {
   ActionError,
   type ActionContext,
@@ -11,16 +7,16 @@ import {
 } from "@/lib/automations/nodes/executor";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import { settleRuns } from "@/lib/automations/store/runs";
-import { recordSteps, type StepRecord } from "@/lib/automations/store/steps";
-import { completeSteps, createWaitsWithSteps } from "@/lib/automations/store/waits";
-import type { PlannedStep } from "./interpreter";
-import { actionContext, dedupeKey, redact, waitOf } from "./leg";
+import { recordSteps } from "@/lib/automations/store/steps";
+import { completeSteps } from "@/lib/automations/store/waits";
+import { endBranch, nextAction, type ActionStep } from "./advance";
+import { actionContext, redact } from "./leg";
 import { continueAfter } from "./follow-up";
-import type { Leg, LegHooks } from "./leg-state";
-import { deferDownstream, takeOutside } from "./outside";
+import type { Leg, LegHooks, RecordedAction } from "./leg-state";
+import { takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
-import { notifyApprovers } from "./notify-approvers";
-import { prepareAction, prepareWait } from "./prepare";
+import { DeliveryConflict, insertDeliveries, PhaseWrites, writeWaits } from "./phase-writes";
+import { prepareAction } from "./prepare";
 
 /**
  * Executing legs: the part of the pipeline after the claim and the wake decision.
@@ -36,19 +32,6 @@ import { prepareAction, prepareWait } from "./prepare";
  * A batch of one leg is the same code.
  */
 
-type ActionStep = Extract<PlannedStep, { kind: "action" }>;
-type WaitStep = Extract<PlannedStep, { kind: "wait" }>;
-
-/** Thrown when a delivery of a phase exists already: another attempt got there first. */
-export class DeliveryConflict extends Error {
-  constructor() {
-    super("A delivery of this batch already exists.");
-    this.name = "DeliveryConflict";
-  }
-}
-
-type Delivery = typeof actionDeliveries.$inferInsert;
-
 interface PendingDb {
   leg: Leg;
   step: ActionStep;
@@ -57,155 +40,72 @@ interface PendingDb {
   request: Record<string, unknown>;
 }
 
-/** Everything one phase writes, gathered while the legs advance. */
-class PhaseWrites {
-  steps: StepRecord[] = [];
-  deliveries: Delivery[] = [];
-  waits: {
-    leg: Leg;
-    step: WaitStep;
-    position: number;
-    kind: WaitKind;
-    resumeAt: Date;
-    output: Record<string, unknown>;
-  }[] = [];
-  readonly startedAt = new Date();
-
-  base(leg: Leg, step: PlannedStep) {
-    return {
-      tenantId: leg.ctx.tenantId,
-      runId: leg.ctx.runId,
-      nodeId: step.nodeId,
-      nodeType: step.nodeType,
-      leg: leg.ctx.leg,
-      position: leg.cursor,
-      startedAt: this.startedAt,
-    };
+/**
+ * Takes one leg up to its next database action (returned), outside action (set on `leg.outside`)
+ * or end (null), by the walk a dry run takes too (`advance.ts`): conditions and waits are recorded
+ * on the way by `writes`, failures to prepare and replayed actions here.
+ */
+function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
+  for (let step = nextAction(leg, writes); step; step = nextAction(leg, writes)) {
+    const recorded = leg.recorded?.get(step.nodeId);
+    if (recorded) {
+      if (replay(leg, step, recorded, writes)) return null;
+      continue;
+    }
+    const prepared = prepareAction(leg.ctx, step);
+    if (!prepared.ok) {
+      writes.actionFailed(leg, step, prepared.error, prepared.request);
+      endBranch(leg, step);
+    } else if (prepared.executor.effect === "outside") {
+      leg.outside = { step, executor: prepared.executor, request: prepared.request, resend: false };
+      return null;
+    } else {
+      return {
+        leg,
+        step,
+        executor: prepared.executor as DatabaseExecutor<never, Record<string, unknown>>,
+        ctx: actionContext(leg.ctx, step.nodeId),
+        request: prepared.request,
+      };
+    }
   }
-
-  delivery(
-    leg: Leg,
-    step: PlannedStep,
-    fields: Omit<Delivery, "tenantId" | "runId" | "nodeId" | "leg" | "nodeType" | "dedupeKey">,
-  ) {
-    const { position: _p, startedAt: _s, ...key } = this.base(leg, step);
-    this.deliveries.push({ ...key, dedupeKey: dedupeKey(leg.ctx, step.nodeId), ...fields });
-  }
-
-  actionFailed(
-    leg: Leg,
-    step: PlannedStep,
-    error: string,
-    request?: Record<string, unknown>,
-    output?: ActionOutput,
-  ) {
-    this.steps.push({
-      ...this.base(leg, step),
-      category: "action",
-      status: "failed",
-      input: request ? redact(request) : null,
-      output: output ?? null,
-      error,
-    });
-    this.delivery(leg, step, {
-      status: "failed",
-      request: request ?? {},
-      response: output ?? null,
-      error,
-      completedAt: new Date(),
-    });
-  }
+  return null;
 }
 
 /**
- * Takes one leg up to its next database action (returned), outside action (set on `leg.outside`)
- * or end (null). Conditions, waits, failures to prepare and replayed actions are recorded on the way.
+ * An action an earlier attempt of the leg did: its outcome is read instead of acting again, and
+ * the leg moves past it — or, for a request cut short mid-send, stops to send it again (true).
  */
-function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
-  while (leg.cursor < leg.plan.length) {
-    const step = leg.plan[leg.cursor]!;
-    /** The action failed (for good, or until its next attempt): what follows it is not taken now. */
-    let failed = false;
-    if (step.kind === "condition") {
-      writes.steps.push({
-        ...writes.base(leg, step),
-        category: "condition",
-        status: "success",
-        output: { result: step.result },
-      });
-      leg.ctx.steps[step.nodeId] = { result: step.result };
-    } else if (step.kind === "wait") {
-      const wait = prepareWait(leg.ctx, step);
-      if (wait.ok)
-        writes.waits.push({
-          leg,
-          step,
-          position: leg.cursor,
-          kind: wait.kind,
-          resumeAt: wait.resumeAt,
-          output: wait.output,
-        });
-      else
-        writes.steps.push({
-          ...writes.base(leg, step),
-          category: "wait",
-          status: "failed",
-          error: wait.error,
-        });
-    } else {
-      const recorded = leg.recorded?.get(step.nodeId);
-      if (recorded && recorded.status === "sending") {
-        const executor = executorFor(step.nodeType);
-        if (executor?.effect === "outside") {
-          leg.outside = { step, executor, request: executor.request.parse(recorded.request), resend: true };
-          return null;
-        }
-      }
-      if (recorded) {
-        // Done by an earlier attempt: read its outcome instead of acting again. A failed one ends
-        // its branch as it did then (and one that will be tried again has its retry wait written
-        // already): a replay that went on would do those steps twice, now and after the retry
-        // (found by the chaos suite: notes written twice after a kill in that window).
-        if (recorded.step?.status === "success" && recorded.step.output) {
-          leg.ctx.steps[step.nodeId] = recorded.step.output;
-          // A code step: its recorded actions and the walk after it, not the script again.
-          if (recorded.status === "delivered" && recorded.response)
-            continueAfter(leg, step, recorded.response, leg.cursor + 1);
-        }
-        failed = recorded.status === "failed";
-        if (!recorded.step) {
-          writes.steps.push({
-            ...writes.base(leg, step),
-            category: "action",
-            status: recorded.status === "delivered" ? "success" : "failed",
-            input: redact(recorded.request),
-            output: recorded.response,
-            error: recorded.error,
-          });
-        }
-      } else {
-        const prepared = prepareAction(leg.ctx, step);
-        if (!prepared.ok) {
-          writes.actionFailed(leg, step, prepared.error, prepared.request);
-          failed = true;
-        } else if (prepared.executor.effect === "outside") {
-          leg.outside = { step, executor: prepared.executor, request: prepared.request, resend: false };
-          return null;
-        } else {
-          return {
-            leg,
-            step,
-            executor: prepared.executor as DatabaseExecutor<never, Record<string, unknown>>,
-            ctx: actionContext(leg.ctx, step.nodeId),
-            request: prepared.request,
-          };
-        }
-      }
+function replay(leg: Leg, step: ActionStep, recorded: RecordedAction, writes: PhaseWrites): boolean {
+  if (recorded.status === "sending") {
+    const executor = executorFor(step.nodeType);
+    if (executor?.effect === "outside") {
+      leg.outside = { step, executor, request: executor.request.parse(recorded.request), resend: true };
+      return true;
     }
-    leg.cursor += 1;
-    if (failed) deferDownstream(leg, step.nodeId);
   }
-  return null;
+  // A failed one ends its branch as it did then (and one that will be tried again has its retry
+  // wait written already): a replay that went on would do those steps twice, now and after the
+  // retry (found by the chaos suite: notes written twice after a kill in that window).
+  if (recorded.step?.status === "success" && recorded.step.output) {
+    leg.ctx.steps[step.nodeId] = recorded.step.output;
+    // A code step: its recorded actions and the walk after it, not the script again.
+    if (recorded.status === "delivered" && recorded.response)
+      continueAfter(leg, step, recorded.response, leg.cursor + 1);
+  }
+  if (!recorded.step) {
+    writes.steps.push({
+      ...writes.base(leg, step),
+      category: "action",
+      status: recorded.status === "delivered" ? "success" : "failed",
+      input: redact(recorded.request),
+      output: recorded.response,
+      error: recorded.error,
+    });
+  }
+  if (recorded.status === "failed") endBranch(leg, step);
+  else leg.cursor += 1;
+  return false;
 }
 
 /** Splits items so that no group touches the same record twice (an UPDATE … FROM cannot). */
@@ -269,71 +169,12 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
             completedAt: new Date(),
           });
         }
-        item.leg.cursor += 1;
         // A failed action ends its branch (SPEC §2): what follows it is not taken.
-        if (result instanceof ActionError) deferDownstream(item.leg, item.step.nodeId);
+        if (result instanceof ActionError) endBranch(item.leg, item.step);
+        else item.leg.cursor += 1;
       });
     }
   }
-}
-
-/** Inserts deliveries (one JSON parameter however many) and says how many were new. */
-async function insertDeliveries(tx: Tx, deliveries: Delivery[]): Promise<number> {
-  const rows = deliveries.map((d) => ({
-    tenant_id: d.tenantId,
-    run_id: d.runId,
-    node_id: d.nodeId,
-    leg: d.leg,
-    node_type: d.nodeType,
-    dedupe_key: d.dedupeKey,
-    status: d.status,
-    request: d.request,
-    response: d.response ?? null,
-    error: d.error ?? null,
-    completed_at: d.completedAt?.toISOString() ?? null,
-  }));
-  const inserted = await executePrepared(
-    sql`
-    insert into action_deliveries (tenant_id, run_id, node_id, leg, node_type, dedupe_key, status, request,
-      response, error, completed_at)
-    select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(tenant_id uuid, run_id uuid,
-      node_id text, leg int, node_type text, dedupe_key text, status text, request jsonb, response jsonb,
-      error text, completed_at timestamptz)
-    on conflict do nothing
-    returning 1`,
-    tx,
-  );
-  return inserted.length;
-}
-
-/** Writes a phase's waits: their `waiting` steps, the rows and their jobs in one statement (none twice on a replay). */
-async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
-  if (writes.waits.length === 0) return;
-  const created = await createWaitsWithSteps(
-    tx,
-    writes.waits.map(({ leg, step, position, output }) => ({
-      ...writes.base(leg, step),
-      position,
-      category: "wait",
-      status: "waiting" as const,
-      input: step.params,
-      output,
-      finishedAt: null,
-    })),
-    writes.waits.map(({ leg, step, kind, resumeAt }) => waitOf(leg.ctx, step, { kind, resumeAt })),
-  );
-  const asked = new Map(
-    writes.waits.map(({ leg, step, output }) => [
-      `${leg.ctx.runId}|${step.nodeId}`,
-      { leg: leg.ctx, output },
-    ]),
-  );
-  await notifyApprovers(
-    tx,
-    created
-      .filter((w) => w.kind === "approval")
-      .map((w) => ({ waitId: w.id, nodeId: w.nodeId, ...asked.get(`${w.runId}|${w.nodeId}`)! })),
-  );
 }
 
 /** One phase for these legs, in one transaction (see the top of this file). */

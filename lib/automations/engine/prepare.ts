@@ -1,7 +1,7 @@
 import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import type { ActionExecutor } from "@/lib/automations/nodes/executor";
-import { renderTemplate } from "@/lib/automations/tokens/render";
+import { renderTemplate, type TemplateContext } from "@/lib/automations/tokens/render";
 import { approval, type ApprovalParams } from "@/lib/automations/nodes/timing/approval";
 import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
 import type { WaitKind } from "@/lib/db/schema";
@@ -37,7 +37,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export function prepareAction(leg: LegContext, step: ActionStep): PreparedAction {
+/** `templates`: the step's template context, when the caller renders with it too (the dry run). */
+export function prepareAction(
+  leg: LegContext,
+  step: ActionStep,
+  templates?: TemplateContext,
+): PreparedAction {
   const definition = registry.get(step.nodeType);
   const executor = executorFor(step.nodeType);
   if (!definition || !executor) {
@@ -52,7 +57,7 @@ export function prepareAction(leg: LegContext, step: ActionStep): PreparedAction
   const params = parsed.data as Record<string, unknown>;
   let request: Record<string, unknown>;
   try {
-    request = executor.prepare(params as never, actionContext(leg, step.nodeId));
+    request = executor.prepare(params as never, actionContext(leg, step.nodeId, templates));
   } catch (error) {
     return { ok: false, error: messageOf(error), params };
   }

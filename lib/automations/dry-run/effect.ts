@@ -1,0 +1,145 @@
+import { actionDone, endBranch, type ActionStep } from "@/lib/automations/engine/advance";
+import { actionContext, redact, templateContext } from "@/lib/automations/engine/leg";
+import type { Leg } from "@/lib/automations/engine/leg-state";
+import { prepareAction } from "@/lib/automations/engine/prepare";
+import { findTokens, renderParams, templatedStrings } from "@/lib/automations/tokens/render";
+import {
+  ActionError,
+  type ActionContext,
+  type ActionOutput,
+  type OutsideExecutor,
+} from "@/lib/automations/nodes/executor";
+import { registry } from "@/lib/automations/nodes/registry";
+import { describeAction, excerpt, stepHeading } from "./describe";
+import type { DryRunEmail, DryRunStep, Trail } from "./result";
+import type { DryRunStart } from "./start";
+
+/**
+ * The dry run's effect step, in place of the phase's (`engine/phase.ts`: transactions,
+ * deliveries): the action at the leg's cursor is prepared as a run prepares it
+ * (`prepareAction`: params parsed again, templates filled, the executor's check) and described,
+ * not done. An outside action asks its executor's `preflight` what a real send would be refused
+ * for. A code step's script runs in the sandbox (its `send` has no effect), and what it asks for
+ * joins the leg as in a run (`actionDone`). A failure — a script's too — ends its branch
+ * (`endBranch`), as in a run.
+ */
+
+type Heading = ReturnType<typeof stepHeading>;
+
+/** Whether an action's templates read `{steps.…}`, the outputs only a real run has. */
+function readsSteps(params: Record<string, unknown> | undefined, templated: readonly string[] | undefined) {
+  return templatedStrings(params ?? {}, templated).some(({ text }) =>
+    findTokens(text).some((token) => token.root === "steps"),
+  );
+}
+
+/** The email a send-email step would send, from the request its executor prepared. */
+function emailOf(nodeType: string, request: Record<string, unknown>): { email?: DryRunEmail } {
+  if (nodeType !== "auto.action.send_email") return {};
+  const { to, subject, html } = request;
+  return typeof to === "string" && typeof subject === "string" && typeof html === "string"
+    ? { email: { to, subject, html } }
+    : {};
+}
+
+/** Takes the action at `leg`'s cursor with no effect, writing down what a run would do. */
+export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step: ActionStep): Promise<void> {
+  const definition = registry.get(step.nodeType)!;
+  const heading = stepHeading(start.graph, step, leg.ctx.leg);
+  // One template context for the step: the executor fills its fields from it, and so does the
+  // preview of its params.
+  const templates = templateContext(leg.ctx);
+  const prepared = prepareAction(leg.ctx, step, templates);
+  const params = prepared.params;
+  trail.readsSteps ||= readsSteps(params, definition.templated);
+  const resolvedParams = params
+    ? redact(
+        renderParams(params, definition.templated, templates, {
+          escape: definition.tokenEscapes?.(params),
+        }),
+      )
+    : undefined;
+  // An outside effect may be refused where only I/O can tell (an HTTP host resolving to a
+  // private address): the dry run says so rather than "would send".
+  const refused =
+    prepared.ok && prepared.executor.effect === "outside"
+      ? ((await prepared.executor.preflight?.(prepared.request as never)) ?? null)
+      : null;
+  if (prepared.ok && prepared.executor.effect === "outside" && prepared.executor.followUp) {
+    const ctx = actionContext(leg.ctx, step.nodeId, templates);
+    return runScript(trail, leg, step, heading, prepared.executor, prepared.request, ctx);
+  }
+  if (prepared.ok && !refused) {
+    trail.steps.push({
+      ...heading,
+      kind: "action",
+      outcome: "would_run",
+      detail: describeAction(step.nodeType, redact(prepared.request), start.subject, leg.ctx.entity),
+      resolvedParams,
+      ...emailOf(step.nodeType, prepared.request),
+    });
+    leg.cursor += 1;
+    return;
+  }
+  failed(trail, leg, step, {
+    ...heading,
+    kind: "action",
+    outcome: "error",
+    detail: [],
+    ...(resolvedParams ? { resolvedParams } : {}),
+    error: refused ?? (prepared.ok ? "" : prepared.error),
+  });
+}
+
+/** A failed action ends its branch, as in a run: what follows it would not run. */
+function failed(trail: Trail, leg: Leg, step: ActionStep, record: DryRunStep): void {
+  trail.steps.push(record);
+  const planned = leg.plan.length;
+  const after = endBranch(leg, step);
+  if (leg.plan.length < planned) record.detail.push("The steps after it would not run.");
+  for (const id of after) trail.nodeIds.delete(id);
+}
+
+/**
+ * A step that decides its own next actions (a code step: its `send` only runs the script in the
+ * sandbox and has no effect): what it returned and how many actions it asks for, which join the
+ * leg next, with the walk after it, as they do in a run.
+ */
+async function runScript(
+  trail: Trail,
+  leg: Leg,
+  step: ActionStep,
+  heading: Heading,
+  executor: OutsideExecutor<never>,
+  request: Record<string, unknown>,
+  ctx: ActionContext,
+): Promise<void> {
+  let output: ActionOutput;
+  try {
+    output = await executor.send(request as never, ctx);
+  } catch (error) {
+    if (!(error instanceof ActionError)) throw error;
+    return failed(trail, leg, step, {
+      ...heading,
+      kind: "action",
+      outcome: "error",
+      detail: [],
+      error: error.message,
+    });
+  }
+  const followUp = actionDone(leg, step, output)!;
+  const count = followUp.actions.length;
+  trail.steps.push({
+    ...heading,
+    kind: "action",
+    outcome: "would_run",
+    detail: [
+      `The script ran in the sandbox and returned ${excerpt(JSON.stringify(followUp.output), 300)}.`,
+      count === 0
+        ? "It asks for no actions."
+        : `It asks for ${count} action${count === 1 ? "" : "s"}, listed next; none was taken.`,
+    ],
+  });
+  for (const s of followUp.onward.steps) trail.nodeIds.add(s.nodeId);
+  for (const id of followUp.onward.edgeIds) trail.edgeIds.add(id);
+}

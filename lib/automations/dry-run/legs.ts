@@ -1,0 +1,160 @@
+import {
+  nextAction,
+  type ConditionStep,
+  type WaitStep,
+  type WalkMode,
+} from "@/lib/automations/engine/advance";
+import { evaluatorFor } from "@/lib/automations/engine/evaluate";
+import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "@/lib/automations/engine/interpreter";
+import { newLeg } from "@/lib/automations/engine/leg";
+import type { Leg } from "@/lib/automations/engine/leg-state";
+import type { PreparedWait } from "@/lib/automations/engine/prepare";
+import { registry } from "@/lib/automations/nodes/registry";
+import { conditionDetail, stepHeading, waitDetail } from "./describe";
+import { tryAction } from "./effect";
+import type { DryRunStep, Trail } from "./result";
+import { DRY_RUN_ID, type DryRunStart } from "./start";
+
+/**
+ * The legs of a dry run, walked as a run walks them: each built by `newLeg`, planned by the
+ * interpreter and advanced by the engine's own walk (`engine/advance.ts`) in a mode that writes
+ * down what a run would do — the conditions it decides, the waits it would make — and takes each
+ * action with no effect (`effect.ts`). A wait queues the leg that would resume it; legs are
+ * numbered in the order their waits come due, as a run numbers them.
+ */
+
+/** The automation a dry run tries, for the legs it builds. */
+export interface DryRunOf {
+  tenantId: string;
+  timeZone: string;
+  automation: { id: string; name: string; version: number };
+}
+
+/** A leg still to walk: from the trigger or from a wait, at the time it would resume. */
+interface PendingLeg {
+  start: string;
+  now: Date;
+  /** The order it was met in, to break ties between waits that resume at the same time. */
+  order: number;
+  /** The wait step it continues, told which leg carries on from it once that is known. */
+  waitStep?: DryRunStep;
+  /** The one out to follow from `start`: an approval's, which a dry run takes as timed out. */
+  startHandle?: string;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The dry run's mode of the engine's walk: conditions and waits written down, waits queued. */
+class DryWalk implements WalkMode {
+  private readonly pending: PendingLeg[];
+  private met = 0;
+
+  constructor(
+    private readonly start: DryRunStart,
+    private readonly trail: Trail,
+  ) {
+    this.pending = [{ start: start.trigger.id, now: start.now, order: 0 }];
+  }
+
+  /** The leg to walk next: the one whose wait comes due first. */
+  next(): PendingLeg | undefined {
+    this.pending.sort((a, b) => a.now.getTime() - b.now.getTime() || a.order - b.order);
+    return this.pending.shift();
+  }
+
+  condition(leg: Leg, step: ConditionStep) {
+    const node = this.start.graph.nodes.find((n) => n.id === step.nodeId)!;
+    this.trail.steps.push({
+      ...stepHeading(this.start.graph, step, leg.ctx.leg),
+      kind: "condition",
+      outcome: step.result ? "true" : "false",
+      detail: [conditionDetail(node, leg.ctx, step.result)],
+    });
+  }
+
+  wait(leg: Leg, step: WaitStep, wait: PreparedWait) {
+    const heading = stepHeading(this.start.graph, step, leg.ctx.leg);
+    if (!wait.ok) {
+      this.trail.steps.push({ ...heading, kind: "wait", outcome: "error", detail: [], error: wait.error });
+      return;
+    }
+    const waitStep: DryRunStep = {
+      ...heading,
+      kind: "wait",
+      outcome: "would_wait",
+      resumeAt: wait.resumeAt.toISOString(),
+      detail: [waitDetail(wait, this.start.now)],
+    };
+    this.trail.steps.push(waitStep);
+    // Nobody can decide in a dry run, so an approval is followed as if it timed out.
+    const approval = wait.kind === "approval";
+    if (approval) this.trail.approvals += 1;
+    this.pending.push({
+      start: step.nodeId,
+      now: wait.resumeAt,
+      order: ++this.met,
+      waitStep,
+      ...(approval ? { startHandle: "timed_out" } : {}),
+    });
+  }
+}
+
+/**
+ * The next leg, as the engine builds and plans it; null when it cannot be walked (the walk
+ * failed, or the run would take too many steps), said in a note.
+ */
+function planLeg(run: DryRunOf, start: DryRunStart, trail: Trail, pending: PendingLeg): Leg | null {
+  trail.legs += 1;
+  pending.waitStep?.detail.push(`Then leg ${trail.legs} carries on from here.`);
+  const ctx = newLeg({
+    tenantId: run.tenantId,
+    runId: DRY_RUN_ID,
+    automationId: run.automation.id,
+    automationName: run.automation.name,
+    automationVersion: run.automation.version,
+    leg: trail.legs,
+    event: start.event,
+    // The first leg sees the status the event fired for; a resumed leg the record as it is.
+    entity: trail.legs === 1 ? start.pinned : start.current,
+    now: pending.now,
+    timeZone: run.timeZone,
+  });
+  let walk: Walk;
+  try {
+    walk = walkFrom(start.graph, pending.start, registry, evaluatorFor(ctx), {
+      startHandle: pending.startHandle,
+    });
+  } catch (error) {
+    trail.notes.push(messageOf(error));
+    return null;
+  }
+  if (trail.steps.length + walk.steps.length > MAX_PLANNED_STEPS) {
+    trail.notes.push(`This run would take more than ${MAX_PLANNED_STEPS} steps; the dry run stops there.`);
+    return null;
+  }
+  for (const step of walk.steps) trail.nodeIds.add(step.nodeId);
+  for (const id of walk.edgeIds) trail.edgeIds.add(id);
+  return {
+    ctx,
+    graph: start.graph,
+    plan: walk.steps,
+    cursor: 0,
+    recorded: null,
+    opening: null,
+    outside: null,
+  };
+}
+
+/** Walks every leg of the run, in the order their waits come due, into `trail`. */
+export async function walkLegs(run: DryRunOf, start: DryRunStart, trail: Trail): Promise<void> {
+  const mode = new DryWalk(start, trail);
+  for (let pending = mode.next(); pending; pending = mode.next()) {
+    const leg = planLeg(run, start, trail, pending);
+    if (!leg) return;
+    for (let step = nextAction(leg, mode); step; step = nextAction(leg, mode)) {
+      await tryAction(start, trail, leg, step);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/** What a dry run replies (the API's, the MCP tool's and the editor's panel's), and what its walk gathers. */
+
+export interface DryRunStep {
+  nodeId: string;
+  nodeType: string;
+  label: string;
+  leg: number;
+  kind: "trigger" | "condition" | "action" | "wait";
+  outcome: "started" | "true" | "false" | "would_run" | "would_wait" | "error";
+  summary: string;
+  detail: string[];
+  resolvedParams?: Record<string, unknown>;
+  /** An email the step would send, rendered as the recipient would get it (shown in a sandboxed frame). */
+  email?: DryRunEmail;
+  resumeAt?: string;
+  error?: string;
+}
+
+export interface DryRunEmail {
+  to: string;
+  subject: string;
+  /** The body as sent: tokens filled in (values HTML-escaped), line breaks as `<br>`. */
+  html: string;
+}
+
+export interface DryRunResult {
+  steps: DryRunStep[];
+  path: { nodeIds: string[]; edgeIds: string[] };
+  entity: { domain: string; id: string; label: string } | null;
+  /**
+   * The record as the first leg's `{entity.…}` tokens read it (an order with its customer), so the
+   * editor can preview a field's tokens on it; null without a record.
+   */
+  tokenRecord?: Record<string, unknown> | null;
+  /** The shop's time zone, which `{… | date}` writes days in. */
+  timeZone?: string;
+  notes: string[];
+}
+
+/** What the walk of a dry run gathers as it goes, leg by leg: the reply is made of it. */
+export interface Trail {
+  steps: DryRunStep[];
+  /** The path to light: the nodes the walk took and the connections it followed, in order. */
+  nodeIds: Set<string>;
+  edgeIds: Set<string>;
+  notes: string[];
+  /** Legs walked so far: a run numbers them in the order its waits come due. */
+  legs: number;
+  /** Whether an action's templates read `{steps.…}`, which only a real run has. */
+  readsSteps: boolean;
+  /** Approvals met, each followed as if it timed out. */
+  approvals: number;
+}
