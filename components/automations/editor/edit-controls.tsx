@@ -3,13 +3,13 @@
 import { useId, useMemo } from "react";
 import { ActiveToggle } from "@/components/automations/active-toggle";
 import { ArchiveButton } from "@/components/automations/archive-button";
-import { RunNowButton } from "@/components/automations/run-now-button";
 import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
 import { laterSteps } from "@/lib/automations/later-steps";
 import type { AutomationView } from "@/lib/automations/service";
-import { TryLaterButton } from "./lazy-parts";
-import { SCHEDULE_TRIGGER } from "./step-panel";
+import { RunNowButton, TryLaterButton } from "./lazy-parts";
+
+const SCHEDULE_TRIGGER = "auto.trigger.schedule";
 
 /** Undo's and Redo's arrow: a curve back, or its mirror image forward. */
 function HistoryArrow({ direction }: { direction: "back" | "forward" }) {
@@ -45,7 +45,6 @@ export interface EditControlsProps {
   canTidy: boolean;
   onTidy(): void;
   canArchive: boolean;
-  archived: boolean;
   beforeArchive(): Promise<unknown>;
 }
 
@@ -67,7 +66,6 @@ export function EditControls({
   canTidy,
   onTidy,
   canArchive,
-  archived,
   beforeArchive,
 }: EditControlsProps) {
   const publishReasonId = useId();
@@ -137,7 +135,7 @@ export function EditControls({
         <MenuItem disabled={readOnly || !canTidy} onSelect={onTidy}>
           Tidy up
         </MenuItem>
-        {canArchive && !archived && (
+        {canArchive && automation.status !== "archived" && (
           <ArchiveButton id={automation.id} name={automation.name} beforeArchive={beforeArchive} menuItem />
         )}
       </Menu>

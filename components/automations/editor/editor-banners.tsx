@@ -10,7 +10,6 @@ export interface EditorBannersProps {
   automation: Pick<AutomationView, "id" | "name" | "status" | "version">;
   canEdit: boolean;
   canArchive: boolean;
-  archived: boolean;
   /** A phone: the canvas is read-only, and a notice says to edit on a larger screen. */
   narrow: boolean;
   draftChanged: boolean;
@@ -31,7 +30,6 @@ export function EditorBanners({
   automation,
   canEdit,
   canArchive,
-  archived,
   narrow,
   draftChanged,
   notice,
@@ -56,7 +54,7 @@ export function EditorBanners({
         </div>
       )}
 
-      {archived && (
+      {automation.status === "archived" && (
         <div
           role="status"
           className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-sm text-zinc-800"

@@ -13,7 +13,6 @@ export interface EditorHeaderProps {
   title: string;
   waitingRuns: number;
   canEdit: boolean;
-  archived: boolean;
   saveState: SaveState;
   /** The toolbar's buttons (`EditControls`), or null when there are none to show. */
   controls: ReactNode;
@@ -29,7 +28,6 @@ export function EditorHeader({
   title,
   waitingRuns,
   canEdit,
-  archived,
   saveState,
   controls,
 }: EditorHeaderProps) {
@@ -71,7 +69,7 @@ export function EditorHeader({
         )}
         {!canEdit && (
           <span className="rounded-md bg-zinc-100 px-2 py-1 text-xs font-medium text-zinc-700">
-            {archived
+            {automation.status === "archived"
               ? "Read-only: archived"
               : automation.builtinSlug
                 ? "Read-only: only admins change built-in automations"

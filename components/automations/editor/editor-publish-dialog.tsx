@@ -1,11 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { InFlightPolicy } from "@/lib/automations/policies";
 import type { AutomationView } from "@/lib/automations/service";
-import { PublishDialog } from "./lazy-parts";
+import { PublishDialog } from "./panels/publish-dialog";
 
 export interface EditorPublishDialogProps {
   automation: Pick<AutomationView, "id" | "name" | "version" | "status" | "activeGraph">;
@@ -24,8 +23,8 @@ export interface EditorPublishDialogProps {
 }
 
 /**
- * The publish dialog as the editor opens it: not loaded before it is first opened, kept mounted
- * afterwards (it animates closed); once published, it says so and the page reloads its data.
+ * The publish dialog as the editor opens it (loaded when first opened, `lazy-parts.tsx`): once
+ * published, it says so and the page reloads its data.
  */
 export function EditorPublishDialog({
   automation,
@@ -36,9 +35,6 @@ export function EditorPublishDialog({
   ...rest
 }: EditorPublishDialogProps) {
   const router = useRouter();
-  const [mounted, setMounted] = useState(false);
-  if (open && !mounted) setMounted(true);
-  if (!mounted) return null;
   return (
     <PublishDialog
       {...rest}

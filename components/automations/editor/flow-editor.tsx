@@ -16,7 +16,7 @@ import { EditControls } from "./edit-controls";
 import { EditorBanners } from "./editor-banners";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorHeader } from "./editor-header";
-import { EditorPublishDialog } from "./editor-publish-dialog";
+import { EditorPublishDialog } from "./lazy-parts";
 import { adoptMovedSecrets } from "./moved-secrets";
 import { Palette } from "./palette";
 import { SidePanel } from "./side-panel";
@@ -29,6 +29,7 @@ import { useFirstUse } from "./use-first-use";
 import { useFlash } from "./use-flash";
 import { useNarrowScreen } from "./use-narrow-screen";
 import { useNodeLogic } from "./use-node-logic";
+import { useOnceTrue } from "./use-once-true";
 import { usePanelTab } from "./use-panel-tab";
 import { usePublishReadiness } from "./use-publish-readiness";
 import { useStepCommands } from "./use-step-commands";
@@ -91,18 +92,16 @@ function Editor({
   const clearDryRun = useCallback(() => setDryRun(null), []);
   const { viewing, showVersion, backToDraft } = useVersionView(clearDryRun);
   const [publishOpen, setPublishOpen] = useState(false);
+  // Loaded when first opened, then kept mounted: it animates closed.
+  const publishMounted = useOnceTrue(publishOpen);
   const [flash, setFlash] = useFlash();
   const searchRef = useRef<HTMLInputElement>(null);
 
   // The registry's half of the editor loads with the first sign of use (see `firstPaint`).
-  useFirstUse(
-    !logic,
-    useCallback(() => void loadLogic(), [loadLogic]),
-  );
+  useFirstUse(!logic, loadLogic);
   // Phones get the flow to look at, not to edit (as Shopify Flow does): see EditorBanners.
   const narrow = useNarrowScreen();
   const readOnly = !canEdit || viewing !== null || narrow;
-  const archived = automation.status === "archived";
   const editor = useEditorGraph(automation.draftGraph, catalog, readOnly);
   const { nodes, graph, selectedIds, commit, focusStep } = editor;
   const { issues, stepTexts, labelOf } = useStepTexts(graph, logic, firstPaint, catalog);
@@ -181,7 +180,6 @@ function Editor({
         title={name.trim() || automation.name}
         waitingRuns={waitingRuns}
         canEdit={canEdit}
-        archived={archived}
         saveState={autosave.state}
         controls={
           canEdit &&
@@ -200,7 +198,6 @@ function Editor({
               canTidy={nodes.length > 0}
               onTidy={() => void commands.tidyUp()}
               canArchive={canArchive}
-              archived={archived}
               beforeArchive={autosave.flush}
             />
           )
@@ -210,7 +207,6 @@ function Editor({
         automation={automation}
         canEdit={canEdit}
         canArchive={canArchive}
-        archived={archived}
         narrow={narrow}
         draftChanged={draftChanged}
         notice={notice}
@@ -274,7 +270,7 @@ function Editor({
         />
       </div>
 
-      {canEdit && (
+      {canEdit && publishMounted && (
         <EditorPublishDialog
           automation={automation}
           draftGraph={graph}

@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 
 /*
  * The parts of the editor that load when first needed (issue 13: the editor's first-load JS,
- * `npm run bench -- editor-js`): the step form, the other tabs, the publish dialog and the
+ * `npm run bench -- editor-js`): the Step tab and its form, the other tabs, the publish dialog and the
  * buttons only some flows show. dagre (`layout.ts`, only on "Tidy up") and the node registry with
  * zod (`node-logic.ts`, on the first pointer, key or focus) load the same way elsewhere.
  */
@@ -15,6 +15,10 @@ export function Loading() {
 export const NodeConfig = dynamic(() => import("./config/node-config").then((m) => m.NodeConfig), {
   loading: Loading,
 });
+// Only an active flow with a schedule shows it.
+export const RunNowButton = dynamic(() =>
+  import("@/components/automations/run-now-button").then((m) => m.RunNowButton),
+);
 // Only an active flow with a Later trigger shows it; it brings the Later action's definition and zod.
 export const TryLaterButton = dynamic(() =>
   import("@/components/automations/try-later-button").then((m) => m.TryLaterButton),
@@ -28,13 +32,19 @@ export const SchedulePreview = dynamic(() =>
 export const DryRunPanel = dynamic(() => import("./panels/dry-run-panel").then((m) => m.DryRunPanel), {
   loading: Loading,
 });
-export const VersionsPanel = dynamic(() => import("./panels/versions-panel").then((m) => m.VersionsPanel), {
+export const VersionsTab = dynamic(() => import("./versions-tab").then((m) => m.VersionsTab), {
   loading: Loading,
 });
-export const SettingsPanel = dynamic(() => import("./settings-panel").then((m) => m.SettingsPanel), {
+export const SettingsTab = dynamic(() => import("./settings-tab").then((m) => m.SettingsTab), {
+  loading: Loading,
+});
+// Not shown before a step is selected; its form, Next steps and schedule preview load later still.
+export const StepPanel = dynamic(() => import("./step-panel").then((m) => m.StepPanel), {
   loading: Loading,
 });
 export const ResetBuiltinButton = dynamic(() =>
   import("@/components/automations/reset-builtin-button").then((m) => m.ResetBuiltinButton),
 );
-export const PublishDialog = dynamic(() => import("./panels/publish-dialog").then((m) => m.PublishDialog));
+export const EditorPublishDialog = dynamic(() =>
+  import("./editor-publish-dialog").then((m) => m.EditorPublishDialog),
+);

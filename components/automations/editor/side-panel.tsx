@@ -1,17 +1,16 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useOnceTrue } from "./use-once-true";
 import type { DryRunResult } from "@/lib/automations/dry-run";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import type { ReadyIssue } from "@/lib/automations/graph/validate";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import type { InFlightPolicy } from "@/lib/automations/policies";
 import type { AutomationView } from "@/lib/automations/service";
-import { DryRunPanel, ResetBuiltinButton, SettingsPanel, VersionsPanel } from "./lazy-parts";
+import { DryRunPanel, SettingsTab, StepPanel, VersionsTab } from "./lazy-parts";
 import { PublishState } from "./panels/publish-state";
 import { ReadyIssuesPanel } from "./ready-issues-panel";
-import { StepPanel, type StepPanelProps } from "./step-panel";
+import type { StepPanelProps } from "./step-panel";
 
 export type Panel = "step" | "issues" | "settings" | "versions" | "dry-run";
 
@@ -64,11 +63,9 @@ export interface SidePanelProps {
  */
 export function SidePanel(props: SidePanelProps) {
   const { panel, onPanelChange, automation, canEdit, issues, selected, stepCommands } = props;
-  const router = useRouter();
   // The dry run stays mounted once opened (its result goes with the path on the canvas), and
   // does not load before it is wanted.
-  const [dryRunMounted, setDryRunMounted] = useState(false);
-  if (panel === "dry-run" && !dryRunMounted) setDryRunMounted(true);
+  const dryRunMounted = useOnceTrue(panel === "dry-run");
 
   return (
     <aside aria-label="Details" className="hidden min-h-0 flex-col border-l border-zinc-200 bg-white md:flex">
@@ -143,46 +140,26 @@ export function SidePanel(props: SidePanelProps) {
           </div>
         )}
         {panel === "versions" && (
-          <VersionsPanel
+          <VersionsTab
             automationId={automation.id}
             currentVersion={automation.version}
             canEdit={canEdit}
             viewing={props.viewingVersion}
             onView={props.onViewVersion}
-            onReverted={({ version }) => {
-              props.onNotice(`Version ${version} is live, with the steps of the version you reverted to.`);
-              router.refresh();
-            }}
+            onNotice={props.onNotice}
           />
         )}
         {panel === "settings" && (
-          <div className="space-y-6">
-            <SettingsPanel
-              name={props.name}
-              policy={props.policy}
-              readOnly={props.readOnly}
-              onNameChange={props.onNameChange}
-              onPolicyChange={props.onPolicyChange}
-            />
-            {automation.builtinSlug && (
-              <section className="space-y-2 border-t border-zinc-200 pt-4 text-sm text-zinc-600">
-                <h3 className="font-semibold text-zinc-900">Built-in automation</h3>
-                <p>
-                  One of the platform&apos;s own jobs. You can change its schedule and steps or pause it; it
-                  cannot be archived.
-                </p>
-                {props.isAdmin && (
-                  <ResetBuiltinButton
-                    automationId={automation.id}
-                    name={automation.name}
-                    onReset={(version) =>
-                      props.onNotice(`Reset to the built-in definition, published as version ${version}.`)
-                    }
-                  />
-                )}
-              </section>
-            )}
-          </div>
+          <SettingsTab
+            automation={automation}
+            isAdmin={props.isAdmin}
+            name={props.name}
+            policy={props.policy}
+            readOnly={props.readOnly}
+            onNameChange={props.onNameChange}
+            onPolicyChange={props.onPolicyChange}
+            onNotice={props.onNotice}
+          />
         )}
       </div>
     </aside>

@@ -140,19 +140,17 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
 type StepNodeComponent = (props: NodeProps<StepNode>) => ReactNode;
 
 /** The card of one category, memoised: React Flow re-renders it only when its own props change. */
-function cardOf(category: NodeCategory | null, name: string): StepNodeComponent {
-  const Card = memo(function Card(props: NodeProps<StepNode>) {
+function cardOf(category: NodeCategory | null): StepNodeComponent {
+  return memo(function StepNodeCard(props: NodeProps<StepNode>) {
     return <StepCard {...props} category={category} />;
   });
-  Card.displayName = name;
-  return Card;
 }
 
 /** React Flow node components, one per category (the node's `type` in React Flow). */
 export const STEP_NODE_TYPES: NodeTypes = {
-  trigger: cardOf("trigger", "TriggerNode"),
-  condition: cardOf("condition", "ConditionNode"),
-  action: cardOf("action", "ActionNode"),
-  wait: cardOf("wait", "WaitNode"),
-  unknown: cardOf(null, "UnknownNode"),
+  trigger: cardOf("trigger"),
+  condition: cardOf("condition"),
+  action: cardOf("action"),
+  wait: cardOf("wait"),
+  unknown: cardOf(null),
 };

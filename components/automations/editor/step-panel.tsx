@@ -10,7 +10,7 @@ import type { CredentialOption } from "./config/credential-options";
 import { ConnectionsEditor, Loading, NodeConfig, SchedulePreview } from "./lazy-parts";
 import type { NodeLogic } from "./use-node-logic";
 
-export const SCHEDULE_TRIGGER = "auto.trigger.schedule";
+const SCHEDULE_TRIGGER = "auto.trigger.schedule";
 
 /** The audience as the preview reads it: an object, or none (the form may hold anything while typing). */
 function scheduleAudience(logic: NodeLogic, value: unknown): Audience | undefined {

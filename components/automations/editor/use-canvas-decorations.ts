@@ -50,9 +50,9 @@ export function useCanvasDecorations({
   const versionFlow = useMemo(() => (viewing ? toFlow(viewing.graph, catalog) : null), [viewing, catalog]);
   const pathEdges = useMemo(() => new Set(dryRun?.path.edgeIds ?? []), [dryRun]);
   const brokenEdges = useMemo(() => issueEdgeIds(issues), [issues]);
-  const shownEdges = useMemo(
-    () => (versionFlow ? versionFlow.edges : highlightEdges(edges, pathEdges, brokenEdges)),
-    [versionFlow, edges, pathEdges, brokenEdges],
-  );
-  return { decorations, shownNodes: versionFlow ? versionFlow.nodes : nodes, shownEdges };
+  return {
+    decorations,
+    shownNodes: versionFlow ? versionFlow.nodes : nodes,
+    shownEdges: versionFlow ? versionFlow.edges : highlightEdges(edges, pathEdges, brokenEdges),
+  };
 }

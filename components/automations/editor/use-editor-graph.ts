@@ -30,8 +30,8 @@ export function useEditorGraph(draft: Graph, catalog: NodeLookup, readOnly: bool
   const graph = useMemo(() => fromFlow(nodes, edges), [nodes, edges]);
   const history = useHistory<Graph>(graph);
 
-  const selectedIds = useMemo(() => nodes.filter((n) => n.selected).map((n) => n.id), [nodes]);
-  const selectedEdgeIds = useMemo(() => edges.filter((e) => e.selected).map((e) => e.id), [edges]);
+  const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
+  const selectedEdgeIds = edges.filter((e) => e.selected).map((e) => e.id);
 
   /** Replaces the canvas with `next` and remembers it for undo. */
   const commit = useCallback(

@@ -29,6 +29,5 @@ export function useVersionView(onShow: () => void) {
     },
     [flow, onShow],
   );
-  const backToDraft = useCallback(() => setViewing(null), []);
-  return { viewing, showVersion, backToDraft };
+  return { viewing, showVersion, backToDraft: () => setViewing(null) };
 }
