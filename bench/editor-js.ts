@@ -39,7 +39,9 @@ export async function benchEditorJs(): Promise<void> {
     await page.getByLabel("Password", { exact: true }).fill("tillflow-demo");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL("**/dashboard");
+    // A signed-in session's write must name the app's own origin (lib/api/same-origin.ts).
     const created = await page.request.post(`${BASE}/api/v1/automations`, {
+      headers: { origin: BASE },
       data: {
         name: "Bench: review request",
         graph: {

@@ -1,7 +1,7 @@
 "use client";
 
 import { Handle, Position, type NodeProps, type NodeTypes } from "@xyflow/react";
-import { createContext, useContext } from "react";
+import { createContext, memo, useContext, type ReactNode } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import type { StepNode } from "@/lib/automations/editor/flow";
@@ -137,11 +137,20 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
   );
 }
 
+type StepNodeComponent = (props: NodeProps<StepNode>) => ReactNode;
+
+/** The card of one category, memoised: React Flow re-renders it only when its own props change. */
+function cardOf(category: NodeCategory | null): StepNodeComponent {
+  return memo(function StepNodeCard(props: NodeProps<StepNode>) {
+    return <StepCard {...props} category={category} />;
+  });
+}
+
 /** React Flow node components, one per category (the node's `type` in React Flow). */
 export const STEP_NODE_TYPES: NodeTypes = {
-  trigger: (props: NodeProps<StepNode>) => <StepCard {...props} category="trigger" />,
-  condition: (props: NodeProps<StepNode>) => <StepCard {...props} category="condition" />,
-  action: (props: NodeProps<StepNode>) => <StepCard {...props} category="action" />,
-  wait: (props: NodeProps<StepNode>) => <StepCard {...props} category="wait" />,
-  unknown: (props: NodeProps<StepNode>) => <StepCard {...props} category={null} />,
+  trigger: cardOf("trigger"),
+  condition: cardOf("condition"),
+  action: cardOf("action"),
+  wait: cardOf("wait"),
+  unknown: cardOf(null),
 };

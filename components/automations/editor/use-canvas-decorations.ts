@@ -1,0 +1,58 @@
+"use client";
+
+import { useMemo } from "react";
+import { highlightEdges, issueEdgeIds, issuesByNode } from "@/lib/automations/editor/decorations";
+import { toFlow, type StepEdge, type StepNode } from "@/lib/automations/editor/flow";
+import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { Graph } from "@/lib/automations/graph/schema";
+import type { ReadyIssue } from "@/lib/automations/review/validate";
+import type { NodeLookup } from "@/lib/automations/nodes/catalog";
+import { dryRunStatuses } from "./dry-run-statuses";
+import type { CanvasDecorations } from "./step-nodes";
+
+interface CanvasInput {
+  nodes: StepNode[];
+  edges: StepEdge[];
+  catalog: NodeLookup;
+  issues: ReadyIssue[];
+  dryRun: DryRunResult | null;
+  /** An old version shown instead of the draft: no issues, no path. */
+  viewing: { graph: Graph } | null;
+  readOnly: boolean;
+  onAddAfter(nodeId: string, handle: string): void;
+}
+
+/**
+ * What the canvas shows: the draft, or the old version being viewed, with the decorations on
+ * top — each step's issues, a dry run's path (its steps' outcomes, its connections green) and
+ * broken connections in red.
+ */
+export function useCanvasDecorations({
+  nodes,
+  edges,
+  catalog,
+  issues,
+  dryRun,
+  viewing,
+  readOnly,
+  onAddAfter,
+}: CanvasInput) {
+  const decorations = useMemo<CanvasDecorations>(
+    () => ({
+      issuesByNode: viewing ? new Map() : issuesByNode(issues),
+      statusByNode: dryRun && !viewing ? dryRunStatuses(dryRun) : null,
+      readOnly,
+      onAddAfter,
+    }),
+    [issues, dryRun, viewing, readOnly, onAddAfter],
+  );
+
+  const versionFlow = useMemo(() => (viewing ? toFlow(viewing.graph, catalog) : null), [viewing, catalog]);
+  const pathEdges = useMemo(() => new Set(dryRun?.path.edgeIds ?? []), [dryRun]);
+  const brokenEdges = useMemo(() => issueEdgeIds(issues), [issues]);
+  return {
+    decorations,
+    shownNodes: versionFlow ? versionFlow.nodes : nodes,
+    shownEdges: versionFlow ? versionFlow.edges : highlightEdges(edges, pathEdges, brokenEdges),
+  };
+}

@@ -1,0 +1,162 @@
+import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
+import type { NodeInfo, NodeLookup } from "@/lib/automations/nodes/catalog";
+import { exitOffset, type AddTarget } from "./add-target";
+import {
+  fromFlow,
+  newEdgeId,
+  newNodeId,
+  removeSteps,
+  type PlaceSteps,
+  type StepEdge,
+  type StepNode,
+} from "./flow";
+import { NODE_HEIGHT } from "./node-size";
+
+/**
+ * The flow editor's commands as pure functions over a graph: add a step, connect, disconnect,
+ * delete the selection, copy and paste, tidy up. Each returns the next graph (or null when there
+ * is nothing to do); the editor (`use-step-commands.ts`) puts it on the canvas and in the history.
+ */
+
+type Position = { x: number; y: number };
+
+/** Space between a step and the one added under it. */
+const GAP = 80;
+
+/** Where a new step goes: a trigger above everything, else under its source's exit, else at the bottom. */
+function placeFor(
+  graph: Graph,
+  category: NodeInfo["category"],
+  from: AddTarget | null,
+  lookup: NodeLookup,
+): Position {
+  if (category === "trigger") {
+    return { x: 0, y: Math.min(0, ...graph.nodes.map((n) => n.position?.y ?? 0)) - NODE_HEIGHT - GAP };
+  }
+  const source = from ? graph.nodes.find((n) => n.id === from.nodeId) : undefined;
+  if (source?.position) {
+    return {
+      x: source.position.x + exitOffset(source.type, from?.handle, lookup),
+      y: source.position.y + NODE_HEIGHT + GAP,
+    };
+  }
+  const lowest = graph.nodes.reduce((y, n) => Math.max(y, n.position?.y ?? 0), 0);
+  return { x: 0, y: graph.nodes.length ? lowest + NODE_HEIGHT + GAP : 0 };
+}
+
+/**
+ * A new step of `definition`'s type with `params`. Triggers stand alone; other steps go after
+ * `target` and connect from it (when they have an entrance).
+ */
+export function addStep(
+  graph: Graph,
+  definition: Pick<NodeInfo, "type" | "category" | "handles">,
+  params: Record<string, unknown>,
+  target: AddTarget | null,
+  lookup: NodeLookup,
+): { graph: Graph; id: string; position: Position } {
+  const id = newNodeId(
+    definition.type,
+    graph.nodes.map((n) => n.id),
+  );
+  const from = definition.category === "trigger" ? null : target;
+  const position = placeFor(graph, definition.category, from, lookup);
+  const node: GraphNode = { id, type: definition.type, params, position };
+  const edges =
+    from && definition.handles.in
+      ? [
+          ...graph.edges,
+          {
+            id: newEdgeId(
+              from.nodeId,
+              from.handle,
+              id,
+              graph.edges.map((e) => e.id),
+            ),
+            source: from.nodeId,
+            sourceHandle: from.handle,
+            target: id,
+          },
+        ]
+      : graph.edges;
+  return { graph: { nodes: [...graph.nodes, node], edges }, id, position };
+}
+
+/** `source`'s exit `sourceHandle` connected to `target`; null for a loop onto itself or a connection it has. */
+export function connect(graph: Graph, source: string, sourceHandle: string, target: string): Graph | null {
+  if (source === target) return null;
+  if (
+    graph.edges.some((e) => e.source === source && e.sourceHandle === sourceHandle && e.target === target)
+  ) {
+    return null;
+  }
+  const id = newEdgeId(
+    source,
+    sourceHandle,
+    target,
+    graph.edges.map((e) => e.id),
+  );
+  return { nodes: graph.nodes, edges: [...graph.edges, { id, source, sourceHandle, target }] };
+}
+
+/** The graph without the connection `edgeId`. */
+export function disconnect(graph: Graph, edgeId: string): Graph {
+  return { nodes: graph.nodes, edges: graph.edges.filter((e) => e.id !== edgeId) };
+}
+
+/** The graph without the selected steps (bridged, see `removeSteps`) and connections; null when none is selected. */
+export function deleteSelection(
+  graph: Graph,
+  nodeIds: readonly string[],
+  edgeIds: readonly string[],
+): Graph | null {
+  const nodes = new Set(nodeIds);
+  const edges = new Set(edgeIds);
+  if (nodes.size === 0 && edges.size === 0) return null;
+  return removeSteps(graph, nodes, edges);
+}
+
+/** What Copy keeps: the selected steps and the connections between them; null when none is selected. */
+export function copySteps(graph: Graph, nodeIds: readonly string[]): Graph | null {
+  const ids = new Set(nodeIds);
+  if (ids.size === 0) return null;
+  return {
+    nodes: graph.nodes.filter((n) => ids.has(n.id)),
+    edges: graph.edges.filter((e) => ids.has(e.source) && ids.has(e.target)),
+  };
+}
+
+/**
+ * `copied` added to the graph under new ids, 40 px down and right of where it was copied from.
+ * `pasted` is what was added: pasting it again puts the next copy below this one.
+ */
+export function pasteSteps(graph: Graph, copied: Graph): { graph: Graph; pasted: Graph; ids: string[] } {
+  const taken = graph.nodes.map((n) => n.id);
+  const renamed = new Map<string, string>();
+  for (const node of copied.nodes)
+    renamed.set(node.id, newNodeId(node.type, [...taken, ...renamed.values()]));
+  const idOf = (old: string) => renamed.get(old) ?? old;
+  const nodes = copied.nodes.map((n) => ({
+    ...n,
+    id: idOf(n.id),
+    position: { x: (n.position?.x ?? 0) + 40, y: (n.position?.y ?? 0) + 40 },
+  }));
+  const edgeIds = graph.edges.map((e) => e.id);
+  const edges = copied.edges.map((e) => {
+    const source = idOf(e.source);
+    const target = idOf(e.target);
+    const id = newEdgeId(source, e.sourceHandle, target, edgeIds);
+    edgeIds.push(id);
+    return { ...e, id, source, target };
+  });
+  return {
+    graph: { nodes: [...graph.nodes, ...nodes], edges: [...graph.edges, ...edges] },
+    pasted: { nodes, edges },
+    ids: [...renamed.values()],
+  };
+}
+
+/** The canvas laid out afresh by `layout` (`autoLayout`, which brings dagre along). */
+export function tidy(nodes: StepNode[], edges: StepEdge[], layout: PlaceSteps): Graph {
+  return fromFlow(layout(nodes, edges), edges);
+}
