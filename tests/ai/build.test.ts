@@ -6,8 +6,15 @@ import type { Graph } from "@/lib/automations/graph/schema";
 import type { ReadyIssue } from "@/lib/automations/review/validate";
 import { validate } from "@/lib/automations/review/validate";
 import { registry } from "@/lib/automations/nodes/registry";
-import { startStubModel, textOf, type ChatRequest, type StubModel, type StubReply } from "@/tests/helpers/ai-stub";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import {
+  startStubModel,
+  textOf,
+  type ChatRequest,
+  type StubModel,
+  type StubReply,
+} from "@/tests/helpers/ai-stub";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 /*
  * POST /api/v1/ai/build against a stub OpenAI-compatible server on 127.0.0.1 (tests/helpers/ai-stub.ts),

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import { POST as activateRoute } from "@/app/api/v1/automations/[id]/activate/route";
 import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
@@ -27,9 +27,10 @@ import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/b
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 // Server actions read the caller from the request headers; here they carry an API key.
 const request = vi.hoisted(() => ({ headers: new Headers() }));
@@ -41,16 +42,12 @@ const asKey = (key: string) => {
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 const label = (key: string) => `API key ${key.slice(0, 10)}…`;
 

@@ -11,7 +11,8 @@ import { POST as previewRoute } from "@/app/api/v1/schedules/preview/route";
 import { registry } from "@/lib/automations/nodes/registry";
 import { getDb } from "@/lib/db/client";
 import { DOMAINS } from "@/lib/domains/domains";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 /*
  * Bad input, systematically: random requests through the real route handlers. Whatever arrives,

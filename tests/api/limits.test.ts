@@ -7,7 +7,8 @@ import { GET as listAutomations } from "@/app/api/v1/automations/route";
 import { Counter } from "@/lib/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { rateLimitWindows } from "@/lib/db/schema";
-import { createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 // Small limits for this file only (each test file runs in its own process).
 process.env.API_RATE_LIMIT_PER_MINUTE = "3";

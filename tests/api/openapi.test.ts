@@ -7,7 +7,8 @@ import { buildOpenApi, pathParams } from "@/lib/api/openapi";
 import type { Role } from "@/lib/identity/roles";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { upsertEntity } from "@/lib/entities/service";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { routeHandlers, type Handler } from "@/tests/helpers/route-handlers";
 

@@ -5,17 +5,17 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { addMember } from "@/lib/auth/users";
 import { createCredential } from "@/lib/credentials/store";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, staffTasks } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker } from "@/worker/run";
 import { startStubModel, type StubModel } from "@/tests/helpers/ai-stub";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { callerOf, createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { startTestWorker } from "@/tests/helpers/worker";
 
 /*
  * Every REST route (app/api/v1/**\/route.ts, each method) and every server action (lib/actions/**)
@@ -87,7 +87,7 @@ beforeAll(async () => {
   process.env.AI_MODEL = "stub";
   a = await createShop();
   b = await createShop();
-  const worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+  const worker = await startTestWorker();
   try {
     //  order_created ──▶ create_task ──▶ Wait 5 minutes ──▶ add_tag
     ids.automation = await publishFlow(
@@ -159,7 +159,7 @@ beforeAll(async () => {
   ).userId;
   ids.apiKey = (await createApiKey(a.tenant.id, { name: "Zap", role: "viewer" })).apiKey.id;
   ids.credential = (
-    await createCredential((await resolveCaller(new Headers({ authorization: `Bearer ${a.keys.admin}` })))!, {
+    await createCredential(await callerOf(a, "admin"), {
       name: "Warehouse",
       kind: "bearer",
       value: "guarded-1234",

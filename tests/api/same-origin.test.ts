@@ -2,7 +2,8 @@ import { beforeAll, expect, test } from "vitest";
 import { GET as getEntity, PUT as putEntity } from "@/app/api/v1/entities/[domain]/[id]/route";
 import { getAuth } from "@/lib/auth/auth";
 import { addMember } from "@/lib/auth/users";
-import { createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 // A write to /api/v1 made with the session cookie must come from the app's own origin (SPEC §2
 // "Trust at the edges"): another site's page can make a browser send the cookie, never our Origin.

@@ -3,7 +3,7 @@ import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/
 import { getAuth } from "@/lib/auth/auth";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/auth/users";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 
 async function signIn(email: string, password: string) {
   return getAuth().api.signInEmail({ body: { email, password }, asResponse: true });

@@ -6,13 +6,13 @@ import { updateShopSettings } from "@/lib/auth/tenants";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, tenants } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { callerOf, createShop, type TestShop } from "@/tests/helpers/shop";
 
 let shop: TestShop;
 let admin: Caller;
 beforeAll(async () => {
   shop = await createShop();
-  admin = (await resolveCaller(new Headers({ authorization: `Bearer ${shop.keys.admin}` })))!;
+  admin = await callerOf(shop, "admin");
 });
 
 async function stored() {

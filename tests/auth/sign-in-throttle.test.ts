@@ -7,7 +7,7 @@ import { addMember } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 import { rateLimitWindows } from "@/lib/db/schema";
 import { clientAddressOf } from "@/lib/net/client-address";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 
 // Sign-in limits (SPEC §2 "Trust at the edges"): per account, growing delays after 5 failures;

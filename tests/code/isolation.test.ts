@@ -5,7 +5,7 @@ import { percentile, waitUntil } from "@/bench/harness";
 import { wallMs } from "@/bench/live-load";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns, type FlowNode } from "@/tests/helpers/flows";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";

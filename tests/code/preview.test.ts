@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { previewCode, type CodePreview } from "@/lib/automations/dry-run/code-preview";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 /*
  * "Run on a record": a code step's script run in the sandbox against a real order, with the input a

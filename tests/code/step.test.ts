@@ -14,20 +14,19 @@ import {
 } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { enqueueJobs } from "@/lib/jobs";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";
+import { workerForFile } from "@/tests/helpers/worker";
 
 /** Each test has its own shop, so no test's automations run on another's orders. */
 let shop: TestShop;
-let worker: WorkerHandle | null = null;
 const hits: { key: string; body: string }[] = [];
 let server: http.Server;
 let url: string;
 
 beforeAll(async () => {
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
   // Answers 503 to the first request, 200 after.
   server = http.createServer((req, res) => {
     let body = "";
@@ -47,10 +46,10 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await worker?.stop();
   killWorkers();
   await new Promise((resolve) => server.close(resolve));
 });
+const worker = workerForFile();
 
 async function order(id: string, fields: Record<string, unknown> = {}) {
   await upsertEntity(
@@ -269,8 +268,7 @@ test("a viewer may not dry-run a flow with a code step: its script would run on 
 });
 
 test("a worker killed while a script runs: the step runs again after the restart, and its actions are taken once", async () => {
-  await worker?.stop();
-  worker = null;
+  await worker.stop();
   const automationId = await publishFlow(
     shop.keys.editor,
     "Slow script",

@@ -14,9 +14,10 @@ import { POST as hookRoute } from "@/app/api/hooks/[token]/route";
 import { signWebhook } from "@/lib/automations/hooks/signature";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 interface Credential {
   id: string;
@@ -27,7 +28,6 @@ interface Credential {
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 let server: http.Server;
 let base: string;
 /** What the receiver saw: each request's authorization and x-api-key headers. */
@@ -44,12 +44,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
 afterAll(async () => {
-  await worker.stop();
   await new Promise((resolve) => server.close(resolve));
 });
+workerForFile();
 
 const create = (key: string, body: unknown) =>
   call<Credential & Partial<ErrorReply>>(createRoute, { method: "POST", key, body });

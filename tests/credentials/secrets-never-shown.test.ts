@@ -10,10 +10,12 @@ import { pathParams } from "@/lib/api/openapi";
 import { ROLES } from "@/lib/identity/roles";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import type { WorkerHandle } from "@/worker/run";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { routeHandlers, type Handler } from "@/tests/helpers/route-handlers";
+import { startTestWorker } from "@/tests/helpers/worker";
 
 /*
  * SPEC §2 "Credentials": no reply shows a credential's value, to any role. A shop holds secrets
@@ -77,7 +79,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${await listen(receiver)}`;
   mcp = mcpServer();
   ids.mcpPort = String(await listen(mcp));
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+  worker = await startTestWorker();
 
   const { POST: createCredential } = await import("@/app/api/v1/credentials/route");
   const stored = await call<{ id: string }>(createCredential, {

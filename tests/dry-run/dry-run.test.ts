@@ -8,7 +8,8 @@ import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { entityOptions } from "@/lib/entities/options";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 let shop: TestShop;

@@ -6,9 +6,10 @@ import { runLegs } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRuns, automationRunSteps, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import type { WorkerHandle } from "@/worker/run";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { startTestWorker } from "@/tests/helpers/worker";
 
 let shop: TestShop;
 let worker: WorkerHandle | null = null;
@@ -60,7 +61,7 @@ test("runs started together execute in batches, each action exactly once, in pla
     ),
   );
   await createOrders("batch-", 60);
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+  worker = await startTestWorker();
   const runsA = await settledRuns(a, 60);
   const runsB = await settledRuns(b, 60);
   expect(new Set([...runsA, ...runsB].map((r) => r.status))).toEqual(new Set(["succeeded"]));

@@ -7,7 +7,7 @@ import { entities } from "@/lib/db/schema";
 import { recordEvents } from "@/lib/events/record";
 import { enqueueJobs } from "@/lib/jobs";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 const RUNS = 2_000;

@@ -12,19 +12,18 @@ import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRuns, outboxEmails, staffTasks } from "@/lib/db/schema";
 import { getEntity, upsertEntity } from "@/lib/entities/service";
 import { ingestEvent } from "@/lib/events/ingest";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
-let worker: WorkerHandle;
 let server: http.Server;
 let serverUrl: string;
 const received: { key: string | undefined; body: string }[] = [];
 
 beforeAll(async () => {
   shop = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
   server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
@@ -39,9 +38,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker.stop();
   await new Promise((resolve) => server.close(resolve));
 });
+const worker = workerForFile();
 
 const order = (over: Record<string, unknown> = {}) => ({
   number: "#1001",
@@ -276,7 +275,7 @@ describe("failures", () => {
     await upsertEntity(shop.tenant.id, "refund", "r-1", { orderId: "o-1", amount: 5 }, "test");
     const { deleteEntity } = await import("@/lib/entities/service");
     await deleteEntity(shop.tenant.id, "refund", "r-1", "test");
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    await worker.start();
     const [run] = await settledRuns(id);
     expect(run).toMatchObject({ status: "failed", error: "The refund 'r-1' no longer exists." });
   });

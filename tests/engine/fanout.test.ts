@@ -5,7 +5,8 @@ import { POST as runNowRoute } from "@/app/api/v1/automations/[id]/run-now/route
 import { getDb } from "@/lib/db/client";
 import { entities, scheduleFires } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
-import { call, createShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 const CUSTOMERS = 4_000;

@@ -14,7 +14,7 @@ import {
   workerHeartbeats,
 } from "@/lib/db/schema";
 import { recordEvents } from "@/lib/events/record";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";
 

@@ -5,7 +5,7 @@ import { STEP_LIMIT_REASON } from "@/lib/automations/engine/interpreter";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 let shop: TestShop;

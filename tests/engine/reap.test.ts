@@ -4,7 +4,7 @@ import { reapRuns, replayStrandedLegs, WATCHDOG_RUN_REASON } from "@/lib/automat
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 test("the reaper fails lost running runs, leaves waiting runs alone, and re-enqueues queued runs whose job vanished", async () => {

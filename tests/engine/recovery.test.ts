@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
 import { recordEvents } from "@/lib/events/record";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 // Recovery in seconds (issue 14): a SIGKILLed worker's jobs run again on a live peer within 30 s

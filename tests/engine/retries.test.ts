@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps, automationRunWaits, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
-let worker: WorkerHandle;
 let server: http.Server;
 let base: string;
 /** What the receiver saw, per path: the Idempotency-Key of each request. */
@@ -32,12 +31,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
 afterAll(async () => {
-  await worker.stop();
   await new Promise((resolve) => server.close(resolve));
 });
+const worker = workerForFile();
 
 //  order_paid ──▶ call (http_request, retry 3 × 1 s fixed) ──▶ tag(called)
 async function callFlow(
@@ -180,7 +178,7 @@ describe("retries", () => {
     await worker.stop();
     await new Promise((r) => setTimeout(r, 3_500));
     expect(seen.get("/later")).toHaveLength(1);
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    await worker.start();
     expect((await until(run.id, ["succeeded", "partial", "failed"])).status).toBe("succeeded");
     expect(seen.get("/later")).toHaveLength(2);
   });

@@ -7,7 +7,7 @@ import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { enqueueJobs } from "@/lib/jobs";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 const keys: string[] = [];

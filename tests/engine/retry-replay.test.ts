@@ -6,7 +6,7 @@ import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, entityNotes } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { createShop } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 let server: http.Server;

@@ -4,7 +4,7 @@ import { settleRuns } from "@/lib/automations/store/runs";
 import { getDb } from "@/lib/db/client";
 import { automationRuns } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 let shop: TestShop;

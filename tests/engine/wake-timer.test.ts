@@ -13,10 +13,12 @@ import {
   type RunStatus,
 } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
+import type { WorkerHandle } from "@/worker/run";
 import { resumeWaits } from "@/worker/tasks/automation-resume";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { startTestWorker } from "@/tests/helpers/worker";
 
 // The WakeTimer resumes waits at their due instant by taking their graphile-worker jobs itself.
 // These tests check what must hold whichever way a wait wakes: it resumes exactly once, its job
@@ -152,7 +154,7 @@ describe("the timer on its own", () => {
   let parked: Parked[];
   beforeAll(async () => {
     // A worker parks the runs, then stops: from here on only the timers under test take jobs.
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    worker = await startTestWorker();
     parked = await park(["a-1", "b-1", "b-2", "c-1", "c-2", "f-1"]);
     await worker.stop();
     worker = null;
@@ -271,7 +273,7 @@ describe("the timer on its own", () => {
       .values({ workerId: "dead", hostname: "h", pid: 1, lockIds: [deadLockId], lastSeenAt: new Date(0) });
 
     // A live worker: its own timer leaves the held job alone; its sweeper frees it; it runs it.
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    worker = await startTestWorker();
     await getDb().execute(sql`select graphile_worker.add_job('worker_sweep', '{}'::json)`);
     expect(await untilSettled(p!.runId)).toBe("succeeded");
     expect(await actionsOf(p!.runId)).toEqual(resumedOnce);
@@ -286,7 +288,7 @@ describe("the timer on its own", () => {
 
 describe("in the worker", () => {
   beforeAll(async () => {
-    worker ??= await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    worker ??= await startTestWorker();
   });
 
   test("the heartbeat names the timer's lock id, so the sweeper can free its jobs", async () => {
@@ -319,7 +321,7 @@ describe("in the worker", () => {
     expect(await jobOf(p!.waitId)).toEqual({ locked_by: null, attempts: 0 });
     expect(await statusOf(p!.runId)).toBe("waiting");
 
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    worker = await startTestWorker();
     expect(await untilSettled(p!.runId)).toBe("succeeded");
     expect(await actionsOf(p!.runId)).toEqual(resumedOnce);
     await expect.poll(() => jobOf(p!.waitId)).toBeNull();

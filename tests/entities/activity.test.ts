@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { GET as runsRoute } from "@/app/api/v1/runs/route";
 import type { RunSummary } from "@/lib/automations/runs/history";
 import { entityActivity } from "@/lib/entities/activity";
 import { deleteEntity, upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 let vipWelcome: string;
 let customerNote: string;
 
@@ -30,11 +30,8 @@ const ada = { email: "ada@example.com", name: "Ada Lovelace" };
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 let setup: Promise<void> | null = null;
 /** The shop's flows, records and settled runs, made once (expect.poll only works inside a test). */

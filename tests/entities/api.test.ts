@@ -5,7 +5,8 @@ import { revokeApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db/client";
 import { entities, events } from "@/lib/db/schema";
 import { listEntities } from "@/lib/entities/service";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 interface EntityReply {
   id: string;

@@ -6,7 +6,8 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automations, events } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 type Reply = ErrorReply & { id: string; type: string; duplicate: boolean };

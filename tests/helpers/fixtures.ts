@@ -1,23 +1,3 @@
-import crypto from "node:crypto";
-import { createApiKey } from "@/lib/auth/api-keys";
-import type { Role } from "@/lib/identity/roles";
-import { createTenant, type Tenant } from "@/lib/auth/tenants";
-
-export interface TestShop {
-  tenant: Tenant;
-  keys: Record<Role, string>;
-}
-
-/** A fresh shop with one API key per role. */
-export async function createShop(slug = `shop-${crypto.randomBytes(3).toString("hex")}`): Promise<TestShop> {
-  const tenant = await createTenant({ slug, name: `Shop ${slug}` });
-  const keys = {} as Record<Role, string>;
-  for (const role of ["admin", "editor", "viewer"] as const) {
-    keys[role] = (await createApiKey(tenant.id, { name: `${role} key`, role })).key;
-  }
-  return { tenant, keys };
-}
-
 // `never` lets a handler with any params shape be passed; the test supplies the matching params.
 type Handler = (req: Request, context: { params: Promise<never> }) => Promise<Response>;
 

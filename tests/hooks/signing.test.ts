@@ -21,9 +21,10 @@ import {
   type RunStatus,
 } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 // Server actions read the caller from the request headers; here they carry an API key.
 const request = vi.hoisted(() => ({ headers: new Headers() }));
@@ -35,7 +36,6 @@ const as = (key: string) => {
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 let server: http.Server;
 let base: string;
 
@@ -68,13 +68,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
 afterAll(async () => {
   request.headers = new Headers();
-  await worker.stop();
   await new Promise((resolve) => server.close(resolve));
 });
+workerForFile();
 
 //  order_paid ──▶ call (http_request to <path>, retry 3 × 1 s) ──▶ mail (send_email)
 async function callFlow(owner: TestShop, path: string, method: "POST" | "GET" = "POST") {

@@ -5,7 +5,8 @@ import { POST as hookRoute } from "@/app/api/hooks/[token]/route";
 import { parseSignature, signWebhook } from "@/lib/automations/hooks/signature";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, webhookSignatures } from "@/lib/db/schema";
-import { createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 const secret = "whsec-test-value";

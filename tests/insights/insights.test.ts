@@ -6,7 +6,7 @@ import { platformCondition } from "@/lib/automations/insights/platform";
 import { listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, type RunStatus } from "@/lib/db/schema";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow } from "@/tests/helpers/flows";
 
 /*

@@ -10,7 +10,8 @@ import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/b
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 interface Automation {

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { POST as activateRoute } from "@/app/api/v1/automations/[id]/activate/route";
 import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
@@ -13,22 +13,19 @@ import { scheduleTick } from "@/lib/automations/schedules/tick";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automations, automationSchedules, entities } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
   await getDb().execute(sql`update tenants set timezone = 'Europe/Berlin' where id = ${shop.tenant.id}`);
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 test("built-ins are seeded by slug once per shop, active, in the shop's time zone, with a schedule", async () => {
   expect(await ensureBuiltins(shop.tenant.id)).toBe(BUILTINS.length);

@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { POLICY_SENTENCES } from "@/lib/automations/lifecycle/policies";
-import { resolveCaller } from "@/lib/auth/resolve-caller";
 import type { Caller } from "@/lib/identity/caller";
 import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";
@@ -11,25 +10,21 @@ import { getDb } from "@/lib/db/client";
 import { automationRuns } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { callerOf, createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 
 let editor: Caller;
 
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
-  editor = (await resolveCaller(new Headers({ authorization: `Bearer ${shop.keys.editor}` })))!;
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+  editor = await callerOf(shop, "editor");
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 //  order_created ──▶ Wait 5 minutes ──▶ add_tag(later)
 const waitFlow = flow(

@@ -6,7 +6,8 @@ import { IN_FLIGHT_POLICIES } from "@/lib/automations/lifecycle/policies";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { publishFlow, republish, waitThenTag } from "@/tests/helpers/flows";
 
 // SPEC §2: a run whose version's graph equals the active one continues — a revert rescues the runs

@@ -8,9 +8,9 @@ import { DELETE, GET, POST } from "@/app/api/mcp/route";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns, waitThenTag } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 /*
  * The MCP server over real HTTP: the route handler behind a tiny node:http server on 127.0.0.1,
@@ -19,7 +19,6 @@ import { flow, publishFlow, settledRuns, waitThenTag } from "@/tests/helpers/flo
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 let server: http.Server;
 let url: URL;
 
@@ -86,16 +85,15 @@ async function callTool<T = Record<string, unknown>>(
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
   url = await serve();
 });
 afterAll(async () => {
-  await worker.stop();
   for (const client of clients) await client.close();
   // Keep-alive sockets (fetch's) would hold close() open until they time out.
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
+workerForFile();
 
 async function pendingWaits(automationId: string) {
   return getDb()

@@ -7,7 +7,8 @@ import { httpRequestExecutor } from "@/lib/automations/nodes/actions/http-reques
 import { ActionError, type ActionContext } from "@/lib/automations/nodes/executor";
 import { checkUrl, literalRefusal, RefusedUrlError, type Resolver } from "@/lib/net/guard";
 import { guardedRequest, RedirectError } from "@/lib/net/guarded-request";
-import { call, createShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop } from "@/tests/helpers/shop";
 import { flow } from "@/tests/helpers/flows";
 
 // One local receiver. Its routes redirect (to itself, to a private address, in a loop) or answer

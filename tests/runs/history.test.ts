@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { POST as cancelAllRoute } from "@/app/api/v1/automations/[id]/waiting/cancel-all/route";
 import { GET as automationWaitingRoute } from "@/app/api/v1/automations/[id]/waiting/route";
 import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
@@ -16,22 +16,19 @@ import type { WaitingItem } from "@/lib/automations/waits/waits";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 interface Page<T> {
   items: T[];

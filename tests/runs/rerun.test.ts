@@ -9,12 +9,12 @@ import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
-let worker: WorkerHandle;
 /** The receiver refuses every request (400) until it is fixed. */
 let broken = true;
 let server: http.Server;
@@ -27,7 +27,6 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/crm`;
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
 
 beforeEach(async () => {
@@ -36,9 +35,9 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await worker.stop();
   await new Promise((resolve) => server.close(resolve));
 });
+workerForFile();
 
 //  order_paid ──▶ add_tag(synced?) ──▶ http_request(CRM) ──▶ add_note(Synced {entity.total})
 const syncFlow = () =>

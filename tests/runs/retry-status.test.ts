@@ -6,9 +6,9 @@ import { getRun, listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 /**
  * What the run list and the run detail say about a run waiting on a retry: the earliest pending
@@ -18,7 +18,6 @@ import { flow, publishFlow } from "@/tests/helpers/flows";
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 let server: http.Server;
 let base: string;
 let calls = 0;
@@ -34,12 +33,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
 afterAll(async () => {
-  await worker.stop();
   await new Promise((resolve) => server.close(resolve));
 });
+workerForFile();
 
 async function until(automationId: string, statuses: RunStatus[]) {
   await expect

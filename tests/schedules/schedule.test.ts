@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { POST as activateRoute } from "@/app/api/v1/automations/[id]/activate/route";
 import { GET as firesRoute } from "@/app/api/v1/automations/[id]/fires/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
@@ -13,21 +13,18 @@ import { FANOUT_CANCELLED, fanOut } from "@/lib/automations/schedules/fanout";
 import { MISSED_LATE, MISSED_SUPERSEDED, scheduleTick } from "@/lib/automations/schedules/tick";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationSchedules, entities, scheduleFires } from "@/lib/db/schema";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 //  schedule(cron, zone[, audience]) ──▶ add_note(...)      (entityless: create_task)
 const scheduled = (cron: string, timezone = "UTC", audience?: Record<string, unknown>) =>

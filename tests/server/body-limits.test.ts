@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readBodyText } from "@/lib/api/body";
 import { upsertEntity } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 

@@ -8,7 +8,7 @@ import { events } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { directRoute, serveDirect } from "@/server/direct-routes";
 import { prepareRequest } from "@/server/edge";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 // The web server's own answer to the hot routes (server/direct-routes.ts), over real HTTP: what an
 // integration sees must be what Next.js would have answered with the same handler.

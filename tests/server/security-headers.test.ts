@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { contentSecurityPolicy } from "@/lib/http/security-headers";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 
 // Every reply carries a CSP, frame-ancestors 'none', Referrer-Policy and nosniff; HSTS over https

@@ -10,9 +10,10 @@ import { createDatabaseIfMissing } from "@/lib/db/connection";
 import { databaseUrl } from "@/lib/db/embedded";
 import { MIGRATIONS_FOLDER, migrateDatabase } from "@/lib/migrate";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import type { WorkerHandle } from "@/worker/run";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { startTestWorker } from "@/tests/helpers/worker";
 
 // Migration 0011 partitions run history. This file builds a database as it was before it (every
 // migration up to 0010), fills it with runs, steps, waits, deliveries, an email and a task, applies
@@ -176,7 +177,7 @@ describe("migration 0011 on a database with run history", () => {
     let worker: WorkerHandle;
     beforeAll(async () => {
       shop = await createShop();
-      worker = await startWorker({ connectionString: url, crontab: false });
+      worker = await startTestWorker(url);
     });
     afterAll(async () => {
       await worker.stop();

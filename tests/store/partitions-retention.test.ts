@@ -6,7 +6,7 @@ import type { ActionContext } from "@/lib/automations/nodes/executor";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { ensureRunPartitions, monthPartitions } from "@/lib/automations/store/partitions";
 import { getDb } from "@/lib/db/client";
-import { createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 // Retention on partitioned run history, with the purge built-in's 90 days:
 //

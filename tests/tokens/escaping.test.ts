@@ -7,9 +7,10 @@ import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
 import { getDb } from "@/lib/db/client";
 import { automationRunSteps } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 /**
  * A customer's name cannot change the request an HTTP action sends (SPEC §2 "Trust at the
@@ -29,7 +30,6 @@ let server: http.Server;
 let port: number;
 const received: Received[] = [];
 let shop: TestShop;
-let worker: WorkerHandle;
 
 const EVE = 'Eve","vip":true,"x":"';
 const BO = "Bo&x=1/../admin?y=2";
@@ -53,13 +53,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
   shop = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
 
 afterAll(async () => {
-  await worker.stop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
+workerForFile();
 
 //  customer_created ──▶ POST /hook?name={entity.name}&src=tillflow, a JSON body and a header with the name
 const graph = () =>

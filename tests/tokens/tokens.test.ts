@@ -1,13 +1,14 @@
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
 import { getDb } from "@/lib/db/client";
 import { outboxEmails, tenants } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 /**
  * An order flow's email reads the order's customer (`{entity.customer.…}`, loaded with the order)
@@ -16,7 +17,6 @@ import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
  */
 
 let shop: TestShop;
-let worker: WorkerHandle;
 
 //  order_created ──▶ send_email(to {entity.email}, subject with the customer's name, body with money and date)
 const graph = flow(
@@ -57,12 +57,8 @@ beforeAll(async () => {
     { email: "ada@example.com", name: "Ada & Co" },
     "test",
   );
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 describe("tokens in an order flow's email", () => {
   test("a real run fills the customer's name, the money and the date, for every order of a batch", async () => {

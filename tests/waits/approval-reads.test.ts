@@ -7,7 +7,8 @@ import { getRun, listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 
 /*

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { GET as listRoute } from "@/app/api/v1/approvals/route";
 import { POST as decideRoute } from "@/app/api/v1/approvals/[waitId]/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
@@ -19,13 +19,13 @@ import {
   type RunStatus,
 } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, type FlowNode } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
 let other: TestShop;
-let worker: WorkerHandle;
 
 beforeAll(async () => {
   shop = await createShop();
@@ -48,11 +48,8 @@ beforeAll(async () => {
     role: "viewer",
     password: "tillflow-demo",
   });
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 const review = (role: "editor" | "admin" = "editor"): FlowNode => ({
   id: "review",

@@ -8,7 +8,8 @@ import { listWaiting } from "@/lib/automations/waits/waits";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { publishFlow, republish, waitThenTag } from "@/tests/helpers/flows";
 
 let shop: TestShop;

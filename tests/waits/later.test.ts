@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
 import { GET as waitingRoute } from "@/app/api/v1/automations/[id]/waiting/route";
@@ -7,19 +7,16 @@ import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps, automationRunWaits, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
-let worker: WorkerHandle;
 beforeAll(async () => {
   shop = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 //  order_created ──▶ later(when 3d, step check-in, key {entity.id}, then {…})
 //  later(check-in) ──▶ create_task(Check in on {event.payload.then.note})

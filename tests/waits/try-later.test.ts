@@ -1,23 +1,20 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST as tryLaterRoute } from "@/app/api/v1/automations/[id]/try-later/route";
 import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, automationRuns, automationRunSteps } from "@/lib/db/schema";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
-let worker: WorkerHandle;
 beforeAll(async () => {
   shop = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+workerForFile();
 
 //  order_created ──▶ later(3d, step check-in, then {note})
 //  later(check-in) ──▶ create_task(Check in on {event.then.x}, the {event.step} step, old form {event.payload.then.x})

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { PUT as draftRoute } from "@/app/api/v1/automations/[id]/draft/route";
 import { POST as activateRoute } from "@/app/api/v1/automations/[id]/activate/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
@@ -21,20 +21,17 @@ import {
   type RunStatus,
 } from "@/lib/db/schema";
 import { deleteEntity, upsertEntity } from "@/lib/entities/service";
-import { startWorker, type WorkerHandle } from "@/worker/run";
-import { call, createShop, type ErrorReply, type TestShop } from "@/tests/helpers/fixtures";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, type FlowNode } from "@/tests/helpers/flows";
+import { workerForFile } from "@/tests/helpers/worker";
 
 let shop: TestShop;
-let worker: WorkerHandle;
 
 beforeAll(async () => {
   shop = await createShop();
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
 });
-afterAll(async () => {
-  await worker.stop();
-});
+const worker = workerForFile();
 
 const order = (over: Record<string, unknown> = {}) => ({
   number: "#1",
@@ -220,7 +217,7 @@ describe("pause and resume", () => {
     await upsertEntity(shop.tenant.id, "order", "w-3", order(), "test");
     await upsertEntity(shop.tenant.id, "order", "w-3", order({ status: "paid" }), "test");
     await upsertEntity(shop.tenant.id, "order", "w-3", order({ status: "fulfilled" }), "test");
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    await worker.start();
     await untilStatus((await runOf(pinned, "w-3")).id, ["succeeded"]);
     expect(await tagsOf("w-3")).toContain("was-paid");
   });
@@ -395,7 +392,7 @@ describe("exactly once, and never stuck", () => {
       ["tag", 2],
     ]);
     expect(await tagsOf("x-1")).toEqual(["once-x-1"]);
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    await worker.start();
   });
 
   test("a crash between claim and completion: the retried job finishes the leg instead of leaving it waiting", async () => {
@@ -409,7 +406,7 @@ describe("exactly once, and never stuck", () => {
     expect(await resumeWait(w.id)).toBe("resumed");
     const [after] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, run.id));
     expect(after!.status).toBe("succeeded");
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    await worker.start();
   });
 
   test("a wait row never exists without its job: when scheduling fails, nothing of the pause is kept", async () => {
@@ -432,7 +429,7 @@ describe("exactly once, and never stuck", () => {
     const w = await pendingWait(run.id);
     const job = await getDb().execute(sql`select 1 from graphile_worker._private_jobs where key = ${w.id}`);
     expect(job).toHaveLength(1);
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    await worker.start();
   });
 
   test("the reaper fails a wait an hour overdue and reschedules one whose job was lost", async () => {
@@ -462,7 +459,7 @@ describe("exactly once, and never stuck", () => {
       status: "pending",
       reason: "Its job had vanished; the watchdog scheduled it again.",
     });
-    worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+    await worker.start();
   });
 });
 

@@ -4,7 +4,8 @@ import { GET as health } from "@/app/api/health/route";
 import { getDb } from "@/lib/db/client";
 import { workerHeartbeats } from "@/lib/db/schema";
 import { sweepSilentWorkers } from "@/lib/worker/heartbeat";
-import { startWorker, type WorkerHandle } from "@/worker/run";
+import type { WorkerHandle } from "@/worker/run";
+import { startTestWorker } from "@/tests/helpers/worker";
 
 interface HealthReply {
   ok: boolean;
@@ -33,7 +34,7 @@ test("health reports the worker only while one is running", async () => {
     body: expect.objectContaining({ ok: false, db: true, worker: false }),
   });
 
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+  worker = await startTestWorker();
   expect(await readHealth()).toEqual({
     status: 200,
     body: expect.objectContaining({ ok: true, db: true, worker: true }),
@@ -72,7 +73,7 @@ test("the worker_sweep task releases the jobs of a worker that went silent, and 
     { workerId: "live", hostname: "h", pid: 2, lockIds: ["live-pool"], lastSeenAt: new Date() },
   ]);
 
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL!, crontab: false });
+  worker = await startTestWorker();
   await db.execute(sql`select graphile_worker.add_job('worker_sweep', '{}'::json)`);
 
   const lockedBy = async () =>

@@ -4,7 +4,8 @@ import { saveDraftAction } from "@/lib/actions/automations/save-draft";
 import type { StepNode } from "@/lib/automations/editor/flow";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { listCredentials } from "@/lib/credentials/store";
-import { call, createShop, type TestShop } from "@/tests/helpers/fixtures";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow } from "@/tests/helpers/flows";
 import { adoptMovedSecrets } from "./moved-secrets";
 
