@@ -1,10 +1,8 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
-import { Readable, Writable } from "node:stream";
 import { verifyPassword } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, expect, test, vi } from "vitest";
-import { buildProgram } from "@/bin/cli";
 import { findApiKey } from "@/lib/auth/api-keys";
 import { getAuth } from "@/lib/auth/auth";
 import { findTenantBySlug } from "@/lib/auth/tenants";
@@ -13,32 +11,9 @@ import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { listAutomations } from "@/lib/automations/lifecycle/list";
 import { getDb } from "@/lib/db/client";
 import { accounts, automationRuns, users } from "@/lib/db/schema";
+import { tillflow, tillflowWith } from "@/tests/helpers/cli";
 
 afterEach(() => vi.restoreAllMocks());
-
-/** Runs the CLI in this process; `stdin` is what is piped to it (nothing by default). */
-async function tillflowWith(stdin: string, args: string[]): Promise<{ printed: string[]; stderr: string }> {
-  const printed: string[] = [];
-  let stderr = "";
-  vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
-  const errors = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      stderr += chunk.toString();
-      callback();
-    },
-  });
-  await buildProgram({ stdin: Readable.from(stdin ? [stdin] : []), stderr: errors }).parseAsync([
-    "node",
-    "tillflow",
-    ...args,
-  ]);
-  vi.restoreAllMocks();
-  return { printed, stderr };
-}
-
-async function tillflow(...args: string[]): Promise<string[]> {
-  return (await tillflowWith("", args)).printed;
-}
 
 /** Whether `password` is the account's: checked on its stored hash (each command closes the pool). */
 async function passwordIs(email: string, password: string): Promise<boolean> {

@@ -1,16 +1,8 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { buildProgram } from "@/bin/cli";
 import { AppError } from "@/lib/errors";
+import { tillflow } from "@/tests/helpers/cli";
 
 afterEach(() => vi.restoreAllMocks());
-
-async function tillflow(...args: string[]): Promise<string[]> {
-  const printed: string[] = [];
-  vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
-  await buildProgram().parseAsync(["node", "tillflow", ...args]);
-  vi.restoreAllMocks();
-  return printed;
-}
 
 test("cron next prints ISO instants, one a line, across New York's spring-forward", async () => {
   expect(

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, expect, test } from "vitest";
 import { POST as runNowRoute } from "@/app/api/v1/automations/[id]/run-now/route";
@@ -8,23 +7,15 @@ import { enqueueJobs } from "@/lib/jobs";
 import { call } from "@/tests/helpers/fixtures";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { killWorkers, spawnWorker as spawnWorkerProcess } from "@/tests/helpers/worker-process";
 
 const CUSTOMERS = 4_000;
-const workers: ChildProcess[] = [];
 
 /** A real worker process, as `npm run worker` starts it, with small fan-out batches. */
-function spawnWorker(): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-    env: { ...process.env, TILLFLOW_WORKER_DEAD_AFTER_MS: "3000", SCHEDULE_FANOUT_BATCH: "50" },
-    stdio: "ignore",
-  });
-  workers.push(child);
-  return child;
-}
+const spawnWorker = () =>
+  spawnWorkerProcess({ TILLFLOW_WORKER_DEAD_AFTER_MS: "3000", SCHEDULE_FANOUT_BATCH: "50" });
 
-afterAll(() => {
-  for (const w of workers) if (w.exitCode === null) w.kill("SIGKILL");
-});
+afterAll(killWorkers);
 
 async function count(query: ReturnType<typeof sql>): Promise<number> {
   const [row] = await getDb().execute<{ n: number }>(query);

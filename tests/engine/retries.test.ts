@@ -8,6 +8,7 @@ import { upsertEntity } from "@/lib/entities/service";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { runInStatus } from "@/tests/helpers/poll";
 
 let shop: TestShop;
 let server: http.Server;
@@ -89,16 +90,8 @@ async function runOf(automationId: string) {
   )[0]!;
 }
 
-async function until(runId: string, statuses: RunStatus[], timeout = 20_000) {
-  await expect
-    .poll(
-      async () =>
-        (await getDb().select().from(automationRuns).where(eq(automationRuns.id, runId)))[0]!.status,
-      { timeout, interval: 100 },
-    )
-    .toSatisfy((s: RunStatus) => statuses.includes(s));
-  return (await getDb().select().from(automationRuns).where(eq(automationRuns.id, runId)))[0]!;
-}
+const until = (runId: string, statuses: RunStatus[], timeoutMs = 20_000) =>
+  runInStatus(runId, statuses, { timeoutMs, intervalMs: 100 });
 
 const attemptsOf = (runId: string) =>
   getDb()

@@ -19,6 +19,7 @@ import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { startTestWorker } from "@/tests/helpers/worker";
+import { runInStatus, TERMINAL, until } from "@/tests/helpers/poll";
 
 // The WakeTimer resumes waits at their due instant by taking their graphile-worker jobs itself.
 // These tests check what must hold whichever way a wait wakes: it resumes exactly once, its job
@@ -60,24 +61,23 @@ const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
 /** Runs of these orders parked at the wait (a worker runs their first legs); usable in hooks. */
 async function park(entityIds: string[]): Promise<Parked[]> {
   for (const id of entityIds) await upsertEntity(shop.tenant.id, "order", id, order, "test");
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const parked = await getDb()
-      .select({ runId: automationRuns.id, waitId: automationRunWaits.id })
-      .from(automationRuns)
-      .innerJoin(automationRunWaits, eq(automationRunWaits.runId, automationRuns.id))
-      .where(
-        and(
-          eq(automationRuns.automationId, automationId),
-          inArray(automationRuns.entityId, entityIds),
-          eq(automationRuns.status, "waiting"),
-        ),
-      )
-      .orderBy(asc(automationRuns.entityId));
-    if (parked.length === entityIds.length) return parked;
-    if (Date.now() > deadline) throw new Error(`Only ${parked.length} of ${entityIds.length} runs parked.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return until(
+    () =>
+      getDb()
+        .select({ runId: automationRuns.id, waitId: automationRunWaits.id })
+        .from(automationRuns)
+        .innerJoin(automationRunWaits, eq(automationRunWaits.runId, automationRuns.id))
+        .where(
+          and(
+            eq(automationRuns.automationId, automationId),
+            inArray(automationRuns.entityId, entityIds),
+            eq(automationRuns.status, "waiting"),
+          ),
+        )
+        .orderBy(asc(automationRuns.entityId)),
+    (parked) => parked.length === entityIds.length,
+    { timeoutMs: 15_000, intervalMs: 50, what: `all ${entityIds.length} runs parked at the wait` },
+  );
 }
 
 /** Moves waits (rows and jobs together, as createWait makes them) to fall due at `at`. */
@@ -98,10 +98,7 @@ async function statusOf(runId: string): Promise<RunStatus> {
 }
 
 async function untilSettled(runId: string): Promise<RunStatus> {
-  await expect
-    .poll(() => statusOf(runId), { timeout: 15_000, interval: 50 })
-    .toSatisfy((s: RunStatus) => ["succeeded", "partial", "failed", "cancelled"].includes(s));
-  return statusOf(runId);
+  return (await runInStatus(runId, TERMINAL)).status;
 }
 
 async function jobOf(waitId: string) {

@@ -6,6 +6,7 @@ import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/rout
 import { getDb } from "@/lib/db/client";
 import type { RunStatus } from "@/lib/db/schema";
 import { call } from "./fixtures";
+import { TERMINAL, until } from "./poll";
 
 export interface FlowNode {
   id: string;
@@ -79,26 +80,14 @@ export async function publishFlow(
   return created.body.id;
 }
 
-const TERMINAL: RunStatus[] = ["succeeded", "partial", "failed", "cancelled"];
-
 /** Waits until every run of an automation has ended (or `count` runs exist and ended). */
 export async function settledRuns(automationId: string, count = 1, timeout = 15_000) {
-  let runs: { id: string; status: RunStatus; error: string | null; reason: string | null }[] = [];
-  await expect
-    .poll(
-      async () => {
-        runs = await getDb().execute<{
-          id: string;
-          status: RunStatus;
-          error: string | null;
-          reason: string | null;
-        }>(
-          sql`select id, status, error, reason from automation_runs where automation_id = ${automationId} order by created_at`,
-        );
-        return runs.length >= count && runs.every((r) => TERMINAL.includes(r.status));
-      },
-      { timeout, interval: 100 },
-    )
-    .toBe(true);
-  return runs;
+  return until(
+    () =>
+      getDb().execute<{ id: string; status: RunStatus; error: string | null; reason: string | null }>(
+        sql`select id, status, error, reason from automation_runs where automation_id = ${automationId} order by created_at`,
+      ),
+    (runs) => runs.length >= count && runs.every((r) => TERMINAL.includes(r.status)),
+    { timeoutMs: timeout, intervalMs: 100, what: `${count} run(s) of ${automationId} to end` },
+  );
 }

@@ -13,6 +13,7 @@ import { AppError } from "@/lib/errors";
 import { callerOf, createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { until } from "@/tests/helpers/poll";
 
 let shop: TestShop;
 let other: TestShop;
@@ -52,18 +53,17 @@ function withWait(minutes: number) {
 }
 
 async function untilWaiting(automationId: string, count: number) {
-  await expect
-    .poll(
-      async () =>
-        (
-          await getDb()
-            .select({ id: automationRuns.id })
-            .from(automationRuns)
-            .where(and(eq(automationRuns.automationId, automationId), eq(automationRuns.status, "waiting")))
-        ).length,
-      { timeout: 15_000, interval: 50 },
-    )
-    .toBe(count);
+  await until(
+    async () =>
+      (
+        await getDb()
+          .select({ id: automationRuns.id })
+          .from(automationRuns)
+          .where(and(eq(automationRuns.automationId, automationId), eq(automationRuns.status, "waiting")))
+      ).length,
+    (waiting) => waiting === count,
+    { timeoutMs: 15_000, intervalMs: 50, what: `${count} runs of ${automationId} waiting` },
+  );
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {

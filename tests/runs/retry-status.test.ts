@@ -9,6 +9,7 @@ import { upsertEntity } from "@/lib/entities/service";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { until } from "@/tests/helpers/poll";
 
 /**
  * What the run list and the run detail say about a run waiting on a retry: the earliest pending
@@ -39,18 +40,14 @@ afterAll(async () => {
 });
 workerForFile();
 
-async function until(automationId: string, statuses: RunStatus[]) {
-  await expect
-    .poll(
-      async () =>
-        (await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, automationId)))[0]
-          ?.status,
-      { timeout: 20_000, interval: 100 },
-    )
-    .toSatisfy((s: RunStatus | undefined) => s !== undefined && statuses.includes(s));
-  return (
-    await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, automationId))
-  )[0]!;
+async function untilRun(automationId: string, statuses: RunStatus[]) {
+  const run = await until(
+    async () =>
+      (await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, automationId)))[0],
+    (run) => run !== undefined && statuses.includes(run.status),
+    { timeoutMs: 20_000, intervalMs: 100, what: `a run of ${automationId} to be ${statuses.join(" or ")}` },
+  );
+  return run!;
 }
 
 describe("a run waiting on a retry", () => {
@@ -78,7 +75,7 @@ describe("a run waiting on a retry", () => {
     const order = { number: "#s-1", status: "pending", total: 5, currency: "EUR" };
     await upsertEntity(shop.tenant.id, "order", "s-1", order, "test");
     await upsertEntity(shop.tenant.id, "order", "s-1", { ...order, status: "paid" }, "test");
-    const run = await until(id, ["waiting"]);
+    const run = await untilRun(id, ["waiting"]);
 
     const retrying = { kind: "retry", retry: { attempt: 2, of: 3 } };
     const listed = await listRuns(shop.tenant.id, { automationId: id });
@@ -92,7 +89,7 @@ describe("a run waiting on a retry", () => {
     // Another shop sees none of it.
     expect((await listRuns(other.tenant.id, { automationId: id })).items).toEqual([]);
 
-    const done = await until(id, ["succeeded", "partial", "failed"]);
+    const done = await untilRun(id, ["succeeded", "partial", "failed"]);
     expect(done.status).toBe("succeeded");
     expect((await listRuns(shop.tenant.id, { automationId: id })).items[0]!.nextWait).toBeNull();
     expect((await getRun(shop.tenant.id, run.id)).nextWait).toBeNull();
@@ -117,7 +114,7 @@ describe("a run waiting on a retry", () => {
     const order = { number: "#s-2", status: "pending", total: 5, currency: "EUR" };
     await upsertEntity(shop.tenant.id, "order", "s-2", order, "test");
     await upsertEntity(shop.tenant.id, "order", "s-2", { ...order, status: "paid" }, "test");
-    const run = await until(id, ["waiting"]);
+    const run = await untilRun(id, ["waiting"]);
     const delay = { kind: "delay", retry: null };
     expect((await listRuns(shop.tenant.id, { automationId: id })).items[0]!.nextWait).toEqual(delay);
     expect((await getRun(shop.tenant.id, run.id)).nextWait).toEqual(delay);

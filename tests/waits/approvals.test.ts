@@ -16,13 +16,13 @@ import {
   automationRunWaits,
   entities,
   outboxEmails,
-  type RunStatus,
 } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, type FlowNode } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { runInStatus } from "@/tests/helpers/poll";
 
 let shop: TestShop;
 let other: TestShop;
@@ -113,17 +113,6 @@ async function runFor(automationId: string, entityId: string) {
   return run!;
 }
 
-async function until(runId: string, statuses: RunStatus[]) {
-  await expect
-    .poll(
-      async () =>
-        (await getDb().select().from(automationRuns).where(eq(automationRuns.id, runId)))[0]!.status,
-      { timeout: 15_000, interval: 50 },
-    )
-    .toSatisfy((s: RunStatus) => statuses.includes(s));
-  return (await getDb().select().from(automationRuns).where(eq(automationRuns.id, runId)))[0]!;
-}
-
 async function approvalOf(runId: string) {
   await expect
     .poll(
@@ -159,7 +148,7 @@ describe("approvals", () => {
     const id = await publishFlow(shop.keys.editor, "Review", reviewFlow());
     await paidOrder("a-1");
     const run = await runFor(id, "a-1");
-    expect((await until(run.id, ["waiting"])).status).toBe("waiting");
+    expect((await runInStatus(run.id, ["waiting"])).status).toBe("waiting");
     const wait = await approvalOf(run.id);
 
     const pending = await call<{ items: ApprovalView[] }>(listRoute, {
@@ -183,7 +172,9 @@ describe("approvals", () => {
     const approved = await decide(wait.id, shop.keys.editor, { decision: "approved", note: "Looks fine" });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: "approved", note: "Looks fine" });
-    expect((await until(run.id, ["succeeded", "failed", "partial", "cancelled"])).status).toBe("succeeded");
+    expect((await runInStatus(run.id, ["succeeded", "failed", "partial", "cancelled"])).status).toBe(
+      "succeeded",
+    );
     expect(await tagsOf("a-1")).toEqual(["reviewed"]);
     const steps = await stepsOf(run.id);
     expect(steps.map((s) => [s.nodeId, s.leg, s.status])).toEqual([
@@ -210,7 +201,7 @@ describe("approvals", () => {
     const id = await publishFlow(shop.keys.editor, "Reject", reviewFlow());
     await paidOrder("r-1");
     const run = await runFor(id, "r-1");
-    await until(run.id, ["waiting"]);
+    await runInStatus(run.id, ["waiting"]);
     const wait = await approvalOf(run.id);
     expect((await decide(wait.id, shop.keys.viewer, { decision: "approved" })).status).toBe(403);
     expect((await decide(wait.id, other.keys.editor, { decision: "approved" })).status).toBe(404);
@@ -222,7 +213,7 @@ describe("approvals", () => {
     ).toMatchObject({ status: "pending", decision: null });
 
     expect((await decide(wait.id, shop.keys.editor, { decision: "rejected" })).status).toBe(200);
-    expect((await until(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
+    expect((await runInStatus(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
     expect(await tagsOf("r-1")).toEqual([]);
     expect((await stepsOf(run.id)).map((s) => s.nodeId)).toEqual(["review", "no"]);
   });
@@ -231,7 +222,7 @@ describe("approvals", () => {
     const id = await publishFlow(shop.keys.editor, "Admins", reviewFlow("admin"));
     await paidOrder("t-1");
     const run = await runFor(id, "t-1");
-    await until(run.id, ["waiting"]);
+    await runInStatus(run.id, ["waiting"]);
     const wait = await approvalOf(run.id);
     const refused = await decide(wait.id, shop.keys.editor, { decision: "approved" });
     expect(refused.status).toBe(403);
@@ -244,7 +235,7 @@ describe("approvals", () => {
     expect(
       (await call(resumeNowRoute, { method: "POST", key: shop.keys.admin, params: { id: wait.id } })).status,
     ).toBe(200);
-    expect((await until(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
+    expect((await runInStatus(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
     expect(await tagsOf("t-1")).toEqual(["unreviewed"]);
     const late = await decide(wait.id, shop.keys.admin, { decision: "approved" });
     expect(late.status).toBe(409);
@@ -255,7 +246,7 @@ describe("approvals", () => {
     const id = await publishFlow(shop.keys.editor, "Paused", reviewFlow());
     await paidOrder("p-1");
     const run = await runFor(id, "p-1");
-    await until(run.id, ["waiting"]);
+    await runInStatus(run.id, ["waiting"]);
     const wait = await approvalOf(run.id);
     expect((await automationImpact(shop.tenant.id, id, "pause")).message).toMatch(
       /^1 run awaits approval at 'Approval: Review order \{entity.number\} · 72 h'; any that come due while the automation is paused will be cancelled/,
@@ -264,7 +255,7 @@ describe("approvals", () => {
       200,
     );
     expect((await decide(wait.id, shop.keys.editor, { decision: "approved" })).status).toBe(200);
-    const ended = await until(run.id, ["cancelled", "succeeded"]);
+    const ended = await runInStatus(run.id, ["cancelled", "succeeded"]);
     expect(ended).toMatchObject({
       status: "cancelled",
       reason: "The automation was paused while this run was waiting.",
@@ -287,16 +278,16 @@ describe("approvals", () => {
     );
     await paidOrder("m-1");
     const run = await runFor(id, "m-1");
-    await until(run.id, ["waiting"]);
+    await runInStatus(run.id, ["waiting"]);
     const [delay] = await getDb()
       .select()
       .from(automationRunWaits)
       .where(eq(automationRunWaits.runId, run.id));
     await call(resumeNowRoute, { method: "POST", key: shop.keys.editor, params: { id: delay!.id } });
     const wait = await approvalOf(run.id);
-    expect((await until(run.id, ["waiting"])).status).toBe("waiting");
+    expect((await runInStatus(run.id, ["waiting"])).status).toBe("waiting");
     expect((await decide(wait.id, shop.keys.editor, { decision: "approved" })).status).toBe(200);
-    expect((await until(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
+    expect((await runInStatus(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
     expect((await stepsOf(run.id)).map((s) => [s.nodeId, s.leg])).toEqual([
       ["w", 1],
       ["review", 2],
@@ -324,8 +315,8 @@ describe("approvals", () => {
     await paidOrder("l-1");
     const asked = await runFor(asking, "l-1");
     const parked = await runFor(waiting, "l-1");
-    await until(asked.id, ["waiting"]);
-    await until(parked.id, ["waiting"]);
+    await runInStatus(asked.id, ["waiting"]);
+    await runInStatus(parked.id, ["waiting"]);
     const { items } = await listRuns(shop.tenant.id, {});
     expect(items.find((r) => r.id === asked.id)).toMatchObject({ status: "waiting", awaitingApproval: true });
     expect(items.find((r) => r.id === parked.id)).toMatchObject({

@@ -11,6 +11,7 @@ import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { until } from "@/tests/helpers/poll";
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -51,12 +52,15 @@ async function runsOf(automationId: string) {
 }
 
 async function untilRuns(automationId: string, count: number, statuses: RunStatus[]) {
-  await expect
-    .poll(async () => (await runsOf(automationId)).filter((r) => statuses.includes(r.status)).length, {
-      timeout: 15_000,
-      interval: 50,
-    })
-    .toBe(count);
+  await until(
+    () => runsOf(automationId),
+    (runs) => runs.filter((r) => statuses.includes(r.status)).length === count,
+    {
+      timeoutMs: 15_000,
+      intervalMs: 50,
+      what: `${count} runs of ${automationId} to be ${statuses.join(" or ")}`,
+    },
+  );
   return runsOf(automationId);
 }
 

@@ -13,18 +13,13 @@ import { resumeWait } from "@/lib/automations/engine/pipeline";
 import { executeRun } from "@/lib/automations/engine/pipeline";
 import { claimWaits } from "@/lib/automations/engine/claim";
 import { getDb } from "@/lib/db/client";
-import {
-  automationRuns,
-  automationRunSteps,
-  automationRunWaits,
-  entities,
-  type RunStatus,
-} from "@/lib/db/schema";
+import { automationRuns, automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
 import { deleteEntity, upsertEntity } from "@/lib/entities/service";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, type FlowNode } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { runInStatus } from "@/tests/helpers/poll";
 
 let shop: TestShop;
 
@@ -52,20 +47,6 @@ async function runOf(automationId: string, entityId: string) {
     .from(automationRuns)
     .where(and(eq(automationRuns.automationId, automationId), eq(automationRuns.entityId, entityId)));
   return run!;
-}
-
-async function untilStatus(runId: string, statuses: RunStatus[]) {
-  await expect
-    .poll(
-      async () =>
-        (await getDb().select().from(automationRuns).where(eq(automationRuns.id, runId)))[0]!.status,
-      {
-        timeout: 15_000,
-        interval: 50,
-      },
-    )
-    .toSatisfy((s: RunStatus) => statuses.includes(s));
-  return (await getDb().select().from(automationRuns).where(eq(automationRuns.id, runId)))[0]!;
 }
 
 async function pendingWait(runId: string) {
@@ -123,7 +104,7 @@ describe("pause and resume", () => {
     const id = await publishFlow(shop.keys.editor, "Simple wait", simpleWait("after-wait"));
     const before = Date.now();
     await upsertEntity(shop.tenant.id, "order", "w-1", order(), "test");
-    const run = await untilStatus((await runOf(id, "w-1")).id, ["waiting"]);
+    const run = await runInStatus((await runOf(id, "w-1")).id, ["waiting"]);
     const w = await pendingWait(run.id);
     expect(w.resumeAt.getTime()).toBeGreaterThanOrEqual(before + 5 * 60_000);
     expect(w.resumeAt.getTime()).toBeLessThan(Date.now() + 5 * 60_000 + 1000);
@@ -136,7 +117,7 @@ describe("pause and resume", () => {
     expect(await tagsOf("w-1")).toEqual([]);
 
     await resumeNowApi(w.id);
-    const done = await untilStatus(run.id, ["succeeded", "failed", "partial", "cancelled"]);
+    const done = await runInStatus(run.id, ["succeeded", "failed", "partial", "cancelled"]);
     expect(done.status).toBe("succeeded");
     expect(done.legs).toBe(2);
     expect(await stepsOf(run.id)).toEqual([
@@ -181,10 +162,10 @@ describe("pause and resume", () => {
       ),
     );
     await upsertEntity(shop.tenant.id, "order", "w-2", order(), "test");
-    const run = await untilStatus((await runOf(id, "w-2")).id, ["waiting"]);
+    const run = await runInStatus((await runOf(id, "w-2")).id, ["waiting"]);
     await upsertEntity(shop.tenant.id, "order", "w-2", order({ status: "cancelled" }), "test");
     await resumeNowApi((await pendingWait(run.id)).id);
-    await untilStatus(run.id, ["succeeded"]);
+    await runInStatus(run.id, ["succeeded"]);
     expect(await tagsOf("w-2")).not.toContain("still-pending");
     const steps = await getDb()
       .select()
@@ -218,7 +199,7 @@ describe("pause and resume", () => {
     await upsertEntity(shop.tenant.id, "order", "w-3", order({ status: "paid" }), "test");
     await upsertEntity(shop.tenant.id, "order", "w-3", order({ status: "fulfilled" }), "test");
     await worker.start();
-    await untilStatus((await runOf(pinned, "w-3")).id, ["succeeded"]);
+    await runInStatus((await runOf(pinned, "w-3")).id, ["succeeded"]);
     expect(await tagsOf("w-3")).toContain("was-paid");
   });
 
@@ -245,16 +226,16 @@ describe("pause and resume", () => {
       ),
     );
     await upsertEntity(shop.tenant.id, "order", "w-4", order(), "test");
-    const run = await untilStatus((await runOf(id, "w-4")).id, ["waiting"]);
+    const run = await runInStatus((await runOf(id, "w-4")).id, ["waiting"]);
     expect((await stepsOf(run.id)).map((s) => [s.nodeId, s.status, s.leg])).toEqual([
       ["note", "success", 1],
       ["w1", "waiting", 1],
     ]);
     await resumeNowApi((await pendingWait(run.id)).id);
     await expect.poll(async () => (await pendingWait(run.id))?.nodeId, { timeout: 10_000 }).toBe("w2");
-    expect((await untilStatus(run.id, ["waiting"])).legs).toBe(2);
+    expect((await runInStatus(run.id, ["waiting"])).legs).toBe(2);
     await resumeNowApi((await pendingWait(run.id)).id);
-    const done = await untilStatus(run.id, ["succeeded"]);
+    const done = await runInStatus(run.id, ["succeeded"]);
     expect(done.legs).toBe(3);
     expect((await stepsOf(run.id)).map((s) => [s.nodeId, s.status, s.leg])).toEqual([
       ["note", "success", 1],
@@ -269,7 +250,7 @@ describe("the wake table", () => {
   async function parked(name: string, entityId: string, graph = simpleWait(name)) {
     const id = await publishFlow(shop.keys.editor, name, graph);
     await upsertEntity(shop.tenant.id, "order", entityId, order(), "test");
-    const run = await untilStatus((await runOf(id, entityId)).id, ["waiting"]);
+    const run = await runInStatus((await runOf(id, entityId)).id, ["waiting"]);
     return { id, run, wait: await pendingWait(run.id) };
   }
 
@@ -287,7 +268,7 @@ describe("the wake table", () => {
         "1 run is waiting at 'Wait 5 minutes'; any that come due while the automation is paused will be cancelled; those due after you activate it again continue.",
     });
     await resumeNowApi(a.wait.id);
-    const cancelled = await untilStatus(a.run.id, ["cancelled"]);
+    const cancelled = await runInStatus(a.run.id, ["cancelled"]);
     expect(cancelled.reason).toBe("The automation was paused while this run was waiting.");
     expect((await stepsOf(a.run.id))[0]).toMatchObject({
       nodeId: "w",
@@ -300,7 +281,7 @@ describe("the wake table", () => {
     await call(pauseRoute, { method: "POST", key: shop.keys.editor, params: { id: b.id } });
     await call(activateRoute, { method: "POST", key: shop.keys.editor, params: { id: b.id } });
     await resumeNowApi(b.wait.id);
-    expect((await untilStatus(b.run.id, ["succeeded", "cancelled"])).status).toBe("succeeded");
+    expect((await runInStatus(b.run.id, ["succeeded", "cancelled"])).status).toBe("succeeded");
     expect(await tagsOf("k-2")).toEqual(["paused-b"]);
   });
 
@@ -336,20 +317,20 @@ describe("the wake table", () => {
       "1 run is waiting at 'Wait 5 minutes'; with the current policy they will be cancelled when they wake.",
     );
     await resumeNowApi(cancel.wait.id);
-    expect((await untilStatus(cancel.run.id, ["cancelled", "succeeded"])).reason).toBe(
+    expect((await runInStatus(cancel.run.id, ["cancelled", "succeeded"])).reason).toBe(
       "The automation was edited while this run was waiting.",
     );
 
     const finish = await parked("old-finish", "e-2");
     await republish(finish.id, "new", "finish_on_started_version");
     await resumeNowApi(finish.wait.id);
-    expect((await untilStatus(finish.run.id, ["succeeded", "cancelled"])).status).toBe("succeeded");
+    expect((await runInStatus(finish.run.id, ["succeeded", "cancelled"])).status).toBe("succeeded");
     expect(await tagsOf("e-2")).toEqual(["old-finish"]);
 
     const move = await parked("old-move", "e-3");
     await republish(move.id, "moved", "move_to_latest");
     await resumeNowApi(move.wait.id);
-    const moved = await untilStatus(move.run.id, ["succeeded", "cancelled"]);
+    const moved = await runInStatus(move.run.id, ["succeeded", "cancelled"]);
     expect(moved).toMatchObject({ status: "succeeded", automationVersion: 2 });
     expect(await tagsOf("e-3")).toEqual(["moved"]);
     expect((await stepsOf(move.run.id))[0]!.reason).toBe("Moved to version 2 when it woke.");
@@ -357,7 +338,7 @@ describe("the wake table", () => {
     const gone = await parked("old-gone", "e-4");
     await republish(gone.id, "x", "move_to_latest", true);
     await resumeNowApi(gone.wait.id);
-    expect((await untilStatus(gone.run.id, ["cancelled", "succeeded"])).reason).toBe(
+    expect((await runInStatus(gone.run.id, ["cancelled", "succeeded"])).reason).toBe(
       "The automation was edited while this run was waiting, and version 2 no longer has the step it was waiting at.",
     );
   });
@@ -366,7 +347,7 @@ describe("the wake table", () => {
     const p = await parked("deleted", "d-1");
     await deleteEntity(shop.tenant.id, "order", "d-1", "test");
     await resumeNowApi(p.wait.id);
-    const failed = await untilStatus(p.run.id, ["failed"]);
+    const failed = await runInStatus(p.run.id, ["failed"]);
     expect(failed.error).toBe("The order 'd-1' no longer exists.");
     expect((await stepsOf(p.run.id))[0]).toMatchObject({ status: "failed" });
   });
@@ -378,7 +359,7 @@ describe("exactly once, and never stuck", () => {
     const id = await publishFlow(shop.keys.editor, `once-${entityId}`, simpleWait(`once-${entityId}`));
     await upsertEntity(shop.tenant.id, "order", entityId, order(), "test");
     await executeRun((await runOf(id, entityId)).id);
-    const run = await untilStatus((await runOf(id, entityId)).id, ["waiting"]);
+    const run = await runInStatus((await runOf(id, entityId)).id, ["waiting"]);
     return { run, wait: await pendingWait(run.id) };
   }
 
@@ -468,8 +449,8 @@ describe("operations", () => {
     const id = await publishFlow(shop.keys.editor, "Ops", simpleWait("ops"));
     await upsertEntity(shop.tenant.id, "order", "o-1", order(), "test");
     await upsertEntity(shop.tenant.id, "order", "o-2", order(), "test");
-    const r1 = await untilStatus((await runOf(id, "o-1")).id, ["waiting"]);
-    await untilStatus((await runOf(id, "o-2")).id, ["waiting"]);
+    const r1 = await runInStatus((await runOf(id, "o-1")).id, ["waiting"]);
+    await runInStatus((await runOf(id, "o-2")).id, ["waiting"]);
     const list = await call<{
       items: { id: string; runId: string; nodeId: string; entity: { id: string } }[];
     }>(waitingRoute, {
