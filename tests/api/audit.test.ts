@@ -26,11 +26,11 @@ import { auditSentence } from "@/lib/audit-words";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
-import { upsertEntity } from "@/lib/entities/service";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { placeOrder } from "@/tests/helpers/orders";
 
 // Server actions read the caller from the request headers; here they carry an API key.
 const request = vi.hoisted(() => ({ headers: new Headers() }));
@@ -94,8 +94,6 @@ async function waitingRun(automationId: string, entityId: string, kind: "delay" 
   return wait!.id;
 }
 
-const order = (status = "pending") => ({ number: "#1", status, total: 10, currency: "EUR" });
-
 //  order_created ──▶ Wait 5 minutes ──▶ add_tag(later)
 const waitFlow = flow(
   [
@@ -142,8 +140,7 @@ describe("audit log", () => {
     ok(await call(revertRoute, { method: "POST", key: editor, params: { id, version: "1" } }));
 
     // Waits: cancel one, run one now, cancel the rest of this automation, then of the shop.
-    for (const entity of ["w-1", "w-2", "w-3"])
-      await upsertEntity(shop.tenant.id, "order", entity, order(), "test");
+    for (const entity of ["w-1", "w-2", "w-3"]) await placeOrder(shop, entity);
     const w1 = await waitingRun(id, "w-1");
     const w2 = await waitingRun(id, "w-2");
     await waitingRun(id, "w-3");
@@ -166,8 +163,8 @@ describe("audit log", () => {
     // An approval decision.
     const review = await publishFlow(editor, "Review", approvalFlow);
     // Paid after being created: a status change is what emits order.paid.
-    await upsertEntity(shop.tenant.id, "order", "a-1", order(), "test");
-    await upsertEntity(shop.tenant.id, "order", "a-1", order("paid"), "test");
+    await placeOrder(shop, "a-1");
+    await placeOrder(shop, "a-1", { status: "paid" });
     const approval = await waitingRun(review, "a-1", "approval");
     ok(
       await call(decideRoute, {

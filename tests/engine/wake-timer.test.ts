@@ -12,7 +12,6 @@ import {
   workerHeartbeats,
   type RunStatus,
 } from "@/lib/db/schema";
-import { upsertEntity } from "@/lib/entities/service";
 import type { WorkerHandle } from "@/worker/run";
 import { resumeWaits } from "@/worker/tasks/automation-resume";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
@@ -20,6 +19,7 @@ import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { startTestWorker } from "@/tests/helpers/worker";
 import { runInStatus, TERMINAL, until } from "@/tests/helpers/poll";
+import { placeOrder } from "@/tests/helpers/orders";
 
 // The WakeTimer resumes waits at their due instant by taking their graphile-worker jobs itself.
 // These tests check what must hold whichever way a wait wakes: it resumes exactly once, its job
@@ -56,11 +56,9 @@ afterAll(async () => {
   await worker?.stop();
 });
 
-const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
-
 /** Runs of these orders parked at the wait (a worker runs their first legs); usable in hooks. */
 async function park(entityIds: string[]): Promise<Parked[]> {
-  for (const id of entityIds) await upsertEntity(shop.tenant.id, "order", id, order, "test");
+  for (const id of entityIds) await placeOrder(shop, id);
   return until(
     () =>
       getDb()

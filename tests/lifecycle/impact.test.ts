@@ -8,12 +8,12 @@ import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { saveDraft } from "@/lib/automations/lifecycle/save-draft";
 import { getDb } from "@/lib/db/client";
 import { automationRuns } from "@/lib/db/schema";
-import { upsertEntity } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
 import { callerOf, createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
 import { until } from "@/tests/helpers/poll";
+import { placeOrder } from "@/tests/helpers/orders";
 
 let shop: TestShop;
 let other: TestShop;
@@ -39,8 +39,6 @@ const waitFlow = flow(
     ["w", "tag"],
   ],
 );
-
-const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
 
 /** The same flow with the wait set to `minutes`. */
 function withWait(minutes: number) {
@@ -88,8 +86,8 @@ describe("automationImpact", () => {
 
   test("counts the runs waiting per step and says what publishing or pausing does to them, changing nothing", async () => {
     const id = await publishFlow(shop.keys.editor, "Two waiting", waitFlow);
-    await upsertEntity(shop.tenant.id, "order", "impact-1", order, "test");
-    await upsertEntity(shop.tenant.id, "order", "impact-2", order, "test");
+    await placeOrder(shop, "impact-1");
+    await placeOrder(shop, "impact-2");
     await untilWaiting(id, 2);
     const before = await getAutomation(shop.tenant.id, id);
 
@@ -132,12 +130,12 @@ describe("automationImpact", () => {
   //  revert to v1 ⇒ v1's runs continue (same steps), v2's run is cancelled (v1's policy: cancel)
   test("a revert says which runs it rescues and which follow the policy, each at the wait it waits at", async () => {
     const id = await publishFlow(shop.keys.editor, "Revert me", waitFlow);
-    await upsertEntity(shop.tenant.id, "order", "revert-1", order, "test");
-    await upsertEntity(shop.tenant.id, "order", "revert-2", order, "test");
+    await placeOrder(shop, "revert-1");
+    await placeOrder(shop, "revert-2");
     await untilWaiting(id, 2);
     await saveDraft(editor, id, { graph: withWait(10) });
     await publishAutomation(editor, id, {});
-    await upsertEntity(shop.tenant.id, "order", "revert-3", order, "test");
+    await placeOrder(shop, "revert-3");
     await untilWaiting(id, 3);
 
     const revert = await automationImpact(shop.tenant.id, id, "publish", { version: 1 });
@@ -152,7 +150,7 @@ describe("automationImpact", () => {
 
   test("another tenant's automation, a missing one and a malformed id are all not found", async () => {
     const id = await publishFlow(shop.keys.editor, "Mine", waitFlow);
-    await upsertEntity(shop.tenant.id, "order", "impact-3", order, "test");
+    await placeOrder(shop, "impact-3");
     await untilWaiting(id, 1);
 
     const foreign = await refusal(automationImpact(other.tenant.id, id, "publish"));

@@ -7,10 +7,10 @@ import { fateTime, waitFates } from "@/lib/automations/waits/fate";
 import { listWaiting } from "@/lib/automations/waits/waits";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
-import { upsertEntity } from "@/lib/entities/service";
 import { call } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { publishFlow, republish, waitThenTag } from "@/tests/helpers/flows";
+import { placeOrder } from "@/tests/helpers/orders";
 
 let shop: TestShop;
 let other: TestShop;
@@ -20,12 +20,10 @@ beforeAll(async () => {
   other = await createShop();
 });
 
-const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
-
 /** Publishes a 2-day wait flow and parks one run at it (first leg run here, no worker). */
 async function parked(s: TestShop, name: string, entityId: string) {
   const id = await publishFlow(s.keys.editor, name, waitThenTag(name));
-  await upsertEntity(s.tenant.id, "order", entityId, order, "test");
+  await placeOrder(s, entityId);
   const [run] = await getDb()
     .select()
     .from(automationRuns)

@@ -14,12 +14,13 @@ import { executeRun } from "@/lib/automations/engine/pipeline";
 import { claimWaits } from "@/lib/automations/engine/claim";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
-import { deleteEntity, upsertEntity } from "@/lib/entities/service";
+import { deleteEntity } from "@/lib/entities/service";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, type FlowNode } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
 import { runInStatus } from "@/tests/helpers/poll";
+import { placeOrder } from "@/tests/helpers/orders";
 
 let shop: TestShop;
 
@@ -28,13 +29,6 @@ beforeAll(async () => {
 });
 const worker = workerForFile();
 
-const order = (over: Record<string, unknown> = {}) => ({
-  number: "#1",
-  status: "pending",
-  total: 10,
-  currency: "EUR",
-  ...over,
-});
 const wait = (id: string, duration = 5): FlowNode => ({
   id,
   type: "auto.control.wait",
@@ -103,7 +97,7 @@ describe("pause and resume", () => {
   test("a wait parks the run with its resume time, and resuming runs the rest as a second leg", async () => {
     const id = await publishFlow(shop.keys.editor, "Simple wait", simpleWait("after-wait"));
     const before = Date.now();
-    await upsertEntity(shop.tenant.id, "order", "w-1", order(), "test");
+    await placeOrder(shop, "w-1");
     const run = await runInStatus((await runOf(id, "w-1")).id, ["waiting"]);
     const w = await pendingWait(run.id);
     expect(w.resumeAt.getTime()).toBeGreaterThanOrEqual(before + 5 * 60_000);
@@ -161,9 +155,9 @@ describe("pause and resume", () => {
         ],
       ),
     );
-    await upsertEntity(shop.tenant.id, "order", "w-2", order(), "test");
+    await placeOrder(shop, "w-2");
     const run = await runInStatus((await runOf(id, "w-2")).id, ["waiting"]);
-    await upsertEntity(shop.tenant.id, "order", "w-2", order({ status: "cancelled" }), "test");
+    await placeOrder(shop, "w-2", { status: "cancelled" });
     await resumeNowApi((await pendingWait(run.id)).id);
     await runInStatus(run.id, ["succeeded"]);
     expect(await tagsOf("w-2")).not.toContain("still-pending");
@@ -195,9 +189,9 @@ describe("pause and resume", () => {
       ),
     );
     await worker.stop();
-    await upsertEntity(shop.tenant.id, "order", "w-3", order(), "test");
-    await upsertEntity(shop.tenant.id, "order", "w-3", order({ status: "paid" }), "test");
-    await upsertEntity(shop.tenant.id, "order", "w-3", order({ status: "fulfilled" }), "test");
+    await placeOrder(shop, "w-3");
+    await placeOrder(shop, "w-3", { status: "paid" });
+    await placeOrder(shop, "w-3", { status: "fulfilled" });
     await worker.start();
     await runInStatus((await runOf(pinned, "w-3")).id, ["succeeded"]);
     expect(await tagsOf("w-3")).toContain("was-paid");
@@ -225,7 +219,7 @@ describe("pause and resume", () => {
         ],
       ),
     );
-    await upsertEntity(shop.tenant.id, "order", "w-4", order(), "test");
+    await placeOrder(shop, "w-4");
     const run = await runInStatus((await runOf(id, "w-4")).id, ["waiting"]);
     expect((await stepsOf(run.id)).map((s) => [s.nodeId, s.status, s.leg])).toEqual([
       ["note", "success", 1],
@@ -249,7 +243,7 @@ describe("pause and resume", () => {
 describe("the wake table", () => {
   async function parked(name: string, entityId: string, graph = simpleWait(name)) {
     const id = await publishFlow(shop.keys.editor, name, graph);
-    await upsertEntity(shop.tenant.id, "order", entityId, order(), "test");
+    await placeOrder(shop, entityId);
     const run = await runInStatus((await runOf(id, entityId)).id, ["waiting"]);
     return { id, run, wait: await pendingWait(run.id) };
   }
@@ -357,7 +351,7 @@ describe("exactly once, and never stuck", () => {
   /** Parks a run at its wait with the worker stopped, running the first leg here. */
   async function parkedRun(entityId: string) {
     const id = await publishFlow(shop.keys.editor, `once-${entityId}`, simpleWait(`once-${entityId}`));
-    await upsertEntity(shop.tenant.id, "order", entityId, order(), "test");
+    await placeOrder(shop, entityId);
     await executeRun((await runOf(id, entityId)).id);
     const run = await runInStatus((await runOf(id, entityId)).id, ["waiting"]);
     return { run, wait: await pendingWait(run.id) };
@@ -393,7 +387,7 @@ describe("exactly once, and never stuck", () => {
   test("a wait row never exists without its job: when scheduling fails, nothing of the pause is kept", async () => {
     await worker.stop();
     const id = await publishFlow(shop.keys.editor, "No job", simpleWait("no-job"));
-    await upsertEntity(shop.tenant.id, "order", "n-1", order(), "test");
+    await placeOrder(shop, "n-1");
     const run = await runOf(id, "n-1");
     // A wait's job goes into graphile-worker's jobs table in the statement that writes the wait.
     await getDb().execute(sql`alter table graphile_worker._private_jobs rename to _private_jobs_broken`);
@@ -447,8 +441,8 @@ describe("exactly once, and never stuck", () => {
 describe("operations", () => {
   test("the Waiting list shows pending waits; cancel ends the run; a viewer can do neither; another shop gets 404", async () => {
     const id = await publishFlow(shop.keys.editor, "Ops", simpleWait("ops"));
-    await upsertEntity(shop.tenant.id, "order", "o-1", order(), "test");
-    await upsertEntity(shop.tenant.id, "order", "o-2", order(), "test");
+    await placeOrder(shop, "o-1");
+    await placeOrder(shop, "o-2");
     const r1 = await runInStatus((await runOf(id, "o-1")).id, ["waiting"]);
     await runInStatus((await runOf(id, "o-2")).id, ["waiting"]);
     const list = await call<{
