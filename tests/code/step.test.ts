@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
@@ -19,6 +18,7 @@ import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";
 import { workerForFile } from "@/tests/helpers/worker";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 /** Each test has its own shop, so no test's automations run on another's orders. */
 let shop: TestShop;
@@ -37,8 +37,7 @@ beforeAll(async () => {
       res.end('{"ok":true}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  url = `${await listenLocally(server)}/hook`;
 });
 
 beforeEach(async () => {
@@ -47,7 +46,7 @@ beforeEach(async () => {
 
 afterAll(async () => {
   killWorkers();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 const worker = workerForFile();
 

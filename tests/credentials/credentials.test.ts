@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GET as getAutomationRoute } from "@/app/api/v1/automations/[id]/route";
@@ -18,6 +17,7 @@ import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 interface Credential {
   id: string;
@@ -42,11 +42,10 @@ beforeAll(async () => {
     });
     res.writeHead(200, { "content-type": "application/json" }).end("{}");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocally(server);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 workerForFile();
 

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { runLegs } from "@/lib/automations/engine/pipeline";
@@ -10,6 +9,7 @@ import type { WorkerHandle } from "@/worker/run";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { startTestWorker } from "@/tests/helpers/worker";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 let shop: TestShop;
 let worker: WorkerHandle | null = null;
@@ -136,8 +136,7 @@ test("one batch takes every kind of leg: an HTTP call, an earlier attempt, a mis
   await worker?.stop();
   worker = null;
   const server = http.createServer((_req, res) => res.end("ok"));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const url = `${await listenLocally(server)}/`;
   const hook = await publishFlow(
     shop.keys.editor,
     "Fulfilled",
@@ -200,5 +199,5 @@ test("one batch takes every kind of leg: an HTTP call, an earlier attempt, a mis
   expect(sent).toMatchObject([{ status: "delivered", attempts: 1 }]);
   const [c2] = await getDb().select({ tags: entities.tags }).from(entities).where(eq(entities.id, "c-2"));
   expect(c2!.tags).toEqual(["x"]);
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -9,6 +8,7 @@ import { enqueueJobs } from "@/lib/jobs";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 const RUNS = 2_000;
 const received: string[] = [];
@@ -23,13 +23,12 @@ beforeAll(async () => {
       res.end("ok");
     }, 15);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  url = `${await listenLocally(server)}/hook`;
 });
 
 afterAll(async () => {
   killWorkers();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 async function count(query: ReturnType<typeof sql>): Promise<number> {

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
@@ -16,6 +15,7 @@ import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 let shop: TestShop;
 let server: http.Server;
@@ -33,12 +33,11 @@ beforeAll(async () => {
       res.end(JSON.stringify({ ok: req.url !== "/fail" }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  serverUrl = await listenLocally(server);
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 const worker = workerForFile();
 

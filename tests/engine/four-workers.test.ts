@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ChildProcess } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -17,6 +16,7 @@ import { recordEvents } from "@/lib/events/record";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 /**
  * Four real worker processes on one database share 2,000 runs of
@@ -45,8 +45,7 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiverUrl = await listenLocally(receiver);
   // Every time any process takes a job: graphile-worker's fetch and the WakeTimer's hold both
   // add one to `attempts` (a job given back unused has it taken off again, and is logged anew
   // when taken next: the assertion below would then see it twice, so it catches that too).
@@ -77,7 +76,7 @@ afterAll(async () => {
     ),
   );
   killWorkers();
-  await new Promise((resolve) => receiver.close(resolve));
+  await closeServer(receiver);
 });
 
 test(

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ChildProcess } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -9,6 +8,7 @@ import { recordEvents } from "@/lib/events/record";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 // Recovery in seconds (issue 14): a SIGKILLed worker's jobs run again on a live peer within 30 s
 // (its heartbeat goes silent for 15 s), and within 10 s of a restart on the same host (its pid is
@@ -36,15 +36,14 @@ beforeAll(async () => {
     if (gate.open) res.end("ok");
     else gate.held.push(res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  url = `${await listenLocally(server)}/hook`;
 });
 
 afterAll(async () => {
   killWorkers();
   openGate();
   server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 async function count(query: ReturnType<typeof sql>): Promise<number> {

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -9,6 +8,7 @@ import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
 import { runInStatus } from "@/tests/helpers/poll";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 let shop: TestShop;
 let server: http.Server;
@@ -30,11 +30,10 @@ beforeAll(async () => {
     res.writeHead(answer.status, answer.headers ?? {});
     res.end("{}");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocally(server);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 const worker = workerForFile();
 

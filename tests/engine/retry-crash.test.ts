@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -9,6 +8,7 @@ import { enqueueJobs } from "@/lib/jobs";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 const keys: string[] = [];
 let server: http.Server;
@@ -21,13 +21,12 @@ beforeAll(async () => {
     res.writeHead(keys.length === 1 ? 502 : 200);
     res.end("{}");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  url = `${await listenLocally(server)}/hook`;
 });
 
 afterAll(async () => {
   killWorkers();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 //  order_paid ──▶ call (http_request, 502 then 200; retry after 4 s)

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { executeRun, resumeWait } from "@/lib/automations/engine/pipeline";
@@ -8,6 +7,7 @@ import { automationRuns, automationRunWaits, entityNotes } from "@/lib/db/schema
 import { upsertEntity } from "@/lib/entities/service";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 let server: http.Server;
 let url: string;
@@ -20,12 +20,11 @@ beforeAll(async () => {
     res.writeHead(calls === 1 ? 503 : 200);
     res.end("{}");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  url = `${await listenLocally(server)}/hook`;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 //  order_paid ──▶ call (503, then 200 on its retry) ──▶ note

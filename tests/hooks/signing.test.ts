@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
@@ -25,6 +24,7 @@ import { call } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 // Server actions read the caller from the request headers; here they carry an API key.
 const request = vi.hoisted(() => ({ headers: new Headers() }));
@@ -66,12 +66,11 @@ beforeAll(async () => {
       res.end("{}");
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocally(server);
 });
 afterAll(async () => {
   request.headers = new Headers();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 workerForFile();
 

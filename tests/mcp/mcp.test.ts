@@ -11,6 +11,7 @@ import { upsertEntity } from "@/lib/entities/service";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns, waitThenTag } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { closeServer } from "@/tests/helpers/receiver";
 
 /*
  * The MCP server over real HTTP: the route handler behind a tiny node:http server on 127.0.0.1,
@@ -91,7 +92,7 @@ afterAll(async () => {
   for (const client of clients) await client.close();
   // Keep-alive sockets (fetch's) would hold close() open until they time out.
   server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 workerForFile();
 

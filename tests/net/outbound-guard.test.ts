@@ -10,6 +10,7 @@ import { guardedRequest, RedirectError } from "@/lib/net/guarded-request";
 import { call } from "@/tests/helpers/fixtures";
 import { createShop } from "@/tests/helpers/shop";
 import { flow } from "@/tests/helpers/flows";
+import { closeServer } from "@/tests/helpers/receiver";
 
 // One local receiver. Its routes redirect (to itself, to a private address, in a loop) or answer
 // with a body larger than the 1 MB the guard reads.
@@ -40,7 +41,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => closeServer(server));
 
 // A second receiver on another port: another origin, to which a redirect must not carry credentials.
 let other: http.Server;
@@ -50,7 +51,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
   otherPort = (other.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => other.close(() => resolve())));
+afterAll(() => closeServer(other));
 
 const saved = process.env.HTTP_ACTION_ALLOW;
 afterEach(() => {

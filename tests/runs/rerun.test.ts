@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
@@ -13,6 +12,7 @@ import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 let shop: TestShop;
 /** The receiver refuses every request (400) until it is fixed. */
@@ -25,8 +25,7 @@ beforeAll(async () => {
     res.writeHead(broken ? 400 : 200, { "content-type": "application/json" });
     res.end(broken ? '{"error":"unknown customer"}' : '{"ok":true}');
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/crm`;
+  url = `${await listenLocally(server)}/crm`;
 });
 
 beforeEach(async () => {
@@ -35,7 +34,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 workerForFile();
 

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getRun, listRuns } from "@/lib/automations/runs/history";
@@ -10,6 +9,7 @@ import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
 import { until } from "@/tests/helpers/poll";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 /**
  * What the run list and the run detail say about a run waiting on a retry: the earliest pending
@@ -32,11 +32,10 @@ beforeAll(async () => {
     res.writeHead(calls === 1 ? 503 : 200);
     res.end("{}");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocally(server);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 workerForFile();
 

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -9,6 +8,7 @@ import { upsertEntity } from "@/lib/entities/service";
 import { directRoute, serveDirect } from "@/server/direct-routes";
 import { prepareRequest } from "@/server/edge";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 
 // The web server's own answer to the hot routes (server/direct-routes.ts), over real HTTP: what an
 // integration sees must be what Next.js would have answered with the same handler.
@@ -33,11 +33,10 @@ beforeAll(async () => {
     if (route) void serveDirect(route, req, res);
     else res.writeHead(418).end("not direct");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocally(server);
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => closeServer(server));
 
 const post = (body: string, headers: Record<string, string> = {}) =>
   fetch(`${base}/api/v1/events`, {

@@ -11,6 +11,7 @@ import { call } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { workerForFile } from "@/tests/helpers/worker";
+import { closeServer } from "@/tests/helpers/receiver";
 
 /**
  * A customer's name cannot change the request an HTTP action sends (SPEC §2 "Trust at the
@@ -56,7 +57,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await closeServer(server);
 });
 workerForFile();
 
