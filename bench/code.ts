@@ -5,7 +5,7 @@
  *            default size, in this process), for a trivial script and for a ~50 ms one, from four
  *            shops at once (one shop alone may hold only half the threads).
  *   shops    a worker process as `npm run worker` starts it and a web process of its own
- *            (tests/web-server.ts: the production server, from the build in .next) on a fresh database.
+ *            (tests/helpers/web-server.ts: the production server, from the build in .next) on a fresh database.
  *            Shop B's flow (order.fulfilled → a trivial code step → tag): event → run settled
  *            p50/p99 at BENCH_CODE_RATE events/s for BENCH_CODE_SECONDS, alone, then while shop
  *            A's 100 events (sent one by one; each run at its script before B's window opens)
@@ -30,7 +30,7 @@ import { ScriptPool } from "@/lib/automations/nodes/code/pool";
 import type { ScriptInput } from "@/lib/automations/nodes/code/sandbox";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
-import { startWebServer, type WebServer } from "../tests/web-server";
+import { startWebServer, type WebServer } from "../tests/helpers/web-server";
 import { benchDatabase, percentile, report, waitUntil, type Metrics } from "./harness";
 import { HttpClient, openLoop, wallMs } from "./live-load";
 import { RunWatcher } from "./live-runs";

@@ -1,4 +1,4 @@
-import { startStubModel, type StubModel } from "../tests/ai-stub";
+import { startStubModel, type StubModel } from "../tests/helpers/ai-stub";
 import { expect, signIn, test } from "./helpers";
 
 /*

@@ -4,7 +4,7 @@ import postgres from "postgres";
 
 /*
  * Run history for the insights specs, written straight into the e2e database (as bench/history.ts
- * and tests/insights.test.ts do): days of past runs cannot be made through the API, which only
+ * and tests/insights/insights.test.ts do): days of past runs cannot be made through the API, which only
  * starts runs now. The automation itself is created and published through the API first; this adds
  * its runs, their steps and, for the waiting ones, their pending waits.
  */

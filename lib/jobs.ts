@@ -43,7 +43,7 @@ const CRONTAB = [...MAINTENANCE, HEARTBEAT].join("\n");
 /**
  * The worker's crontab. `TILLFLOW_SCHEDULES=off` leaves out the schedules' heartbeat: the browser
  * tests assert exact run lists, and the demo's built-ins would otherwise fire on the quarter hour
- * in the middle of them. Schedules are tested with the real heartbeat in tests/schedule*.test.ts.
+ * in the middle of them. Schedules are tested with the real heartbeat in tests/schedules/.
  */
 export function crontabFor(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return env.TILLFLOW_SCHEDULES === "off" ? MAINTENANCE.join("\n") : CRONTAB;

@@ -67,7 +67,7 @@ const [, , typesChecked] = await checksAtOnce([
 ]);
 
 // Types were just checked over the whole project; the build need not check them again. It comes
-// before the integration tests: some start the production server from it (tests/web-server.ts).
+// before the integration tests: some start the production server from it (tests/helpers/web-server.ts).
 const built = check(
   "build",
   "npx",

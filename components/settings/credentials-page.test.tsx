@@ -4,8 +4,8 @@ import CredentialsPage from "@/app/(admin)/settings/credentials/page";
 import { createCredentialAction } from "@/lib/actions/credentials/create-credential";
 import { deleteCredentialAction } from "@/lib/actions/credentials/delete-credential";
 import { rotateCredentialAction } from "@/lib/actions/credentials/rotate-credential";
-import { createShop, type TestShop } from "@/tests/fixtures";
-import { flow, publishFlow } from "@/tests/flows";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
+import { flow, publishFlow } from "@/tests/helpers/flows";
 
 // The page and the actions read the caller from the request headers; here they carry an API key.
 const request = vi.hoisted(() => ({ headers: new Headers() }));

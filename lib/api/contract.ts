@@ -50,7 +50,7 @@ import {
  *   ok         the success status and the shape of its reply (lib/api/shapes.ts)
  *
  * lib/api/openapi.ts turns this list into the OpenAPI 3.1 document served at
- * `GET /api/v1/openapi.json`. tests/openapi.test.ts fails when a route has no entry here, when an
+ * `GET /api/v1/openapi.json`. tests/api/openapi.test.ts fails when a route has no entry here, when an
  * entry names no route, when a role disagrees with the handler's, and when a body the document
  * calls valid is refused (or one it calls invalid is accepted). A new route is one more object.
  */

@@ -9,7 +9,7 @@ import type { ErrorCode } from "@/lib/errors";
  * The shapes `/api/v1` answers with (SPEC §4), for the OpenAPI document. Requests are parsed with
  * the services' own schemas; replies are built by plain functions (`view`, `getRun`, …), so these
  * describe them. Objects are loose: the SPEC promises these fields, and more are welcome.
- * tests/openapi.test.ts checks real replies against them.
+ * tests/api/openapi.test.ts checks real replies against them.
  */
 
 /**

@@ -4,8 +4,9 @@ import { saveDraftAction } from "@/lib/actions/automations/save-draft";
 import type { StepNode } from "@/lib/automations/editor/flow";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { listCredentials } from "@/lib/credentials/store";
-import { call, createShop, type TestShop } from "@/tests/fixtures";
-import { flow } from "@/tests/flows";
+import { call } from "@/tests/helpers/fixtures";
+import { createShop, type TestShop } from "@/tests/helpers/shop";
+import { flow } from "@/tests/helpers/flows";
 import { adoptMovedSecrets } from "./moved-secrets";
 
 // The action reads the caller from the request headers; here they carry an API key.

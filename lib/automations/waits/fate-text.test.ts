@@ -3,7 +3,7 @@ import { WAKE_REASONS } from "@/lib/automations/engine/wake";
 import { fateOf, resumeNowWarning } from "./fate-text";
 
 // The engine's decision (decideWake) told in the future tense; the database side is in
-// tests/wait-fate.test.ts.
+// tests/waits/fate.test.ts.
 describe("the sentences", () => {
   const at = new Date("2026-12-02T14:00:00Z");
   const now = new Date("2026-11-30T14:00:00Z");
