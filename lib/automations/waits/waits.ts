@@ -204,11 +204,25 @@ export interface WaitingItem extends WaitView {
   entityLabel: string | null;
 }
 
+/** A page of the Waiting list (`GET /api/v1/waiting`, `GET /api/v1/automations/{id}/waiting`). */
+export interface WaitingPage {
+  /** Pending waits, soonest first. */
+  items: WaitingItem[];
+  /** The cursor of the next page; null on the last. */
+  nextCursor: string | null;
+  /** The 20 latest waits dropped (cancelled or failed), on the first page only; empty on the others. */
+  dropped: WaitingItem[];
+}
+
 /**
  * The Waiting list: pending waits soonest first (keyset on resume time), and the most recent waits
  * dropped because the automation was off or edited, with that reason.
  */
-export async function listWaiting(tenantId: string, automationId: string | null, query: unknown = {}) {
+export async function listWaiting(
+  tenantId: string,
+  automationId: string | null,
+  query: unknown = {},
+): Promise<WaitingPage> {
   const q = parseOrThrow(waitingQuery, query, "The waiting query is invalid");
   if (automationId) {
     if (!isUuid(automationId)) throw notFound("That automation");

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { actionDeliveries, outboxEmails } from "@/lib/db/schema";
+import { actionDeliveries, outboxEmails, type DeliveryStatus } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
 
@@ -11,8 +11,55 @@ export const outboxQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+/** An email written by a flow (`GET /api/v1/outbox?kind=email`). */
+export interface OutboxEmailItem {
+  kind: "email";
+  id: string;
+  /** The run that wrote it (null once that run is purged). */
+  runId: string | null;
+  nodeId: string | null;
+  to: string;
+  subject: string;
+  /** The rendered message. */
+  bodyHtml: string;
+  /** `stored` (no SMTP configured), `queued`, `sent` or `failed`. */
+  status: "stored" | "queued" | "sent" | "failed";
+  /** Why sending failed. */
+  error: string | null;
+  sentAt: string | null;
+  createdAt: string;
+}
+
+/** An HTTP request a flow made (`GET /api/v1/outbox?kind=http`). */
+export interface OutboxHttpItem {
+  kind: "http";
+  id: string;
+  runId: string;
+  nodeId: string;
+  /** The Idempotency-Key the request carried, the same on every re-send. */
+  idempotencyKey: string;
+  status: DeliveryStatus;
+  /**
+   * The request as recorded, its headers replaced by "(hidden)". Typed by that one field: the
+   * others (method, url, body, …) are whatever the step recorded.
+   */
+  request: { headers: string };
+  /** What the receiver answered (null before it did). */
+  response: Record<string, unknown> | null;
+  error: string | null;
+  /** How many times it was sent. */
+  attempts: number;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** A page of the outbox: emails or HTTP deliveries, as the query's `kind` asked. */
+export type OutboxPage =
+  | { items: OutboxEmailItem[]; nextCursor: string | null }
+  | { items: OutboxHttpItem[]; nextCursor: string | null };
+
 /** Emails written by flows, or HTTP deliveries with their idempotency key and response. */
-export async function listOutbox(tenantId: string, query: unknown = {}) {
+export async function listOutbox(tenantId: string, query: unknown = {}): Promise<OutboxPage> {
   const q = parseOrThrow(outboxQuery, query, "The outbox query is invalid");
   const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
   if (q.kind === "email") {
