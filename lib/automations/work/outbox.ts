@@ -53,51 +53,73 @@ export interface OutboxHttpItem {
   completedAt: string | null;
 }
 
-/** A page of the outbox: emails or HTTP deliveries, as the query's `kind` asked. */
-export type OutboxPage =
-  | { items: OutboxEmailItem[]; nextCursor: string | null }
-  | { items: OutboxHttpItem[]; nextCursor: string | null };
+/** A page of emails written by flows. */
+export interface OutboxEmailPage {
+  items: OutboxEmailItem[];
+  /** The cursor of the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+/** A page of HTTP requests flows made. */
+export interface OutboxHttpPage {
+  items: OutboxHttpItem[];
+  /** The cursor of the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+/** A page of the outbox (`GET /api/v1/outbox`): emails or HTTP deliveries, as the query's `kind` asked. */
+export type OutboxPage = OutboxEmailPage | OutboxHttpPage;
+
+/** The last row of the page before, from the cursor (null on the first page). */
+type After = { at: string; id: string } | null;
 
 /** Emails written by flows, or HTTP deliveries with their idempotency key and response. */
 export async function listOutbox(tenantId: string, query: unknown = {}): Promise<OutboxPage> {
   const q = parseOrThrow(outboxQuery, query, "The outbox query is invalid");
   const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
-  if (q.kind === "email") {
-    const rows = await getDb()
-      .select({
-        e: outboxEmails,
-        at: sql<string>`${sql.raw(preciseTimestamp('"outbox_emails"."created_at"'))}`,
-      })
-      .from(outboxEmails)
-      .where(
-        and(
-          eq(outboxEmails.tenantId, tenantId),
-          after
-            ? sql`(${outboxEmails.createdAt}, ${outboxEmails.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
-            : undefined,
-        ),
-      )
-      .orderBy(sql`${outboxEmails.createdAt} desc nulls last`, sql`${outboxEmails.id} desc nulls last`)
-      .limit(q.limit + 1);
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(({ e }) => ({
-        kind: "email" as const,
-        id: e.id,
-        runId: e.runId,
-        nodeId: e.nodeId,
-        to: e.to,
-        subject: e.subject,
-        bodyHtml: e.bodyHtml,
-        status: e.status,
-        error: e.error,
-        sentAt: e.sentAt?.toISOString() ?? null,
-        createdAt: e.createdAt.toISOString(),
-      })),
-      nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.e.id) : null,
-    };
-  }
+  return q.kind === "email" ? emailPage(tenantId, after, q.limit) : httpPage(tenantId, after, q.limit);
+}
+
+/** Emails, newest first, keyset-paginated on (created_at, id). */
+async function emailPage(tenantId: string, after: After, limit: number): Promise<OutboxEmailPage> {
+  const rows = await getDb()
+    .select({
+      e: outboxEmails,
+      at: sql<string>`${sql.raw(preciseTimestamp('"outbox_emails"."created_at"'))}`,
+    })
+    .from(outboxEmails)
+    .where(
+      and(
+        eq(outboxEmails.tenantId, tenantId),
+        after
+          ? sql`(${outboxEmails.createdAt}, ${outboxEmails.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(sql`${outboxEmails.createdAt} desc nulls last`, sql`${outboxEmails.id} desc nulls last`)
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(({ e }) => ({
+      kind: "email" as const,
+      id: e.id,
+      runId: e.runId,
+      nodeId: e.nodeId,
+      to: e.to,
+      subject: e.subject,
+      bodyHtml: e.bodyHtml,
+      status: e.status,
+      error: e.error,
+      sentAt: e.sentAt?.toISOString() ?? null,
+      createdAt: e.createdAt.toISOString(),
+    })),
+    nextCursor: rows.length > limit && last ? encodePreciseCursor(last.at, last.e.id) : null,
+  };
+}
+
+/** HTTP requests of flows' HTTP steps, newest first, keyset-paginated on (created_at, id). */
+async function httpPage(tenantId: string, after: After, limit: number): Promise<OutboxHttpPage> {
   const rows = await getDb()
     .select({
       d: actionDeliveries,
@@ -114,8 +136,8 @@ export async function listOutbox(tenantId: string, query: unknown = {}): Promise
       ),
     )
     .orderBy(sql`${actionDeliveries.createdAt} desc nulls last`, sql`${actionDeliveries.id} desc nulls last`)
-    .limit(q.limit + 1);
-  const page = rows.slice(0, q.limit);
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     items: page.map(({ d }) => ({
@@ -132,6 +154,6 @@ export async function listOutbox(tenantId: string, query: unknown = {}): Promise
       createdAt: d.createdAt.toISOString(),
       completedAt: d.completedAt?.toISOString() ?? null,
     })),
-    nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.d.id) : null,
+    nextCursor: rows.length > limit && last ? encodePreciseCursor(last.at, last.d.id) : null,
   };
 }
