@@ -15,7 +15,7 @@ import { approvalInfo, type ApprovalInfo } from "@/lib/automations/waits/approva
 import type { Graph } from "@/lib/automations/graph/schema";
 import { stepLabel } from "@/lib/automations/engine/step-labels";
 import { waitFates, type WaitFate } from "@/lib/automations/waits/fate";
-import { waitView, type WaitView } from "@/lib/automations/waits/waits";
+import { waitView, type WaitView } from "@/lib/automations/waits/view";
 import type { WaitRow } from "@/lib/automations/store/waits";
 import { isUuid, notFound } from "@/lib/errors";
 import { nextWaitOf, nodeStatuses, numberOccurrences } from "./timeline";
