@@ -3,7 +3,7 @@ import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { ButtonLink } from "@/components/ui/button-link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
-import { listRuns } from "@/lib/automations/runs/history";
+import { listRuns, type RunPage } from "@/lib/automations/runs/history";
 import { AppError } from "@/lib/errors";
 import { isRerunnable } from "@/lib/automations/runs/rerunnable";
 import { RerunButton, type RerunTarget } from "./rerun-button";
@@ -94,7 +94,7 @@ export async function RunHistory({
   if (defaultPlatform && !fixedAutomationId && !query.platform) query.platform = defaultPlatform;
   const filtered = Object.values(filters).some(Boolean);
 
-  let page: Awaited<ReturnType<typeof listRuns>> | null = null;
+  let page: RunPage | null = null;
   let problem: string | null = null;
   try {
     page = await listRuns(tenantId, query);

@@ -2,16 +2,14 @@ import { ApprovalStep } from "@/components/approvals/approval-step";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/identity/roles";
 import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
-import type { RunDetail } from "@/lib/automations/runs/history";
+import type { RunStep, RunWait } from "@/lib/automations/runs/history";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";
 import { JsonBlock } from "./json-block";
 import { StepStatusBadge } from "./run-status";
 import { ClockTime } from "./waiting-line";
 
-type Step = RunDetail["steps"][number];
 type Attempt = { attempt: number; of: number };
-type Wait = RunDetail["waits"][number];
 
 /**
  * Every step of every leg, grouped by leg under a merchant's heading ("From the trigger", "After the
@@ -23,9 +21,9 @@ export function RunTimeline({
   waits = [],
   role = "viewer",
 }: {
-  steps: Step[];
+  steps: RunStep[];
   /** The run's waits, for what an Approval step asked and how it was decided. */
-  waits?: Wait[];
+  waits?: RunWait[];
   /** The signed-in role: who may decide a pending approval here. Default viewer (no buttons). */
   role?: Role;
 }) {
@@ -69,9 +67,9 @@ function StepItem({
   wait,
   role,
 }: {
-  step: Step;
+  step: RunStep;
   attempt: Attempt | undefined;
-  wait: Wait | null;
+  wait: RunWait | null;
   role: Role;
 }) {
   const note = retryNote(step.output);

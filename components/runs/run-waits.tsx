@@ -2,9 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
-import type { ApprovalInfo } from "@/lib/automations/waits/approval-info";
-import type { WaitFate } from "@/lib/automations/waits/fate-text";
-import type { WaitView } from "@/lib/automations/waits/waits";
+import type { RunWait } from "@/lib/automations/runs/history";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";
@@ -20,15 +18,7 @@ export function RunWaits({
   canEdit,
   isAdmin = false,
 }: {
-  waits: (WaitView & {
-    /** The step as drawn ("Wait 2 days"). */
-    label: string;
-    approval?: ApprovalInfo | null;
-    /** A pending wait: what it will do when it wakes. */
-    fate?: WaitFate | null;
-    /** A wait that woke but whose run the wake table cancelled: why. */
-    cancelledAtWake?: string | null;
-  })[];
+  waits: RunWait[];
   canEdit: boolean;
   /** The signed-in person is an admin (who alone may time out an admins-only approval). Default false. */
   isAdmin?: boolean;

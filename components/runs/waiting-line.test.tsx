@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import type { RunDetail } from "@/lib/automations/runs/history";
+import type { RunStep } from "@/lib/automations/runs/history";
 import { numberOccurrences } from "@/lib/automations/runs/timeline";
 import { ShopTimeZoneProvider } from "@/components/ui/shop-time";
 import { RunTimeline } from "./run-timeline";
@@ -66,7 +66,6 @@ describe("WaitingLine", () => {
 });
 
 describe("RunTimeline with retries", () => {
-  type Step = RunDetail["steps"][number];
   const step = (
     leg: number,
     status: string,
@@ -97,7 +96,7 @@ describe("RunTimeline with retries", () => {
         "Retry 2 of 3 at 14:05 UTC.",
       ),
       step(2, "success", { status: 200 }),
-    ]) as Step[];
+    ]) as RunStep[];
     // In the shop's time zone (Paris is UTC+1 in November), on the server's render as in a browser.
     const html = renderToStaticMarkup(
       <ShopTimeZoneProvider timeZone="Europe/Paris">

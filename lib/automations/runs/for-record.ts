@@ -9,7 +9,7 @@ import { recordEvents } from "@/lib/events/record";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { runsForEvent } from "@/lib/automations/engine/start";
 import { effectiveDomain, registry, summariseNode, triggerMatches } from "@/lib/automations/nodes/registry";
-import { getRun, type RunDetail } from "./history";
+import { getRun, type RunDetail } from "./detail";
 import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
 
 /**

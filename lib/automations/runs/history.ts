@@ -1,26 +1,14 @@
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import {
-  automationRuns,
-  automationRunSteps,
-  automationRunWaits,
-  automations,
-  automationVersions,
-  entities,
-  type RunStatus,
-} from "@/lib/db/schema";
-import { runEntityTitle } from "@/lib/domains/labels";
-import { approvalInfo } from "@/lib/automations/waits/approval-info";
-import type { Graph } from "@/lib/automations/graph/schema";
-import { stepLabel } from "@/lib/automations/engine/step-labels";
+import { automationRuns, automationRunWaits, automations, entities } from "@/lib/db/schema";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
-import { nextWait, nextWaitOf, nodeStatuses, numberOccurrences, type NextWait } from "./timeline";
+import { nextWait, type NextWait } from "./timeline";
 import { resolveEntitySearch, runsAboutRecords } from "./entity-filter";
 import { PLATFORMS, platformCondition } from "@/lib/automations/insights/platform";
 import { waitFates, type WaitFate } from "@/lib/automations/waits/fate";
-import { waitView } from "@/lib/automations/waits/waits";
-import { isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import { entityJoin, summary, type RunSummary } from "./summary";
+import { parseOrThrow } from "@/lib/errors";
 
 export const RUN_STATUSES = [
   "queued",
@@ -64,82 +52,23 @@ export const runsQuery = z
 
 export type RunsQuery = z.input<typeof runsQuery>;
 
-export interface RunSummary {
-  id: string;
-  automationId: string;
-  /** The automation's current name (null when it was deleted since). */
-  automationName: string | null;
-  automationVersion: number;
-  status: RunStatus;
-  eventType: string;
-  domain: string;
-  entityId: string | null;
-  /** The record as merchants name it ("Order #1022 · €65.00 · ada@example.com"); null when the run is about no record. */
-  entityLabel: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-  createdAt: string;
-  /** While waiting: when the earliest pending wait is due (a column kept by pause, resume and settle). */
-  resumeAt: string | null;
-  /** While waiting: what the earliest pending wait is (a retry says which attempt is next). */
-  nextWait: NextWait | null;
-  reason: string | null;
-  error: string | null;
-  /** Waiting at an approval nobody has decided yet ("Awaiting approval" instead of "Waiting"). */
-  awaitingApproval: boolean;
-  /** While waiting: what its earliest pending wait will do when it wakes, as things stand. */
-  fate: WaitFate | null;
-  /** A re-run: the run it repeats. */
-  rerunOf: string | null;
+/** A page of the run history (`GET /api/v1/runs`). */
+export interface RunPage {
+  items: RunSummary[];
+  /** The cursor of the next page; null on the last. */
+  nextCursor: string | null;
 }
 
-type RunRow = typeof automationRuns.$inferSelect;
-
-/** The subject's joined row: the record's data, or null when it has been deleted since. */
-const entityJoin = () =>
-  and(
-    eq(entities.tenantId, automationRuns.tenantId),
-    eq(entities.domain, automationRuns.domain),
-    eq(entities.id, automationRuns.entityId),
-  );
-
-function summary(
-  r: RunRow,
-  automationName: string | null,
-  next: NextWait | null = null,
-  entityData: Record<string, unknown> | null = null,
-): RunSummary {
-  return {
-    id: r.id,
-    automationId: r.automationId,
-    automationName,
-    automationVersion: r.automationVersion,
-    status: r.status,
-    eventType: r.event.type,
-    domain: r.domain,
-    entityId: r.entityId,
-    entityLabel: runEntityTitle(r.domain, r.entityId, entityData),
-    startedAt: r.startedAt?.toISOString() ?? null,
-    finishedAt: r.finishedAt?.toISOString() ?? null,
-    durationMs: r.durationMs,
-    createdAt: r.createdAt.toISOString(),
-    resumeAt: r.status === "waiting" ? (r.resumeAt?.toISOString() ?? null) : null,
-    nextWait: r.status === "waiting" ? next : null,
-    reason: r.reason,
-    error: r.error,
-    awaitingApproval: false,
-    fate: null,
-    rerunOf: r.rerunOf,
-  };
-}
+// A run's detail is read in detail.ts; the run history's reads are imported from here.
+export { getRun, type RerunLink, type RunDetail, type RunStep, type RunWait } from "./detail";
+export type { RunSummary } from "./summary";
 
 /**
  * Runs, newest first, keyset-paginated on (created_at, id). Every filter combination the UI offers
  * is one range scan of an index that starts with the tenant (see the indexes of
  * `automation_runs`); there is no OFFSET and no count.
  */
-export async function listRuns(tenantId: string, query: unknown = {}) {
+export async function listRuns(tenantId: string, query: unknown = {}): Promise<RunPage> {
   const q = parseOrThrow(runsQuery, query, "The runs query is invalid");
   const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
   const r = automationRuns;
@@ -247,122 +176,3 @@ function parseJson(text: string | null): unknown {
     return null;
   }
 }
-
-/** One run with every step of every leg, in order, its waits, and the graph of its version. */
-export async function getRun(tenantId: string, id: string) {
-  if (!isUuid(id)) throw notFound("That run");
-  const [found] = await getDb()
-    .select({ run: automationRuns, automationName: automations.name, entityData: entities.data })
-    .from(automationRuns)
-    .leftJoin(automations, eq(automations.id, automationRuns.automationId))
-    .leftJoin(entities, entityJoin())
-    .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.id, id)));
-  if (!found) throw notFound("That run");
-  const { run } = found;
-  const [steps, waits, versions, reruns] = await Promise.all([
-    getDb()
-      .select()
-      .from(automationRunSteps)
-      .where(eq(automationRunSteps.runId, run.id))
-      .orderBy(
-        asc(automationRunSteps.leg),
-        asc(automationRunSteps.position),
-        asc(automationRunSteps.startedAt),
-      ),
-    getDb()
-      .select()
-      .from(automationRunWaits)
-      .where(and(eq(automationRunWaits.tenantId, tenantId), eq(automationRunWaits.runId, run.id)))
-      .orderBy(asc(automationRunWaits.createdAt)),
-    getDb()
-      .select({ graph: automationVersions.graph })
-      .from(automationVersions)
-      .where(
-        and(
-          eq(automationVersions.automationId, run.automationId),
-          eq(automationVersions.version, run.automationVersion),
-        ),
-      ),
-    getDb()
-      .select({ id: automationRuns.id, status: automationRuns.status, createdAt: automationRuns.createdAt })
-      .from(automationRuns)
-      .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.rerunOf, run.id)))
-      .orderBy(asc(automationRuns.createdAt)),
-  ]);
-  const graph = (versions[0]?.graph ?? null) as Graph | null;
-  const shaped = numberOccurrences(
-    steps.map((s) => ({
-      id: s.id,
-      nodeId: s.nodeId,
-      nodeType: s.nodeType,
-      /** The step as drawn in the run's version ("Wait 2 days"). */
-      label: stepLabel(graph, s.nodeId, s.nodeType),
-      category: s.category,
-      status: s.status,
-      leg: s.leg,
-      input: s.input,
-      output: s.output,
-      error: s.error,
-      reason: s.reason,
-      startedAt: s.startedAt.toISOString(),
-      finishedAt: s.finishedAt?.toISOString() ?? null,
-      durationMs: s.durationMs,
-    })),
-  );
-  const outputs = new Map(steps.map((s) => [s.id, s.output]));
-  const stepsById = new Map(steps.map((s) => [s.id, s]));
-  const fates = await waitFates(
-    tenantId,
-    waits.filter((w) => w.status === "pending"),
-  );
-  const waitViews = waits.map((w) => ({
-    ...waitView(w),
-    label: stepLabel(graph, w.nodeId, w.nodeType),
-    stepId: w.stepId,
-    /** A pending wait: what it will do when it wakes, as things stand. */
-    fate: fates.get(w.id) ?? null,
-    /**
-     * A wait that woke but whose leg the wake table stopped (its step skipped, the run cancelled):
-     * why. Null for a wait that did resume.
-     */
-    cancelledAtWake: cancelledAtWake(w, w.stepId ? stepsById.get(w.stepId) : undefined, run),
-    /** For an approval: what was asked, of whom, and who decided what (null for other kinds). */
-    approval: w.kind === "approval" ? approvalInfo(w, w.stepId ? outputs.get(w.stepId) : null) : null,
-  }));
-  const earliest = waitViews
-    .filter((w) => w.status === "pending")
-    .sort((a, b) => a.resumeAt.localeCompare(b.resumeAt) || a.id.localeCompare(b.id))[0];
-  return {
-    ...summary(run, found.automationName, nextWaitOf(waitViews, shaped), found.entityData),
-    fate: run.status === "waiting" ? (earliest?.fate ?? null) : null,
-    awaitingApproval: run.status === "waiting" && waitViews.some((w) => w.approval?.state === "pending"),
-    event: run.event,
-    legs: run.legs,
-    steps: shaped,
-    waits: waitViews,
-    /** The graph of the version this run started on (null if that snapshot is gone). */
-    graph,
-    /** Each node's latest status in this run, for drawing the path taken on the canvas. */
-    nodeStatuses: nodeStatuses(shaped),
-    /** A re-run from a step: the step it started at (its label as drawn), else null. */
-    rerunFrom: run.rerunFrom
-      ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) }
-      : null,
-    /** The runs that re-ran this one, oldest first. */
-    reruns: reruns.map((r) => ({ id: r.id, status: r.status, createdAt: r.createdAt.toISOString() })),
-  };
-}
-
-/** Why a resumed wait's leg did not run: its step skipped at wake (or, lacking one, the run's reason). */
-function cancelledAtWake(
-  wait: typeof automationRunWaits.$inferSelect,
-  step: typeof automationRunSteps.$inferSelect | undefined,
-  run: RunRow,
-): string | null {
-  if (wait.status !== "resumed" || wait.kind === "later") return null;
-  if (step)
-    return step.status === "skipped" ? (step.reason ?? run.reason ?? "Cancelled when it woke.") : null;
-  return run.status === "cancelled" ? (run.reason ?? "Cancelled when it woke.") : null;
-}
-
-export type RunDetail = Awaited<ReturnType<typeof getRun>>;

@@ -20,7 +20,7 @@ import { platformCondition, PLATFORMS } from "@/lib/automations/insights/platfor
 import { RERUN_FROM, RERUNNABLE, type RerunFrom } from "./rerunnable";
 import { parseSubActionId } from "@/lib/automations/engine/sub-action";
 import { summariseNode } from "@/lib/automations/nodes/registry";
-import { getRun, type RunDetail } from "./history";
+import { getRun, type RunDetail } from "./detail";
 import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
 
 /**

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { startLaterRun } from "@/lib/automations/engine/later";
 import { laterSteps, thenProblem } from "./later-then";
-import { getRun, type RunDetail } from "./history";
+import { getRun, type RunDetail } from "./detail";
 import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
 
 /**

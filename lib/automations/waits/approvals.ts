@@ -25,22 +25,40 @@ export const decisionInput = z.strictObject({
   note: z.string().trim().max(2000, "is longer than 2,000 characters").optional(),
 });
 
+/** One approval (`GET /api/v1/approvals`, and the reply to a decision): its wait as the inbox shows it. */
 export interface ApprovalView {
+  /** The approval's wait: the id to decide it by. */
   waitId: string;
   runId: string;
   automationId: string;
+  /** The automation's current name (null when it was deleted since). */
   automationName: string | null;
   nodeId: string;
+  /** What the step asks ("Review order #1001"; "A decision" when it says nothing). */
   title: string;
+  /** Who may decide: editors and admins, or admins only. */
   approverRole: "editor" | "admin";
+  /** Pending until decided; timed out when its wait resumed without a decision; cancelled when dropped. */
   status: "pending" | "approved" | "rejected" | "timed_out" | "cancelled";
+  /** The record it is about, labelled as merchants name it (null for none, or an unknown domain). */
   entity: { domain: string; id: string; label: string } | null;
   askedAt: string;
+  /** When it times out, or would have for a decided one (a decision moves the wait's own time). */
   timesOutAt: string;
+  /** Who decided (an actor label), null while undecided. */
   decidedBy: string | null;
   decidedAt: string | null;
+  /** The decider's note. */
   note: string | null;
+  /** Why its wait was cancelled or dropped, in words. */
   reason: string | null;
+}
+
+/** A page of approvals (`GET /api/v1/approvals`). */
+export interface ApprovalPage {
+  items: ApprovalView[];
+  /** The cursor of the next page; null on the last. */
+  nextCursor: string | null;
 }
 
 function statusOf(wait: WaitRow): ApprovalView["status"] {
@@ -233,7 +251,7 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
 }
 
 /** Approvals of the shop: pending ones soonest to time out first, or all, newest first. */
-export async function listApprovals(tenantId: string, query: unknown = {}) {
+export async function listApprovals(tenantId: string, query: unknown = {}): Promise<ApprovalPage> {
   const q = parseOrThrow(approvalsQuery, query, "The approvals query is invalid");
   const w = automationRunWaits;
   const offset = q.cursor ? Number.parseInt(q.cursor, 10) || 0 : 0;

@@ -12,7 +12,8 @@ import { automationNames } from "@/lib/automations/store/automation-names";
 import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
 import { labelKey, stepLabels } from "@/lib/automations/engine/step-labels";
 import { finishRun } from "@/lib/automations/store/runs";
-import { waitFates, type WaitFate } from "./fate";
+import { waitFates } from "./fate";
+import { waitView, type WaitingItem, type WaitingPage, type WaitView } from "./view";
 import {
   cancelWait,
   countPendingWaits,
@@ -21,44 +22,8 @@ import {
   type WaitRow,
 } from "@/lib/automations/store/waits";
 
-export interface WaitView {
-  id: string;
-  kind: string;
-  status: string;
-  runId: string;
-  automationId: string;
-  nodeId: string;
-  nodeType: string;
-  resumeAt: string;
-  reason: string | null;
-  entity: { domain: string; id: string | null };
-  /** For a later step: its key, step name and what it hands back. */
-  key: string | null;
-  step: string | null;
-  then: unknown;
-  createdAt: string;
-  resolvedAt: string | null;
-}
-
-export function waitView(w: WaitRow): WaitView {
-  return {
-    id: w.id,
-    kind: w.kind,
-    status: w.status,
-    runId: w.runId,
-    automationId: w.automationId,
-    nodeId: w.nodeId,
-    nodeType: w.nodeType,
-    resumeAt: w.resumeAt.toISOString(),
-    reason: w.reason,
-    entity: { domain: w.event.domain, id: w.event.entityId },
-    key: w.key,
-    step: w.kind === "later" ? String(w.event.payload.step ?? "") : null,
-    then: w.kind === "later" ? (w.event.payload.then ?? null) : null,
-    createdAt: w.createdAt.toISOString(),
-    resolvedAt: w.resolvedAt?.toISOString() ?? null,
-  };
-}
+// The views of a wait are declared in view.ts; they are imported from here as before.
+export { waitView, type WaitingItem, type WaitingPage, type WaitView } from "./view";
 
 async function loadWait(tenantId: string, waitId: string): Promise<WaitRow> {
   if (!isUuid(waitId)) throw notFound("That wait");
@@ -193,22 +158,15 @@ export const waitingQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-export interface WaitingItem extends WaitView {
-  /** The automation's current name (null when it was deleted since). */
-  automationName: string | null;
-  /** A pending wait: what it will do when it wakes, as things stand (null for a later step, or dropped). */
-  fate: WaitFate | null;
-  /** The step it waits at as drawn in the run's version ("Wait 2 days"). */
-  label: string;
-  /** The record by what merchants call it ("Order #1022 · €65.00 · …"), null for none. */
-  entityLabel: string | null;
-}
-
 /**
  * The Waiting list: pending waits soonest first (keyset on resume time), and the most recent waits
  * dropped because the automation was off or edited, with that reason.
  */
-export async function listWaiting(tenantId: string, automationId: string | null, query: unknown = {}) {
+export async function listWaiting(
+  tenantId: string,
+  automationId: string | null,
+  query: unknown = {},
+): Promise<WaitingPage> {
   const q = parseOrThrow(waitingQuery, query, "The waiting query is invalid");
   if (automationId) {
     if (!isUuid(automationId)) throw notFound("That automation");

@@ -14,19 +14,32 @@ export const tasksQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+/** One staff task (`GET /api/v1/tasks`, and the reply to completing one). */
 export interface TaskView {
   id: string;
   title: string;
   status: "open" | "done";
+  /** Whom the flow assigned it to, as the step said (free text). */
   assignee: string | null;
+  /** The record it is about, or null for none. */
   entity: { domain: string; id: string } | null;
   dueAt: string | null;
+  /** The run that created it (null once that run is purged). */
   runId: string | null;
   nodeId: string | null;
+  /** The automation of that run (null without one; always null in the reply to completing a task). */
   automationId: string | null;
+  /** That automation's current name (null when it was deleted since, or with no automation id). */
   automationName: string | null;
   doneAt: string | null;
   createdAt: string;
+}
+
+/** A page of tasks (`GET /api/v1/tasks`). */
+export interface TaskPage {
+  items: TaskView[];
+  /** The cursor of the next page; null on the last. */
+  nextCursor: string | null;
 }
 
 type TaskRow = typeof staffTasks.$inferSelect;
@@ -49,7 +62,7 @@ function taskView(t: TaskRow, automationId: string | null, automationName: strin
 }
 
 /** Tasks of one status, newest first, keyset-paginated on (created_at, id) over `staff_tasks_tenant_idx`. */
-export async function listTasks(tenantId: string, query: unknown = {}) {
+export async function listTasks(tenantId: string, query: unknown = {}): Promise<TaskPage> {
   const q = parseOrThrow(tasksQuery, query, "The tasks query is invalid");
   const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
   const t = staffTasks;

@@ -1,0 +1,257 @@
+import { and, asc, eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import {
+  automationRuns,
+  automationRunSteps,
+  automationRunWaits,
+  automations,
+  automationVersions,
+  entities,
+  type RunEvent,
+  type RunStatus,
+  type StepStatus,
+} from "@/lib/db/schema";
+import { approvalInfo, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
+import type { Graph } from "@/lib/automations/graph/schema";
+import { stepLabel } from "@/lib/automations/engine/step-labels";
+import { waitFates, type WaitFate } from "@/lib/automations/waits/fate";
+import { waitView, type WaitView } from "@/lib/automations/waits/view";
+import type { WaitRow } from "@/lib/automations/store/waits";
+import { isUuid, notFound } from "@/lib/errors";
+import { nextWaitOf, nodeStatuses, numberOccurrences } from "./timeline";
+import { entityJoin, summary, type RunRow, type RunSummary } from "./summary";
+
+/** One step of a run (`GET /api/v1/runs/{id}`): a node as it ran in one leg. */
+export interface RunStep {
+  id: string;
+  nodeId: string;
+  nodeType: string;
+  /** The step as drawn in the run's version ("Wait 2 days"). */
+  label: string;
+  /** The node's category: `trigger`, `condition`, `action` or `wait`. */
+  category: string;
+  status: StepStatus;
+  /** The leg it ran in: 1 from the trigger, one more for each resume. */
+  leg: number;
+  input: Record<string, unknown> | null;
+  output: Record<string, unknown> | null;
+  error: string | null;
+  /** Why it was skipped or stopped, in words. */
+  reason: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  /** Which time its node ran in this run: 1, 2, … (a node runs at most once a leg). */
+  occurrence: number;
+  /** The step's key on the timeline: `nodeId#occurrence` ("tag#2"). */
+  key: string;
+}
+
+/** One wait of a run, as its detail shows it. */
+export interface RunWait extends WaitView {
+  /** The step it waits at as drawn in the run's version ("Wait 2 days"). */
+  label: string;
+  /** The wait's own step row (none for a `later`, whose run goes on). */
+  stepId: string | null;
+  /** A pending wait: what it will do when it wakes, as things stand. */
+  fate: WaitFate | null;
+  /**
+   * A wait that woke but whose leg the wake table stopped (its step skipped, the run cancelled):
+   * why. Null for a wait that did resume.
+   */
+  cancelledAtWake: string | null;
+  /** For an approval: what was asked, of whom, and who decided what (null for other kinds). */
+  approval: ApprovalInfo | null;
+}
+
+/** A run that re-ran this one. */
+export interface RerunLink {
+  id: string;
+  status: RunStatus;
+  createdAt: string;
+}
+
+/** One run with every step of every leg, its waits and the graph it ran on (`GET /api/v1/runs/{id}`). */
+export interface RunDetail extends RunSummary {
+  /** The trigger event as the run keeps it. */
+  event: RunEvent;
+  /** How many legs the run has run. */
+  legs: number;
+  /** Every step of every leg, by leg, then by place in the plan. */
+  steps: RunStep[];
+  /** Its waits, oldest first. */
+  waits: RunWait[];
+  /** The graph of the version this run started on (null if that snapshot is gone). */
+  graph: Graph | null;
+  /** Each node's latest status in this run, for drawing the path taken on the canvas. */
+  nodeStatuses: Record<string, string>;
+  /** A re-run from a step: the step it started at (its label as drawn), else null. */
+  rerunFrom: { nodeId: string; label: string } | null;
+  /** The runs that re-ran this one, oldest first. */
+  reruns: RerunLink[];
+}
+
+type StepRow = typeof automationRunSteps.$inferSelect;
+
+/** The run's row, with its automation's name and its record's data (null once either is gone). */
+interface FoundRun {
+  run: RunRow;
+  automationName: string | null;
+  entityData: Record<string, unknown> | null;
+}
+
+/** What a run's detail is made of besides its row, read side by side. */
+interface RunParts {
+  steps: StepRow[];
+  waits: WaitRow[];
+  graph: Graph | null;
+  reruns: RerunLink[];
+}
+
+/** One run with every step of every leg, in order, its waits, and the graph of its version. */
+export async function getRun(tenantId: string, id: string): Promise<RunDetail> {
+  const found = await loadRun(tenantId, id);
+  const parts = await loadParts(tenantId, found.run);
+  const steps = shapeSteps(parts.steps, parts.graph);
+  const waits = await shapeWaits(tenantId, found.run, parts);
+  return assemble(found, parts, steps, waits);
+}
+
+/** The run of this shop with this id; 404 for another shop's, or an id that could never exist. */
+async function loadRun(tenantId: string, id: string): Promise<FoundRun> {
+  if (!isUuid(id)) throw notFound("That run");
+  const [found] = await getDb()
+    .select({ run: automationRuns, automationName: automations.name, entityData: entities.data })
+    .from(automationRuns)
+    .leftJoin(automations, eq(automations.id, automationRuns.automationId))
+    .leftJoin(entities, entityJoin())
+    .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.id, id)));
+  if (!found) throw notFound("That run");
+  return found;
+}
+
+/** The run's steps, waits, version graph and re-runs, in four queries at once. */
+async function loadParts(tenantId: string, run: RunRow): Promise<RunParts> {
+  const [steps, waits, graph, reruns] = await Promise.all([
+    loadSteps(run.id),
+    loadWaits(tenantId, run.id),
+    loadGraph(run),
+    loadReruns(tenantId, run.id),
+  ]);
+  return { steps, waits, graph, reruns };
+}
+
+/** Every step of every leg: by leg, then by place in the plan. */
+function loadSteps(runId: string): Promise<StepRow[]> {
+  const s = automationRunSteps;
+  return getDb()
+    .select()
+    .from(s)
+    .where(eq(s.runId, runId))
+    .orderBy(asc(s.leg), asc(s.position), asc(s.startedAt));
+}
+
+/** The run's waits, oldest first. */
+function loadWaits(tenantId: string, runId: string): Promise<WaitRow[]> {
+  const w = automationRunWaits;
+  return getDb()
+    .select()
+    .from(w)
+    .where(and(eq(w.tenantId, tenantId), eq(w.runId, runId)))
+    .orderBy(asc(w.createdAt));
+}
+
+/** The graph of the version the run started on, or null when that snapshot is gone. */
+async function loadGraph(run: RunRow): Promise<Graph | null> {
+  const v = automationVersions;
+  const [version] = await getDb()
+    .select({ graph: v.graph })
+    .from(v)
+    .where(and(eq(v.automationId, run.automationId), eq(v.version, run.automationVersion)));
+  return (version?.graph ?? null) as Graph | null;
+}
+
+/** The runs that re-ran this one, oldest first. */
+async function loadReruns(tenantId: string, runId: string): Promise<RerunLink[]> {
+  const r = automationRuns;
+  const rows = await getDb()
+    .select({ id: r.id, status: r.status, createdAt: r.createdAt })
+    .from(r)
+    .where(and(eq(r.tenantId, tenantId), eq(r.rerunOf, runId)))
+    .orderBy(asc(r.createdAt));
+  return rows.map((row) => ({ id: row.id, status: row.status, createdAt: row.createdAt.toISOString() }));
+}
+
+/** The steps as the timeline shows them: labelled as drawn, each node's occurrences numbered. */
+function shapeSteps(steps: StepRow[], graph: Graph | null): RunStep[] {
+  return numberOccurrences(
+    steps.map((s) => ({
+      id: s.id,
+      nodeId: s.nodeId,
+      nodeType: s.nodeType,
+      label: stepLabel(graph, s.nodeId, s.nodeType),
+      category: s.category,
+      status: s.status,
+      leg: s.leg,
+      input: s.input,
+      output: s.output,
+      error: s.error,
+      reason: s.reason,
+      startedAt: s.startedAt.toISOString(),
+      finishedAt: s.finishedAt?.toISOString() ?? null,
+      durationMs: s.durationMs,
+    })),
+  );
+}
+
+/** The waits with their labels, the pending ones' fates, and for an approval what it asked. */
+async function shapeWaits(tenantId: string, run: RunRow, parts: RunParts): Promise<RunWait[]> {
+  const stepsById = new Map(parts.steps.map((s) => [s.id, s]));
+  const fates = await waitFates(
+    tenantId,
+    parts.waits.filter((w) => w.status === "pending"),
+  );
+  return parts.waits.map((w) => {
+    const step = w.stepId ? stepsById.get(w.stepId) : undefined;
+    return {
+      ...waitView(w),
+      label: stepLabel(parts.graph, w.nodeId, w.nodeType),
+      stepId: w.stepId,
+      fate: fates.get(w.id) ?? null,
+      cancelledAtWake: cancelledAtWake(w, step, run),
+      approval: w.kind === "approval" ? approvalInfo(w, step?.output) : null,
+    };
+  });
+}
+
+/** The detail: the run's summary, then what it is made of. */
+function assemble(found: FoundRun, parts: RunParts, steps: RunStep[], waits: RunWait[]): RunDetail {
+  const { run } = found;
+  const { graph } = parts;
+  const earliest = waits
+    .filter((w) => w.status === "pending")
+    .sort((a, b) => a.resumeAt.localeCompare(b.resumeAt) || a.id.localeCompare(b.id))[0];
+  return {
+    ...summary(run, found.automationName, nextWaitOf(waits, steps), found.entityData),
+    fate: run.status === "waiting" ? (earliest?.fate ?? null) : null,
+    awaitingApproval: run.status === "waiting" && waits.some((w) => w.approval?.state === "pending"),
+    event: run.event,
+    legs: run.legs,
+    steps,
+    waits,
+    graph,
+    nodeStatuses: nodeStatuses(steps),
+    rerunFrom: run.rerunFrom
+      ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) }
+      : null,
+    reruns: parts.reruns,
+  };
+}
+
+/** Why a resumed wait's leg did not run: its step skipped at wake (or, lacking one, the run's reason). */
+function cancelledAtWake(wait: WaitRow, step: StepRow | undefined, run: RunRow): string | null {
+  if (wait.status !== "resumed" || wait.kind === "later") return null;
+  if (step)
+    return step.status === "skipped" ? (step.reason ?? run.reason ?? "Cancelled when it woke.") : null;
+  return run.status === "cancelled" ? (run.reason ?? "Cancelled when it woke.") : null;
+}
