@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit";
-import { type Caller } from "@/lib/identity/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automations } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";

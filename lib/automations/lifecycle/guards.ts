@@ -1,4 +1,4 @@
-import { type Caller } from "@/lib/identity/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { type Tx } from "@/lib/db/client";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { graphSchema, MAX_GRAPH_BYTES, type Graph } from "@/lib/automations/graph/schema";

@@ -27,7 +27,13 @@ export interface AutomationListItem {
   builtin: boolean;
 }
 
-export async function listAutomations(tenantId: string, query: unknown = {}) {
+/** A page of the automations list, newest change first; `nextCursor` is null on the last page. */
+export interface AutomationPage {
+  items: AutomationListItem[];
+  nextCursor: string | null;
+}
+
+export async function listAutomations(tenantId: string, query: unknown = {}): Promise<AutomationPage> {
   const { q, status, cursor, limit } = parseOrThrow(listQuery, query, "The list query is invalid");
   const after = cursor ? decodeCursor(cursor) : null;
   const rows = await getDb()
@@ -47,7 +53,7 @@ export async function listAutomations(tenantId: string, query: unknown = {}) {
       and(
         eq(automations.tenantId, tenantId),
         status ? eq(automations.status, status) : sql`${automations.status} <> 'archived'`,
-        q ? ilike(automations.name, `%${q.replace(/[%_\\]/g, "\\@@BODY@@")}%`) : undefined,
+        q ? ilike(automations.name, `%${q.replace(/[%_\\]/g, "\\$&")}%`) : undefined,
         afterCursor(automations.updatedAt, automations.id, after),
       ),
     )

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Caller } from "@/lib/identity/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automationHookTokens, automations } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";

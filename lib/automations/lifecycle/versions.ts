@@ -1,14 +1,30 @@
 import { and, desc, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit";
-import { type Caller } from "@/lib/identity/caller";
+import type { Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automationVersions } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { automationSubject, view, loadRow, type AutomationView } from "./read";
 import { assertMayChange } from "./guards";
 import { publishGraph } from "./publish";
+import type { Graph } from "@/lib/automations/graph/schema";
+import type { InFlightPolicy } from "./policies";
 
-export async function listVersions(tenantId: string, id: string) {
+/** One published version of an automation, as the Versions tab and `GET …/versions` show it. */
+export interface VersionView {
+  version: number;
+  name: string;
+  graph: Graph;
+  inFlightPolicy: InFlightPolicy;
+  /** What the publisher wrote when publishing ("" when nothing). */
+  note: string;
+  author: string;
+  createdAt: string;
+  /** True for the version runs start on now. */
+  active: boolean;
+}
+
+export async function listVersions(tenantId: string, id: string): Promise<VersionView[]> {
   const row = await loadRow(getDb(), tenantId, id);
   const versions = await getDb()
     .select()
