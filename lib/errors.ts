@@ -72,3 +72,8 @@ const uuid = z.uuid();
 export function isUuid(value: string): boolean {
   return uuid.safeParse(value).success;
 }
+
+/** What a caught value says: an Error's message, anything else as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -2,6 +2,7 @@ import { dataRoot, databaseUrl, startOrFindEmbedded, type EmbeddedCluster } from
 import path from "node:path";
 import postgres from "postgres";
 import { recycleDb } from "./client";
+import { messageOf } from "@/lib/errors";
 
 let cluster: EmbeddedCluster | null = null;
 
@@ -102,7 +103,7 @@ export async function whileDatabaseUnavailable<T>(
     } catch (error) {
       if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
       if (attempt === 1) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOf(error);
         console.warn(
           `The database is not available yet (${message}); ${what} will be tried again every second.`,
         );

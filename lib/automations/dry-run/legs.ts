@@ -14,6 +14,7 @@ import { conditionDetail, stepHeading, waitDetail } from "./describe";
 import { tryAction } from "./effect";
 import type { DryRunStep, Trail } from "./result";
 import { DRY_RUN_ID, type DryRunStart } from "./start";
+import { messageOf } from "@/lib/errors";
 
 /**
  * The legs of a dry run, walked as a run walks them: each built by `newLeg`, planned by the
@@ -40,10 +41,6 @@ interface PendingLeg {
   waitStep?: DryRunStep;
   /** The one out to follow from `start`: an approval's, which a dry run takes as timed out. */
   startHandle?: string;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The dry run's mode of the engine's walk: conditions and waits written down, waits queued. */

@@ -8,12 +8,9 @@ import { createWaits } from "@/lib/automations/store/waits";
 import { actionDone, endBranch } from "./advance";
 import { actionContext, dedupeKey, redact, waitOf } from "./leg";
 import type { Leg, LegHooks } from "./leg-state";
+import { messageOf } from "@/lib/errors";
 
 const DEFAULT_RESEND_REASON = "Re-sent after an interruption, with the same Idempotency-Key.";
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Takes a leg's outside action: records the delivery `sending` (or, re-sending after a crash,

@@ -17,6 +17,7 @@ import { parseSubActionId } from "./sub-action";
 import type { Leg, RecordedAction } from "./leg-state";
 import { executeLegs } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
+import { messageOf } from "@/lib/errors";
 
 /**
  * The leg pipeline: every leg of every run — a first leg from its trigger, a resumed leg from its
@@ -220,7 +221,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       stops.push({
         claim,
         status: "failed",
-        message: error instanceof Error ? error.message : String(error),
+        message: messageOf(error),
       });
       continue;
     }

@@ -7,6 +7,7 @@ import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
 import type { WaitKind } from "@/lib/db/schema";
 import { actionContext, templateContext, type LegContext } from "./leg";
 import type { PlannedStep } from "./interpreter";
+import { messageOf } from "@/lib/errors";
 
 /**
  * Turns a planned step into what will be done, with templates filled from the leg as it is at
@@ -32,10 +33,6 @@ export type PreparedAction =
       params?: Record<string, unknown>;
       request?: Record<string, unknown>;
     };
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** `templates`: the step's template context, when the caller renders with it too (the dry run). */
 export function prepareAction(

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { messageOf } from "@/lib/errors";
 
 /**
  * Terminology
@@ -210,7 +211,7 @@ export class WakeTimer {
     } catch (error) {
       await this.release(
         jobs.map((j) => j.jobId),
-        error instanceof Error ? error.message : String(error),
+        messageOf(error),
       );
       throw error;
     }
@@ -229,7 +230,7 @@ export class WakeTimer {
       if (waitIds.length > 0) await this.resume(waitIds);
     } catch (error) {
       console.error(`Resuming ${waitIds.length} waits on time failed; their jobs will retry them.`, error);
-      await this.release(jobIds, error instanceof Error ? error.message : String(error));
+      await this.release(jobIds, messageOf(error));
       return;
     }
     try {

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getDb } from "@/lib/db/client";
 import { outboxEmails } from "@/lib/db/schema";
+import { messageOf } from "@/lib/errors";
 
 let transport: Transporter | null = null;
 
@@ -27,7 +28,7 @@ export async function sendOutboxEmail(outboxId: string): Promise<void> {
   } catch (error) {
     await getDb()
       .update(outboxEmails)
-      .set({ error: error instanceof Error ? error.message : String(error) })
+      .set({ error: messageOf(error) })
       .where(eq(outboxEmails.id, outboxId));
     throw error; // graphile-worker retries with backoff
   }
