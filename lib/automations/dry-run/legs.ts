@@ -7,7 +7,7 @@ import {
 import { evaluatorFor } from "@/lib/automations/engine/evaluate";
 import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "@/lib/automations/engine/interpreter";
 import { newLeg } from "@/lib/automations/engine/leg";
-import type { Leg } from "@/lib/automations/engine/leg-state";
+import { startingLeg, type Leg } from "@/lib/automations/engine/leg-state";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
 import { registry } from "@/lib/automations/nodes/registry";
 import { conditionDetail, stepHeading, waitDetail } from "./describe";
@@ -133,15 +133,7 @@ function planLeg(run: DryRunOf, start: DryRunStart, trail: Trail, pending: Pendi
   }
   for (const step of walk.steps) trail.nodeIds.add(step.nodeId);
   for (const id of walk.edgeIds) trail.edgeIds.add(id);
-  return {
-    ctx,
-    graph: start.graph,
-    plan: walk.steps,
-    cursor: 0,
-    recorded: null,
-    opening: null,
-    outside: null,
-  };
+  return startingLeg(ctx, start.graph, walk.steps);
 }
 
 /** Walks every leg of the run, in the order their waits come due, into `trail`. */

@@ -5,7 +5,7 @@ import type { PlannedStep } from "./interpreter";
 import type { LegContext } from "./leg";
 
 /*
- * The state of a leg while the pipeline executes it, and the hooks through which the pipeline
+ * The state of a leg while the pipeline executes it (and where it starts), and the hooks through which the pipeline
  * finishes what a phase cannot. Its own module so that the phase, its follow-up and the outside
  * step share the type without importing one another.
  */
@@ -49,4 +49,14 @@ export interface LegHooks {
   onError(leg: Leg, error: unknown): Promise<void>;
   /** A guard stopped the leg: its run fails with this reason. */
   stop(leg: Leg, reason: string): Promise<void>;
+}
+
+/** A leg at the start of its plan, nothing recorded yet: how a run's leg and a dry run's begin. */
+export function startingLeg(
+  ctx: LegContext,
+  graph: Graph,
+  plan: PlannedStep[],
+  opening: Leg["opening"] = null,
+): Leg {
+  return { ctx, graph, plan, cursor: 0, recorded: null, opening, outside: null };
 }

@@ -14,7 +14,7 @@ import { followUpOf } from "./follow-up";
 import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON, type PlannedStep } from "./interpreter";
 import { newLeg } from "./leg";
 import { parseSubActionId } from "./sub-action";
-import type { Leg, RecordedAction } from "./leg-state";
+import { startingLeg, type Leg, type RecordedAction } from "./leg-state";
 import { executeLegs } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
 import { messageOf } from "@/lib/errors";
@@ -231,15 +231,12 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     }
     if (decision.version.version !== claim.automationVersion)
       moved.push({ id: claim.runId, version: decision.version.version });
-    const leg: Leg = {
+    const leg = startingLeg(
       ctx,
-      graph: decision.version.graph,
+      decision.version.graph,
       plan,
-      cursor: 0,
-      recorded: null,
-      opening: claim.wait ? { stepId: claim.wait.stepId, note: decision.note } : null,
-      outside: null,
-    };
+      claim.wait ? { stepId: claim.wait.stepId, note: decision.note } : null,
+    );
     legs.push(leg);
     claimOf.set(leg, claim);
   }
