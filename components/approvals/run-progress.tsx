@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { fetchJson, POLL_MS } from "@/components/runs/fetch-json";
 import { RunLink } from "@/components/runs/run-link";
 import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "@/components/runs/run-status";
-import type { RunDetail } from "@/lib/automations/runs/history";
+import type { RunDetail } from "@/lib/automations/runs/detail";
 
 /**
  * Where a decided approval's run is now, live: its status badge (polled until the run has ended)

@@ -8,7 +8,7 @@ import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { hasRole, type Role } from "@/lib/identity/roles";
-import type { RunDetail as RunDetailData } from "@/lib/automations/runs/history";
+import type { RunDetail as RunDetailData } from "@/lib/automations/runs/detail";
 import { formatDuration } from "./duration";
 import { HandedBack } from "./handed-back";
 import { EntityLink } from "./entity-link";

@@ -2,7 +2,7 @@ import { ApprovalStep } from "@/components/approvals/approval-step";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/identity/roles";
 import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
-import type { RunStep, RunWait } from "@/lib/automations/runs/history";
+import type { RunStep, RunWait } from "@/lib/automations/runs/detail";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";
 import { JsonBlock } from "./json-block";

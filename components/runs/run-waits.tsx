@@ -2,7 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
-import type { RunWait } from "@/lib/automations/runs/history";
+import type { RunWait } from "@/lib/automations/runs/detail";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";

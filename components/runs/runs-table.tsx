@@ -5,7 +5,7 @@ import Link from "next/link";
 import { Pager } from "@/components/entities/pager";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
-import type { RunSummary } from "@/lib/automations/runs/history";
+import type { RunSummary } from "@/lib/automations/runs/summary";
 import { formatDuration } from "./duration";
 import { EntityLink } from "./entity-link";
 import { fetchJson, POLL_MS } from "./fetch-json";

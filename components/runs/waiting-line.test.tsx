@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import type { RunStep } from "@/lib/automations/runs/history";
+import type { RunStep } from "@/lib/automations/runs/detail";
 import { numberOccurrences } from "@/lib/automations/runs/timeline";
 import { ShopTimeZoneProvider } from "@/components/ui/shop-time";
 import { RunTimeline } from "./run-timeline";

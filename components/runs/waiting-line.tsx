@@ -4,7 +4,7 @@ import { useSyncExternalStore } from "react";
 import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } from "@/components/ui/clock";
 import { exactTitle } from "@/components/ui/format";
 import { useShopTimeZone } from "@/components/ui/shop-time";
-import type { RunSummary } from "@/lib/automations/runs/history";
+import type { RunSummary } from "@/lib/automations/runs/summary";
 import { ResumesIn } from "./resumes-in";
 import { clockTime, retryingText } from "./retrying";
 

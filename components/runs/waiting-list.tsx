@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalAsk } from "@/lib/automations/waits/approval-reads";
-import type { WaitingItem } from "@/lib/automations/waits/waits";
+import type { WaitingItem } from "@/lib/automations/waits/view";
 import { EntityLink } from "./entity-link";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS } from "./run-status";

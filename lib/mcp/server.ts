@@ -7,7 +7,8 @@ import { decideApproval, decisionInput } from "@/lib/automations/waits/approvals
 import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { laterSteps } from "@/lib/automations/runs/later-then";
 import { runForRecord, runForRecordInput } from "@/lib/automations/runs/for-record";
-import { getRun, listRuns, runsQuery } from "@/lib/automations/runs/history";
+import { getRun } from "@/lib/automations/runs/detail";
+import { listRuns, runsQuery } from "@/lib/automations/runs/history";
 import { draftInput, saveDraft } from "@/lib/automations/lifecycle/save-draft";
 import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { listAutomations, listQuery } from "@/lib/automations/lifecycle/list";

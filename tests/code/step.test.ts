@@ -2,7 +2,7 @@ import http from "node:http";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { getDb } from "@/lib/db/client";
 import {
   actionDeliveries,

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { executeRun } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps } from "@/lib/db/schema";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { GET as runsRoute } from "@/app/api/v1/runs/route";
-import type { RunSummary } from "@/lib/automations/runs/history";
+import type { RunSummary } from "@/lib/automations/runs/summary";
 import { entityActivity } from "@/lib/entities/activity";
 import { deleteEntity, upsertEntity } from "@/lib/entities/service";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";

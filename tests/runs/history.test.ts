@@ -10,9 +10,10 @@ import { POST as cancelShopWaitsRoute } from "@/app/api/v1/waiting/cancel-all/ro
 import { GET as waitingRoute } from "@/app/api/v1/waiting/route";
 import { POST as cancelRoute } from "@/app/api/v1/waits/[id]/cancel/route";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
-import type { RunDetail, RunSummary } from "@/lib/automations/runs/history";
+import type { RunDetail } from "@/lib/automations/runs/detail";
+import type { RunSummary } from "@/lib/automations/runs/summary";
 import type { TaskView } from "@/lib/automations/work/tasks";
-import type { WaitingItem } from "@/lib/automations/waits/waits";
+import type { WaitingItem } from "@/lib/automations/waits/view";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

@@ -1,7 +1,8 @@
 import http from "node:http";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getRun, listRuns } from "@/lib/automations/runs/history";
+import { getRun } from "@/lib/automations/runs/detail";
+import { listRuns } from "@/lib/automations/runs/history";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

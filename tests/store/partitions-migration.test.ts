@@ -5,7 +5,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { getRun } from "@/lib/automations/runs/history";
+import { getRun } from "@/lib/automations/runs/detail";
 import { createDatabaseIfMissing } from "@/lib/db/connection";
 import { databaseUrl } from "@/lib/db/embedded";
 import { MIGRATIONS_FOLDER, migrateDatabase } from "@/lib/migrate";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { getDb } from "@/lib/db/client";
 import { automationRunSteps } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

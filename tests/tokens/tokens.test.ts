@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { getDb } from "@/lib/db/client";
 import { outboxEmails, tenants } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

@@ -1,4 +1,4 @@
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { StepStatusTone } from "./step-nodes";
 
 const OUTCOMES: Record<DryRunResult["steps"][number]["outcome"], { label: string; tone: StepStatusTone }> = {

@@ -7,7 +7,7 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { ActiveToggleNotices } from "@/components/automations/active-toggle";
 import { addTargetLabel, nextAddTarget, type AddTarget } from "@/lib/automations/editor/add-target";
 import type { EditorFirstPaint } from "@/lib/automations/editor/first-paint";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { catalogOf, effectiveDomainIn } from "@/lib/automations/nodes/catalog";
 import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
 import type { AutomationView } from "@/lib/automations/lifecycle/read";

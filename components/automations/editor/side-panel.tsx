@@ -1,7 +1,7 @@
 "use client";
 
 import { useOnceTrue } from "./use-once-true";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import type { ReadyIssue } from "@/lib/automations/review/validate";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";

@@ -2,7 +2,7 @@
 
 import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";

@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import { highlightEdges, issueEdgeIds, issuesByNode } from "@/lib/automations/editor/decorations";
 import { toFlow, type StepEdge, type StepNode } from "@/lib/automations/editor/flow";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { ReadyIssue } from "@/lib/automations/review/validate";
 import type { NodeLookup } from "@/lib/automations/nodes/catalog";

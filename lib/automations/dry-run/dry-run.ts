@@ -10,8 +10,6 @@ import { walkLegs } from "./legs";
 import type { DryRunResult, Trail } from "./result";
 import { graphToTry, startOf, triggerStep, type DryRunStart } from "./start";
 
-export type { DryRunEmail, DryRunResult, DryRunStep } from "./result";
-
 /**
  * The dry run ("try it now", seed 003): the leg pipeline in a mode that takes no effect. It walks
  * an automation's graph leg by leg against a real record or a pasted payload and says what each

@@ -59,10 +59,6 @@ export interface RunPage {
   nextCursor: string | null;
 }
 
-// A run's detail is read in detail.ts; the run history's reads are imported from here.
-export { getRun, type RerunLink, type RunDetail, type RunStep, type RunWait } from "./detail";
-export type { RunSummary } from "./summary";
-
 /**
  * Runs, newest first, keyset-paginated on (created_at, id). Every filter combination the UI offers
  * is one range scan of an index that starts with the tenant (see the indexes of

@@ -23,7 +23,6 @@ import {
 } from "@/lib/automations/store/waits";
 
 // The views of a wait are declared in view.ts; they are imported from here as before.
-export { waitView, type WaitingItem, type WaitingPage, type WaitView } from "./view";
 
 async function loadWait(tenantId: string, waitId: string): Promise<WaitRow> {
   if (!isUuid(waitId)) throw notFound("That wait");

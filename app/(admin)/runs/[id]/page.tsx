@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunDetail } from "@/components/runs/run-detail";
 import { requireCaller } from "@/lib/auth/session";
-import { getRun } from "@/lib/automations/runs/history";
+import { getRun } from "@/lib/automations/runs/detail";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Run" };

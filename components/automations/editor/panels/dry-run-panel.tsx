@@ -4,7 +4,7 @@ import { useId, useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Label } from "@/components/ui/form";
 import { dryRunAction } from "@/lib/actions/automations/dry-run";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { DOMAIN_LABELS, isDomain } from "@/lib/domains/domains";
 import { DryRunResults } from "./dry-run-results";

@@ -6,7 +6,7 @@ import { cn } from "@/components/ui/cn";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { EmailPreview } from "@/components/outbox/email-preview";
-import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult, DryRunStep } from "@/lib/automations/dry-run/result";
 import { groupByLeg } from "@/lib/automations/runs/timeline";
 import { outcomeText } from "./panel-text";
 

@@ -1,4 +1,4 @@
-import type { DryRunStep } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunStep } from "@/lib/automations/dry-run/result";
 import { showValue, type GraphDiff, type NodeRef } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
 

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test, vi } from "vitest";
-import type { DryRunResult } from "@/lib/automations/dry-run/dry-run";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { DryRunPanel } from "./dry-run-panel";
 import { DryRunResults } from "./dry-run-results";
