@@ -140,6 +140,18 @@ describe("retries", () => {
     ).toEqual([]);
   });
 
+  test("retry { attempts: 1 } alone is accepted (the rest take SPEC's defaults) and turns retries off: a 503 fails at once", async () => {
+    script.set("/once", [{ status: 503 }]);
+    const id = await callFlow("/once", { attempts: 1 });
+    await pay("o-1");
+    const run = await runOf(id);
+    expect((await until(run.id, ["succeeded", "partial", "failed"])).status).toBe("failed");
+    expect(seen.get("/once")).toHaveLength(1);
+    expect(
+      await getDb().select().from(automationRunWaits).where(eq(automationRunWaits.runId, run.id)),
+    ).toEqual([]);
+  });
+
   test("a Retry-After of 2 s is honoured; after the last attempt the step fails and its branch ends", async () => {
     script.set("/busy", [{ status: 429, headers: { "retry-after": "2" } }]);
     const id = await callFlow("/busy", { attempts: 2, backoff: "exponential", initialSeconds: 1 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { backoffMs, DEFAULT_RETRY, describeRetry } from "./retry";
+import { backoffMs, DEFAULT_RETRY, describeRetry, retryParams } from "./retry";
 
 describe("retry schedule", () => {
   test("exponential doubles from the first wait, fixed does not, an hour at most", () => {
@@ -17,5 +17,19 @@ describe("retry schedule", () => {
       "On failure: retry 3 times, waiting 30 s, then 1 min, 2 min.",
     );
     expect(describeRetry({ ...DEFAULT_RETRY, attempts: 1 })).toBe("On failure: no retries.");
+  });
+  test("a setting left out takes SPEC's default, so { attempts: 1 } alone turns retries off", () => {
+    expect(retryParams.parse({ attempts: 1 })).toEqual({
+      attempts: 1,
+      backoff: "exponential",
+      initialSeconds: 30,
+    });
+    expect(retryParams.parse({ backoff: "fixed" })).toEqual({
+      attempts: 3,
+      backoff: "fixed",
+      initialSeconds: 30,
+    });
+    expect(retryParams.safeParse({ attempts: 11 }).success).toBe(false);
+    expect(retryParams.safeParse({ attempts: 2, pause: 5 }).success).toBe(false);
   });
 });

@@ -7,15 +7,22 @@ import { integer, paramsObject } from "./params";
  * with the same function the engine computes it with.
  */
 
-export const retryParams = paramsObject({
-  attempts: integer(1, 10),
-  backoff: z.enum(["exponential", "fixed"], { error: "must be 'exponential' or 'fixed'" }),
-  initialSeconds: integer(1, 3600),
-});
-export type RetryParams = z.infer<typeof retryParams>;
+const BACKOFFS = ["exponential", "fixed"] as const;
 
 /** 3 attempts, 30 s then 1 min between them. `attempts: 1` turns retries off. */
-export const DEFAULT_RETRY: RetryParams = { attempts: 3, backoff: "exponential", initialSeconds: 30 };
+export const DEFAULT_RETRY = { attempts: 3, backoff: "exponential", initialSeconds: 30 } as const satisfies {
+  attempts: number;
+  backoff: (typeof BACKOFFS)[number];
+  initialSeconds: number;
+};
+
+/** Each setting left out takes SPEC's default: `{ attempts: 1 }` alone turns retries off. */
+export const retryParams = paramsObject({
+  attempts: integer(1, 10).default(DEFAULT_RETRY.attempts),
+  backoff: z.enum(BACKOFFS, { error: "must be 'exponential' or 'fixed'" }).default(DEFAULT_RETRY.backoff),
+  initialSeconds: integer(1, 3600).default(DEFAULT_RETRY.initialSeconds),
+});
+export type RetryParams = z.infer<typeof retryParams>;
 /** No pause between attempts is longer than an hour. */
 export const MAX_BACKOFF_MS = 3_600_000;
 

@@ -97,6 +97,9 @@ function isRetryField(key: unknown): key is RetryField {
  */
 export function retryErrors(inputs: RetryInputs): Partial<Record<RetryField, string>> {
   const errors: Partial<Record<RetryField, string>> = {};
+  // The schema fills a missing setting with its default; in the form, an emptied box is a mistake.
+  if (inputs.on && inputs.attempts.trim() === "") errors.attempts = `${SUBJECTS.attempts} is required.`;
+  if (inputs.initialSeconds.trim() === "") errors.initialSeconds = `${SUBJECTS.initialSeconds} is required.`;
   const value = retryValue(inputs);
   const result = retryParams.safeParse(value);
   if (!result.success) {
