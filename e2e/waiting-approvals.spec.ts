@@ -193,13 +193,20 @@ test("the Waiting list shows the approval and its title; deciding it as timed ou
   await expect(row.getByTestId("times-out-in")).toHaveText(
     /^Times out in 3 days · [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M$/,
   );
+  // It acts only once confirmed, as Cancel wait does; keeping it waiting changes nothing.
   await row.getByRole("button", { name: /^Decide as timed out now/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Decide this approval as timed out now?" });
+  await dialog.getByRole("button", { name: "Keep waiting" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(1);
+  await row.getByRole("button", { name: /^Decide as timed out now/ }).click();
+  await dialog.getByRole("button", { name: "Time out now" }).click();
   await expect(row).toHaveCount(0, { timeout: 20_000 });
 
   await openRun(page, "e2e_big_3");
   await expect(page.getByTestId("run-status").first()).toHaveText("Succeeded", { timeout: 20_000 });
   await expect(page.getByTestId("approval-step")).toContainText(
-    /Timed out at .+ with no decision, so the run followed 'Timed out'\./,
+    /Timed out early, as editor@demo\.test decided, at .+, so the run followed 'Timed out'\./,
   );
   expect(await tagsOf(page.request, "e2e_big_3")).not.toContain("reviewed");
 });

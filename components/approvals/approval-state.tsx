@@ -65,13 +65,16 @@ export function ApprovalOutcome({
       ) : state === "timed_out" ? (
         <p>
           <span className="font-medium text-zinc-900">Timed out</span>
+          {decidedBy && <> early, as {decidedBy} decided,</>}
           {endedAt && (
             <>
               {" at "}
               <ExactTime value={endedAt} />
             </>
           )}
-          {" with no decision, so the run followed 'Timed out'."}
+          {decidedBy
+            ? ", so the run followed 'Timed out'."
+            : " with no decision, so the run followed 'Timed out'."}
         </p>
       ) : (
         <p>

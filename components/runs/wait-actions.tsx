@@ -61,7 +61,22 @@ export function WaitActions({
 
   return (
     <div className="flex flex-wrap items-center justify-end gap-2">
-      {fate && !fate.continues ? (
+      {approval && (!fate || fate.continues) ? (
+        <ConfirmButton
+          label={resumeLabel}
+          ariaLabel={`${resumeLabel}: ${label}`}
+          title="Decide this approval as timed out now?"
+          confirmLabel="Time out now"
+          dismissLabel="Keep waiting"
+          pending={pending}
+          onConfirm={() => run("resume")}
+        >
+          <p>
+            Nobody approves or rejects it: the run follows &lsquo;Timed out&rsquo; now, as if its time had run
+            out. The run history records that you decided this.
+          </p>
+        </ConfirmButton>
+      ) : fate && !fate.continues ? (
         <ConfirmButton
           label={resumeLabel}
           ariaLabel={`${resumeLabel}: ${label}`}

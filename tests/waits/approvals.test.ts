@@ -237,9 +237,18 @@ describe("approvals", () => {
     ).toBe(200);
     expect((await runInStatus(run.id, ["succeeded", "failed", "partial"])).status).toBe("succeeded");
     expect(await tagsOf("t-1")).toEqual(["unreviewed"]);
+    // Who timed it out is kept like any decider; the decision itself stays empty.
+    const list = await call<{ items: ApprovalView[] }>(listRoute, {
+      key: shop.keys.admin,
+      path: "/api/v1/approvals?status=all",
+    });
+    const view = list.body.items.find((item) => item.waitId === wait.id);
+    expect(view).toMatchObject({ status: "timed_out", decidedBy: expect.stringMatching(/^API key /) });
+    expect(view!.decidedAt).not.toBeNull();
     const late = await decide(wait.id, shop.keys.admin, { decision: "approved" });
     expect(late.status).toBe(409);
     expect(late.body.error.message).toMatch(/timed out/);
+    expect(late.body.error.message).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
   });
 
   test("paused while awaiting a decision: the run is cancelled when the decision wakes it", async () => {

@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
-import { automationRunWaits, automations, entities } from "@/lib/db/schema";
+import { automationRunSteps, automationRunWaits, automations, entities } from "@/lib/db/schema";
 import { runEntityTitle } from "@/lib/domains/labels";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
@@ -47,7 +47,7 @@ function notPending(wait: WaitRow): AppError {
   return new AppError(
     409,
     "conflict",
-    `This wait is already ${wait.status === "resumed" ? "resumed" : wait.status}.`,
+    wait.status === "pending" ? "This wait is already resuming." : `This wait is already ${wait.status}.`,
   );
 }
 
@@ -132,16 +132,29 @@ export async function cancelAllWaits(
 export async function resumeNow(caller: Caller, waitId: string): Promise<WaitView> {
   const wait = await loadWait(caller.tenant.id, waitId);
   if (wait.status !== "pending") throw notPending(wait);
-  // For an approval this decides it as timed out: only someone who may decide it can.
-  if (wait.kind === "approval") await assertMayDecide(getDb(), caller, wait);
+  // For an approval this decides it as timed out: only someone who may decide it can, and who did
+  // is kept as for any decision (the decision itself stays empty: the run follows 'Timed out').
+  const asked = wait.kind === "approval" ? await assertMayDecide(getDb(), caller, wait) : null;
   return getDb().transaction(async (tx) => {
     const now = new Date();
+    const decider = asked ? { decidedBy: actorLabel(caller.actor), decidedAt: now } : {};
     const [moved] = await tx
       .update(automationRunWaits)
-      .set({ resumeAt: now })
-      .where(and(eq(automationRunWaits.id, wait.id), eq(automationRunWaits.status, "pending")))
+      .set({ resumeAt: now, ...decider })
+      .where(
+        and(
+          eq(automationRunWaits.id, wait.id),
+          eq(automationRunWaits.status, "pending"),
+          asked ? isNull(automationRunWaits.decidedBy) : undefined,
+        ),
+      )
       .returning();
     if (!moved) throw notPending(wait);
+    if (asked && wait.stepId)
+      await tx
+        .update(automationRunSteps)
+        .set({ output: { ...asked, decidedBy: actorLabel(caller.actor), decidedAt: now.toISOString() } })
+        .where(eq(automationRunSteps.id, wait.stepId));
     // Same job key: graphile-worker moves the existing job instead of adding a second one.
     await enqueueJobs(tx, [
       { task: resumeTask(wait.kind), payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
