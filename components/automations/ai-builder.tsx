@@ -10,7 +10,8 @@ import { AI_EXAMPLES } from "@/lib/automations/ai/examples";
 
 /**
  * "Describe your automation": a sentence → a new draft opened in the editor (the action
- * redirects). Without a model set up the box says how to turn it on and Build stays disabled.
+ * redirects). Without a model set up the box says to ask the administrator (docs/ai-builder.md
+ * tells them how) and Build stays disabled.
  * Only one build runs at a time, so a double click never makes two drafts.
  */
 export function AiBuilder({ configured }: { configured: boolean }) {
@@ -38,9 +39,8 @@ export function AiBuilder({ configured }: { configured: boolean }) {
       <CardBody className="space-y-3">
         {!configured && (
           <Notice tone="info" title="The AI builder is off">
-            To turn it on, set <code>AI_BASE_URL</code> (an OpenAI-compatible endpoint, such as Ollama&apos;s{" "}
-            <code>http://localhost:11434/v1</code>) and <code>AI_MODEL</code>, plus <code>AI_API_KEY</code> if
-            the provider needs one, then restart Tillflow.
+            No AI model is connected to this shop yet. Ask your administrator to connect one; until then,
+            start from a template or a blank flow.
           </Notice>
         )}
         {error && (

@@ -54,7 +54,18 @@ export function aiConfig(env: NodeJS.ProcessEnv = process.env): AiConfig | null 
 }
 
 export const NOT_CONFIGURED =
-  "The AI builder is not set up: set AI_BASE_URL (an OpenAI-compatible endpoint) and AI_MODEL, and AI_API_KEY if it needs one.";
+  "The AI builder is not set up for this shop yet; ask your administrator to connect an AI model.";
+
+/** What a merchant can do about a provider that is set up wrongly: the settings are the operator's. */
+const ASK_ADMIN = "ask your administrator to check the AI builder's settings";
+
+/**
+ * The operator's side of a provider failure (which URL, which setting), for the server's log: the
+ * merchant's sentence never names the endpoint or the environment.
+ */
+function logForOperator(detail: string): void {
+  console.warn(`AI builder: ${detail}`);
+}
 
 function seconds(ms: number): string {
   const s = ms / 1000;
@@ -76,14 +87,19 @@ export function extractJson(text: string): unknown {
   return undefined;
 }
 
-/** A provider failure as the one sentence the caller gets. */
+/** A provider failure as the one sentence the caller gets; the operator's details go to the log. */
 export function providerError(error: unknown, config: AiConfig, timedOut: boolean): AppError {
-  if (timedOut || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")))
+  if (
+    timedOut ||
+    (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+  ) {
+    logForOperator(`${config.baseURL} gave no answer within AI_TIMEOUT_MS (${config.timeoutMs} ms).`);
     return new AppError(
       504,
       "timeout",
-      `The AI model did not answer within ${seconds(config.timeoutMs)}; try again, or allow it longer with AI_TIMEOUT_MS.`,
+      `The AI model did not answer within ${seconds(config.timeoutMs)}; try again, or ask your administrator to allow it longer.`,
     );
+  }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === 429)
@@ -92,20 +108,26 @@ export function providerError(error: unknown, config: AiConfig, timedOut: boolea
         "unavailable",
         "The AI model provider is rate limiting us; try again in a minute.",
       );
-    if (status === 401 || status === 403)
-      return new AppError(502, "provider_error", "The AI model provider refused the key; check AI_API_KEY.");
-    if (status === 404)
+    if (status === 401 || status === 403) {
+      logForOperator(`${config.baseURL} refused AI_API_KEY (HTTP ${status}).`);
+      return new AppError(502, "provider_error", `The AI model provider refused our key; ${ASK_ADMIN}.`);
+    }
+    if (status === 404) {
+      logForOperator(`${config.baseURL} does not know AI_MODEL '${config.model}' (HTTP 404).`);
       return new AppError(
         502,
         "provider_error",
-        `The AI model provider at ${config.baseURL} does not know the model '${config.model}'; check AI_BASE_URL and AI_MODEL.`,
+        `The AI model provider does not know the model it was set up with; ${ASK_ADMIN}.`,
       );
-    if (status === undefined)
+    }
+    if (status === undefined) {
+      logForOperator(`${config.baseURL} (AI_BASE_URL) could not be reached: ${error.message}`);
       return new AppError(
         502,
         "provider_error",
-        `The AI model provider at ${config.baseURL} could not be reached; check AI_BASE_URL and that the server is running.`,
+        `The AI model provider could not be reached; try again, or ${ASK_ADMIN}.`,
       );
+    }
     return new AppError(
       502,
       "provider_error",
