@@ -16,7 +16,7 @@ test("an editor changes an order's status and sees it and its event", async ({ p
   const to = from === "fulfilled" ? "paid" : "fulfilled";
 
   await select.selectOption(to);
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
 
   await expect(
     page.getByRole("status").filter({ hasText: `Status changed to ${LABELS[to]}.` }),
@@ -25,11 +25,35 @@ test("an editor changes an order's status and sees it and its event", async ({ p
   const changed = page.getByTestId("event").filter({ hasText: "order.status_changed" }).first();
   await expect(changed).toContainText(`From ${LABELS[from]} to ${LABELS[to]}`);
   // Saving the same status again is not offered: nothing would change.
-  await expect(page.getByRole("button", { name: "Save" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
 
   // The list agrees after a fresh load.
   await page.goto("/orders?q=1003");
   await expect(page.getByRole("row", { name: /#1003/ })).toContainText(LABELS[to]!);
+});
+
+test("an editor corrects an order's email; a wrong address is refused in words; a viewer only reads it", async ({
+  page,
+}) => {
+  await signIn(page, "editor");
+  await page.goto("/orders/ord_1004");
+  const email = page.getByLabel("Email", { exact: true });
+  const before = await email.inputValue();
+  await email.fill("not an address");
+  await page.getByRole("button", { name: "Save email" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Enter an email address" })).toBeVisible();
+
+  const corrected = `fixed.${Date.now()}@example.com`;
+  await email.fill(corrected);
+  await page.getByRole("button", { name: "Save email" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Email changed to ${corrected}.` })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(corrected);
+  expect(corrected).not.toBe(before);
+
+  await signIn(page, "viewer", { then: "/orders/ord_1004" });
+  await expect(page.getByLabel("Email", { exact: true })).toHaveCount(0);
+  await expect(page.getByText(corrected)).not.toHaveCount(0);
 });
 
 test("orders filter by status, search, and page with a cursor", async ({ page }) => {

@@ -6,6 +6,7 @@ import { decodeParam, readLineItems, readNumber, readString } from "@/components
 import { ActivityCard } from "@/components/entities/activity-card";
 import { NotesCard } from "@/components/entities/notes-card";
 import { TagList } from "@/components/entities/tag-list";
+import { ChangeEmailForm } from "@/components/orders/change-email-form";
 import { ChangeStatusForm } from "@/components/orders/change-status-form";
 import { LineItems } from "@/components/orders/line-items";
 import { ORDER_STATUS_LABELS, OrderStatusBadge, isOrderStatus } from "@/components/orders/order-status";
@@ -106,11 +107,12 @@ export default async function OrderPage({ params }: { params: Params }) {
           </Card>
           <Card>
             <CardHeader title="Customer" />
-            <CardBody>
+            <CardBody className="space-y-4">
+              {canEdit && <ChangeEmailForm orderId={order.id} current={email} />}
               <DescriptionList
                 columns={1}
                 items={[
-                  { term: "Email", detail: email ?? "—" },
+                  ...(canEdit ? [] : [{ term: "Email", detail: email ?? "—" }]),
                   {
                     term: "Customer",
                     detail: customerId ? (
