@@ -33,7 +33,7 @@ export function ChangeEmailForm({ orderId, current }: { orderId: string; current
   }
 
   return (
-    <form onSubmit={save} className="space-y-3">
+    <form onSubmit={save} noValidate className="space-y-3">
       <div>
         <Label htmlFor={inputId}>Email</Label>
         <div className="mt-1.5 flex gap-2">

@@ -11,7 +11,6 @@ import { AppError, forbidden, isUuid, notFound, parseOrThrow } from "@/lib/error
 import { enqueueJobs } from "@/lib/jobs";
 import { automationNames } from "@/lib/automations/store/automation-names";
 import type { WaitRow } from "@/lib/automations/store/waits";
-import { formatInZone } from "@/lib/time/cron";
 
 /**
  * Approvals: a run waiting at an Approval step until someone decides (SPEC §2 "Approvals"). A
@@ -69,8 +68,8 @@ function statusOf(wait: WaitRow): ApprovalView["status"] {
 }
 
 /** Why a decision can no longer be taken, in words. */
-function refusal(wait: WaitRow, timezone: string): AppError | null {
-  const when = (at: Date | null) => (at ? ` at ${formatInZone(at, timezone)}` : "");
+function refusal(wait: WaitRow): AppError | null {
+  const when = (at: Date | null) => (at ? ` at ${at.toISOString()}` : "");
   if (wait.decision)
     return new AppError(
       409,
@@ -145,7 +144,7 @@ export async function decideApproval(caller: Caller, waitId: string, body: unkno
       .for("update");
     if (!wait) throw notFound("That approval");
     const asked = await assertMayDecide(tx, caller, wait);
-    const refused = refusal(wait, caller.tenant.timezone);
+    const refused = refusal(wait);
     if (refused) throw refused;
     const now = new Date();
     const by = actorLabel(caller.actor);
