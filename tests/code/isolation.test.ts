@@ -294,8 +294,11 @@ test("while one shop's scripts loop to their limits on the worker, another shop'
       `order → code → tag: alone ${figures(scoredAlone)}; while A loops ${figures(scoredDuring)} ` +
       `(${ended.length} of A's ${RUNS * SCRIPTS} scripts ended by then)`,
   );
-  // A script on the worker's event loop would hold every run for up to its whole second; a code
-  // step queued behind shop A's scripts would wait seconds.
-  expect(percentile(plainDuring, 99)).toBeLessThan(Math.max(750, 3 * percentile(plainAlone, 99)));
-  expect(percentile(scoredDuring, 99)).toBeLessThan(Math.max(750, 3 * percentile(scoredAlone, 99)));
+  // A collapse check, not a speed figure (`npm run bench -- code` measures that): twenty looping
+  // scripts on the worker's event loop would hold shop B's runs for their seconds back to back, and
+  // a code step queued behind shop A's scripts would wait as long. A loaded machine's noise (a p99
+  // of 1.5 s was seen once under a parallel build) stays inside the 10× margin.
+  const collapse = (alone: number[]) => Math.max(2_000, 10 * percentile(alone, 99));
+  expect(percentile(plainDuring, 99)).toBeLessThan(collapse(plainAlone));
+  expect(percentile(scoredDuring, 99)).toBeLessThan(collapse(scoredAlone));
 }, 120_000);
