@@ -66,7 +66,8 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
         style?.chrome ?? "border-red-300",
         selected && "ring-2 ring-indigo-500 ring-offset-2",
         issues.length > 0 && "border-red-400",
-        dimmed && "opacity-40",
+        // Not reached: drawn dashed and grey rather than faded, so its words keep their contrast.
+        dimmed && "border-dashed shadow-none grayscale",
       )}
     >
       {definition?.handles.in && (
