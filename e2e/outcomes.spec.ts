@@ -102,9 +102,12 @@ test("a partly failed run is counted and listed with the failures, and its succe
   expect(rerun.status(), await rerun.text()).toBe(201);
   const rerunId = ((await rerun.json()) as { run: { id: string } }).run.id;
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/v1/runs/${rerunId}`)).json()) as RunItem).status, {
-      timeout: 20_000,
-    })
+    .poll(
+      async () => ((await (await page.request.get(`/api/v1/runs/${rerunId}`)).json()) as RunItem).status,
+      {
+        timeout: 20_000,
+      },
+    )
     .toBe("succeeded");
   await page.reload();
   await expect(page.getByText("Some actions failed")).toHaveCount(0);

@@ -176,7 +176,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
                       >
                         {run.automationName}
                       </Link>
-                      <Badge tone={RUN_STATUS_INFO[run.status].tone}>{RUN_STATUS_INFO[run.status].label}</Badge>
+                      <Badge tone={RUN_STATUS_INFO[run.status].tone}>
+                        {RUN_STATUS_INFO[run.status].label}
+                      </Badge>
                     </span>
                     <RelativeTime value={run.createdAt} brief className="text-xs text-zinc-500" />
                   </div>
@@ -267,7 +269,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
                     <>
                       {" · "}
                       <Link
-                        href={runsHref({ ...week, automationId: b.automationId, status: "failed_or_partial" })}
+                        href={runsHref({
+                          ...week,
+                          automationId: b.automationId,
+                          status: "failed_or_partial",
+                        })}
                         className="text-red-800 hover:underline"
                       >
                         {formatCount(b.failed)} failed or partly failed

@@ -6,7 +6,15 @@ import type { RunStatus } from "@/lib/db/schema";
  * partial · failed · cancelled · waiting · running (queued and running together: the run is in
  * progress).
  */
-export const OUTCOMES = ["succeeded", "nothing", "partial", "failed", "cancelled", "waiting", "running"] as const;
+export const OUTCOMES = [
+  "succeeded",
+  "nothing",
+  "partial",
+  "failed",
+  "cancelled",
+  "waiting",
+  "running",
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 export type OutcomeCounts = Record<Outcome, number>;
 

@@ -165,7 +165,10 @@ export default async function AutomationInsightsPage({
                           </span>
                         )}
                         {f.reruns > 0 && (
-                          <span className="ml-1 text-xs font-normal text-zinc-600" data-testid="funnel-reruns">
+                          <span
+                            className="ml-1 text-xs font-normal text-zinc-600"
+                            data-testid="funnel-reruns"
+                          >
                             + {f.reruns === 1 ? "1 re-run" : `${formatCount(f.reruns)} re-runs`}
                           </span>
                         )}
