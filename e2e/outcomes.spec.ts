@@ -93,7 +93,9 @@ test("a partly failed run is counted and listed with the failures, and its succe
 
   // The run page says what failed; once a re-run succeeded, it says that instead, with a link.
   await page.goto(`/runs/${run.id}`);
-  await expect(page.getByRole("alert")).toContainText("Some actions failed");
+  await expect(page.getByRole("alert").filter({ hasText: "Some actions failed" })).toContainText(
+    "1 of 2 actions failed.",
+  );
   const fixed = await page.request.patch("/api/v1/entities/order/e2e_outcome_partial", {
     data: { email: "ada@example.com" },
   });
@@ -113,6 +115,7 @@ test("a partly failed run is counted and listed with the failures, and its succe
   await expect(page.getByText("Some actions failed")).toHaveCount(0);
   const notice = page.getByRole("status").filter({ hasText: "A re-run of this run succeeded" });
   await expect(notice).toContainText("What went wrong here: 1 of 2 actions failed.");
+  await page.screenshot({ path: "test-results/screens/run-rerun-succeeded.png" });
   await notice.getByRole("link", { name: "Open the re-run" }).click();
   await expect(page).toHaveURL(new RegExp(`/runs/${rerunId}$`));
   await expect(page.getByTestId("run-status").first()).toHaveText("Succeeded");
@@ -153,7 +156,11 @@ test("a run stopped at a condition reads Nothing to do, names the condition, and
   await expect(page.getByTestId("run-status").first()).toHaveText("Nothing to do");
   await expect(page.getByTestId("run-nothing-to-do")).toContainText(/Stopped at “[^”]+”: it was false\./);
   await expect(page.getByTestId("run-nothing-to-do")).toContainText("left out of the success rate");
-  const axe = await new AxeBuilder({ page }).include("main").analyze();
+  await page.screenshot({ path: "test-results/screens/run-nothing-to-do.png" });
+  const axe = await new AxeBuilder({ page })
+    .include('[role="status"]:has([data-testid="run-nothing-to-do"])')
+    .include('[data-testid="run-status"]')
+    .analyze();
   expect(axe.violations).toEqual([]);
 
   // Its automation's Insights: no success rate to speak of, and a "Nothing to do" count.
