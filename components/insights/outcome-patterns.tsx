@@ -21,6 +21,7 @@ export function OutcomePatternDefs({ prefix }: { prefix: string }) {
             {pattern === "dots" && <circle cx="4" cy="4" r="1.6" fill="#fff" />}
             {pattern === "lines" && <path d="M0 2h8M0 6h8" stroke="#fff" strokeWidth="1.2" />}
             {pattern === "vlines" && <path d="M2 0v8M6 0v8" stroke="#fff" strokeWidth="1.2" />}
+            {pattern === "grid" && <path d="M0 4h8M4 0v8" stroke="#fff" strokeWidth="1.2" />}
           </pattern>
         );
       })}

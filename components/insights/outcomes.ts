@@ -6,10 +6,15 @@ import type { Outcome } from "@/lib/automations/insights/outcomes";
  */
 export const OUTCOME_STYLE: Record<
   Outcome,
-  { label: string; color: string; pattern: "solid" | "stripes" | "cross" | "dots" | "lines" | "vlines" }
+  {
+    label: string;
+    color: string;
+    pattern: "solid" | "stripes" | "cross" | "dots" | "lines" | "vlines" | "grid";
+  }
 > = {
   succeeded: { label: "Succeeded", color: "#059669", pattern: "solid" },
-  partial: { label: "Partial", color: "#d97706", pattern: "stripes" },
+  nothing: { label: "Nothing to do", color: "#a8a29e", pattern: "grid" },
+  partial: { label: "Partly failed", color: "#d97706", pattern: "stripes" },
   failed: { label: "Failed", color: "#dc2626", pattern: "cross" },
   cancelled: { label: "Cancelled", color: "#71717a", pattern: "dots" },
   waiting: { label: "Waiting", color: "#0284c7", pattern: "lines" },
@@ -19,6 +24,7 @@ export const OUTCOME_STYLE: Record<
 /** The run status a click on an outcome filters the runs list by (in progress: running). */
 export const OUTCOME_STATUS: Record<Outcome, string> = {
   succeeded: "succeeded",
+  nothing: "nothing_to_do",
   partial: "partial",
   failed: "failed",
   cancelled: "cancelled",
@@ -65,5 +71,7 @@ export function swatchBackground(outcome: Outcome): string {
       return `repeating-linear-gradient(0deg, ${color} 0 2.5px, ${white} 2.5px 3.5px)`;
     case "vlines":
       return `repeating-linear-gradient(90deg, ${color} 0 2.5px, ${white} 2.5px 3.5px)`;
+    case "grid":
+      return `repeating-linear-gradient(0deg, transparent 0 3px, ${white} 3px 4px), repeating-linear-gradient(90deg, ${color} 0 3px, ${white} 3px 4px)`;
   }
 }

@@ -45,7 +45,13 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
       <PageHeader
         back={{ href: "/runs", label: "Runs" }}
         title={`Run of ${name}`}
-        meta={<RunStatusBadge status={run.status} awaitingApproval={run.awaitingApproval} />}
+        meta={
+          <RunStatusBadge
+            status={run.status}
+            awaitingApproval={run.awaitingApproval}
+            actionsTaken={run.actionsTaken}
+          />
+        }
         actions={
           canEdit && isRerunnable(run.status) ? (
             <RerunButton target={{ kind: "run", runId: run.id, failedStep: failedStepLabel(run) }} />
@@ -81,15 +87,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
           <span data-testid="run-reason">{run.reason}</span>
         </Notice>
       )}
-      {run.error && (run.status === "failed" || run.status === "partial") && (
-        <Notice
-          tone="error"
-          title={run.status === "failed" ? "This run failed" : "Some actions failed"}
-          className="mb-4"
-        >
-          {run.error}
-        </Notice>
-      )}
+      <OutcomeNotice run={run} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <Card>
@@ -171,7 +169,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
                                   <Link href={`/runs/${r.id}`} className="underline-offset-2 hover:underline">
                                     <RelativeTime value={r.createdAt} brief />
                                   </Link>
-                                  <RunStatusBadge status={r.status} />
+                                  <RunStatusBadge status={r.status} actionsTaken={r.actionsTaken} />
                                 </li>
                               ))}
                             </ul>
@@ -196,6 +194,51 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
         </div>
       </div>
     </>
+  );
+}
+
+/**
+ * What the run's outcome needs said above its timeline: why nothing was done, what failed — or,
+ * once a re-run of it succeeded, that it did (the failure is then history, not a call to act).
+ */
+function OutcomeNotice({ run }: { run: RunDetailData }) {
+  if (run.status === "succeeded" && run.actionsTaken === 0) {
+    return (
+      <Notice tone="info" title="Nothing to do" className="mb-4">
+        <span data-testid="run-nothing-to-do">
+          {run.stoppedAt.length > 0
+            ? run.stoppedAt
+                .map((c) => `Stopped at “${c.label}”: it was ${c.result ? "true" : "false"}.`)
+                .join(" ")
+            : "No step of this run needed an action."}{" "}
+          No action was taken, so this run is left out of the success rate.
+        </span>
+      </Notice>
+    );
+  }
+  if (!run.error || (run.status !== "failed" && run.status !== "partial")) return null;
+  const fixed = [...run.reruns].reverse().find((r) => r.status === "succeeded");
+  if (fixed) {
+    return (
+      <Notice tone="success" title="A re-run of this run succeeded" className="mb-4">
+        <span data-testid="run-rerun-succeeded">
+          <Link href={`/runs/${fixed.id}`} className="font-medium underline underline-offset-2">
+            Open the re-run
+          </Link>{" "}
+          (started <RelativeTime value={fixed.createdAt} />
+          ). What went wrong here: {run.error}
+        </span>
+      </Notice>
+    );
+  }
+  return (
+    <Notice
+      tone="error"
+      title={run.status === "failed" ? "This run failed" : "Some actions failed"}
+      className="mb-4"
+    >
+      {run.error}
+    </Notice>
   );
 }
 

@@ -26,9 +26,10 @@ export const RUN_STATUS_INFO: Record<RunStatusValue, { label: string; tone: Badg
   },
   succeeded: { label: "Succeeded", tone: "success", meaning: "Every action did its work." },
   partial: {
-    label: "Partial",
+    label: "Partly failed",
     tone: "warning",
-    meaning: "Some actions failed; the run shows which and why.",
+    meaning:
+      "Some actions worked and some failed for good; the run shows which and why. Counted with the failed runs.",
   },
   failed: { label: "Failed", tone: "danger", meaning: "No action succeeded, or the run hit an error." },
   cancelled: {
@@ -37,6 +38,17 @@ export const RUN_STATUS_INFO: Record<RunStatusValue, { label: string; tone: Badg
     meaning:
       "Stopped without acting further: someone cancelled it, or the automation was paused or edited while it waited.",
   },
+};
+
+/**
+ * How a succeeded run that took no action reads: every branch stopped at a condition (SPEC §2).
+ * Not a success to celebrate, nor a failure: its own quiet badge, left out of the success rate.
+ */
+export const NOTHING_TO_DO_INFO: { label: string; tone: BadgeTone; meaning: string } = {
+  label: "Nothing to do",
+  tone: "quiet",
+  meaning:
+    "Ran, and a condition answered so that no action was needed; the run says which. Not counted in the success rate.",
 };
 
 /**
@@ -50,10 +62,16 @@ export const AWAITING_APPROVAL_INFO: { label: string; tone: BadgeTone; meaning: 
     "Paused at an Approval step until someone approves or rejects it (Approvals inbox or the run's page), or its time runs out.",
 };
 
-export const RUN_STATUS_OPTIONS = RUN_STATUS_VALUES.map((value) => ({
-  value,
-  label: RUN_STATUS_INFO[value].label,
-}));
+/**
+ * The runs list's status filter: every status, "Nothing to do" beside Succeeded, and every run
+ * with a failed action (failed and partly failed) beside Failed.
+ */
+export const RUN_STATUS_OPTIONS: { value: string; label: string }[] = RUN_STATUS_VALUES.flatMap((value) => {
+  const option = { value, label: RUN_STATUS_INFO[value].label };
+  if (value === "succeeded") return [option, { value: "nothing_to_do", label: NOTHING_TO_DO_INFO.label }];
+  if (value === "failed") return [option, { value: "failed_or_partial", label: "Failed or partly failed" }];
+  return [option];
+});
 
 export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set([
   "succeeded",
@@ -69,17 +87,22 @@ export function isRunStatus(value: string | undefined): value is RunStatusValue 
 export function RunStatusBadge({
   status,
   awaitingApproval = false,
+  actionsTaken = null,
 }: {
   status: string;
   /** The run waits at an undecided approval: reads "Awaiting approval" instead of "Waiting". Default false. */
   awaitingApproval?: boolean;
+  /** A settled run's actions: 0 on a succeeded run reads "Nothing to do". Default unknown. */
+  actionsTaken?: number | null;
 }) {
   const info =
     status === "waiting" && awaitingApproval
       ? AWAITING_APPROVAL_INFO
-      : isRunStatus(status)
-        ? RUN_STATUS_INFO[status]
-        : null;
+      : status === "succeeded" && actionsTaken === 0
+        ? NOTHING_TO_DO_INFO
+        : isRunStatus(status)
+          ? RUN_STATUS_INFO[status]
+          : null;
   return (
     <span data-testid="run-status">
       <Badge tone={info?.tone ?? "neutral"} dot>

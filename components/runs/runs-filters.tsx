@@ -83,7 +83,7 @@ export function RunsFilters({
           </Select>
         </div>
       )}
-      <div className="w-40">
+      <div className="w-48">
         <Label htmlFor="runs-status">Status</Label>
         <Select id="runs-status" name="status" defaultValue={values.status ?? ""} className="mt-1.5">
           <option value="">All statuses</option>

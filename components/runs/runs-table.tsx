@@ -75,7 +75,11 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
               )}
               <TD>
                 <div className="flex flex-col items-start gap-1">
-                  <RunStatusBadge status={run.status} awaitingApproval={run.awaitingApproval} />
+                  <RunStatusBadge
+                    status={run.status}
+                    awaitingApproval={run.awaitingApproval}
+                    actionsTaken={run.actionsTaken}
+                  />
                   {(!run.awaitingApproval || run.fate?.continues === false) && (
                     <WaitingLine
                       run={run}

@@ -1,10 +1,17 @@
 import { Badge } from "@/components/ui/badge";
 import { CardBody } from "@/components/ui/card";
-import { AWAITING_APPROVAL_INFO, RUN_STATUS_INFO, RUN_STATUS_VALUES } from "./run-status";
+import { AWAITING_APPROVAL_INFO, NOTHING_TO_DO_INFO, RUN_STATUS_INFO, RUN_STATUS_VALUES } from "./run-status";
 
-/** Every status in order, with "Awaiting approval" (a kind of waiting) right after Waiting. */
+/**
+ * Every status in order, with "Awaiting approval" (a kind of waiting) right after Waiting and
+ * "Nothing to do" (a succeeded run that took no action) right after Succeeded.
+ */
 const LEGEND = RUN_STATUS_VALUES.flatMap((status) =>
-  status === "waiting" ? [RUN_STATUS_INFO[status], AWAITING_APPROVAL_INFO] : [RUN_STATUS_INFO[status]],
+  status === "waiting"
+    ? [RUN_STATUS_INFO[status], AWAITING_APPROVAL_INFO]
+    : status === "succeeded"
+      ? [RUN_STATUS_INFO[status], NOTHING_TO_DO_INFO]
+      : [RUN_STATUS_INFO[status]],
 );
 
 /** What each run status means, with its badge: taught where run history is still empty. */

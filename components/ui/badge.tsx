@@ -1,6 +1,6 @@
 import { cn } from "./cn";
 
-export type BadgeTone = "neutral" | "success" | "warning" | "danger" | "info" | "accent";
+export type BadgeTone = "neutral" | "success" | "warning" | "danger" | "info" | "accent" | "quiet";
 
 const tones: Record<BadgeTone, { badge: string; dot: string }> = {
   neutral: { badge: "bg-zinc-100 text-zinc-700 ring-zinc-500/20", dot: "bg-zinc-400" },
@@ -9,6 +9,8 @@ const tones: Record<BadgeTone, { badge: string; dot: string }> = {
   danger: { badge: "bg-red-50 text-red-800 ring-red-600/20", dot: "bg-red-500" },
   info: { badge: "bg-sky-50 text-sky-800 ring-sky-600/20", dot: "bg-sky-500" },
   accent: { badge: "bg-indigo-50 text-indigo-800 ring-indigo-600/20", dot: "bg-indigo-500" },
+  /** Something that happened without effect ("Nothing to do"): white, a hollow dot. */
+  quiet: { badge: "bg-white text-stone-700 ring-stone-400/50", dot: "bg-white ring-1 ring-stone-500" },
 };
 
 export interface BadgeProps {

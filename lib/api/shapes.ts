@@ -171,6 +171,8 @@ const runSummaryFields = {
   resumeAt: instant.nullable(),
   reason: z.string().nullable(),
   error: z.string().nullable(),
+  /** Actions the settled run took; 0 on a succeeded run is "Nothing to do"; null while in flight. */
+  actionsTaken: z.int().nullable().optional(),
 };
 
 export const runListShape = listShape(z.looseObject(runSummaryFields).register(docs, { id: "RunSummary" }));

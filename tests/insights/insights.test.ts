@@ -154,7 +154,7 @@ beforeAll(async () => {
   await wait(other.tenant.id, ids.O, runs.o1, "w", "auto.control.approval", "approval", NOW);
 });
 
-const zero = { succeeded: 0, partial: 0, failed: 0, cancelled: 0, waiting: 0, running: 0 };
+const zero = { succeeded: 0, nothing: 0, partial: 0, failed: 0, cancelled: 0, waiting: 0, running: 0 };
 
 describe("dashboard", () => {
   test("counts the merchant's runs by day in the shop's time zone, by outcome", async () => {
@@ -183,7 +183,11 @@ describe("dashboard", () => {
 
   test("lists what needs attention: failed runs not re-run, approvals, waiting runs and the next resumes", async () => {
     const d = await dashboard({ tenantId: shop.tenant.id, now: NOW });
-    expect(d.failed.map((f) => f.id)).toEqual([runs.r2]);
+    // Partly failed runs need attention as much as failed ones (SPEC §2 "Settling").
+    expect(d.failed.map((f) => [f.id, f.status])).toEqual([
+      [runs.r2, "failed"],
+      [runs.r6, "partial"],
+    ]);
     expect(d.failed[0]).toMatchObject({ automationId: ids.F, automationName: "Tag paid orders" });
     expect(d.approvalsWaiting).toBe(1);
     expect(d.runsWaiting).toBe(2);
@@ -193,7 +197,7 @@ describe("dashboard", () => {
     ]);
     expect(d.nextResumes[0]!.resumeAt).toBe(new Date(NOW.getTime() + HOUR).toISOString());
     expect(d.busiest).toEqual([
-      { automationId: ids.F, name: "Tag paid orders", runs: 5, failed: 1 },
+      { automationId: ids.F, name: "Tag paid orders", runs: 5, failed: 2 },
       { automationId: ids.G, name: "Ask before refunds", runs: 1, failed: 0 },
     ]);
   });
@@ -205,7 +209,7 @@ describe("dashboard", () => {
     expect(builtin.busiest.map((b) => b.automationId)).toEqual([ids.B]);
     const all = await dashboard({ tenantId: shop.tenant.id, platform: "all", now: NOW });
     expect(all.todayCounts).toEqual({ ...zero, succeeded: 2, failed: 1, waiting: 2 });
-    expect(all.failed.map((f) => f.id)).toEqual([runs.b2, runs.r2]);
+    expect(all.failed.map((f) => f.id)).toEqual([runs.b2, runs.r2, runs.r6]);
     await expect(dashboard({ tenantId: shop.tenant.id, platform: "nobody" as "all" })).rejects.toThrow(
       /platform/,
     );

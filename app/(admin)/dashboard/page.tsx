@@ -12,7 +12,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { requireCaller } from "@/lib/auth/session";
 import { dashboard } from "@/lib/automations/insights/dashboard";
-import { totalOf } from "@/lib/automations/insights/outcomes";
+import { failuresOf, totalOf } from "@/lib/automations/insights/outcomes";
+import { RUN_STATUS_INFO } from "@/components/runs/run-status";
+import { Badge } from "@/components/ui/badge";
 import { PLATFORMS, type Platform } from "@/lib/automations/insights/platform";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -34,6 +36,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
   const week = { from: d.weekStart, to: d.today, platform: d.platform };
   const today = { from: d.today, to: d.today, platform: d.platform };
   const weekTotal = totalOf(d.weekCounts);
+  const weekFailures = failuresOf(d.weekCounts);
   return (
     <>
       <PageHeader
@@ -72,11 +75,16 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Stat label="Runs today" value={totalOf(d.todayCounts)} href={runsHref(today)} testId="stat-today" />
         <Stat
-          label="Failed, last 7 days"
-          value={d.weekCounts.failed}
-          href={runsHref({ ...week, status: "failed" })}
-          tone={d.weekCounts.failed > 0 ? "danger" : undefined}
+          label="Failed or partly failed, last 7 days"
+          value={weekFailures}
+          href={runsHref({ ...week, status: "failed_or_partial" })}
+          tone={weekFailures > 0 ? "danger" : undefined}
           testId="stat-failed"
+          hint={
+            d.weekCounts.partial > 0
+              ? `${formatCount(d.weekCounts.failed)} failed, ${formatCount(d.weekCounts.partial)} partly failed`
+              : undefined
+          }
         />
         <Stat
           label="Approvals waiting"
@@ -141,16 +149,19 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
         <Card>
           <CardHeader
             title="Failed runs needing attention"
-            description="The latest failed runs nobody has re-run yet."
+            description="The latest runs with an action that failed for good (failed or partly failed) nobody has re-run yet."
             actions={
-              <ButtonLink href={runsHref({ status: "failed", platform: d.platform })}>All failed</ButtonLink>
+              <ButtonLink href={runsHref({ status: "failed_or_partial", platform: d.platform })}>
+                All failed
+              </ButtonLink>
             }
           />
           {d.failed.length === 0 ? (
             <CardBody>
               <p className="text-sm text-zinc-600">
-                No failed run is waiting for you. When an action fails for good (an email refused, a webhook
-                answering 4xx), its run shows up here until it is re-run.
+                No failed or partly failed run is waiting for you. When an action fails for good (an email
+                refused, a webhook answering 4xx), its run shows up here until it is re-run, even if its other
+                actions worked.
               </p>
             </CardBody>
           ) : (
@@ -158,12 +169,17 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
               {d.failed.map((run) => (
                 <li key={run.id} className="px-5 py-3">
                   <div className="flex flex-wrap items-baseline justify-between gap-2">
-                    <Link
-                      href={`/runs/${run.id}`}
-                      className="text-sm font-medium text-zinc-900 hover:underline"
-                    >
-                      {run.automationName}
-                    </Link>
+                    <span className="flex min-w-0 items-baseline gap-2">
+                      <Link
+                        href={`/runs/${run.id}`}
+                        className="text-sm font-medium text-zinc-900 hover:underline"
+                      >
+                        {run.automationName}
+                      </Link>
+                      <Badge tone={RUN_STATUS_INFO[run.status].tone}>
+                        {RUN_STATUS_INFO[run.status].label}
+                      </Badge>
+                    </span>
                     <RelativeTime value={run.createdAt} brief className="text-xs text-zinc-500" />
                   </div>
                   {run.error && <p className="mt-1 line-clamp-2 text-xs text-red-800">{run.error}</p>}
@@ -253,10 +269,14 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
                     <>
                       {" · "}
                       <Link
-                        href={runsHref({ ...week, automationId: b.automationId, status: "failed" })}
+                        href={runsHref({
+                          ...week,
+                          automationId: b.automationId,
+                          status: "failed_or_partial",
+                        })}
                         className="text-red-800 hover:underline"
                       >
-                        {formatCount(b.failed)} failed
+                        {formatCount(b.failed)} failed or partly failed
                       </Link>
                     </>
                   )}
@@ -276,12 +296,15 @@ function Stat({
   href,
   tone,
   testId,
+  hint,
 }: {
   label: string;
   value: number;
   href: string;
   tone?: "danger" | "warning";
   testId: string;
+  /** A line under the number ("2 failed, 1 partly failed"). */
+  hint?: string;
 }) {
   return (
     <Link
@@ -301,6 +324,7 @@ function Stat({
       >
         {formatCount(value)}
       </p>
+      {hint && <p className="mt-1 text-xs text-zinc-600">{hint}</p>}
     </Link>
   );
 }

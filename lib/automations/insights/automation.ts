@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import type { WaitKind } from "@/lib/db/schema";
 import { notFound, parseOrThrow } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { totalOf, type DayCounts, type OutcomeCounts } from "./outcomes";
+import { successRateOf, totalOf, type DayCounts, type OutcomeCounts } from "./outcomes";
 import { labelKey, stepLabel, stepLabels } from "@/lib/automations/engine/step-labels";
 import { tenantId, windowOf, runsPerDay, sumDays, isoOf } from "./window";
 
@@ -25,8 +25,10 @@ export interface FunnelNode {
   nodeType: string;
   /** As drawn in the automation's current graph, else its type's label. */
   label: string;
-  /** Distinct runs in the window that reached it. */
+  /** Distinct first runs in the window that reached it (re-runs are counted apart, in `reruns`). */
   runs: number;
+  /** Distinct re-runs in the window that reached it. */
+  reruns: number;
   /** False for a node that is not in the current graph (an older version's). */
   inGraph: boolean;
 }
@@ -39,7 +41,12 @@ export interface AutomationInsights {
   perDay: DayCounts[];
   totals: OutcomeCounts;
   runs: number;
-  /** Succeeded out of the runs that finished acting (succeeded, partial, failed); null with none. */
+  /** Of `runs`, how many were re-runs (the funnel counts them apart). */
+  reruns: number;
+  /**
+   * Succeeded out of the runs that finished acting (succeeded, partial, failed); runs with nothing
+   * to do are left out. Null with none.
+   */
   successRate: number | null;
   /** Of finished runs with a duration (first step to settled, waits included), in ms. */
   p50Ms: number | null;
@@ -97,23 +104,23 @@ export async function automationInsights(
       group by w.node_id, w.node_type, w.kind
       order by min(w.resume_at)`),
     // Graph ids never contain '#', so the part before it is the node a code step's action belongs to.
-    db.execute<{ node_id: string; node_type: string; n: number }>(sql`
+    // First runs and re-runs apart (`rerun`), so a re-run does not count as a second customer.
+    db.execute<{ node_id: string; node_type: string; rerun: boolean; n: number }>(sql`
       select split_part(s.node_id, '#', 1) as node_id,
         coalesce(max(s.node_type) filter (where s.node_id not like '%#%'), max(s.node_type)) as node_type,
-        count(distinct s.run_id)::int as n
+        r.rerun_of is not null as rerun, count(distinct s.run_id)::int as n
       from automation_runs r
       join automation_run_steps s on s.run_id = r.id and s.tenant_id = r.tenant_id
       where r.tenant_id = ${t}::uuid and r.automation_id = ${a}::uuid and r.created_at >= ${since}::timestamptz
-      group by 1`),
+      group by 1, 3`),
     // The trigger has no step: the run itself is the trigger firing.
-    db.execute<{ node_id: string; n: number }>(sql`
-      select r.trigger_node_id as node_id, count(*)::int as n
+    db.execute<{ node_id: string; rerun: boolean; n: number }>(sql`
+      select r.trigger_node_id as node_id, r.rerun_of is not null as rerun, count(*)::int as n
       from automation_runs r
       where r.tenant_id = ${t}::uuid and r.automation_id = ${a}::uuid and r.created_at >= ${since}::timestamptz
-      group by 1`),
+      group by 1, 2`),
   ]);
   const totals = sumDays(perDay);
-  const finished = totals.succeeded + totals.partial + totals.failed;
   const waitLabels = await stepLabels(
     t,
     [...waits].map((w) => ({
@@ -123,17 +130,22 @@ export async function automationInsights(
       nodeType: w.node_type,
     })),
   );
-  const reached = new Map<string, { nodeType: string; runs: number }>();
-  for (const s of steps) reached.set(s.node_id, { nodeType: s.node_type, runs: s.n });
-  for (const tr of triggers) {
-    const type = graph.nodes.find((n) => n.id === tr.node_id)?.type ?? "trigger";
-    reached.set(tr.node_id, { nodeType: type, runs: (reached.get(tr.node_id)?.runs ?? 0) + tr.n });
-  }
+  const reached = new Map<string, { nodeType: string; runs: number; reruns: number }>();
+  const count = (nodeId: string, nodeType: string, rerun: boolean, n: number) => {
+    const r = reached.get(nodeId) ?? { nodeType, runs: 0, reruns: 0 };
+    if (rerun) r.reruns += n;
+    else r.runs += n;
+    reached.set(nodeId, r);
+  };
+  for (const s of steps) count(s.node_id, s.node_type, s.rerun, s.n);
+  for (const tr of triggers)
+    count(tr.node_id, graph.nodes.find((n) => n.id === tr.node_id)?.type ?? "trigger", tr.rerun, tr.n);
   const funnel: FunnelNode[] = graph.nodes.map((node) => ({
     nodeId: node.id,
     nodeType: node.type,
     label: stepLabel(graph, node.id, node.type),
     runs: reached.get(node.id)?.runs ?? 0,
+    reruns: reached.get(node.id)?.reruns ?? 0,
     inGraph: true,
   }));
   const inGraph = new Set(graph.nodes.map((n) => n.id));
@@ -144,6 +156,7 @@ export async function automationInsights(
         nodeType: r.nodeType,
         label: stepLabel(null, nodeId, r.nodeType),
         runs: r.runs,
+        reruns: r.reruns,
         inGraph: false,
       });
   }
@@ -155,7 +168,8 @@ export async function automationInsights(
     perDay,
     totals,
     runs: totalOf(totals),
-    successRate: finished > 0 ? totals.succeeded / finished : null,
+    reruns: [...triggers].reduce((sum, tr) => sum + (tr.rerun ? tr.n : 0), 0),
+    successRate: successRateOf(totals),
     p50Ms: summary[0]?.p50 ?? null,
     p95Ms: summary[0]?.p95 ?? null,
     waiting: [...waits].map((w) => ({

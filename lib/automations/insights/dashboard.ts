@@ -26,11 +26,13 @@ export interface Dashboard {
   weekCounts: OutcomeCounts;
   /** The last 7 days, oldest first, for the chart. */
   perDay: DayCounts[];
-  /** The latest failed runs nobody has re-run yet. */
+  /** The latest runs with a failed action (failed or partly failed) nobody has re-run yet. */
   failed: {
     id: string;
     automationId: string;
     automationName: string;
+    /** `partial`: some of its actions worked ("Partly failed"). */
+    status: "failed" | "partial";
     createdAt: string;
     error: string | null;
   }[];
@@ -46,8 +48,21 @@ export interface Dashboard {
     kind: WaitKind;
     resumeAt: string;
   }[];
-  /** The automations with the most runs in the last 7 days. */
+  /** The automations with the most runs in the last 7 days; `failed` counts partly failed ones too. */
   busiest: { automationId: string; name: string; runs: number; failed: number }[];
+}
+
+const ATTENTION_LIMIT = 5;
+
+/** The latest runs of one status nobody has re-run yet, newest first (one range of the status index). */
+function needingAttention(t: string, status: "failed" | "partial", which: Platform) {
+  return sql`(select r.id, r.automation_id, a.name, r.status, r.created_at, coalesce(r.error, r.reason) as error
+      from automation_runs r join automations a on a.id = r.automation_id
+      where r.tenant_id = ${t}::uuid and r.status = ${status}
+        ${andPlatform(t, sql`r.automation_id`, which)}
+        and not exists (select 1 from automation_runs x where x.rerun_of = r.id)
+      order by r.created_at desc nulls last, r.id desc nulls last
+      limit ${ATTENTION_LIMIT})`;
 }
 
 /** Everything the dashboard shows, tenant-scoped, in six small statements run together. */
@@ -59,21 +74,21 @@ export async function dashboard(input: z.input<typeof dashboardInput>): Promise<
   const db = getDb();
   const [perDay, failed, approvals, waiting, next, busiest] = await Promise.all([
     runsPerDay(t, window, { platform: q.platform }),
-    // Failed runs needing attention: those not re-run yet (the re-run index answers `not exists`).
+    // Runs with a failed action needing attention, failed and partly failed alike: those not re-run
+    // yet (the re-run index answers `not exists`). Each status is its own range of the status index,
+    // read newest first up to the limit; the two short lists are then merged.
     db.execute<{
       id: string;
       automation_id: string;
       name: string;
+      status: "failed" | "partial";
       created_at: string;
       error: string | null;
     }>(sql`
-      select r.id, r.automation_id, a.name, ${isoOf(sql`r.created_at`)} as created_at, coalesce(r.error, r.reason) as error
-      from automation_runs r join automations a on a.id = r.automation_id
-      where r.tenant_id = ${t}::uuid and r.status = 'failed'
-        ${andPlatform(t, sql`r.automation_id`, q.platform)}
-        and not exists (select 1 from automation_runs x where x.rerun_of = r.id)
-      order by r.created_at desc nulls last, r.id desc nulls last
-      limit 5`),
+      select f.id, f.automation_id, f.name, f.status, ${isoOf(sql`f.created_at`)} as created_at, f.error
+      from (${needingAttention(t, "failed", q.platform)} union all ${needingAttention(t, "partial", q.platform)}) f
+      order by f.created_at desc, f.id desc
+      limit ${ATTENTION_LIMIT}`),
     db.execute<{ n: number }>(sql`
       select count(*)::int as n from automation_run_waits w
       where w.tenant_id = ${t}::uuid and w.status = 'pending' and w.kind = 'approval' and w.decision is null`),
@@ -97,7 +112,7 @@ export async function dashboard(input: z.input<typeof dashboardInput>): Promise<
       order by w.resume_at, w.id
       limit 5`),
     db.execute<{ automation_id: string; name: string; runs: number; failed: number }>(sql`
-      select r.automation_id, a.name, count(*)::int as runs, (count(*) filter (where r.status = 'failed'))::int as failed
+      select r.automation_id, a.name, count(*)::int as runs, (count(*) filter (where r.status in ('failed', 'partial')))::int as failed
       from automation_runs r join automations a on a.id = r.automation_id
       where r.tenant_id = ${t}::uuid and r.created_at >= ${since}::timestamptz
         ${andPlatform(t, sql`r.automation_id`, q.platform)}
@@ -124,6 +139,7 @@ export async function dashboard(input: z.input<typeof dashboardInput>): Promise<
       id: r.id,
       automationId: r.automation_id,
       automationName: r.name,
+      status: r.status,
       createdAt: r.created_at,
       error: r.error,
     })),

@@ -9,8 +9,9 @@ import { PLATFORMS, platformCondition, type Platform } from "./platform";
  * Insights: run history read as numbers and pictures (the dashboard, an automation's Insights tab).
  *
  * Terminology
- *   outcome   a run's status as the charts group it: succeeded · partial · failed · cancelled ·
- *             waiting · running (queued and running together: the run is in progress)
+ *   outcome   a run's status as the charts group it: succeeded · nothing (succeeded, no action
+ *             taken) · partial · failed · cancelled · waiting · running (queued and running
+ *             together: the run is in progress)
  *   day       a calendar day in the shop's time zone (`tenants.timezone`), never UTC's
  *   window    the last N days, today included: from the start of the shop's day N − 1 days ago
  *   platform  whose automations count: `mine` (the merchant's own), `builtin` (the platform's own
@@ -82,18 +83,18 @@ export async function runsPerDay(
   window: Window,
   filter: { automationId?: string; platform: Platform },
 ): Promise<DayCounts[]> {
-  const rows = await getDb().execute<{ day: string; status: RunStatus; n: number }>(sql`
+  const rows = await getDb().execute<{ day: string; status: RunStatus; nothing: boolean; n: number }>(sql`
     select to_char(date_trunc('day', r.created_at at time zone ${window.timeZone}), 'YYYY-MM-DD') as day,
-      r.status, count(*)::int as n
+      r.status, coalesce(r.actions_taken = 0, false) as nothing, count(*)::int as n
     from automation_runs r
     where r.tenant_id = ${tenant}::uuid and r.created_at >= ${window.from.toISOString()}::timestamptz
       ${filter.automationId ? sql`and r.automation_id = ${filter.automationId}::uuid` : sql``}
       ${andPlatform(tenant, sql`r.automation_id`, filter.platform)}
-    group by 1, 2`);
+    group by 1, 2, 3`);
   const byDay = new Map(window.days.map((day) => [day, emptyCounts()]));
   for (const row of rows) {
     const counts = byDay.get(row.day);
-    if (counts) counts[outcomeOf(row.status)] += row.n;
+    if (counts) counts[outcomeOf(row.status, row.nothing ? 0 : null)] += row.n;
   }
   return [...byDay].map(([day, counts]) => ({ day, counts }));
 }

@@ -68,7 +68,18 @@ export interface RunWait extends WaitView {
 export interface RerunLink {
   id: string;
   status: RunStatus;
+  /** Its actions once settled (0 on a succeeded run: nothing to do). */
+  actionsTaken: number | null;
   createdAt: string;
+}
+
+/** A condition a branch of the run stopped at: its answer led nowhere. */
+export interface StoppedAt {
+  nodeId: string;
+  /** The condition as drawn ("Order over €100?"). */
+  label: string;
+  /** What it answered. */
+  result: boolean;
 }
 
 /** One run with every step of every leg, its waits and the graph it ran on (`GET /api/v1/runs/{id}`). */
@@ -89,6 +100,11 @@ export interface RunDetail extends RunSummary {
   rerunFrom: { nodeId: string; label: string } | null;
   /** The runs that re-ran this one, oldest first. */
   reruns: RerunLink[];
+  /**
+   * A run with nothing to do (succeeded, no action taken): the conditions its branches stopped at,
+   * in the order they ran. Empty for every other run.
+   */
+  stoppedAt: StoppedAt[];
 }
 
 type StepRow = typeof automationRunSteps.$inferSelect;
@@ -175,11 +191,16 @@ async function loadGraph(run: RunRow): Promise<Graph | null> {
 async function loadReruns(tenantId: string, runId: string): Promise<RerunLink[]> {
   const r = automationRuns;
   const rows = await getDb()
-    .select({ id: r.id, status: r.status, createdAt: r.createdAt })
+    .select({ id: r.id, status: r.status, actionsTaken: r.actionsTaken, createdAt: r.createdAt })
     .from(r)
     .where(and(eq(r.tenantId, tenantId), eq(r.rerunOf, runId)))
     .orderBy(asc(r.createdAt));
-  return rows.map((row) => ({ id: row.id, status: row.status, createdAt: row.createdAt.toISOString() }));
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    actionsTaken: row.actionsTaken,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }
 
 /** The steps as the timeline shows them: labelled as drawn, each node's occurrences numbered. */
@@ -245,7 +266,24 @@ function assemble(found: FoundRun, parts: RunParts, steps: RunStep[], waits: Run
       ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) }
       : null,
     reruns: parts.reruns,
+    stoppedAt: run.status === "succeeded" && run.actionsTaken === 0 ? stoppedAt(steps, graph) : [],
   };
+}
+
+/**
+ * The condition steps whose answer has no connection out in the run's graph: where a branch ended.
+ * Without the graph (its version gone), every condition step is listed.
+ */
+function stoppedAt(steps: RunStep[], graph: Graph | null): StoppedAt[] {
+  const out: StoppedAt[] = [];
+  for (const step of steps) {
+    const result = step.output?.result;
+    if (step.category !== "condition" || typeof result !== "boolean") continue;
+    const handle = result ? "true" : "false";
+    const goesOn = graph?.edges.some((e) => e.source === step.nodeId && e.sourceHandle === handle) ?? false;
+    if (!goesOn) out.push({ nodeId: step.nodeId, label: step.label, result });
+  }
+  return out;
 }
 
 /** Why a resumed wait's leg did not run: its step skipped at wake (or, lacking one, the run's reason). */

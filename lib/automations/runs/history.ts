@@ -20,6 +20,22 @@ export const RUN_STATUSES = [
   "cancelled",
 ] as const;
 
+/**
+ * Filters beyond a status: `failed_or_partial`, every run with a failed action (SPEC §2: partial
+ * counts as a failure wherever failures are counted); `nothing_to_do`, succeeded runs that took no
+ * action.
+ */
+export const RUN_STATUS_FILTERS = [...RUN_STATUSES, "failed_or_partial", "nothing_to_do"] as const;
+export type RunStatusFilter = (typeof RUN_STATUS_FILTERS)[number];
+
+/** The condition of a status filter on `automation_runs`. */
+function statusCondition(status: RunStatusFilter) {
+  const r = automationRuns;
+  if (status === "failed_or_partial") return inArray(r.status, ["failed", "partial"]);
+  if (status === "nothing_to_do") return and(eq(r.status, "succeeded"), eq(r.actionsTaken, 0));
+  return eq(r.status, status);
+}
+
 /** An instant with its offset (`2026-11-30T09:00:00+01:00`), or a date, read as midnight UTC. */
 const instant = z.union(
   [z.iso.datetime({ offset: true }), z.iso.date()],
@@ -29,7 +45,7 @@ const instant = z.union(
 export const runsQuery = z
   .object({
     automationId: z.uuid("must be an automation id").optional(),
-    status: z.enum(RUN_STATUSES, `must be one of ${RUN_STATUSES.join(", ")}`).optional(),
+    status: z.enum(RUN_STATUS_FILTERS, `must be one of ${RUN_STATUS_FILTERS.join(", ")}`).optional(),
     domain: z.string().max(50).optional(),
     /** An id, an order number ("#1022" or "1022"), an email or a customer's name. */
     entityId: z.string().max(200).optional(),
@@ -84,7 +100,7 @@ export async function listRuns(tenantId: string, query: unknown = {}): Promise<R
       and(
         eq(r.tenantId, tenantId),
         q.automationId ? eq(r.automationId, q.automationId) : undefined,
-        q.status ? eq(r.status, q.status) : undefined,
+        q.status ? statusCondition(q.status) : undefined,
         q.domain ? eq(r.domain, q.domain) : undefined,
         platformCondition(tenantId, sql`${r.automationId}`, q.platform),
         records.length > 0 ? runsAboutRecords(records) : undefined,

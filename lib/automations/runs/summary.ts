@@ -23,6 +23,12 @@ export interface RunSummary {
   startedAt: string | null;
   finishedAt: string | null;
   durationMs: number | null;
+  /**
+   * A settled run: how many actions it took across its legs (each action's last attempt). 0 on a
+   * succeeded run is "Nothing to do": every branch stopped at a condition. Null while in flight,
+   * and for a run that ended otherwise.
+   */
+  actionsTaken: number | null;
   createdAt: string;
   /** While waiting: when the earliest pending wait is due (a column kept by pause, resume and settle). */
   resumeAt: string | null;
@@ -67,6 +73,7 @@ export function summary(
     startedAt: r.startedAt?.toISOString() ?? null,
     finishedAt: r.finishedAt?.toISOString() ?? null,
     durationMs: r.durationMs,
+    actionsTaken: r.actionsTaken,
     createdAt: r.createdAt.toISOString(),
     resumeAt: r.status === "waiting" ? (r.resumeAt?.toISOString() ?? null) : null,
     nextWait: r.status === "waiting" ? next : null,

@@ -42,7 +42,8 @@ export async function finishRun(
 /**
  * Computes runs' outcomes from every action step of every leg (SPEC §2 "Settling"):
  * succeeded (none failed), partial (some failed), failed (all failed). Wait and condition rows do
- * not count, nor attempts that were retried (503, 503, 200 is a success); a run with no action steps succeeded. A run with a pending wait stays `waiting`
+ * not count, nor attempts that were retried (503, 503, 200 is a success); a run with no action steps succeeded
+ * with `actions_taken` 0 ("Nothing to do"), in the same write. A run with a pending wait stays `waiting`
  * (a `later` it asked for is not a pause: that becomes a run of its own),
  * with `resume_at` set to its earliest. Duration runs from the original start. Set-based, so a
  * batch of legs settles in one statement.
@@ -68,6 +69,7 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
       finished_at = case when coalesce(p.n, 0) > 0 then null else now() end,
       duration_ms = case when coalesce(p.n, 0) > 0 then null
         else ${RUN_DURATION_MS} end,
+      actions_taken = case when coalesce(p.n, 0) > 0 then null else coalesce(t.actions, 0) end,
       error = case when coalesce(p.n, 0) = 0 and coalesce(t.failed, 0) > 0
         then t.failed || ' of ' || t.actions || ' actions failed.' else null end,
       updated_at = now()

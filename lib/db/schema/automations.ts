@@ -137,6 +137,12 @@ export const automationRuns = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
+    /**
+     * Action steps the settled run took across its legs (each action's last attempt), written by
+     * settle: 0 is a run every branch of which stopped at a condition — "Nothing to do" (SPEC §2).
+     * Null while the run is in flight, and for runs that ended otherwise (failed, cancelled).
+     */
+    actionsTaken: integer("actions_taken"),
     error: text("error"),
     reason: text("reason"),
     /** A re-run: the run it repeats (SPEC §4 `rerunOf`). */

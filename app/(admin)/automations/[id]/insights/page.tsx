@@ -43,6 +43,8 @@ export default async function AutomationInsightsPage({
   const base = `/automations/${automation.id}/insights`;
   const window = { automationId: automation.id, from: i.firstDay, to: i.today };
   const counts = Object.fromEntries(i.funnel.map((f) => [f.nodeId, f.runs]));
+  const reruns = Object.fromEntries(i.funnel.map((f) => [f.nodeId, f.reruns]));
+  const firstRuns = i.runs - i.reruns;
   return (
     <>
       <AutomationOpsHeader automation={automation} />
@@ -77,7 +79,7 @@ export default async function AutomationInsightsPage({
         <Fact
           label="Success rate"
           testId="fact-success"
-          hint="Succeeded out of the runs that finished acting (succeeded, partial, failed)."
+          hint="Succeeded out of the runs that acted (succeeded, partly failed, failed); runs with nothing to do are left out."
         >
           {i.successRate === null ? "—" : `${Math.round(i.successRate * 100)}%`}
         </Fact>
@@ -132,10 +134,14 @@ export default async function AutomationInsightsPage({
           <Card className="mt-6">
             <CardHeader
               title="Where runs go"
-              description={`How many of the ${formatCount(i.runs)} runs of the last ${days} days reached each step. A code step counts its own actions with it.`}
+              description={
+                i.reruns > 0
+                  ? `How many of the ${formatCount(firstRuns)} runs of the last ${days} days reached each step, and apart from them how many of the ${formatCount(i.reruns)} re-runs. A code step counts its own actions with it.`
+                  : `How many of the ${formatCount(i.runs)} runs of the last ${days} days reached each step. A code step counts its own actions with it.`
+              }
             />
             <CardBody className="grid gap-6 lg:grid-cols-[1fr_18rem]">
-              <FunnelCanvas graph={i.graph} counts={counts} days={days} />
+              <FunnelCanvas graph={i.graph} counts={counts} reruns={reruns} days={days} />
               <div>
                 <h3 className="text-sm font-medium text-zinc-900" id="funnel-list-title">
                   Runs that reached each step
@@ -153,9 +159,17 @@ export default async function AutomationInsightsPage({
                       </span>
                       <span className="font-medium whitespace-nowrap text-zinc-900 tabular-nums">
                         {formatCount(f.runs)}
-                        {i.runs > 0 && (
+                        {firstRuns > 0 && (
                           <span className="ml-1 text-xs font-normal text-zinc-500">
-                            {Math.round((f.runs / i.runs) * 100)}%
+                            {Math.round((f.runs / firstRuns) * 100)}%
+                          </span>
+                        )}
+                        {f.reruns > 0 && (
+                          <span
+                            className="ml-1 text-xs font-normal text-zinc-600"
+                            data-testid="funnel-reruns"
+                          >
+                            + {f.reruns === 1 ? "1 re-run" : `${formatCount(f.reruns)} re-runs`}
                           </span>
                         )}
                       </span>
