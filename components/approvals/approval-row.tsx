@@ -11,6 +11,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/identity/roles";
 import { hasRole } from "@/lib/identity/roles";
 import type { ApprovalView } from "@/lib/automations/waits/approvals";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 import { ApprovalOutcome, ApprovalStateBadge } from "./approval-state";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 import { RunProgress } from "./run-progress";
@@ -110,7 +111,7 @@ export function ApprovalRow({
             )}
             <span aria-hidden="true"> · </span>
             <RunLink runId={approval.runId} className="text-xs">
-              Run {approval.runId.slice(0, 8)}
+              Run {shortRunId(approval.runId)}
             </RunLink>
           </p>
         </div>

@@ -6,6 +6,7 @@ import { Pager } from "@/components/entities/pager";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { RunSummary } from "@/lib/automations/runs/summary";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 import { formatDuration } from "./duration";
 import { EntityLink } from "./entity-link";
 import { fetchJson, POLL_MS } from "./fetch-json";
@@ -63,9 +64,9 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
                 <Link
                   href={`/runs/${run.id}`}
                   className="font-mono text-xs font-medium text-zinc-900 underline-offset-2 hover:underline"
-                  aria-label={`Run ${run.id.slice(0, 8)}${run.automationName ? ` of ${run.automationName}` : ""}`}
+                  aria-label={`Run ${shortRunId(run.id)}${run.automationName ? ` of ${run.automationName}` : ""}`}
                 >
-                  {run.id.slice(0, 8)}
+                  {shortRunId(run.id)}
                 </Link>
               </TD>
               {showAutomation && (

@@ -7,6 +7,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalAsk } from "@/lib/automations/waits/approval-reads";
 import type { WaitingItem } from "@/lib/automations/waits/view";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 import { EntityLink } from "./entity-link";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS } from "./run-status";
@@ -125,7 +126,7 @@ export function WaitingList({
                           waitId={wait.id}
                           waitKind={wait.kind}
                           fate={wait.fate}
-                          label={`${wait.label} of run ${wait.runId.slice(0, 8)}`}
+                          label={`${wait.label} of run ${shortRunId(wait.runId)}`}
                         />
                       )}
                     </TD>

@@ -52,7 +52,7 @@ beforeAll(async () => {
   shop = await createShop();
   other = await createShop();
   ids = await insertRuns(shop.tenant.id, await publishFlow(shop.keys.editor, "Tag", tagFlow), 20);
-  [othersId] = await insertRuns(other.tenant.id, await publishFlow(other.keys.editor, "Tag", tagFlow), 1);
+  othersId = (await insertRuns(other.tenant.id, await publishFlow(other.keys.editor, "Tag", tagFlow), 1))[0]!;
 });
 
 describe("a run's short id", () => {
