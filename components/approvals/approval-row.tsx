@@ -79,9 +79,10 @@ export function ApprovalRow({
       )}
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0 space-y-1">
-          <h3 id={titleId} className="text-sm font-semibold break-words text-zinc-900">
+          {/* The page's h1 is "Approvals"; each approval is a section under it. */}
+          <h2 id={titleId} className="text-sm font-semibold break-words text-zinc-900">
             {approval.title}
-          </h3>
+          </h2>
           <p className="text-sm break-words text-zinc-600">
             <Link
               href={`/automations/${approval.automationId}/runs`}

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { Fragment } from "react";
 import { Pager } from "@/components/entities/pager";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
@@ -70,7 +71,7 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
                 </Link>
               </TD>
               {showAutomation && (
-                <TD className="max-w-56 min-w-40 break-words text-zinc-900">
+                <TD className="max-w-56 min-w-32 break-words text-zinc-900">
                   {run.automationName ?? <span className="text-zinc-500">Deleted automation</span>}
                 </TD>
               )}
@@ -80,25 +81,28 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
                   {(!run.awaitingApproval || run.fate?.continues === false) && (
                     <WaitingLine
                       run={run}
-                      className="text-xs whitespace-nowrap text-zinc-600"
+                      className="text-xs text-zinc-600"
+                      stacked
                       doomedClassName="max-w-64 text-xs text-amber-800"
                     />
                   )}
                   {run.status === "cancelled" && run.reason && (
-                    <span className="max-w-64 text-xs text-zinc-600">{run.reason}</span>
+                    <span className="max-w-64 text-xs break-words text-zinc-600">{run.reason}</span>
                   )}
                   {(run.status === "failed" || run.status === "partial") && run.error && (
-                    <span className="max-w-64 text-xs text-red-700">{run.error}</span>
+                    <span className="max-w-64 text-xs break-words text-red-700">{run.error}</span>
                   )}
                 </div>
               </TD>
               <TD className="max-w-48">
                 <EntityLink domain={run.domain} id={run.entityId} label={run.entityLabel ?? undefined} />
               </TD>
-              <TD className="font-mono text-xs whitespace-nowrap">{run.eventType}</TD>
+              <TD className="font-mono text-xs">
+                <EventType type={run.eventType} />
+              </TD>
               <TD className="whitespace-nowrap">v{run.automationVersion}</TD>
-              <TD className="whitespace-nowrap text-zinc-500">
-                <RelativeTime value={run.startedAt ?? run.createdAt} />
+              <TD className="text-zinc-700">
+                <RelativeTime value={run.startedAt ?? run.createdAt} stacked />
               </TD>
               <TD align="right" className="whitespace-nowrap">
                 {run.durationMs !== null ? (
@@ -122,4 +126,18 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
       />
     </>
   );
+}
+
+/** "order.created", free to wrap after its dots (whole words) when the column is narrow. */
+function EventType({ type }: { type: string }) {
+  return type.split(".").map((word, i, words) => (
+    <Fragment key={i}>
+      {word}
+      {i < words.length - 1 && (
+        <>
+          .<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
 }
