@@ -138,7 +138,7 @@ async function tableProblems(page: Page): Promise<string[]> {
 for (const width of [1280, 1440]) {
   test(`at ${width} px Runs and Waiting show every column whole`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    await signIn(page, "viewer", { then: "/runs" });
+    await signIn(page, "editor", { then: "/runs" });
     await expect(page.getByTestId("run-row").first()).toBeVisible();
     await expect(page.getByTestId("run-row").filter({ hasText: "gustav6.lindqvist" }).first()).toBeVisible();
     expect(await tableProblems(page)).toEqual([]);

@@ -52,10 +52,13 @@ function LabelParts({ text }: { text: string }) {
   ));
 }
 
-/** One part of a label, kept on one line: cut with an ellipsis at the column's width (12rem). */
+/**
+ * One part of a label, kept on one line: cut with an ellipsis at 10rem, so it fits the 12rem
+ * record columns of Runs and Waiting with their padding.
+ */
 function Part({ text }: { text: string }) {
   return (
-    <span className="inline-block max-w-48 truncate align-bottom" title={text} data-testid="entity-part">
+    <span className="inline-block max-w-40 truncate align-bottom" title={text} data-testid="entity-part">
       {text}
     </span>
   );

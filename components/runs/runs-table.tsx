@@ -15,6 +15,13 @@ import { LiveStatus } from "./live-status";
 import { RunStatusBadge } from "./run-status";
 import { WaitingLine } from "./waiting-line";
 
+/**
+ * Below 1360 px (a 1280 px laptop with the sidebar) the Version column folds into the Trigger
+ * column as a second line, so every other column fits without scrolling sideways.
+ */
+const WIDE_ONLY = "hidden min-[1360px]:table-cell";
+const NARROW_ONLY = "min-[1360px]:hidden";
+
 export interface RunsPage {
   items: RunSummary[];
   nextCursor: string | null;
@@ -53,7 +60,7 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
             <TH>Status</TH>
             <TH>Entity</TH>
             <TH>Trigger</TH>
-            <TH>Version</TH>
+            <TH className={WIDE_ONLY}>Version</TH>
             <TH>Started</TH>
             <TH align="right">Duration</TH>
           </TR>
@@ -99,8 +106,11 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
               </TD>
               <TD className="font-mono text-xs">
                 <EventType type={run.eventType} />
+                <span className={`${NARROW_ONLY} block font-sans text-zinc-500`}>
+                  version {run.automationVersion}
+                </span>
               </TD>
-              <TD className="whitespace-nowrap">v{run.automationVersion}</TD>
+              <TD className={`${WIDE_ONLY} whitespace-nowrap`}>v{run.automationVersion}</TD>
               <TD className="text-zinc-700">
                 <RelativeTime value={run.startedAt ?? run.createdAt} stacked />
               </TD>
