@@ -11,6 +11,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/identity/roles";
 import { hasRole } from "@/lib/identity/roles";
 import type { ApprovalView } from "@/lib/automations/waits/approvals";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 import { ApprovalOutcome, ApprovalStateBadge } from "./approval-state";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 import { RunProgress } from "./run-progress";
@@ -78,9 +79,10 @@ export function ApprovalRow({
       )}
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0 space-y-1">
-          <h3 id={titleId} className="text-sm font-semibold break-words text-zinc-900">
+          {/* The page's h1 is "Approvals"; each approval is a section under it. */}
+          <h2 id={titleId} className="text-sm font-semibold break-words text-zinc-900">
             {approval.title}
-          </h3>
+          </h2>
           <p className="text-sm break-words text-zinc-600">
             <Link
               href={`/automations/${approval.automationId}/runs`}
@@ -110,7 +112,7 @@ export function ApprovalRow({
             )}
             <span aria-hidden="true"> · </span>
             <RunLink runId={approval.runId} className="text-xs">
-              Run {approval.runId.slice(0, 8)}
+              Run {shortRunId(approval.runId)}
             </RunLink>
           </p>
         </div>

@@ -5,6 +5,7 @@ import { fetchJson, POLL_MS } from "@/components/runs/fetch-json";
 import { RunLink } from "@/components/runs/run-link";
 import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "@/components/runs/run-status";
 import type { RunDetail } from "@/lib/automations/runs/detail";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 
 /**
  * Where a decided approval's run is now, live: its status badge (polled until the run has ended)
@@ -26,7 +27,7 @@ export function RunProgress({ runId }: { runId: string }) {
         <span className="text-zinc-500">loading…</span>
       )}
       <RunLink runId={runId} className="text-sm font-medium text-zinc-900 underline">
-        Open run {runId.slice(0, 8)}
+        Open run {shortRunId(runId)}
       </RunLink>
     </p>
   );

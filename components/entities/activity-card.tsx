@@ -3,6 +3,7 @@ import { RunStatusBadge } from "@/components/runs/run-status";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { ActivityItem } from "@/lib/entities/activity";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 
 const linkClass = "font-medium text-indigo-700 underline-offset-2 hover:underline";
 
@@ -12,7 +13,7 @@ function ByRun({ item }: { item: ActivityItem }) {
     <>
       {" — by "}
       <Link href={`/runs/${item.runId}`} className={linkClass}>
-        run <span className="font-mono text-xs">{item.runId.slice(0, 8)}</span>
+        run <span className="font-mono text-xs">{shortRunId(item.runId)}</span>
       </Link>
       {item.automationName ? ` of '${item.automationName}'` : " of a deleted automation"}
     </>
@@ -28,7 +29,7 @@ function Line({ item }: { item: ActivityItem }) {
           <Link
             href={`/runs/${item.runId}`}
             className={linkClass}
-            aria-label={`Run ${item.runId.slice(0, 8)} of ${item.automationName ?? "a deleted automation"}`}
+            aria-label={`Run ${shortRunId(item.runId)} of ${item.automationName ?? "a deleted automation"}`}
           >
             {item.automationName ?? "Deleted automation"}
           </Link>

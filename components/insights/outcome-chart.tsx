@@ -31,7 +31,9 @@ export default function OutcomeChart({ perDay, height = 240 }: OutcomeChartProps
   return (
     <div aria-hidden="true" style={{ height }} data-testid="outcome-chart">
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+        {/* No keyboard layer: the chart is hidden from assistive technology (the table beside it
+            says the same), so nothing in it may take focus. */}
+        <BarChart data={data} margin={{ top: 8, right: 8, left: -16, bottom: 0 }} accessibilityLayer={false}>
           <OutcomePatternDefs prefix={prefix} />
           <CartesianGrid vertical={false} stroke="#e4e4e7" />
           <XAxis

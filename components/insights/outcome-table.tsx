@@ -11,8 +11,8 @@ export function OutcomeTable({
   caption: string;
   visible?: boolean;
 }) {
-  return (
-    <table className={visible ? "w-full text-left text-xs" : "sr-only"} data-testid="outcome-table">
+  const table = (
+    <table className={visible ? "w-full text-left text-xs" : undefined} data-testid="outcome-table">
       <caption className={visible ? "mb-2 text-left text-sm font-medium" : undefined}>{caption}</caption>
       <thead>
         <tr>
@@ -38,4 +38,7 @@ export function OutcomeTable({
       </tbody>
     </table>
   );
+  // Hidden in a block, not on the table itself: a table is as wide as its columns whatever its
+  // width says, so an sr-only table still widened a phone's page by hundreds of pixels.
+  return visible ? table : <div className="sr-only">{table}</div>;
 }

@@ -16,10 +16,13 @@ export function ResumesIn({
   value,
   className,
   doomed = false,
+  stacked = false,
 }: {
   value: string;
   className?: string;
   doomed?: boolean;
+  /** The absolute time on a line of its own, smaller, instead of after a "·" (for a table column). */
+  stacked?: boolean;
 }) {
   useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
   const timeZone = useShopTimeZone();
@@ -38,7 +41,12 @@ export function ResumesIn({
       >
         {soon ? verb[0] : `${verb[1]} ${formatUntil(date, now)}`}
       </time>
-      {!soon && (
+      {!soon && stacked && (
+        <span className="block text-xs whitespace-nowrap text-zinc-500" suppressHydrationWarning>
+          {formatWhen(date, timeZone, now)}
+        </span>
+      )}
+      {!soon && !stacked && (
         <span className="text-zinc-500" suppressHydrationWarning>
           {" · "}
           {formatWhen(date, timeZone, now)}

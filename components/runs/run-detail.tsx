@@ -20,6 +20,7 @@ import { isRerunnable } from "@/lib/automations/runs/rerunnable";
 import { RerunButton } from "./rerun-button";
 import { RunPath } from "./run-path";
 import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "./run-status";
+import { FullRunId } from "./run-link";
 import { RunTimeline } from "./run-timeline";
 import { RunWaits } from "./run-waits";
 import { WaitingLine } from "./waiting-line";
@@ -59,7 +60,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
         }
         description={
           <>
-            <span className="font-mono text-xs">{run.id}</span>
+            <FullRunId runId={run.id} />
             {run.status === "waiting" && run.fate?.continues === false ? (
               <>
                 {" · "}

@@ -25,6 +25,7 @@ export function readRunFilters(params: RawParams): RunFilterValues & { cursor?: 
     from: firstParam(params.from),
     to: firstParam(params.to),
     platform: firstParam(params.platform),
+    run: firstParam(params.run),
     cursor: firstParam(params.cursor),
   };
 }
@@ -32,7 +33,7 @@ export function readRunFilters(params: RawParams): RunFilterValues & { cursor?: 
 /** The `/api/v1/runs` query for these filters: the shop's days become instants. */
 function apiQuery(values: RunFilterValues & { cursor?: string }, timeZone: string): Record<string, string> {
   const query: Record<string, string> = { limit: String(RUNS_PAGE_SIZE) };
-  for (const key of ["automationId", "status", "domain", "entityId", "platform", "cursor"] as const) {
+  for (const key of ["automationId", "status", "domain", "entityId", "platform", "run", "cursor"] as const) {
     const value = values[key];
     if (value) query[key] = value;
   }
@@ -121,13 +122,16 @@ export async function RunHistory({
       ) : page && page.items.length === 0 ? (
         <EmptyState
           title={
-            // A record alone names it ("No runs for '#1022'"); with other filters, they are the reason too.
-            filters.entityId &&
-            !Object.entries(filters).some(
-              ([key, value]) => value && key !== "entityId" && key !== "domain" && key !== "platform",
-            )
-              ? `No runs for '${filters.entityId}'`
-              : "No runs match these filters"
+            filters.run &&
+            !Object.entries(filters).some(([key, value]) => value && key !== "run" && key !== "platform")
+              ? `No run with the id '${filters.run}'`
+              : // A record alone names it ("No runs for '#1022'"); with other filters, they are the reason too.
+                filters.entityId &&
+                  !Object.entries(filters).some(
+                    ([key, value]) => value && key !== "entityId" && key !== "domain" && key !== "platform",
+                  )
+                ? `No runs for '${filters.entityId}'`
+                : "No runs match these filters"
           }
           actions={<ButtonLink href={path}>Clear filters</ButtonLink>}
         >

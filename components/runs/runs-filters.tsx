@@ -13,6 +13,8 @@ export interface RunFilterValues {
   to?: string;
   /** Whose automations: mine · builtin · all (the shop-wide list only; default mine). */
   platform?: string;
+  /** One run by its short id (as the Run column shows it) or its full id. */
+  run?: string;
 }
 
 const DOMAIN_OPTIONS = [
@@ -150,6 +152,22 @@ export function RunsFilters({
           Days in the shop&apos;s time zone, {timeZone}; both days included.
         </p>
       </fieldset>
+      <div className="w-36">
+        <Label htmlFor="runs-run">Run</Label>
+        <Input
+          id="runs-run"
+          name="run"
+          defaultValue={values.run}
+          placeholder="3fa9c01e"
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby="runs-run-help"
+          className="mt-1.5 font-mono"
+        />
+        <p id="runs-run-help" className="sr-only">
+          A run&apos;s short id as the Run column shows it, or its full id.
+        </p>
+      </div>
       <FilterActions path={path} filtered={filtered} />
     </Form>
   );

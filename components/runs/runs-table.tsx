@@ -2,16 +2,25 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { Fragment } from "react";
 import { Pager } from "@/components/entities/pager";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { RunSummary } from "@/lib/automations/runs/summary";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 import { formatDuration } from "./duration";
 import { EntityLink } from "./entity-link";
 import { fetchJson, POLL_MS } from "./fetch-json";
 import { LiveStatus } from "./live-status";
 import { RunStatusBadge } from "./run-status";
 import { WaitingLine } from "./waiting-line";
+
+/**
+ * Below 1360 px (a 1280 px laptop with the sidebar) the Version column folds into the Trigger
+ * column as a second line, so every other column fits without scrolling sideways.
+ */
+const WIDE_ONLY = "hidden min-[1360px]:table-cell";
+const NARROW_ONLY = "min-[1360px]:hidden";
 
 export interface RunsPage {
   items: RunSummary[];
@@ -51,7 +60,7 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
             <TH>Status</TH>
             <TH>Entity</TH>
             <TH>Trigger</TH>
-            <TH>Version</TH>
+            <TH className={WIDE_ONLY}>Version</TH>
             <TH>Started</TH>
             <TH align="right">Duration</TH>
           </TR>
@@ -63,13 +72,13 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
                 <Link
                   href={`/runs/${run.id}`}
                   className="font-mono text-xs font-medium text-zinc-900 underline-offset-2 hover:underline"
-                  aria-label={`Run ${run.id.slice(0, 8)}${run.automationName ? ` of ${run.automationName}` : ""}`}
+                  aria-label={`Run ${shortRunId(run.id)}${run.automationName ? ` of ${run.automationName}` : ""}`}
                 >
-                  {run.id.slice(0, 8)}
+                  {shortRunId(run.id)}
                 </Link>
               </TD>
               {showAutomation && (
-                <TD className="max-w-56 min-w-40 break-words text-zinc-900">
+                <TD className="max-w-56 min-w-32 break-words text-zinc-900">
                   {run.automationName ?? <span className="text-zinc-500">Deleted automation</span>}
                 </TD>
               )}
@@ -83,25 +92,31 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
                   {(!run.awaitingApproval || run.fate?.continues === false) && (
                     <WaitingLine
                       run={run}
-                      className="text-xs whitespace-nowrap text-zinc-600"
+                      className="text-xs text-zinc-600"
+                      stacked
                       doomedClassName="max-w-64 text-xs text-amber-800"
                     />
                   )}
                   {run.status === "cancelled" && run.reason && (
-                    <span className="max-w-64 text-xs text-zinc-600">{run.reason}</span>
+                    <span className="max-w-64 text-xs break-words text-zinc-600">{run.reason}</span>
                   )}
                   {(run.status === "failed" || run.status === "partial") && run.error && (
-                    <span className="max-w-64 text-xs text-red-700">{run.error}</span>
+                    <span className="max-w-64 text-xs break-words text-red-700">{run.error}</span>
                   )}
                 </div>
               </TD>
               <TD className="max-w-48">
                 <EntityLink domain={run.domain} id={run.entityId} label={run.entityLabel ?? undefined} />
               </TD>
-              <TD className="font-mono text-xs whitespace-nowrap">{run.eventType}</TD>
-              <TD className="whitespace-nowrap">v{run.automationVersion}</TD>
-              <TD className="whitespace-nowrap text-zinc-500">
-                <RelativeTime value={run.startedAt ?? run.createdAt} />
+              <TD className="font-mono text-xs">
+                <EventType type={run.eventType} />
+                <span className={`${NARROW_ONLY} block font-sans text-zinc-500`}>
+                  version {run.automationVersion}
+                </span>
+              </TD>
+              <TD className={`${WIDE_ONLY} whitespace-nowrap`}>v{run.automationVersion}</TD>
+              <TD className="text-zinc-700">
+                <RelativeTime value={run.startedAt ?? run.createdAt} stacked />
               </TD>
               <TD align="right" className="whitespace-nowrap">
                 {run.durationMs !== null ? (
@@ -125,4 +140,18 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
       />
     </>
   );
+}
+
+/** "order.created", free to wrap after its dots (whole words) when the column is narrow. */
+function EventType({ type }: { type: string }) {
+  return type.split(".").map((word, i, words) => (
+    <Fragment key={i}>
+      {word}
+      {i < words.length - 1 && (
+        <>
+          .<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
 }

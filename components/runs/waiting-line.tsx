@@ -17,11 +17,14 @@ export function WaitingLine({
   run,
   className,
   doomedClassName = "text-amber-800",
+  stacked = false,
 }: {
   run: Pick<RunSummary, "status" | "resumeAt" | "nextWait"> & Partial<Pick<RunSummary, "fate">>;
   className?: string;
   /** Classes of the "Will be cancelled when it wakes: …" line. */
   doomedClassName?: string;
+  /** "Resumes in …" with the absolute time on a line of its own (for a table column). */
+  stacked?: boolean;
 }) {
   if (run.status !== "waiting" || !run.resumeAt) return null;
   if (run.fate && !run.fate.continues)
@@ -29,7 +32,7 @@ export function WaitingLine({
   if (run.nextWait?.kind === "retry") {
     return <RetryingAt value={run.resumeAt} retry={run.nextWait.retry} className={className} />;
   }
-  return <ResumesIn value={run.resumeAt} className={className} />;
+  return <ResumesIn value={run.resumeAt} className={className} stacked={stacked} />;
 }
 
 /**

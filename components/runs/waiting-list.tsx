@@ -7,6 +7,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalAsk } from "@/lib/automations/waits/approval-reads";
 import type { WaitingItem } from "@/lib/automations/waits/view";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 import { EntityLink } from "./entity-link";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS } from "./run-status";
@@ -29,6 +30,16 @@ export interface WaitingListProps {
   /** Show which automation each wait belongs to (the shop-wide list). */
   showAutomation: boolean;
 }
+
+/**
+ * On a phone the lists' rows become stacks of their cells, so a row's actions sit on screen rather
+ * than at the end of a table wider than the phone. (Each cell says what it is: a time, a step, a
+ * run, a record.)
+ */
+const STACK_ON_PHONE =
+  "max-sm:[&_table]:block max-sm:[&_tbody]:block max-sm:[&_thead]:hidden max-sm:[&_tr]:block " +
+  "max-sm:[&_tr]:py-2 max-sm:[&_td]:block max-sm:[&_td]:px-5 max-sm:[&_td]:py-1 max-sm:[&_td]:text-left " +
+  "max-sm:[&_td]:max-w-none";
 
 /** Pending waits soonest first, with their run and entity; then the waits dropped, with why. */
 export function WaitingList({
@@ -53,7 +64,7 @@ export function WaitingList({
         </EmptyState>
       ) : (
         <>
-          <Table caption="Pending waits, soonest first">
+          <Table caption="Pending waits, soonest first" className={STACK_ON_PHONE}>
             <THead>
               <TR>
                 <TH>Due</TH>
@@ -71,11 +82,11 @@ export function WaitingList({
             <TBody>
               {items.map((wait) => (
                 <TR key={wait.id} data-testid="waiting-row">
-                  <TD className="whitespace-nowrap text-zinc-700">
+                  <TD className="text-zinc-700">
                     {wait.kind === "approval" ? (
                       <TimesOutIn value={wait.resumeAt} brief />
                     ) : (
-                      <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} />
+                      <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} stacked />
                     )}
                     {wait.fate && !wait.fate.continues && (
                       <WaitFateLine
@@ -125,7 +136,7 @@ export function WaitingList({
                           waitId={wait.id}
                           waitKind={wait.kind}
                           fate={wait.fate}
-                          label={`${wait.label} of run ${wait.runId.slice(0, 8)}`}
+                          label={`${wait.label} of run ${shortRunId(wait.runId)}`}
                         />
                       )}
                     </TD>
@@ -164,7 +175,7 @@ export function WaitingList({
             title="Dropped recently"
             description="Waits that did not resume: cancelled by someone, or dropped because the automation was off or edited when they came due."
           />
-          <Table caption="Waits dropped recently">
+          <Table caption="Waits dropped recently" className={STACK_ON_PHONE}>
             <THead>
               <TR>
                 <TH>Dropped</TH>

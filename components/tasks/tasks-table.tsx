@@ -2,6 +2,7 @@ import { EntityLink } from "@/components/runs/entity-link";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TaskView } from "@/lib/automations/work/tasks";
+import { shortRunId } from "@/lib/automations/runs/short-id";
 import { CompleteTaskButton } from "./complete-task-button";
 import { RunLink } from "@/components/runs/run-link";
 
@@ -51,7 +52,7 @@ export function TasksTable({ items, canEdit }: { items: TaskView[]; canEdit: boo
                 <>
                   {task.automationName ?? "A flow"} ·{" "}
                   <RunLink runId={task.runId} className="text-xs">
-                    run {task.runId.slice(0, 8)}
+                    run {shortRunId(task.runId)}
                   </RunLink>
                 </>
               ) : (

@@ -11,6 +11,11 @@ export interface RelativeTimeProps {
   className?: string;
   /** Only "5 minutes ago", for a time inside a sentence ("Saved 5 minutes ago"). Default false. */
   brief?: boolean;
+  /**
+   * The absolute time on a line of its own, smaller, instead of after a "·": for a table column,
+   * which can then be as narrow as its longer line. Default false.
+   */
+  stacked?: boolean;
 }
 
 /**
@@ -19,7 +24,7 @@ export interface RelativeTimeProps {
  * minute; the relative part follows the browser's clock after hydration (hence
  * suppressHydrationWarning), the absolute part is the same on the server and in the browser.
  */
-export function RelativeTime({ value, className, brief = false }: RelativeTimeProps) {
+export function RelativeTime({ value, className, brief = false, stacked = false }: RelativeTimeProps) {
   useSyncExternalStore(subscribeToMinute, minuteSnapshot, serverMinuteSnapshot);
   const timeZone = useShopTimeZone();
   const date = typeof value === "string" ? new Date(value) : value;
@@ -27,8 +32,15 @@ export function RelativeTime({ value, className, brief = false }: RelativeTimePr
   const now = readClock();
   return (
     <time dateTime={date.toISOString()} title={exactTitle(date, timeZone)} className={className}>
-      <span suppressHydrationWarning>{formatRelative(date, now)}</span>
-      {!brief && (
+      <span className={stacked ? "whitespace-nowrap" : undefined} suppressHydrationWarning>
+        {formatRelative(date, now)}
+      </span>
+      {!brief && stacked && (
+        <span className="block text-xs whitespace-nowrap text-zinc-500" suppressHydrationWarning>
+          {formatWhen(date, timeZone, now)}
+        </span>
+      )}
+      {!brief && !stacked && (
         <span className="text-zinc-500" suppressHydrationWarning>
           {" · "}
           {formatWhen(date, timeZone, now)}

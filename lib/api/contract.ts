@@ -310,7 +310,7 @@ export const CONTRACT: readonly Endpoint[] = [
     path: "/api/v1/runs",
     summary: "List runs",
     description:
-      "Newest first, keyset-paginated; filter by automation, status, record and time, and by whose automations (`platform`: mine, builtin or all, default all). Besides a status, `status` takes `failed_or_partial` (every run with a failed action) and `nothing_to_do` (succeeded runs that took no action). Each run carries `actionsTaken` once settled: 0 on a succeeded run means nothing to do.",
+      "Newest first, keyset-paginated; filter by automation, status, record and time, by whose automations (`platform`: mine, builtin or all, default all), and find one run by `run`: its short id (the last 8 characters of its id, as the app shows runs; 4 to 12 of them) or its full id. Besides a status, `status` takes `failed_or_partial` (every run with a failed action) and `nothing_to_do` (succeeded runs that took no action). Each run carries `actionsTaken` once settled: 0 on a succeeded run means nothing to do.",
     tag: "Runs",
     role: "viewer",
     query: runsQuery,

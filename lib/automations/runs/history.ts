@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, automations, entities } from "@/lib/db/schema";
@@ -9,6 +9,7 @@ import { PLATFORMS, platformCondition } from "@/lib/automations/insights/platfor
 import { waitFates, type WaitFate } from "@/lib/automations/waits/fate";
 import { entityJoin, summary, type RunSummary } from "./summary";
 import { parseOrThrow } from "@/lib/errors";
+import { parseRunRef, RUN_REF_HINT, type RunRef } from "./short-id";
 
 export const RUN_STATUSES = [
   "queued",
@@ -49,6 +50,15 @@ export const runsQuery = z
     domain: z.string().max(50).optional(),
     /** An id, an order number ("#1022" or "1022"), an email or a customer's name. */
     entityId: z.string().max(200).optional(),
+    /**
+     * One run by its short id (the last characters of its id, as the Run column shows them) or by
+     * its full id.
+     */
+    run: z
+      .string()
+      .max(100)
+      .refine((text) => parseRunRef(text) !== null, RUN_REF_HINT)
+      .optional(),
     /** Runs created at or after this instant. */
     from: instant.optional(),
     /** Runs created before this instant. */
@@ -85,6 +95,7 @@ export async function listRuns(tenantId: string, query: unknown = {}): Promise<R
   const after = q.cursor ? decodePreciseCursor(q.cursor) : null;
   const r = automationRuns;
   const records = q.entityId ? await resolveEntitySearch(tenantId, q.entityId, q.domain) : [];
+  const ref = q.run ? parseRunRef(q.run) : null;
   const rows = await getDb()
     .select({
       run: r,
@@ -104,6 +115,7 @@ export async function listRuns(tenantId: string, query: unknown = {}): Promise<R
         q.domain ? eq(r.domain, q.domain) : undefined,
         platformCondition(tenantId, sql`${r.automationId}`, q.platform),
         records.length > 0 ? runsAboutRecords(records) : undefined,
+        ref ? runMatches(ref) : undefined,
         q.from ? gte(r.createdAt, new Date(q.from)) : undefined,
         q.to ? lt(r.createdAt, new Date(q.to)) : undefined,
         // A row comparison, so the index serves it as one range condition.
@@ -127,6 +139,18 @@ export async function listRuns(tenantId: string, query: unknown = {}): Promise<R
     })),
     nextCursor: rows.length > q.limit && last ? encodePreciseCursor(last.at, last.run.id) : null,
   };
+}
+
+/**
+ * The runs a search by id names. A full id is a primary-key probe in one partition. A tail is read
+ * off the tenant's runs in the page's order (newest first) until a page is found, so it costs a
+ * scan of the shop's runs when few match; no index serves a suffix (one on
+ * `(tenant_id, right(id::text, 8))` would, if shops search often).
+ */
+function runMatches(ref: RunRef): SQL {
+  if (ref.kind === "id") return eq(automationRuns.id, ref.id);
+  // The tail is hex only (parseRunRef), so it has no LIKE wildcards to escape.
+  return sql`${automationRuns.id}::text like ${`%${ref.tail}`}`;
 }
 
 /**
