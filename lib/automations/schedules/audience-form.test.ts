@@ -22,17 +22,18 @@ describe("the audience form", () => {
   });
 
   it("an empty form is every customer: {}", () => {
-    expect(audienceFromDraft(EMPTY_AUDIENCE_DRAFT)).toEqual({ audience: {}, errors: {} });
+    expect(audienceFromDraft(EMPTY_AUDIENCE_DRAFT)).toEqual({ json: {}, audience: {}, errors: {} });
     expect(describeAudience({})).toBe("Every customer");
   });
 
   it("accepts marketing and at least 2 orders is the JSON the engine reads", () => {
-    const { audience, errors } = audienceFromDraft({
+    const { json, audience, errors } = audienceFromDraft({
       ...EMPTY_AUDIENCE_DRAFT,
       acceptsMarketing: "yes",
       minOrdersCount: "2",
     });
     expect(errors).toEqual({});
+    expect(json).toEqual({ acceptsMarketing: true, minOrdersCount: 2 });
     expect(audience).toEqual({ acceptsMarketing: true, minOrdersCount: 2 });
     expect(audienceSchema.safeParse(audience).success).toBe(true);
     expect(describeAudience(audience)).toBe("Customers who accept marketing, with at least 2 orders");
@@ -59,12 +60,16 @@ describe("the audience form", () => {
 
   it("round-trips a stored audience through the inputs", () => {
     const stored = { tagsInclude: ["vip"], acceptsMarketing: false, minTotalSpent: 10, createdWithinDays: 7 };
-    expect(audienceFromDraft(draftFromAudience(stored))).toEqual({ audience: stored, errors: {} });
+    expect(audienceFromDraft(draftFromAudience(stored))).toEqual({
+      json: stored,
+      audience: stored,
+      errors: {},
+    });
     expect(draftFromAudience("not an audience")).toEqual(EMPTY_AUDIENCE_DRAFT);
   });
 
-  it("names what is wrong with a field and keeps the fields that are right", () => {
-    const { audience, errors } = audienceFromDraft({
+  it("names what is wrong with a field; the stored JSON keeps it (so the step reports it), the count uses the rest", () => {
+    const { json, audience, errors } = audienceFromDraft({
       ...EMPTY_AUDIENCE_DRAFT,
       acceptsMarketing: "yes",
       minOrdersCount: "1.5",
@@ -77,5 +82,12 @@ describe("the audience form", () => {
       createdWithinDays: "must be a number",
     });
     expect(audience).toEqual({ acceptsMarketing: true });
+    expect(json).toEqual({
+      acceptsMarketing: true,
+      minOrdersCount: 1.5,
+      minTotalSpent: -3,
+      createdWithinDays: "soon",
+    });
+    expect(audienceSchema.safeParse(json).success).toBe(false);
   });
 });

@@ -95,7 +95,14 @@ export function draftFromAudience(value: unknown): AudienceDraft {
 }
 
 function tags(text: string): string[] | undefined {
-  const list = [...new Set(text.split(",").map((tag) => tag.trim()).filter(Boolean))];
+  const list = [
+    ...new Set(
+      text
+        .split(",")
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+    ),
+  ];
   return list.length ? list : undefined;
 }
 
@@ -108,10 +115,13 @@ function numeric(text: string): number | string | undefined {
 }
 
 /**
- * The `audience` JSON of the inputs, and a sentence per field that is wrong ("must be a whole
- * number"). Empty inputs are left out, so an empty form is `{}`: every customer.
+ * The `audience` JSON of the inputs (`json`, what the params store: a wrong value is kept so the
+ * step's own checks report it and it cannot be published), the part of it that is valid
+ * (`audience`) and a sentence per field that is wrong ("must be a whole number"). Empty inputs
+ * are left out, so an empty form is `{}`: every customer.
  */
 export function audienceFromDraft(draft: AudienceDraft): {
+  json: Record<string, unknown>;
   audience: Audience;
   errors: Partial<Record<AudienceField, string>>;
 } {
@@ -125,14 +135,14 @@ export function audienceFromDraft(draft: AudienceDraft): {
   };
   const present = Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined));
   const parsed = audienceSchema.safeParse(present);
-  if (parsed.success) return { audience: parsed.data, errors: {} };
+  if (parsed.success) return { json: parsed.data, audience: parsed.data, errors: {} };
   const errors: Partial<Record<AudienceField, string>> = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path[0] as AudienceField | undefined;
     if (field && !errors[field]) errors[field] = issue.message;
   }
   const valid = Object.fromEntries(Object.entries(present).filter(([key]) => !(key in errors)));
-  return { audience: audienceSchema.parse(valid), errors };
+  return { json: present, audience: audienceSchema.parse(valid), errors };
 }
 
 /** The audience in words, for the form's summary: "Customers who accept marketing, with at least 2 orders". */
@@ -142,7 +152,9 @@ export function describeAudience(audience: Audience): string {
     parts.push(audience.acceptsMarketing ? "who accept marketing" : "who do not accept marketing");
   }
   if (audience.minOrdersCount !== undefined) {
-    parts.push(`with at least ${audience.minOrdersCount} ${audience.minOrdersCount === 1 ? "order" : "orders"}`);
+    parts.push(
+      `with at least ${audience.minOrdersCount} ${audience.minOrdersCount === 1 ? "order" : "orders"}`,
+    );
   }
   if (audience.minTotalSpent !== undefined) parts.push(`who spent at least ${audience.minTotalSpent}`);
   if (audience.tagsInclude?.length) parts.push(`tagged ${audience.tagsInclude.join(" or ")}`);
