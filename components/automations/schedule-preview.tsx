@@ -8,7 +8,7 @@ import { listScheduleFiresAction } from "@/lib/actions/automations/list-schedule
 import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { FireView } from "@/lib/automations/schedules/manage";
 import { cronProblem, DST_SENTENCE, formatInZone, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
-import { zonePlace } from "@/lib/time/zone-options";
+import { zoneCity, zonePlace } from "@/lib/time/zone-options";
 
 export interface SchedulePreviewProps {
   /** The schedule trigger's params as the config form holds them (possibly invalid while typing). */
@@ -96,7 +96,7 @@ export function SchedulePreview({
           <table className="mt-2 w-full text-left">
             <thead className="text-xs text-zinc-500">
               <tr>
-                <th className="py-1 font-medium">Shop time ({zonePlace(shopTimeZone)})</th>
+                <th className="py-1 font-medium">Shop time ({zoneCity(shopTimeZone)})</th>
                 <th className="py-1 font-medium">UTC</th>
               </tr>
             </thead>

@@ -108,7 +108,12 @@ describe("moving between sentences", () => {
     const weekdays = switchKind({ kind: "daily", hour: 7, minute: 45 }, "weekdays");
     expect(weekdays).toEqual({ kind: "weekdays", hour: 7, minute: 45 });
     expect(switchKind(weekdays, "monthly")).toEqual({ kind: "monthly", day: 1, hour: 7, minute: 45 });
-    expect(switchKind(weekdays, "days")).toEqual({ kind: "days", days: [1, 2, 3, 4, 5], hour: 7, minute: 45 });
+    expect(switchKind(weekdays, "days")).toEqual({
+      kind: "days",
+      days: [1, 2, 3, 4, 5],
+      hour: 7,
+      minute: 45,
+    });
     expect(switchKind(weekdays, "hours")).toEqual({ kind: "hours", every: 2, minute: 45 });
   });
 

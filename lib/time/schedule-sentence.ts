@@ -98,7 +98,15 @@ function plain(field: string, min: number, max: number): number | null {
   return value >= min && value <= max ? value : null;
 }
 
-const DAY_CODES: Readonly<Record<string, number>> = { SUN: 0, MON: 1, TUE: 2, WED: 3, THU: 4, FRI: 5, SAT: 6 };
+const DAY_CODES: Readonly<Record<string, number>> = {
+  SUN: 0,
+  MON: 1,
+  TUE: 2,
+  WED: 3,
+  THU: 4,
+  FRI: 5,
+  SAT: 6,
+};
 
 function dayNumber(token: string): number | null {
   const upper = token.toUpperCase();
@@ -207,10 +215,24 @@ const MONTH_NAMES = [
   "December",
 ];
 const MONTH_CODES = MONTH_NAMES.map((name) => name.slice(0, 3).toUpperCase());
-const CRON_DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const CRON_DAY_NAMES = [
+  "Sunday",
+  "Monday",
+  "Tuesday",
+  "Wednesday",
+  "Thursday",
+  "Friday",
+  "Saturday",
+  "Sunday",
+];
 
 /** One value of a field in words (a month or weekday name where it is one), or null. */
-function valueWord(token: string, words?: readonly string[], codes?: readonly string[], base = 0): string | null {
+function valueWord(
+  token: string,
+  words?: readonly string[],
+  codes?: readonly string[],
+  base = 0,
+): string | null {
   const code = codes?.indexOf(token.toUpperCase()) ?? -1;
   if (code >= 0 && words) return words[code] ?? null;
   if (!/^\d+$/.test(token)) return null;
@@ -218,7 +240,12 @@ function valueWord(token: string, words?: readonly string[], codes?: readonly st
 }
 
 /** A field's list / range / step in words ("Monday to Friday", "every 15", "1, 15"), or null. */
-function fieldWords(field: string, words?: readonly string[], codes?: readonly string[], base = 0): string | null {
+function fieldWords(
+  field: string,
+  words?: readonly string[],
+  codes?: readonly string[],
+  base = 0,
+): string | null {
   const parts = field.split(",").map((part) => {
     const [range = "", step] = part.split("/");
     const stepWords = step === undefined ? "" : /^\d+$/.test(step) ? ` every ${step}` : null;
@@ -307,14 +334,18 @@ export function fallbackChoice(expression: string): ScheduleChoice {
   const [minuteField = "", hourField = ""] = expression.trim().split(/\s+/);
   const minute = plain(minuteField, 0, 59);
   const hour = plain(hourField, 0, 23);
-  return minute !== null && hour !== null ? { kind: "daily", hour, minute } : { kind: "daily", hour: 9, minute: 0 };
+  return minute !== null && hour !== null
+    ? { kind: "daily", hour, minute }
+    : { kind: "daily", hour: 9, minute: 0 };
 }
 
 /** The choice after the merchant picks another kind: the time of day carries over. */
 export function switchKind(choice: ScheduleChoice, kind: ScheduleKind): ScheduleChoice {
   if (choice.kind === kind) return choice;
   const clock: ClockTime =
-    choice.kind === "hours" ? { hour: 9, minute: choice.minute } : { hour: choice.hour, minute: choice.minute };
+    choice.kind === "hours"
+      ? { hour: 9, minute: choice.minute }
+      : { hour: choice.hour, minute: choice.minute };
   switch (kind) {
     case "daily":
     case "weekdays":

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchZones, zoneLabel, zoneOptions, zonePlace } from "./zone-options";
+import { searchZones, zoneCity, zoneLabel, zoneOptions, zonePlace } from "./zone-options";
 
 const WINTER = new Date("2026-01-15T12:00:00Z");
 const SUMMER = new Date("2026-07-15T12:00:00Z");
@@ -12,6 +12,8 @@ describe("time zones by city and offset", () => {
     expect(zoneLabel("Asia/Kolkata", WINTER)).toBe("Kolkata (Asia) · UTC+05:30");
     expect(zoneLabel("UTC", WINTER)).toBe("UTC · UTC+00:00");
     expect(zonePlace("America/Argentina/Buenos_Aires")).toBe("Buenos Aires (America, Argentina)");
+    expect(zoneCity("America/Argentina/Buenos_Aires")).toBe("Buenos Aires");
+    expect(zoneCity("UTC")).toBe("UTC");
   });
 
   it("lists every zone the runtime knows with UTC, west to east", () => {

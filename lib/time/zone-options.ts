@@ -41,6 +41,11 @@ export function zonePlace(zone: string): string {
   return `${city} (${parts.slice(0, -1).join(", ")})`;
 }
 
+/** Just the city, for sentences: "Paris", "Buenos Aires", "UTC". */
+export function zoneCity(zone: string): string {
+  return (zone.split("/").pop() ?? zone).replace(/_/g, " ");
+}
+
 /** A zone as the picker shows it: "Paris (Europe) · UTC+01:00". */
 export function zoneLabel(zone: string, at: Date): string {
   return `${zonePlace(zone)} · ${zoneOffset(zone, at).text}`;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { zonePlace } from "@/lib/time/zone-options";
+import { zoneCity } from "@/lib/time/zone-options";
 import { AudienceConfig } from "./audience-config";
 import { FormError } from "./field";
 import type { ConfigFormProps } from "./form-props";
@@ -24,7 +24,7 @@ export function ScheduleConfig({
 }: ConfigFormProps) {
   const cron = typeof params.cron === "string" ? params.cron : "";
   const [zone, setZone] = useState(() => (typeof params.timezone === "string" ? params.timezone : ""));
-  const place = zonePlace(zone || shopTimeZone).replace(/ \(.*\)$/, "");
+  const place = zoneCity(zone || shopTimeZone);
 
   return (
     <div className="space-y-5">
