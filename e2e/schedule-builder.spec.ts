@@ -6,7 +6,7 @@ import { expect, signIn, test } from "./helpers";
 // audience built from labelled fields, and zones that start on the shop's (Paris in the demo),
 // never the browser's. Each test builds its own draft automation; nothing is published.
 
-const FIRE_IN_PARIS = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d{4}, 09:00 (CET|CEST)$/;
+const FIRE_IN_PARIS = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} [A-Z][a-z]{2} \d{4}, 09:00 (CET|CEST)$/;
 
 async function startBlank(page: Page, name: string): Promise<string> {
   await page.goto("/automations/new");
@@ -29,7 +29,7 @@ async function savedParams(page: Page, id: string, type: string): Promise<unknow
 test("an editor sets a schedule as a sentence, reads it as cron, and builds its audience", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 1700 });
+  await page.setViewportSize({ width: 1280, height: 2600 });
   await signIn(page, "editor");
   const id = await startBlank(page, "E2E schedule builder");
   await page
@@ -39,7 +39,7 @@ test("an editor sets a schedule as a sentence, reads it as cron, and builds its 
   const panel = page.getByRole("tabpanel");
 
   // Weekdays at 9:00, said back as a sentence, fired at 09:00 in the shop's zone.
-  await panel.getByLabel("Runs").selectOption({ label: "Weekdays (Monday to Friday)" });
+  await panel.getByLabel("Runs").selectOption({ label: "Weekdays (Mon–Fri)" });
   await panel.getByLabel("At", { exact: true }).fill("09:00");
   await expect(panel.getByTestId("schedule-sentence")).toHaveText(
     "Every weekday (Monday to Friday) at 09:00, Paris time.",
@@ -72,7 +72,7 @@ test("an editor sets a schedule as a sentence, reads it as cron, and builds its 
 
   // An audience from labelled fields; the live count follows it.
   await panel.getByLabel("One run for each matching customer").check();
-  await panel.getByLabel("Accepts marketing").selectOption({ label: "Only customers who accept marketing" });
+  await panel.getByLabel("Accepts marketing").selectOption({ label: "Yes" });
   const count = panel.getByTestId("schedule-audience-size");
   await expect(count).toHaveText(/^\d+ customers? match/);
   const marketing = await count.textContent();

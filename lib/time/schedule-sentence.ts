@@ -31,8 +31,8 @@ export type HourStep = (typeof HOUR_STEPS)[number];
 /** The sentence kinds, in the order the form offers them, with the merchant's words. */
 export const SCHEDULE_KINDS: readonly { kind: ScheduleKind; label: string }[] = [
   { kind: "daily", label: "Every day" },
-  { kind: "weekdays", label: "Weekdays (Monday to Friday)" },
-  { kind: "days", label: "On chosen days of the week" },
+  { kind: "weekdays", label: "Weekdays (Mon–Fri)" },
+  { kind: "days", label: "Chosen days" },
   { kind: "hours", label: "Every few hours" },
   { kind: "monthly", label: "Once a month" },
 ];

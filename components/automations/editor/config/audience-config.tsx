@@ -182,9 +182,9 @@ function AudienceInput({
               })
             }
           >
-            <option value="any">Any customer</option>
-            <option value="yes">Only customers who accept marketing</option>
-            <option value="no">Only customers who do not</option>
+            <option value="any">Either</option>
+            <option value="yes">Yes</option>
+            <option value="no">No</option>
           </Select>
         )}
       </FormField>

@@ -59,7 +59,10 @@ export function ZonePicker({ value, shopTimeZone, error, disabled, hint, onChang
             {...a11y}
             value={value}
             disabled={disabled}
-            onChange={(event) => onChange(event.target.value)}
+            onChange={(event) => {
+              setQuery("");
+              onChange(event.target.value);
+            }}
           >
             {!value && (
               <option value="" disabled>
@@ -69,7 +72,6 @@ export function ZonePicker({ value, shopTimeZone, error, disabled, hint, onChang
             {shown.map((option) => (
               <option key={option.zone} value={option.zone}>
                 {option.label}
-                {option.zone === shopTimeZone ? " — the shop's zone" : ""}
               </option>
             ))}
           </Select>
@@ -81,7 +83,15 @@ export function ZonePicker({ value, shopTimeZone, error, disabled, hint, onChang
             </p>
           )}
           {value !== shopTimeZone && (
-            <Button size="sm" variant="secondary" disabled={disabled} onClick={() => onChange(shopTimeZone)}>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={disabled}
+              onClick={() => {
+                setQuery("");
+                onChange(shopTimeZone);
+              }}
+            >
               Use the shop&apos;s zone
             </Button>
           )}
