@@ -92,7 +92,7 @@ export function ScheduleWhen({ cron, error, place, disabled, onCron }: ScheduleW
 
       {mode === "sentence" ? (
         <div className="space-y-4">
-          <div className="grid grid-cols-[minmax(0,3fr)_minmax(0,2fr)] gap-3">
+          <div className="grid grid-cols-[minmax(0,1fr)_8rem] gap-3">
             <FormField label="Runs">
               {(a11y) => (
                 <Select
