@@ -8,6 +8,7 @@ import { listScheduleFiresAction } from "@/lib/actions/automations/list-schedule
 import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { FireView } from "@/lib/automations/schedules/manage";
 import { cronProblem, DST_SENTENCE, formatInZone, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
+import { zoneCity, zonePlace } from "@/lib/time/zone-options";
 
 export interface SchedulePreviewProps {
   /** The schedule trigger's params as the config form holds them (possibly invalid while typing). */
@@ -32,7 +33,7 @@ const FIRE_STATUS: Record<
 
 /**
  * What a schedule trigger will do, next to its settings: the next five fire times in the shop's
- * time zone and in UTC (computed in the browser by the same croner-based code the heartbeat
+ * time zone and in UTC, in words (computed in the browser by the same croner-based code the heartbeat
  * uses), what happens when clocks change, how many customers the audience matches now, and the
  * recent fires, missed ones included.
  */
@@ -95,7 +96,7 @@ export function SchedulePreview({
           <table className="mt-2 w-full text-left">
             <thead className="text-xs text-zinc-500">
               <tr>
-                <th className="py-1 font-medium">Shop time ({shopTimeZone})</th>
+                <th className="py-1 font-medium">Shop time ({zoneCity(shopTimeZone)})</th>
                 <th className="py-1 font-medium">UTC</th>
               </tr>
             </thead>
@@ -103,14 +104,15 @@ export function SchedulePreview({
               {times.map((at) => (
                 <tr key={at.toISOString()} className="border-t border-zinc-100">
                   <td className="py-1 text-zinc-900">{formatInZone(at, shopTimeZone)}</td>
-                  <td className="py-1 font-mono text-xs text-zinc-600">{at.toISOString()}</td>
+                  <td className="py-1 text-xs text-zinc-600">{formatInZone(at, "UTC")}</td>
                 </tr>
               ))}
             </tbody>
           </table>
           {timezone !== shopTimeZone && (
             <p className="mt-1 text-xs text-zinc-500">
-              The schedule itself is evaluated in {timezone}; times are shown in the shop&apos;s zone.
+              The schedule&apos;s times are read on the clock of {zonePlace(timezone)}; they are shown here in
+              the shop&apos;s zone.
             </p>
           )}
         </div>

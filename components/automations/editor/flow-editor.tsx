@@ -147,6 +147,7 @@ function Editor({
     commit,
     onAdded,
     onFlash: setFlash,
+    shopTimeZone: shopTimezone,
   });
   const commands = useStepCommands({
     ...editor,

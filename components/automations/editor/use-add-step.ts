@@ -9,6 +9,7 @@ import type { StepEdge, StepNode } from "@/lib/automations/editor/flow";
 import { NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/node-size";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { NodeInfo, NodeLookup } from "@/lib/automations/nodes/catalog";
+import { withShopTimeZone } from "./config/shop-zone";
 import type { NodeLogic } from "./use-node-logic";
 
 interface AddStepOptions {
@@ -23,11 +24,13 @@ interface AddStepOptions {
   /** A step was placed: the add target is spent, its settings open, a dry run's path is stale. */
   onAdded(): void;
   onFlash(text: string): void;
+  /** The shop's time zone: a new schedule or Wait until starts on it, not the browser's. */
+  shopTimeZone?: string;
 }
 
 /**
  * The palette's pick as a new step on the canvas, with its type's default params (from the
- * registry, loaded now if need be), selected and centred in view.
+ * registry, loaded now if need be; a zone the shop's), selected and centred in view.
  */
 export function useAddStep({
   graph,
@@ -39,6 +42,7 @@ export function useAddStep({
   commit,
   onAdded,
   onFlash,
+  shopTimeZone,
 }: AddStepOptions): (definition: NodeInfo) => void {
   const flow = useReactFlow<StepNode, StepEdge>();
 
@@ -70,7 +74,11 @@ export function useAddStep({
     (definition: NodeInfo) => {
       if (readOnly) return;
       const defaults = (loaded: NodeLogic) =>
-        (loaded.registry.get(definition.type)?.defaultParams() ?? {}) as Record<string, unknown>;
+        withShopTimeZone(
+          definition.type,
+          (loaded.registry.get(definition.type)?.defaultParams() ?? {}) as Record<string, unknown>,
+          shopTimeZone,
+        );
       if (logic) {
         placeStep(definition, defaults(logic));
         return;
@@ -80,6 +88,6 @@ export function useAddStep({
         .then((loaded) => flushSync(() => latestPlaceStep.current(definition, defaults(loaded))))
         .catch(() => onFlash("The step could not be added: the editor could not load. Reload the page."));
     },
-    [readOnly, logic, loadLogic, placeStep, onFlash],
+    [readOnly, logic, loadLogic, placeStep, onFlash, shopTimeZone],
   );
 }

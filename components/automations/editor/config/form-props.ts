@@ -16,6 +16,11 @@ export interface ConfigFormProps {
   tokens: readonly TokenOption[];
   /** How templated fields check and preview their tokens as the merchant types. */
   templating: FieldTemplating;
+  /**
+   * The shop's time zone (its settings): what a step's zone starts on and is shown beside, never
+   * the browser's. Default "UTC".
+   */
+  shopTimeZone?: string;
   disabled: boolean;
   /** The complete new params after an edit. */
   onChange(params: Record<string, unknown>): void;

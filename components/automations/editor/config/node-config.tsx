@@ -15,6 +15,7 @@ import type { ConfigFormProps } from "./form-props";
 import { ParamForm } from "./param-form";
 import { initialSync, receive, send } from "./params-sync";
 import { RetryConfig } from "./retry-config";
+import { ScheduleConfig } from "./schedule-config";
 import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { fieldTemplating, type PreviewSource } from "./templating";
 import { tokensFor } from "@/lib/automations/review/tokens-for";
@@ -51,6 +52,7 @@ const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
   "auto.control.wait_until": WaitUntilConfig,
   "auto.condition.field": FieldConditionConfig,
   "auto.action.code": CodeConfig,
+  "auto.trigger.schedule": ScheduleConfig,
 };
 
 /**
@@ -121,6 +123,7 @@ export function NodeConfig({
             triggerType={triggerType}
             tokens={tokens}
             templating={templating}
+            shopTimeZone={timeZone}
             disabled={readOnly}
             onChange={change}
           />

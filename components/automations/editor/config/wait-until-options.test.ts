@@ -1,21 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTimeZone } from "@/lib/time/zones";
-import { readWeekdays, timeZoneOptions, toggleWeekday, WEEKDAYS } from "./wait-until-options";
-
-describe("timeZoneOptions", () => {
-  it("lists UTC and the IANA zones, sorted, each one valid", () => {
-    const zones = timeZoneOptions();
-    expect(zones).toContain("UTC");
-    expect(zones).toContain("Europe/Paris");
-    expect([...zones].sort((a, b) => a.localeCompare(b))).toEqual(zones);
-    expect(zones.every(isTimeZone)).toBe(true);
-  });
-
-  it("keeps a stored zone it does not list, first", () => {
-    expect(timeZoneOptions("Mars/Olympus")[0]).toBe("Mars/Olympus");
-    expect(timeZoneOptions("Europe/Paris")).toBe(timeZoneOptions());
-  });
-});
+import { readWeekdays, toggleWeekday, WEEKDAYS } from "./wait-until-options";
 
 describe("weekdays", () => {
   it("runs Monday to Sunday with ISO numbers", () => {

@@ -1,21 +1,6 @@
 import { WEEKDAY_NAMES } from "@/lib/automations/nodes/timing/wait-until";
 
-/** Choices of the "Wait until" form: time zones and weekdays. Pure. */
-
-let zones: readonly string[] | undefined;
-
-/**
- * The IANA zones the browser knows, with "UTC" (which `Intl.supportedValuesOf` leaves out, as
- * `timezones.ts` explains), sorted. A stored zone the list lacks is kept first, so the form shows
- * what is saved rather than silently changing it.
- */
-export function timeZoneOptions(current = ""): readonly string[] {
-  if (!zones) {
-    const listed = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
-    zones = [...new Set([...listed, "UTC"])].sort((a, b) => a.localeCompare(b));
-  }
-  return current && !zones.includes(current) ? [current, ...zones] : zones;
-}
+/** Choices of the "Wait until" form: weekdays (its zones are `zone-picker.tsx`'s). Pure. */
 
 const LONG_NAMES: Readonly<Record<number, string>> = {
   1: "Monday",
