@@ -64,7 +64,7 @@ class DryWalk implements WalkMode {
   condition(leg: Leg, step: ConditionStep) {
     const node = this.start.graph.nodes.find((n) => n.id === step.nodeId)!;
     this.trail.steps.push({
-      ...stepHeading(this.start.graph, step, leg.ctx.leg),
+      ...stepHeading(this.start.graph, step, leg.ctx),
       kind: "condition",
       outcome: step.result ? "true" : "false",
       detail: [conditionDetail(node, leg.ctx, step.result)],
@@ -72,7 +72,7 @@ class DryWalk implements WalkMode {
   }
 
   wait(leg: Leg, step: WaitStep, wait: PreparedWait) {
-    const heading = stepHeading(this.start.graph, step, leg.ctx.leg);
+    const heading = stepHeading(this.start.graph, step, leg.ctx);
     if (!wait.ok) {
       this.trail.steps.push({ ...heading, kind: "wait", outcome: "error", detail: [], error: wait.error });
       return;
@@ -82,7 +82,7 @@ class DryWalk implements WalkMode {
       kind: "wait",
       outcome: "would_wait",
       resumeAt: wait.resumeAt.toISOString(),
-      detail: [waitDetail(wait, this.start.now)],
+      detail: [waitDetail(wait, this.start.now, leg.ctx.timeZone)],
     };
     this.trail.steps.push(waitStep);
     // Nobody can decide in a dry run, so an approval is followed as if it timed out.
