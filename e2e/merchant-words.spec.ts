@@ -254,16 +254,18 @@ test("a shop with one run of each kind shows no token, internal name or ISO time
   expect(cancelled.ok(), await cancelled.text()).toBe(true);
   runs.cancelled = doomed.runId;
   // The later step comes due now: its run is the later trigger's.
-  const later = await pendingWait(api, "mw_later", "later");
-  runs.laterAsker = later.runId;
+  runs.laterAsker = (await runsOf(api, ids.later, "mw_later", "succeeded")).id;
+  const asker = await api.get(`/api/v1/runs/${runs.laterAsker}`);
+  const later = ((await asker.json()) as { waits: WaitItem[] }).waits.find((w) => w.kind === "later")!;
+  expect(later, "the later step the run asked for").toBeTruthy();
   const resumed = await api.post(`/api/v1/waits/${later.id}/resume-now`);
   expect(resumed.ok(), await resumed.text()).toBe(true);
   await expect
     .poll(
       async () => {
         const res = await api.get(`/api/v1/runs?automationId=${ids.later}&status=succeeded&limit=50`);
-        const items = ((await res.json()) as { items: (RunItem & { triggerType?: string })[] }).items;
-        const started = items.find((r) => r.id !== runs.laterAsker && !Object.values(runs).includes(r.id));
+        const items = ((await res.json()) as { items: (RunItem & { eventType: string })[] }).items;
+        const started = items.find((r) => r.eventType === "later");
         if (started) runs.later = started.id;
         return Boolean(started);
       },

@@ -131,7 +131,7 @@ describe("dry run", () => {
     });
 
     const byId = Object.fromEntries(steps.map((s) => [s.nodeId, s]));
-    expect(byId.big!.detail).toEqual(["total is 150, so it follows 'true'."]);
+    expect(byId.big!.detail).toEqual(["Total is 150, so it follows 'True'."]);
     expect(byId.tag!.resolvedParams).toEqual({ tag: "big-EUR" });
     expect(byId.tag!.detail).toEqual([
       "Would add tag 'big-EUR' to order #1001; it already has it, so nothing would change.",
@@ -144,8 +144,9 @@ describe("dry run", () => {
     expect(resumeAt).toBeGreaterThanOrEqual(started + 2 * 86_400_000);
     expect(resumeAt).toBeLessThanOrEqual(Date.now() + 2 * 86_400_000);
     expect(byId.wait!.detail).toEqual([
-      `Would wait until ${byId.wait!.resumeAt}, in 2 days.`,
-      "Then leg 2 carries on from here.",
+      // In the shop's zone, as words: "Fri, 4 Dec 2026, 10:00 CET", never an ISO time.
+      expect.stringMatching(/^Would wait until \w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+, in 2 days\.$/),
+      "Then the flow carries on from here, the second part of the run.",
     ]);
 
     // After the wait the run reads the order as it is then (no status pin): pending today.
@@ -287,8 +288,12 @@ describe("dry run", () => {
       ["c", 2, "would_run"],
       ["a", 3, "would_run"],
     ]);
-    expect(res.body.steps[1]!.detail.at(-1)).toBe("Then leg 3 carries on from here.");
-    expect(res.body.steps[2]!.detail.at(-1)).toBe("Then leg 2 carries on from here.");
+    expect(res.body.steps[1]!.detail.at(-1)).toBe(
+      "Then the flow carries on from here, the third part of the run.",
+    );
+    expect(res.body.steps[2]!.detail.at(-1)).toBe(
+      "Then the flow carries on from here, the second part of the run.",
+    );
     expect(res.body.path.edgeIds).toEqual(["e0", "e1", "e3", "e4", "e2"]);
     // An action's output only exists in a real run.
     expect(res.body.steps[4]!.resolvedParams).toEqual({ body: "Tagged ''" });
@@ -350,7 +355,7 @@ describe("dry run", () => {
     const wait = res.body.steps[1]!;
     expect(wait.detail).toEqual([
       "Would wait for a decision ('Review order #1001'), timing out after 72 h, then follow 'Timed out'.",
-      "Then leg 2 carries on from here.",
+      "Then the flow carries on from here, the second part of the run.",
     ]);
     expect(new Date(wait.resumeAt!).getTime() - Date.now()).toBeGreaterThan(71 * 3_600_000);
     expect(res.body.path.edgeIds).toEqual(["e0", "e3"]);

@@ -4,7 +4,7 @@ import { useId } from "react";
 import { Select } from "@/components/ui/form";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { handleLabel } from "@/lib/automations/nodes/catalog";
-import { registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 import { inSentence } from "@/lib/domains/labels";
 
 export interface ConnectionsEditorProps {
@@ -32,7 +32,7 @@ export function ConnectionsEditor({
   if (!node || !definition || definition.handles.out.length === 0) return null;
   const label = (id: string) => {
     const target = graph.nodes.find((n) => n.id === id);
-    return target ? summariseNode(target) : id;
+    return target ? summariseNode(target, { domain: flowDomain(graph) }) : id;
   };
   const candidates = graph.nodes.filter(
     (n) =>
@@ -92,7 +92,7 @@ export function ConnectionsEditor({
                   <option value="">Connect to…</option>
                   {free.map((c) => (
                     <option key={c.id} value={c.id}>
-                      {summariseNode(c)}
+                      {summariseNode(c, { domain: flowDomain(graph) })}
                     </option>
                   ))}
                 </Select>

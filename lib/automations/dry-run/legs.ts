@@ -98,13 +98,33 @@ class DryWalk implements WalkMode {
   }
 }
 
+const ORDINALS = [
+  "first",
+  "second",
+  "third",
+  "fourth",
+  "fifth",
+  "sixth",
+  "seventh",
+  "eighth",
+  "ninth",
+  "tenth",
+];
+
+/** A leg in the merchant's words (a leg is ours): "the second part of the run". */
+export function partOfRun(leg: number): string {
+  return leg >= 1 && leg <= ORDINALS.length
+    ? `the ${ORDINALS[leg - 1]} part of the run`
+    : `part ${leg} of the run`;
+}
+
 /**
  * The next leg, as the engine builds and plans it; null when it cannot be walked (the walk
  * failed, or the run would take too many steps), said in a note.
  */
 function planLeg(run: DryRunOf, start: DryRunStart, trail: Trail, pending: PendingLeg): Leg | null {
   trail.legs += 1;
-  pending.waitStep?.detail.push(`Then leg ${trail.legs} carries on from here.`);
+  pending.waitStep?.detail.push(`Then the flow carries on from here, ${partOfRun(trail.legs)}.`);
   const ctx = newLeg({
     tenantId: run.tenantId,
     runId: DRY_RUN_ID,

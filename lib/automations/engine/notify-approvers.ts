@@ -8,7 +8,7 @@ import { formatInZone } from "@/lib/time/cron";
 import { enqueueJobs } from "@/lib/jobs";
 import type { LegContext } from "./leg";
 
-/** When an approval times out, in the shop's zone: "on Fri 4 Dec 2026, 10:00 CET". */
+/** When an approval times out, in the shop's zone: "on Fri, 4 Dec 2026, 10:00 CET". */
 export function timesOut(resumeAt: unknown, timeZone: string): string {
   const at = typeof resumeAt === "string" || resumeAt instanceof Date ? new Date(resumeAt) : null;
   return at && !Number.isNaN(at.getTime())

@@ -120,7 +120,7 @@ export async function getRun(tenantId: string, id: string): Promise<RunDetail> {
   const values = runValues(found, parts.steps);
   const steps = shapeSteps(parts.steps, parts.graph, values);
   const waits = await shapeWaits(tenantId, found.run, parts, values);
-  return assemble(found, parts, steps, waits);
+  return assemble(found, parts, steps, waits, values);
 }
 
 /** The run of this shop with this id; 404 for another shop's, or an id that could never exist. */
@@ -263,7 +263,13 @@ async function shapeWaits(
 }
 
 /** The detail: the run's summary, then what it is made of. */
-function assemble(found: FoundRun, parts: RunParts, steps: RunStep[], waits: RunWait[]): RunDetail {
+function assemble(
+  found: FoundRun,
+  parts: RunParts,
+  steps: RunStep[],
+  waits: RunWait[],
+  values: TemplateContext | null,
+): RunDetail {
   const { run } = found;
   const { graph } = parts;
   const earliest = waits
@@ -280,7 +286,7 @@ function assemble(found: FoundRun, parts: RunParts, steps: RunStep[], waits: Run
     graph,
     nodeStatuses: nodeStatuses(steps),
     rerunFrom: run.rerunFrom
-      ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) }
+      ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom, values) }
       : null,
     reruns: parts.reruns,
   };
