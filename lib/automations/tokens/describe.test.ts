@@ -53,6 +53,12 @@ describe("describeTokens", () => {
       "Your order #1022 is running late",
     ],
     ["Total {entity.total | money}", { domain: "order", values }, "Total €780.00"],
+    [
+      "Ordered {entity.createdAt}",
+      { domain: "order", values: { ...values, entity: { createdAt: "2026-11-30T23:30:00Z" } } },
+      "Ordered Dec 1, 2026",
+    ],
+    ["At {now}", { domain: "order", values }, "At Dec 1, 2026"],
     // A value the run does not have is described, not left empty.
     ["For {entity.customer.name}", { domain: "order", values }, "For [the customer's name]"],
   ])("%s", (text, words, expected) => expect(describeTokens(text, words)).toBe(expected));

@@ -1,6 +1,16 @@
 import { DOMAIN_LABELS, isDomain } from "@/lib/domains/domains";
 import { fieldLabel, inSentence } from "@/lib/domains/labels";
+import { formatDay } from "./filters";
 import { findTokens, renderToken, type FoundToken, type TemplateContext } from "./render";
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A filled-in value as a merchant reads it: a bare ISO time (no `| date`) as its day in the shop's zone. */
+function readable(value: string, timeZone: string | undefined): string {
+  return ISO_TIME.test(value) && !Number.isNaN(Date.parse(value))
+    ? formatDay(new Date(value), timeZone)
+    : value;
+}
 
 /**
  * `{token}`s in words a merchant reads, for the texts that show a step (its summary on the canvas,
@@ -75,7 +85,7 @@ export function describeTokens(text: string, words: TokenWords = {}): string {
   let out = "";
   let last = 0;
   for (const token of tokens) {
-    const value = words.values ? renderToken(token, words.values) : "";
+    const value = words.values ? readable(renderToken(token, words.values), words.values.timeZone) : "";
     const words_ = value !== "" ? value : describeToken(token, words.domain);
     out += text.slice(last, token.start) + (value !== "" || whole ? words_ : `[${words_}]`);
     last = token.end;
