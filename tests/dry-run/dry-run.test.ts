@@ -115,7 +115,7 @@ describe("dry run", () => {
     expect(entity).toEqual({
       domain: "order",
       id: "o-1001",
-      label: "Order #1001 · ada@example.com · 150 EUR · pending",
+      label: "Order #1001 · ada@example.com · €150.00 · pending",
     });
     expect(steps.map((s) => [s.nodeId, s.leg, s.kind, s.outcome])).toEqual([
       ["t", 1, "trigger", "started"],
@@ -500,7 +500,7 @@ test("a failed script ends its branch in a dry run as in a real run", async () =
 describe("entity options", () => {
   test("labels people recognise, searchable, scoped to the shop", async () => {
     expect(await entityOptions(shop.tenant.id, "order", "1001")).toEqual([
-      { id: "o-1001", label: "Order #1001 · ada@example.com · 150 EUR · pending" },
+      { id: "o-1001", label: "Order #1001 · ada@example.com · €150.00 · pending" },
     ]);
     expect((await entityOptions(shop.tenant.id, "order")).map((o) => o.id).sort()).toEqual([
       "o-1001",
