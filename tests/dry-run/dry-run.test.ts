@@ -11,6 +11,7 @@ import { entityOptions } from "@/lib/entities/options";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { formatInZone } from "@/lib/time/cron";
 
 let shop: TestShop;
 let other: TestShop;
@@ -253,7 +254,8 @@ describe("dry run", () => {
       resolvedParams: { title: "Check x-9", dueIn: "1d" },
     });
     expect(task!.detail[0]).toBe(
-      `Would create the task 'Check x-9', due ${new Date(resumeAt.getTime() + 86_400_000).toISOString()}.`,
+      // The due time in the shop's zone (this shop's is UTC), as words.
+      `Would create the task 'Check x-9', due ${formatInZone(new Date(resumeAt.getTime() + 86_400_000), "UTC")}.`,
     );
   });
 
