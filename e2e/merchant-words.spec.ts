@@ -279,6 +279,8 @@ test("no page of the shop shows a raw token, an internal name or an ISO time", a
   await expectClean(page, "the automations list", "/automations");
   await expectClean(page, "the runs list", "/runs");
   await expectClean(page, "the waiting list", "/waiting");
+  // Across runs, a step's tokens are described in words.
+  await expect(page.getByRole("main")).toContainText("Approval: Refund [the order's number]? · 48 h");
   await expectClean(page, "the approvals inbox", "/approvals");
   await expectClean(page, "the tasks", "/tasks");
   await expectClean(page, "the orders", "/orders");
@@ -292,6 +294,13 @@ test("no page of the shop shows a raw token, an internal name or an ISO time", a
 test("no run page shows a raw token, an internal name or an ISO time", async ({ page }) => {
   await signIn(page, "editor", { then: null });
   for (const [kind, id] of Object.entries(runs)) await expectClean(page, `the ${kind} run`, `/runs/${id}`);
+  // A step's name is filled in from the run's record; the branch it took is named in words.
+  await page.goto(`/runs/${runs.waiting}`);
+  await expect(page.getByRole("main")).toContainText(
+    "Email mw_wait@example.com: 'Your order #mw_wait is running late'",
+  );
+  await page.goto(`/runs/${runs.succeeded}`);
+  await expect(page.getByRole("main")).toContainText(`Customer is '${CUSTOMER}'`);
 });
 
 test("no automation's runs, waiting or insights show a raw token, an internal name or an ISO time", async ({
