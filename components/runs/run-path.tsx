@@ -5,7 +5,7 @@ import { ReadOnlyCanvas } from "@/components/automations/editor/read-only-canvas
 import type { StepStatusTone } from "@/components/automations/editor/step-nodes";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { STEP_STATUS, StepStatusBadge } from "./run-status";
-import { summariseNode } from "@/lib/automations/nodes/registry";
+import { flowDomain, summariseNode } from "@/lib/automations/nodes/registry";
 
 export interface RunPathProps {
   /** The graph of the version the run started on (null when that snapshot is gone). */
@@ -71,7 +71,8 @@ export function RunPath({ graph, nodeStatuses, steps }: RunPathProps) {
       )}
       {notReached.length > 0 && (
         <p className="mt-3 text-xs text-zinc-500">
-          Not reached: {notReached.map((node) => summariseNode(node)).join(", ")}.
+          Not reached:{" "}
+          {notReached.map((node) => summariseNode(node, { domain: flowDomain(graph) })).join(", ")}.
         </p>
       )}
     </div>

@@ -93,14 +93,15 @@ export function isDomain(value: string): value is Domain {
   return Object.hasOwn(domainSchemas, value);
 }
 
-export const DOMAIN_LABELS: Record<Domain, { one: string; many: string }> = {
-  order: { one: "order", many: "orders" },
-  cart: { one: "cart", many: "carts" },
-  customer: { one: "customer", many: "customers" },
-  product: { one: "product", many: "products" },
-  refund: { one: "refund", many: "refunds" },
-  shipment: { one: "shipment", many: "shipments" },
-  invoice: { one: "invoice", many: "invoices" },
+/** How a sentence names a domain: one (`order`), many (`orders`), and one with its article (`an order`). */
+export const DOMAIN_LABELS: Record<Domain, { one: string; many: string; a: string }> = {
+  order: { one: "order", many: "orders", a: "an order" },
+  cart: { one: "cart", many: "carts", a: "a cart" },
+  customer: { one: "customer", many: "customers", a: "a customer" },
+  product: { one: "product", many: "products", a: "a product" },
+  refund: { one: "refund", many: "refunds", a: "a refund" },
+  shipment: { one: "shipment", many: "shipments", a: "a shipment" },
+  invoice: { one: "invoice", many: "invoices", a: "an invoice" },
 };
 
 /**

@@ -1,3 +1,4 @@
+import { formatMoney } from "@/lib/money";
 import { DOMAIN_LABELS, isDomain, type Domain } from "./domains";
 
 /*
@@ -9,9 +10,10 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
+/** "€780.00" in the record's currency, as every other screen writes money. */
 function amount(value: unknown, currency?: unknown): string | null {
   if (typeof value !== "number") return null;
-  return text(currency) ? `${value} ${String(currency)}` : String(value);
+  return formatMoney(value, text(currency)?.toUpperCase() ?? null);
 }
 
 /** "#1001" for order number 1001 or "#1001". */
@@ -65,21 +67,11 @@ export function entityLabel(domain: Domain, id: string, data: Record<string, unk
   return parts.filter((part): part is string => part !== null).join(" · ");
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat | null>();
-
 /** "€65.00" for (65, "EUR") in the record's own currency; a code Intl does not know stays after the amount. */
 function money(value: unknown, currency: unknown): string | null {
   if (typeof value !== "number") return null;
   const code = text(currency)?.toUpperCase();
-  if (!code) return String(value);
-  if (!moneyFormats.has(code)) {
-    try {
-      moneyFormats.set(code, new Intl.NumberFormat("en-US", { style: "currency", currency: code }));
-    } catch {
-      moneyFormats.set(code, null);
-    }
-  }
-  return moneyFormats.get(code)?.format(value) ?? `${value} ${code}`;
+  return code ? formatMoney(value, code) : String(value);
 }
 
 /**
@@ -121,4 +113,99 @@ export function runEntityTitle(
   if (!id || !isDomain(domain)) return null;
   if (data) return entityTitle(domain, id, data);
   return `${DOMAIN_LABELS[domain].one} ${id} (deleted)`;
+}
+
+/**
+ * Field names as a merchant reads them. A field missing here is spelt out from its name
+ * (`acceptsMarketing` → "Accepts marketing").
+ */
+const FIELD_WORDS: Record<string, string> = {
+  id: "ID",
+  tags: "Tags",
+  number: "Number",
+  status: "Status",
+  total: "Total",
+  currency: "Currency",
+  email: "Email",
+  customerId: "Customer",
+  customer: "Customer",
+  orderId: "Order",
+  lineItems: "Line items",
+  items: "Items",
+  sku: "SKU",
+  title: "Title",
+  quantity: "Quantity",
+  price: "Price",
+  createdAt: "Created",
+  updatedAt: "Updated",
+  dueAt: "Due",
+  name: "Name",
+  ordersCount: "Orders",
+  totalSpent: "Total spent",
+  acceptsMarketing: "Accepts marketing",
+  inventory: "Stock",
+  amount: "Amount",
+  reason: "Reason",
+  carrier: "Carrier",
+  tracking: "Tracking number",
+};
+
+const ORDINALS = [
+  "First",
+  "Second",
+  "Third",
+  "Fourth",
+  "Fifth",
+  "Sixth",
+  "Seventh",
+  "Eighth",
+  "Ninth",
+  "Tenth",
+];
+
+/** "Accepts marketing" for `acceptsMarketing`, "Gift note" for `gift_note`. */
+function spelt(name: string): string {
+  const words = name
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function fieldWord(name: string): string {
+  return Object.hasOwn(FIELD_WORDS, name) ? FIELD_WORDS[name]! : spelt(name);
+}
+
+/** One item of a list: "Line items" → "line item". */
+function singular(label: string): string {
+  const lower = /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
+  return lower.endsWith("s") ? lower.slice(0, -1) : lower;
+}
+
+/**
+ * A field path as a merchant reads it: `customerId` → "Customer", `createdAt` → "Created",
+ * `lineItems.0.sku` → "First line item › SKU", `tags.2` → "Third tag".
+ */
+export function fieldLabel(path: string): string {
+  const segments = path.split(".").filter((segment) => segment !== "");
+  const parts: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const next = segments[i + 1];
+    if (next !== undefined && /^\d+$/.test(next)) {
+      const index = Number(next);
+      const item = singular(fieldWord(segment));
+      parts.push(index < ORDINALS.length ? `${ORDINALS[index]} ${item}` : `${spelt(item)} ${index + 1}`);
+      i++;
+    } else {
+      parts.push(/^\d+$/.test(segment) ? `Item ${Number(segment) + 1}` : fieldWord(segment));
+    }
+  }
+  return parts.join(" › ");
+}
+
+/** A label inside a sentence: "Created" → "created", but "SKU" and "ID" stay as they are. */
+export function inSentence(label: string): string {
+  return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 }

@@ -22,7 +22,9 @@ describe("entityTitle", () => {
   });
 
   test("a code Intl does not know stays after the amount", () => {
-    expect(entityTitle("order", "o", { number: "#2", total: 5, currency: "XYZW" })).toBe("Order #2 · 5 XYZW");
+    expect(entityTitle("order", "o", { number: "#2", total: 5, currency: "XYZW" })).toBe(
+      "Order #2 · 5.00 XYZW",
+    );
   });
 });
 

@@ -11,6 +11,7 @@ import { entityOptions } from "@/lib/entities/options";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
+import { formatInZone } from "@/lib/time/cron";
 
 let shop: TestShop;
 let other: TestShop;
@@ -115,7 +116,7 @@ describe("dry run", () => {
     expect(entity).toEqual({
       domain: "order",
       id: "o-1001",
-      label: "Order #1001 · ada@example.com · 150 EUR · pending",
+      label: "Order #1001 · ada@example.com · €150.00 · pending",
     });
     expect(steps.map((s) => [s.nodeId, s.leg, s.kind, s.outcome])).toEqual([
       ["t", 1, "trigger", "started"],
@@ -131,7 +132,7 @@ describe("dry run", () => {
     });
 
     const byId = Object.fromEntries(steps.map((s) => [s.nodeId, s]));
-    expect(byId.big!.detail).toEqual(["total is 150, so it follows 'true'."]);
+    expect(byId.big!.detail).toEqual(["Total is 150, so it follows 'True'."]);
     expect(byId.tag!.resolvedParams).toEqual({ tag: "big-EUR" });
     expect(byId.tag!.detail).toEqual([
       "Would add tag 'big-EUR' to order #1001; it already has it, so nothing would change.",
@@ -144,8 +145,9 @@ describe("dry run", () => {
     expect(resumeAt).toBeGreaterThanOrEqual(started + 2 * 86_400_000);
     expect(resumeAt).toBeLessThanOrEqual(Date.now() + 2 * 86_400_000);
     expect(byId.wait!.detail).toEqual([
-      `Would wait until ${byId.wait!.resumeAt}, in 2 days.`,
-      "Then leg 2 carries on from here.",
+      // In the shop's zone, as words: "Fri, 4 Dec 2026, 10:00 CET", never an ISO time.
+      expect.stringMatching(/^Would wait until \w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+, in 2 days\.$/),
+      "Then the flow carries on from here, the second part of the run.",
     ]);
 
     // After the wait the run reads the order as it is then (no status pin): pending today.
@@ -252,7 +254,8 @@ describe("dry run", () => {
       resolvedParams: { title: "Check x-9", dueIn: "1d" },
     });
     expect(task!.detail[0]).toBe(
-      `Would create the task 'Check x-9', due ${new Date(resumeAt.getTime() + 86_400_000).toISOString()}.`,
+      // The due time in the shop's zone (this shop's is UTC), as words.
+      `Would create the task 'Check x-9', due ${formatInZone(new Date(resumeAt.getTime() + 86_400_000), "UTC")}.`,
     );
   });
 
@@ -287,8 +290,12 @@ describe("dry run", () => {
       ["c", 2, "would_run"],
       ["a", 3, "would_run"],
     ]);
-    expect(res.body.steps[1]!.detail.at(-1)).toBe("Then leg 3 carries on from here.");
-    expect(res.body.steps[2]!.detail.at(-1)).toBe("Then leg 2 carries on from here.");
+    expect(res.body.steps[1]!.detail.at(-1)).toBe(
+      "Then the flow carries on from here, the third part of the run.",
+    );
+    expect(res.body.steps[2]!.detail.at(-1)).toBe(
+      "Then the flow carries on from here, the second part of the run.",
+    );
     expect(res.body.path.edgeIds).toEqual(["e0", "e1", "e3", "e4", "e2"]);
     // An action's output only exists in a real run.
     expect(res.body.steps[4]!.resolvedParams).toEqual({ body: "Tagged ''" });
@@ -350,7 +357,7 @@ describe("dry run", () => {
     const wait = res.body.steps[1]!;
     expect(wait.detail).toEqual([
       "Would wait for a decision ('Review order #1001'), timing out after 72 h, then follow 'Timed out'.",
-      "Then leg 2 carries on from here.",
+      "Then the flow carries on from here, the second part of the run.",
     ]);
     expect(new Date(wait.resumeAt!).getTime() - Date.now()).toBeGreaterThan(71 * 3_600_000);
     expect(res.body.path.edgeIds).toEqual(["e0", "e3"]);
@@ -495,7 +502,7 @@ test("a failed script ends its branch in a dry run as in a real run", async () =
 describe("entity options", () => {
   test("labels people recognise, searchable, scoped to the shop", async () => {
     expect(await entityOptions(shop.tenant.id, "order", "1001")).toEqual([
-      { id: "o-1001", label: "Order #1001 · ada@example.com · 150 EUR · pending" },
+      { id: "o-1001", label: "Order #1001 · ada@example.com · €150.00 · pending" },
     ]);
     expect((await entityOptions(shop.tenant.id, "order")).map((o) => o.id).sort()).toEqual([
       "o-1001",

@@ -3,7 +3,9 @@
 import { useId } from "react";
 import { Select } from "@/components/ui/form";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { handleLabel } from "@/lib/automations/nodes/catalog";
+import { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { inSentence } from "@/lib/domains/labels";
 
 export interface ConnectionsEditorProps {
   nodeId: string;
@@ -30,7 +32,7 @@ export function ConnectionsEditor({
   if (!node || !definition || definition.handles.out.length === 0) return null;
   const label = (id: string) => {
     const target = graph.nodes.find((n) => n.id === id);
-    return target ? summariseNode(target) : id;
+    return target ? summariseNode(target, { domain: flowDomain(graph) }) : id;
   };
   const candidates = graph.nodes.filter(
     (n) =>
@@ -46,7 +48,8 @@ export function ConnectionsEditor({
         const edges = graph.edges.filter((e) => e.source === nodeId && e.sourceHandle === handle);
         const free = candidates.filter((c) => !edges.some((e) => e.target === c.id));
         const selectId = `${baseId}-${handle}`;
-        const exitName = definition.handles.out.length > 1 ? `When ${handle}` : "Then";
+        const exitName =
+          definition.handles.out.length > 1 ? `When ${inSentence(handleLabel(handle))}` : "Then";
         return (
           <div key={handle} className="mt-3">
             <p className="text-xs font-medium text-zinc-600">{exitName}</p>
@@ -73,7 +76,9 @@ export function ConnectionsEditor({
             {!readOnly && free.length > 0 && (
               <>
                 <label htmlFor={selectId} className="sr-only">
-                  {definition.handles.out.length > 1 ? `Connect ${handle} to` : "Connect to"}
+                  {definition.handles.out.length > 1
+                    ? `Connect ${inSentence(handleLabel(handle))} to`
+                    : "Connect to"}
                 </label>
                 <Select
                   id={selectId}
@@ -87,7 +92,7 @@ export function ConnectionsEditor({
                   <option value="">Connect to…</option>
                   {free.map((c) => (
                     <option key={c.id} value={c.id}>
-                      {summariseNode(c)}
+                      {summariseNode(c, { domain: flowDomain(graph) })}
                     </option>
                   ))}
                 </Select>

@@ -6,6 +6,6 @@
  */
 export { diffGraphs } from "@/lib/automations/review/diff";
 export { validate } from "@/lib/automations/review/validate";
-export { registry, summariseNode } from "@/lib/automations/nodes/registry";
+export { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 export { audienceSchema } from "@/lib/automations/nodes/triggers";
 export { stepsBefore } from "@/lib/automations/review/tokens-for";

@@ -6,7 +6,7 @@ import { useMemo } from "react";
 import { toFlow } from "@/lib/automations/editor/flow";
 import { autoLayout } from "@/lib/automations/editor/layout";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 import {
   DecorationsContext,
   STEP_NODE_TYPES,
@@ -15,8 +15,6 @@ import {
   type StepStatusTone,
   type StepTexts,
 } from "./step-nodes";
-
-const REGISTRY_TEXTS: StepTexts = { info: (type) => registry.get(type), summary: summariseNode };
 
 export interface ReadOnlyCanvasProps {
   graph: Graph;
@@ -32,6 +30,12 @@ export interface ReadOnlyCanvasProps {
 export function ReadOnlyCanvas({ graph, statusByNode, pathEdgeIds, label, className }: ReadOnlyCanvasProps) {
   // A run's version may predate positions (written through the API): place those steps here.
   const flow = useMemo(() => toFlow(graph, registry, autoLayout), [graph]);
+  // Tokens in the steps' sentences are described with the flow's record: "the order's number".
+  const domain = flowDomain(graph);
+  const texts = useMemo<StepTexts>(
+    () => ({ info: (type) => registry.get(type), summary: (node) => summariseNode(node, { domain }) }),
+    [domain],
+  );
   const edges = flow.edges.map((edge) =>
     pathEdgeIds?.has(edge.id) ? { ...edge, style: { stroke: "#059669", strokeWidth: 2 } } : edge,
   );
@@ -42,7 +46,7 @@ export function ReadOnlyCanvas({ graph, statusByNode, pathEdgeIds, label, classN
   return (
     <div role="region" aria-label={label} className={className ?? "h-96 rounded-lg border border-zinc-200"}>
       <ReactFlowProvider>
-        <StepTextsContext value={REGISTRY_TEXTS}>
+        <StepTextsContext value={texts}>
           <DecorationsContext value={decorations}>
             <ReactFlow
               nodes={flow.nodes}

@@ -5,7 +5,7 @@ import { createContext, memo, useContext, type ReactNode } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import type { StepNode } from "@/lib/automations/editor/flow";
-import type { NodeInfo } from "@/lib/automations/nodes/catalog";
+import { handleLabel, type NodeInfo } from "@/lib/automations/nodes/catalog";
 import type { NodeCategory } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES, CategoryIcon } from "./category-style";
 
@@ -114,13 +114,13 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
               className="pointer-events-none absolute -bottom-5 -translate-x-1/2 text-[11px] font-medium text-zinc-500"
               style={{ left: `calc(${exitOffset(index, exits.length)} + 18px)` }}
             >
-              {handle}
+              {handleLabel(handle)}
             </span>
           )}
           {!decorations.readOnly && (
             <button
               type="button"
-              aria-label={`Add a step after '${summary}'${exits.length > 1 ? ` (${handle})` : ""}`}
+              aria-label={`Add a step after '${summary}'${exits.length > 1 ? ` (${handleLabel(handle)})` : ""}`}
               title="Add a step here"
               onClick={(event) => {
                 event.stopPropagation();

@@ -22,12 +22,14 @@ export function useStepTexts(
     () => (logic ? logic.validate(graph) : firstPaint.issues),
     [logic, graph, firstPaint.issues],
   );
+  // A string, so the sentences below change only when the flow's kind of record does.
+  const domain = useMemo(() => logic?.flowDomain(graph) ?? null, [logic, graph]);
   const summaryOf = useCallback(
     (node: { id: string; type: string; params: Record<string, unknown> }) =>
       logic
-        ? logic.summariseNode(node)
+        ? logic.summariseNode(node, { domain })
         : (firstPaint.summaries[node.id] ?? catalog.get(node.type)?.label ?? node.type),
-    [logic, firstPaint.summaries, catalog],
+    [logic, domain, firstPaint.summaries, catalog],
   );
   const stepTexts = useMemo<StepTexts>(
     () => ({ info: (type) => catalog.get(type), summary: summaryOf }),

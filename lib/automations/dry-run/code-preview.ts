@@ -157,7 +157,7 @@ export async function previewCode(
       ? {
           call,
           type: planned.nodeType,
-          sentences: describeAction(planned.nodeType, request, subject, entity),
+          sentences: describeAction(planned.nodeType, request, subject, entity, leg.timeZone),
           request,
         }
       : { call, type: planned.nodeType, sentences: [], request, error: prepared.ok ? "" : prepared.error };

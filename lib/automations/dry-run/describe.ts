@@ -3,9 +3,12 @@ import type { PlannedStep } from "@/lib/automations/engine/interpreter";
 import type { LegContext } from "@/lib/automations/engine/leg";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
-import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
+import { conditionFieldLabel, readsStepOutput } from "@/lib/automations/nodes/conditions/field";
+import { handleLabel } from "@/lib/automations/nodes/catalog";
+import { templateContext } from "@/lib/automations/engine/leg";
+import { formatInZone } from "@/lib/time/cron";
 import type { RunEntity } from "@/lib/automations/nodes/context";
-import { registry, summariseNode, type ActionType } from "@/lib/automations/nodes/registry";
+import { flowDomain, registry, summariseNode, type ActionType } from "@/lib/automations/nodes/registry";
 
 /**
  * The dry run's words: how a step is named, what an action would do ("Would add tag 'vip' to
@@ -30,7 +33,18 @@ export function excerpt(value: unknown, max = 120): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-type Describe = (request: Record<string, unknown>, subject: string, entity: RunEntity | null) => string[];
+type Describe = (
+  request: Record<string, unknown>,
+  subject: string,
+  entity: RunEntity | null,
+  timeZone: string,
+) => string[];
+
+/** An ISO time the executor prepared, in the shop's zone: "Sat 5 Dec 2026, 10:00 CET". */
+function when(value: unknown, timeZone: string): string {
+  const at = typeof value === "string" || value instanceof Date ? new Date(value) : null;
+  return at && !Number.isNaN(at.getTime()) ? formatInZone(at, timeZone) : text(value);
+}
 
 function hasTag(entity: RunEntity | null, tag: string): boolean {
   return Array.isArray(entity?.data.tags) && entity.data.tags.includes(tag);
@@ -72,14 +86,14 @@ const DESCRIBE: Record<ActionType, Describe> = {
       detail.push(`Body: ${excerpt(request.body, 300)}`);
     return detail;
   },
-  "auto.action.create_task": (request) => {
-    const due = typeof request.dueAt === "string" ? `, due ${request.dueAt}` : "";
+  "auto.action.create_task": (request, _subject, _entity, timeZone) => {
+    const due = typeof request.dueAt === "string" ? `, due ${when(request.dueAt, timeZone)}` : "";
     const assignee = typeof request.assignee === "string" ? `, assigned to ${request.assignee}` : "";
     return [`Would create the task '${text(request.title)}'${due}${assignee}.`];
   },
-  "auto.action.later": (request) => {
+  "auto.action.later": (request, _subject, _entity, timeZone) => {
     const detail = [
-      `Would run this automation again from step '${text(request.step)}' at ${text(request.due)}.`,
+      `Would run this automation again from step '${text(request.step)}' at ${when(request.due, timeZone)}.`,
     ];
     if (typeof request.key === "string")
       detail.push(`It would replace any later step waiting under the key '${request.key}'.`);
@@ -103,43 +117,58 @@ export function describeAction(
   request: Record<string, unknown>,
   subject: string,
   entity: RunEntity | null,
+  timeZone = "UTC",
 ): string[] {
   return Object.hasOwn(DESCRIBE, type)
-    ? DESCRIBE[type as ActionType](request, subject, entity)
+    ? DESCRIBE[type as ActionType](request, subject, entity, timeZone)
     : [`Would run '${type}'.`];
 }
 
-/** How a step is named: its node's label and summary; an action a code step asked for says so. */
-export function stepHeading(graph: Graph, step: PlannedStep, leg: number) {
+/**
+ * How a step is named: its node's label and summary, its `{token}`s filled in from the leg (the
+ * record the dry run is on); an action a code step asked for says so.
+ */
+export function stepHeading(graph: Graph, step: PlannedStep, leg: LegContext) {
   // A node of the graph, or (undefined) an action a code step asked for.
   const node = graph.nodes.find((n) => n.id === step.nodeId);
+  const words = { domain: leg.entity?.domain ?? flowDomain(graph), values: templateContext(leg) };
   return {
     nodeId: step.nodeId,
     nodeType: step.nodeType,
     label: registry.get(step.nodeType)!.label,
-    leg,
+    leg: leg.leg,
     summary:
       node || step.kind !== "action"
-        ? summariseNode(node ?? { type: step.nodeType })
-        : `From the script: ${summariseNode({ type: step.nodeType, params: step.params })}`,
+        ? summariseNode(node ?? { type: step.nodeType }, words)
+        : `From the script: ${summariseNode({ type: step.nodeType, params: step.params }, words)}`,
   };
+}
+
+/** A value a condition read, as the merchant reads it: a time in the shop's zone, text as it is. */
+function shown(value: unknown, timeZone: string): string {
+  if (value === undefined || value === null) return "not set";
+  if (
+    typeof value === "string" &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) &&
+    !Number.isNaN(Date.parse(value))
+  )
+    return formatInZone(new Date(value), timeZone);
+  return JSON.stringify(value);
 }
 
 /** Why a condition came out as it did: the value it read. */
 export function conditionDetail(node: GraphNode, leg: LegContext, result: boolean): string {
-  const verdict = `so it follows '${result ? "true" : "false"}'.`;
+  const verdict = `so it follows '${handleLabel(result ? "true" : "false")}'.`;
   const { entity } = leg;
   const path = node.type === "auto.condition.field" ? node.params.path : undefined;
   if (typeof path === "string" && readsStepOutput(path)) {
     const value = readPath(leg.steps, path.slice("steps.".length));
-    const shown = value === undefined || value === null ? "not set" : `${JSON.stringify(value)}`;
-    return `${path} is ${shown}, ${verdict}`;
+    return `${conditionFieldLabel(path)} is ${shown(value, leg.timeZone)}, ${verdict}`;
   }
   if (!entity) return `There is no record to check, ${verdict}`;
   if (node.type === "auto.condition.field" && typeof node.params.path === "string") {
     const value = readPath(entity.data, node.params.path);
-    const shown = value === undefined || value === null ? "not set" : `${JSON.stringify(value)}`;
-    return `${node.params.path} is ${shown}, ${verdict}`;
+    return `${conditionFieldLabel(node.params.path)} is ${shown(value, leg.timeZone)}, ${verdict}`;
   }
   if (node.type === "auto.condition.has_tag") {
     const tags = Array.isArray(entity.data.tags) ? entity.data.tags.map(String) : [];
@@ -160,9 +189,16 @@ function fromNow(ms: number): string {
   return `in ${amount} ${unit}${amount === 1 ? "" : "s"}`;
 }
 
-/** What a wait would do; an approval, which nobody can decide in a dry run, times out. */
-export function waitDetail(wait: Extract<PreparedWait, { ok: true }>, startedAt: Date): string {
+/**
+ * What a wait would do, its time in the shop's zone; an approval, which nobody can decide in a
+ * dry run, times out.
+ */
+export function waitDetail(
+  wait: Extract<PreparedWait, { ok: true }>,
+  startedAt: Date,
+  timeZone: string,
+): string {
   return wait.kind === "approval"
-    ? `Would wait for a decision ('${String(wait.output.title)}'), timing out after ${String(wait.output.timeoutHours)} h, then follow 'Timed out'.`
-    : `Would wait until ${wait.resumeAt.toISOString()}, ${fromNow(wait.resumeAt.getTime() - startedAt.getTime())}.`;
+    ? `Would wait for a decision ('${String(wait.output.title)}'), timing out after ${String(wait.output.timeoutHours)} h, then follow '${handleLabel("timed_out")}'.`
+    : `Would wait until ${formatInZone(wait.resumeAt, timeZone)}, ${fromNow(wait.resumeAt.getTime() - startedAt.getTime())}.`;
 }

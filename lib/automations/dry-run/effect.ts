@@ -45,7 +45,7 @@ function emailOf(nodeType: string, request: Record<string, unknown>): { email?: 
 /** Takes the action at `leg`'s cursor with no effect, writing down what a run would do. */
 export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step: ActionStep): Promise<void> {
   const definition = registry.get(step.nodeType)!;
-  const heading = stepHeading(start.graph, step, leg.ctx.leg);
+  const heading = stepHeading(start.graph, step, leg.ctx);
   // One template context for the step: the executor fills its fields from it, and so does the
   // preview of its params.
   const templates = templateContext(leg.ctx);
@@ -74,7 +74,13 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
       ...heading,
       kind: "action",
       outcome: "would_run",
-      detail: describeAction(step.nodeType, redact(prepared.request), start.subject, leg.ctx.entity),
+      detail: describeAction(
+        step.nodeType,
+        redact(prepared.request),
+        start.subject,
+        leg.ctx.entity,
+        leg.ctx.timeZone,
+      ),
       resolvedParams,
       ...emailOf(step.nodeType, prepared.request),
     });

@@ -64,7 +64,7 @@ class DryWalk implements WalkMode {
   condition(leg: Leg, step: ConditionStep) {
     const node = this.start.graph.nodes.find((n) => n.id === step.nodeId)!;
     this.trail.steps.push({
-      ...stepHeading(this.start.graph, step, leg.ctx.leg),
+      ...stepHeading(this.start.graph, step, leg.ctx),
       kind: "condition",
       outcome: step.result ? "true" : "false",
       detail: [conditionDetail(node, leg.ctx, step.result)],
@@ -72,7 +72,7 @@ class DryWalk implements WalkMode {
   }
 
   wait(leg: Leg, step: WaitStep, wait: PreparedWait) {
-    const heading = stepHeading(this.start.graph, step, leg.ctx.leg);
+    const heading = stepHeading(this.start.graph, step, leg.ctx);
     if (!wait.ok) {
       this.trail.steps.push({ ...heading, kind: "wait", outcome: "error", detail: [], error: wait.error });
       return;
@@ -82,7 +82,7 @@ class DryWalk implements WalkMode {
       kind: "wait",
       outcome: "would_wait",
       resumeAt: wait.resumeAt.toISOString(),
-      detail: [waitDetail(wait, this.start.now)],
+      detail: [waitDetail(wait, this.start.now, leg.ctx.timeZone)],
     };
     this.trail.steps.push(waitStep);
     // Nobody can decide in a dry run, so an approval is followed as if it timed out.
@@ -98,13 +98,33 @@ class DryWalk implements WalkMode {
   }
 }
 
+const ORDINALS = [
+  "first",
+  "second",
+  "third",
+  "fourth",
+  "fifth",
+  "sixth",
+  "seventh",
+  "eighth",
+  "ninth",
+  "tenth",
+];
+
+/** A leg in the merchant's words (a leg is ours): "the second part of the run". */
+export function partOfRun(leg: number): string {
+  return leg >= 1 && leg <= ORDINALS.length
+    ? `the ${ORDINALS[leg - 1]} part of the run`
+    : `part ${leg} of the run`;
+}
+
 /**
  * The next leg, as the engine builds and plans it; null when it cannot be walked (the walk
  * failed, or the run would take too many steps), said in a note.
  */
 function planLeg(run: DryRunOf, start: DryRunStart, trail: Trail, pending: PendingLeg): Leg | null {
   trail.legs += 1;
-  pending.waitStep?.detail.push(`Then leg ${trail.legs} carries on from here.`);
+  pending.waitStep?.detail.push(`Then the flow carries on from here, ${partOfRun(trail.legs)}.`);
   const ctx = newLeg({
     tenantId: run.tenantId,
     runId: DRY_RUN_ID,

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { validate } from "@/lib/automations/review/validate";
 import { catalogOf, effectiveDomainIn } from "@/lib/automations/nodes/catalog";
-import { effectiveDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { effectiveDomain, flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 import { editorFirstPaint } from "./first-paint";
 
 const draft: Graph = {
@@ -20,7 +20,9 @@ const draft: Graph = {
 describe("editorFirstPaint", () => {
   test("says what the browser would work out with the registry", () => {
     const paint = editorFirstPaint({ version: 1, draftGraph: draft, activeGraph: draft });
-    expect(paint.summaries).toEqual(Object.fromEntries(draft.nodes.map((n) => [n.id, summariseNode(n)])));
+    expect(paint.summaries).toEqual(
+      Object.fromEntries(draft.nodes.map((n) => [n.id, summariseNode(n, { domain: flowDomain(draft) })])),
+    );
     expect(paint.issues).toEqual(validate(draft));
     expect(paint.issues.length).toBeGreaterThan(0);
     expect(paint.stepsChanged).toBe(false);

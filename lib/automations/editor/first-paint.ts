@@ -1,7 +1,7 @@
 import type { Graph } from "@/lib/automations/graph/schema";
 import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
 import type { NodeInfo } from "@/lib/automations/nodes/catalog";
-import { nodeCatalog, summariseNode } from "@/lib/automations/nodes/registry";
+import { flowDomain, nodeCatalog, summariseNode } from "@/lib/automations/nodes/registry";
 import { diffGraphs } from "@/lib/automations/review/diff";
 
 /**
@@ -29,7 +29,9 @@ export function editorFirstPaint(automation: {
   const { draftGraph, activeGraph } = automation;
   return {
     nodes: nodeCatalog(),
-    summaries: Object.fromEntries(draftGraph.nodes.map((node) => [node.id, summariseNode(node)])),
+    summaries: Object.fromEntries(
+      draftGraph.nodes.map((node) => [node.id, summariseNode(node, { domain: flowDomain(draftGraph) })]),
+    ),
     issues: validate(draftGraph),
     stepsChanged: automation.version === 0 || !diffGraphs(activeGraph, draftGraph).isEmpty,
   };

@@ -118,11 +118,11 @@ const HELP: Record<string, string> = {
  */
 const NODE_HELP: Record<string, string> = {
   "auto.action.http_request.url":
-    "You can use {tokens}; their values are percent-encoded ({entity.path | raw} as it is). A token at the start supplies the address as it is.",
+    "Insert token adds a value of the record; values are percent-encoded (| raw inside the braces puts one in as it is). A token at the start supplies the address as it is.",
   "auto.action.http_request.body":
-    "You can use {tokens}. In a JSON body each value is JSON-encoded: inside quotes it stays one string, elsewhere {entity.total} is written as JSON. | json, | url and | raw choose for themselves.",
+    "Insert token adds a value of the record. In a JSON body each value is JSON-encoded: inside quotes it stays one string, elsewhere a number stays a number. | json, | url and | raw choose for themselves.",
   "auto.action.send_email.body":
-    "You can use {tokens} such as {entity.name}; their values are HTML-escaped ({entity.note | raw} as it is).",
+    "Insert token adds a value of the record, such as its name; values are HTML-escaped (| raw inside the braces puts one in as it is).",
 };
 
 /** Option labels where the value alone reads badly. */
@@ -261,7 +261,7 @@ export function paramFields(definition: NodeDefinition): ParamField[] {
     const help =
       NODE_HELP[`${definition.type}.${name}`] ??
       HELP[name] ??
-      (field.templated ? "You can use {tokens} such as {entity.email}." : undefined);
+      (field.templated ? "Insert token adds a value of the record, such as its email." : undefined);
     if (help !== undefined) field.help = help;
     return field;
   });

@@ -3,8 +3,18 @@ import { appUrl } from "@/lib/auth/auth";
 import type { Tx } from "@/lib/db/client";
 import { escapeHtml } from "@/lib/automations/tokens/render";
 import { entityLabel } from "@/lib/domains/labels";
+import { handleLabel } from "@/lib/automations/nodes/catalog";
+import { formatInZone } from "@/lib/time/cron";
 import { enqueueJobs } from "@/lib/jobs";
 import type { LegContext } from "./leg";
+
+/** When an approval times out, in the shop's zone: "on Fri, 4 Dec 2026, 10:00 CET". */
+export function timesOut(resumeAt: unknown, timeZone: string): string {
+  const at = typeof resumeAt === "string" || resumeAt instanceof Date ? new Date(resumeAt) : null;
+  return at && !Number.isNaN(at.getTime())
+    ? `on ${formatInZone(at, timeZone)}`
+    : "when its time limit passes";
+}
 
 /** The roles that may decide an approval asked of `role`. */
 export function decidingRoles(role: unknown): string[] {
@@ -34,7 +44,7 @@ export async function notifyApprovers(
       html: [
         `<p>'${escapeHtml(leg.automationName)}' is waiting for your decision: <strong>${escapeHtml(title)}</strong>.</p>`,
         about ? `<p>About ${escapeHtml(about)}.</p>` : "",
-        `<p>It times out at ${escapeHtml(String(output.resumeAt))} and then follows 'Timed out'.</p>`,
+        `<p>It times out ${escapeHtml(timesOut(output.resumeAt, leg.timeZone))} and then follows '${handleLabel("timed_out")}'.</p>`,
         `<p><a href="${escapeHtml(link)}">Approve or reject it</a></p>`,
       ].join("\n"),
     };

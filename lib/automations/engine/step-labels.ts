@@ -3,21 +3,31 @@ import { getDb } from "@/lib/db/client";
 import { automationVersions } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { parseSubActionId } from "./sub-action";
-import { registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
+import type { TemplateContext } from "@/lib/automations/tokens/render";
 
 /**
  * A step's name as the merchant drew it: the node's summary in the version its run is on
  * ("Wait 2 days", "Add tag 'vip'"), else its type's label ("Wait"), else the raw type. Never the
- * node id: ids like `wait` read "Wait wait" beside a label.
+ * node id: ids like `wait` read "Wait wait" beside a label. Its `{token}`s are filled in from
+ * `values` (the run's record, on the run's page) or described ("the order's number").
  */
-export function stepLabel(graph: Graph | null, nodeId: string, nodeType: string): string {
+export function stepLabel(
+  graph: Graph | null,
+  nodeId: string,
+  nodeType: string,
+  values: TemplateContext | null = null,
+): string {
+  const words = { domain: flowDomain(graph), values };
   const node = graph?.nodes.find((n) => n.id === nodeId);
-  if (node) return summariseNode(node);
+  if (node) return summariseNode(node, words);
   const label = registry.get(nodeType)?.label ?? nodeType;
   // An action a code step asked for: named with the step that asked ("Add tag · action 1 of 'Run code'").
   const sub = parseSubActionId(nodeId);
   const code = sub && graph?.nodes.find((n) => n.id === sub.nodeId);
-  return sub ? `${label} · action ${sub.number} of '${code ? summariseNode(code) : sub.nodeId}'` : label;
+  return sub
+    ? `${label} · action ${sub.number} of '${code ? summariseNode(code, words) : sub.nodeId}'`
+    : label;
 }
 
 interface AtVersion {

@@ -64,3 +64,23 @@ export function effectiveDomainIn(
   }
   return definition.entityDomain ?? null;
 }
+
+/**
+ * How a node's out handles read on the canvas and in sentences: "Timed out", not `timed_out`.
+ * The names stay what graphs store (SPEC §2); only what the merchant sees is a label.
+ */
+const HANDLE_LABELS: Record<string, string> = {
+  out: "Next",
+  true: "True",
+  false: "False",
+  approved: "Approved",
+  rejected: "Rejected",
+  timed_out: "Timed out",
+};
+
+/** An out handle's label: "Timed out" for `timed_out`; a name not known here is spelt out ("Maybe"). */
+export function handleLabel(handle: string): string {
+  if (Object.hasOwn(HANDLE_LABELS, handle)) return HANDLE_LABELS[handle]!;
+  const words = handle.replace(/[_-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

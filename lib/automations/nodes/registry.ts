@@ -17,6 +17,7 @@ import { waitUntil } from "./timing/wait-until";
 import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers";
 import { effectiveDomainIn, nodeInfo, type NodeInfo } from "./catalog";
 import type { ConditionDefinition, NodeCategory, NodeDefinition, TriggerDomain } from "./types";
+import { describeTokens, type TokenWords } from "@/lib/automations/tokens/describe";
 
 /**
  * The browser-safe node registry: every node type Tillflow knows, with its params schema,
@@ -168,19 +169,51 @@ export const RECORD_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
  * The sentence on a node: its definition's summary, or while its params are invalid its draft
  * summary ("Wait (set a duration)") if it has one, else its label.
  */
-export function summariseNode(node: { type: string; params?: unknown }): string {
+/**
+ * The kind of record a flow's runs are about, from its first trigger: its summaries describe
+ * tokens with it ("the order's number"). Null without a trigger.
+ */
+export function flowDomain(
+  graph: { nodes: readonly { type: string; params?: unknown }[] } | null,
+): TriggerDomain | null {
+  const trigger = graph?.nodes.find((n) => registry.get(n.type)?.category === "trigger");
+  return trigger ? effectiveDomain(trigger) : null;
+}
+
+export function summariseNode(node: { type: string; params?: unknown }, words: TokenWords = {}): string {
   const definition = registry.get(node.type);
   if (!definition) return node.type;
   const parsed = definition.params.safeParse(node.params ?? {});
   if (!parsed.success) {
     const draft = isPlainRecord(node.params) ? node.params : {};
-    return definition.summariseDraft?.(draft) ?? definition.label;
+    return describeTokens(definition.summariseDraft?.(draft) ?? definition.label, words);
   }
   try {
-    return definition.summarise(parsed.data);
+    // Tokens in words (filled in or described) before the sentence is made, so a param that is
+    // one token reads as a phrase: "Email the order's email", not "Email {entity.email}".
+    return describeTokens(
+      definition.summarise(describeParams(parsed.data, definition.templated, words)),
+      words,
+    );
   } catch {
     return definition.label;
   }
+}
+
+/** Params with the tokens of their templated strings (and string records) in words. */
+function describeParams<P>(params: P, templated: readonly string[] | undefined, words: TokenWords): P {
+  if (!isPlainRecord(params) || !templated) return params;
+  const out: Record<string, unknown> = { ...params };
+  for (const param of templated) {
+    const value = out[param];
+    if (typeof value === "string") out[param] = describeTokens(value, words);
+    else if (isPlainRecord(value))
+      out[param] = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? describeTokens(v, words) : v]),
+      );
+  }
+  // Only the texts of templated strings changed; keys and kinds are as parsed.
+  return out as P;
 }
 
 function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -292,6 +292,6 @@ export const TRIGGER_FILTERS: Partial<
 
 /** "an order", "a cart": a domain with its article, for sentences. */
 export function aDomain(domain: TriggerDomain): string {
-  const word = isDomain(domain) ? DOMAIN_LABELS[domain].one : domain;
-  return `${/^[aeiou]/.test(word) ? "an" : "a"} ${word}`;
+  if (isDomain(domain)) return DOMAIN_LABELS[domain].a;
+  return `${/^[aeiou]/.test(domain) ? "an" : "a"} ${domain}`;
 }

@@ -36,7 +36,7 @@ describe("diffGraphs", () => {
     const diff = diffGraphs(before, after);
     expect(diff.added.map((n) => [n.nodeId, n.label, n.summary])).toEqual([
       ["wait", "Wait", "Wait 2 days"],
-      ["mail", "Send email", "Email {entity.email}: 'Hi'"],
+      ["mail", "Send email", "Email the order's email: 'Hi'"],
     ]);
     expect(diff.removed).toEqual([
       { nodeId: "note", type: "auto.action.add_note", label: "Add note", summary: "Add note 'Paid'" },
@@ -92,7 +92,7 @@ describe("describeDiff", () => {
   test("one plain-English line per change, naming steps by label", () => {
     expect(describeDiff(diffGraphs(before, after))).toEqual([
       "Added 'Wait 2 days'",
-      "Added 'Email {entity.email}: 'Hi''",
+      "Added 'Email the order's email: 'Hi''",
       "Removed 'Add note 'Paid''",
       "Changed 'Add tag': tag 'vip' → 'gold'",
       "Added the connection from 'Add tag' to 'Wait'",
@@ -118,8 +118,8 @@ describe("describeDiff", () => {
     };
     expect(describeDiff(diffGraphs(a, b))).toEqual([
       "Changed 'Wait until': weekdays nothing → 1, 2",
-      "Added the 'false' connection from 'Has tag' to 'Add tag' (two)",
-      "Removed the 'true' connection from 'Has tag' to 'Add tag' (one)",
+      "Added the 'False' connection from 'Has tag' to 'Add tag' (two)",
+      "Removed the 'True' connection from 'Has tag' to 'Add tag' (one)",
     ]);
   });
 

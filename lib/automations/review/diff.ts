@@ -1,5 +1,6 @@
 import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
-import { registry, summariseNode } from "@/lib/automations/nodes/registry";
+import { handleLabel } from "@/lib/automations/nodes/catalog";
+import { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 
 /**
  * What changed between two graphs, for "review changes before publishing" and version history.
@@ -40,12 +41,12 @@ export interface GraphDiff {
   names?: Record<string, string>;
 }
 
-function refOf(node: GraphNode): NodeRef {
+function refOf(node: GraphNode, domain: string | null = null): NodeRef {
   return {
     nodeId: node.id,
     type: node.type,
     label: registry.get(node.type)?.label ?? node.type,
-    summary: summariseNode(node),
+    summary: summariseNode(node, { domain }),
   };
 }
 
@@ -76,8 +77,12 @@ const edgeKey = (edge: GraphEdge) => JSON.stringify([edge.source, edge.sourceHan
 export function diffGraphs(before: Graph | null, after: Graph): GraphDiff {
   const old = new Map((before?.nodes ?? []).map((node) => [node.id, node]));
   const now = new Map(after.nodes.map((node) => [node.id, node]));
-  const added = after.nodes.filter((node) => !old.has(node.id)).map(refOf);
-  const removed = (before?.nodes ?? []).filter((node) => !now.has(node.id)).map(refOf);
+  // Tokens in the steps' sentences are described with the flow's record: "the order's email".
+  const domain = flowDomain(after);
+  const added = after.nodes.filter((node) => !old.has(node.id)).map((node) => refOf(node, domain));
+  const removed = (before?.nodes ?? [])
+    .filter((node) => !now.has(node.id))
+    .map((node) => refOf(node, domain));
   const changed: GraphDiff["changed"] = [];
   for (const node of after.nodes) {
     const was = old.get(node.id);
@@ -85,7 +90,12 @@ export function diffGraphs(before: Graph | null, after: Graph): GraphDiff {
     const typeChanged = was.type !== node.type;
     const params = paramChanges(was.params ?? {}, node.params ?? {});
     if (!typeChanged && params.length === 0) continue;
-    changed.push({ ...refOf(node), summaryBefore: summariseNode(was), params, typeChanged });
+    changed.push({
+      ...refOf(node, domain),
+      summaryBefore: summariseNode(was, { domain }),
+      params,
+      typeChanged,
+    });
   }
   const oldEdges = new Set((before?.edges ?? []).map(edgeKey));
   const newEdges = new Set(after.edges.map(edgeKey));
@@ -153,7 +163,7 @@ export function describeDiff(diff: GraphDiff): string[] {
     } else lines.push(`Changed '${change.label}': ${params.join("; ")}`);
   }
   const exit = (edge: GraphEdge) =>
-    edge.sourceHandle && edge.sourceHandle !== "out" ? ` '${edge.sourceHandle}'` : "";
+    edge.sourceHandle && edge.sourceHandle !== "out" ? ` '${handleLabel(edge.sourceHandle)}'` : "";
   for (const edge of diff.edgesAdded)
     lines.push(`Added the${exit(edge)} connection from ${name(edge.source)} to ${name(edge.target)}`);
   for (const edge of diff.edgesRemoved)

@@ -144,7 +144,7 @@ describe("validate: connections", () => {
       [edge("trigger", "cond"), edge("cond", "tag", "maybe"), edge("cond", "note", "true")],
     );
     expect(validate(g)).toEqual([
-      { edgeId: "e_cond_maybe_tag", message: "Condition 'total is greater than 100' has no 'maybe' exit." },
+      { edgeId: "e_cond_maybe_tag", message: "Condition 'Total is greater than 100' has no 'maybe' exit." },
       // The bad connection does not count, so add_tag hangs loose.
       { nodeId: "tag", message: "This step is not connected to a trigger." },
     ]);
@@ -195,7 +195,7 @@ describe("validate: structure", () => {
       [edge("trigger", "tag"), edge("tag", "note"), edge("note", "cond"), edge("cond", "tag", "true")],
     );
     expect(lines(g)).toEqual([
-      "tag: This step loops back to itself through 'Add note 'Big order'', 'total is greater than 100'.",
+      "tag: This step loops back to itself through 'Add note 'Big order'', 'Total is greater than 100'.",
     ]);
   });
 

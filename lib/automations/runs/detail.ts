@@ -7,6 +7,7 @@ import {
   automations,
   automationVersions,
   entities,
+  tenants,
   type RunEvent,
   type RunStatus,
   type StepStatus,
@@ -18,6 +19,8 @@ import { waitFates, type WaitFate } from "@/lib/automations/waits/fate";
 import { waitView, type WaitView } from "@/lib/automations/waits/view";
 import type { WaitRow } from "@/lib/automations/store/waits";
 import { isUuid, notFound } from "@/lib/errors";
+import { eventView } from "@/lib/automations/nodes/context";
+import type { TemplateContext } from "@/lib/automations/tokens/render";
 import { nextWaitOf, nodeStatuses, numberOccurrences } from "./timeline";
 import { entityJoin, summary, type RunRow, type RunSummary } from "./summary";
 
@@ -114,6 +117,8 @@ interface FoundRun {
   run: RunRow;
   automationName: string | null;
   entityData: Record<string, unknown> | null;
+  /** The shop's time zone, which `{… | date}` tokens in step names are written in. */
+  timeZone: string;
 }
 
 /** What a run's detail is made of besides its row, read side by side. */
@@ -128,17 +133,24 @@ interface RunParts {
 export async function getRun(tenantId: string, id: string): Promise<RunDetail> {
   const found = await loadRun(tenantId, id);
   const parts = await loadParts(tenantId, found.run);
-  const steps = shapeSteps(parts.steps, parts.graph);
-  const waits = await shapeWaits(tenantId, found.run, parts);
-  return assemble(found, parts, steps, waits);
+  const values = runValues(found, parts.steps);
+  const steps = shapeSteps(parts.steps, parts.graph, values);
+  const waits = await shapeWaits(tenantId, found.run, parts, values);
+  return assemble(found, parts, steps, waits, values);
 }
 
 /** The run of this shop with this id; 404 for another shop's, or an id that could never exist. */
 async function loadRun(tenantId: string, id: string): Promise<FoundRun> {
   if (!isUuid(id)) throw notFound("That run");
   const [found] = await getDb()
-    .select({ run: automationRuns, automationName: automations.name, entityData: entities.data })
+    .select({
+      run: automationRuns,
+      automationName: automations.name,
+      entityData: entities.data,
+      timeZone: tenants.timezone,
+    })
     .from(automationRuns)
+    .innerJoin(tenants, eq(tenants.id, automationRuns.tenantId))
     .leftJoin(automations, eq(automations.id, automationRuns.automationId))
     .leftJoin(entities, entityJoin())
     .where(and(eq(automationRuns.tenantId, tenantId), eq(automationRuns.id, id)));
@@ -203,14 +215,35 @@ async function loadReruns(tenantId: string, runId: string): Promise<RerunLink[]>
   }));
 }
 
+/**
+ * What the run's step names fill their `{token}`s from: its record as it is now, its event, and
+ * what its steps returned. Null for a run whose record is gone or that has none: its tokens are
+ * described instead ("the order's number").
+ */
+function runValues(found: FoundRun, steps: StepRow[]): TemplateContext | null {
+  const { run, entityData } = found;
+  if (!entityData || !run.entityId) return null;
+  const outputs: Record<string, unknown> = {};
+  for (const step of steps) if (step.status === "success" && step.output) outputs[step.nodeId] = step.output;
+  return {
+    entity: { id: run.entityId, ...entityData },
+    event: eventView(run.event),
+    steps: outputs,
+    variables: {},
+    run: { id: run.id },
+    now: run.startedAt ?? run.createdAt,
+    timeZone: found.timeZone,
+  };
+}
+
 /** The steps as the timeline shows them: labelled as drawn, each node's occurrences numbered. */
-function shapeSteps(steps: StepRow[], graph: Graph | null): RunStep[] {
+function shapeSteps(steps: StepRow[], graph: Graph | null, values: TemplateContext | null): RunStep[] {
   return numberOccurrences(
     steps.map((s) => ({
       id: s.id,
       nodeId: s.nodeId,
       nodeType: s.nodeType,
-      label: stepLabel(graph, s.nodeId, s.nodeType),
+      label: stepLabel(graph, s.nodeId, s.nodeType, values),
       category: s.category,
       status: s.status,
       leg: s.leg,
@@ -226,7 +259,12 @@ function shapeSteps(steps: StepRow[], graph: Graph | null): RunStep[] {
 }
 
 /** The waits with their labels, the pending ones' fates, and for an approval what it asked. */
-async function shapeWaits(tenantId: string, run: RunRow, parts: RunParts): Promise<RunWait[]> {
+async function shapeWaits(
+  tenantId: string,
+  run: RunRow,
+  parts: RunParts,
+  values: TemplateContext | null,
+): Promise<RunWait[]> {
   const stepsById = new Map(parts.steps.map((s) => [s.id, s]));
   const fates = await waitFates(
     tenantId,
@@ -236,7 +274,7 @@ async function shapeWaits(tenantId: string, run: RunRow, parts: RunParts): Promi
     const step = w.stepId ? stepsById.get(w.stepId) : undefined;
     return {
       ...waitView(w),
-      label: stepLabel(parts.graph, w.nodeId, w.nodeType),
+      label: stepLabel(parts.graph, w.nodeId, w.nodeType, values),
       stepId: w.stepId,
       fate: fates.get(w.id) ?? null,
       cancelledAtWake: cancelledAtWake(w, step, run),
@@ -246,7 +284,13 @@ async function shapeWaits(tenantId: string, run: RunRow, parts: RunParts): Promi
 }
 
 /** The detail: the run's summary, then what it is made of. */
-function assemble(found: FoundRun, parts: RunParts, steps: RunStep[], waits: RunWait[]): RunDetail {
+function assemble(
+  found: FoundRun,
+  parts: RunParts,
+  steps: RunStep[],
+  waits: RunWait[],
+  values: TemplateContext | null,
+): RunDetail {
   const { run } = found;
   const { graph } = parts;
   const earliest = waits
@@ -263,7 +307,7 @@ function assemble(found: FoundRun, parts: RunParts, steps: RunStep[], waits: Run
     graph,
     nodeStatuses: nodeStatuses(steps),
     rerunFrom: run.rerunFrom
-      ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom) }
+      ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom, values) }
       : null,
     reruns: parts.reruns,
     stoppedAt: run.status === "succeeded" && run.actionsTaken === 0 ? stoppedAt(steps, graph) : [],

@@ -19,7 +19,7 @@ import { runJobKey } from "@/lib/automations/engine/start";
 import { platformCondition, PLATFORMS } from "@/lib/automations/insights/platform";
 import { RERUN_FROM, RERUNNABLE, type RerunFrom } from "./rerunnable";
 import { parseSubActionId } from "@/lib/automations/engine/sub-action";
-import { summariseNode } from "@/lib/automations/nodes/registry";
+import { flowDomain, summariseNode } from "@/lib/automations/nodes/registry";
 import { getRun, type RunDetail } from "./detail";
 import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
 
@@ -104,7 +104,11 @@ async function planRerun(
       `The step that failed is not in version ${automation.version} of '${automation.name}' any more; re-run it from the start.`,
     );
   }
-  return { run, automation, startAt: { nodeId, label: summariseNode(node) } };
+  return {
+    run,
+    automation,
+    startAt: { nodeId, label: summariseNode(node, { domain: flowDomain(graph) }) },
+  };
 }
 
 /** What a re-run will do, in the words the dialog and the reply use. */

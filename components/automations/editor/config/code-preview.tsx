@@ -104,7 +104,7 @@ export function CodePreviewSection({
           Run script
         </Button>
         {domain && record === null && (
-          <p className="text-xs text-zinc-500">Choose a {DOMAIN_LABELS[domain].one} to run the script on.</p>
+          <p className="text-xs text-zinc-500">Choose {DOMAIN_LABELS[domain].a} to run the script on.</p>
         )}
         <p role="status" className="sr-only">
           {pending

@@ -9,6 +9,7 @@ import {
 } from "@/lib/automations/nodes/conditions/field";
 import { hasRecord } from "@/lib/automations/nodes/registry";
 import { domainFields, fieldAt, type FieldInfo } from "@/lib/domains/fields";
+import { fieldLabel } from "@/lib/domains/labels";
 import { Checkbox, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import {
@@ -131,7 +132,7 @@ export function FieldConditionConfig({ params, errors, triggerDomain, disabled, 
                 )}
                 {fields.map((f) => (
                   <option key={f.path} value={f.path}>
-                    {f.path}
+                    {fieldLabel(f.path)}
                   </option>
                 ))}
                 <option value={OTHER}>Other path…</option>

@@ -78,7 +78,7 @@ describe("diffEntries", () => {
     expect(changed!.text).toBe("Changed step: Has tag 'vip'");
     expect(changed!.details).toEqual(["The kind of step changed.", "note: nothing → 'x'"]);
     // Without names from the diff, a connection's ends are their ids.
-    expect(edge!.text).toBe("Added connection: 'c' (true) → 't'");
+    expect(edge!.text).toBe("Added connection: 'c' (True) → 't'");
   });
 
   test("a step without a summary is named by its label, then its id", () => {

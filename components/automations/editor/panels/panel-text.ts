@@ -1,6 +1,7 @@
 import type { DryRunStep } from "@/lib/automations/dry-run/result";
 import { showValue, type GraphDiff, type NodeRef } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
+import { handleLabel } from "@/lib/automations/nodes/catalog";
 
 /**
  * The words of the editor's side panels (publish, versions, dry run), kept pure so they are
@@ -67,7 +68,8 @@ function connectionText(
   edge: { source: string; target: string; sourceHandle?: string },
   nameOf: (nodeId: string) => string,
 ): string {
-  const handle = edge.sourceHandle && edge.sourceHandle !== "out" ? ` (${edge.sourceHandle})` : "";
+  const handle =
+    edge.sourceHandle && edge.sourceHandle !== "out" ? ` (${handleLabel(edge.sourceHandle)})` : "";
   return `${verb} connection: ${nameOf(edge.source)}${handle} → ${nameOf(edge.target)}`;
 }
 

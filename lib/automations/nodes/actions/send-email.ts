@@ -23,7 +23,7 @@ export const sendEmail = {
   category: "action",
   label: "Send email",
   description:
-    "Sends an email through the outbox (and SMTP when one is set up). Values put into the body are HTML-escaped ({entity.note | raw} puts one in as it is).",
+    "Sends an email through the outbox (and SMTP when one is set up). Values put into the body are HTML-escaped (| raw inside a token's braces puts one in as it is).",
   params: sendEmailParams,
   defaultParams: () => ({ to: "{entity.email}", subject: "", body: "" }),
   handles: { in: true, out: ["out"] },

@@ -140,20 +140,30 @@ describe("field condition params", () => {
 });
 
 describe("field condition summary", () => {
-  it("reads as a sentence", () => {
+  it("reads as a sentence, the field named as the merchant reads it", () => {
     expect(describeFieldCondition({ path: "total", operator: "gt", value: 100 })).toBe(
-      "total is greater than 100",
+      "Total is greater than 100",
     );
     expect(describeFieldCondition({ path: "status", operator: "eq", value: "paid" })).toBe(
-      "status is 'paid'",
+      "Status is 'paid'",
     );
     expect(describeFieldCondition({ path: "status", operator: "in", value: "paid, fulfilled" })).toBe(
-      "status is one of 'paid', 'fulfilled'",
+      "Status is one of 'paid', 'fulfilled'",
     );
-    expect(describeFieldCondition({ path: "email", operator: "exists" })).toBe("email is set");
+    expect(describeFieldCondition({ path: "email", operator: "exists" })).toBe("Email is set");
     expect(describeFieldCondition({ path: "tags", operator: "contains", value: ["a", "b"] })).toBe(
-      "tags contains 'a' or 'b'",
+      "Tags contains 'a' or 'b'",
     );
+  });
+
+  it.each([
+    ["customerId", "Customer is set"],
+    ["createdAt", "Created is set"],
+    ["lineItems.0.sku", "First line item › SKU is set"],
+    ["steps.code1.score", "Score from step 'code1' is set"],
+    ["steps.code1", "What step 'code1' returned is set"],
+  ])("names %s in words", (path, sentence) => {
+    expect(describeFieldCondition({ path, operator: "exists" })).toBe(sentence);
   });
 });
 

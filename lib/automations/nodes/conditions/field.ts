@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Domain } from "@/lib/domains/domains";
 import { fieldAt, readPath } from "@/lib/domains/fields";
+import { fieldLabel } from "@/lib/domains/labels";
 import { paramsObject, text } from "../params";
 import { aDomain } from "../triggers";
 import type { ConditionDefinition } from "../types";
@@ -224,9 +225,22 @@ function formatValue(value: Value): string {
 
 export function describeFieldCondition({ path, operator, value }: FieldConditionParams): string {
   const phrase = OPERATOR_PHRASES[operator];
-  if (VALUELESS.has(operator) || value === undefined) return `${path} ${phrase}`;
+  const field = conditionFieldLabel(path);
+  if (VALUELESS.has(operator) || value === undefined) return `${field} ${phrase}`;
   const shown = operator === "in" ? listOf(value) : Array.isArray(value) ? value : [value];
-  return `${path} ${phrase} ${shown.map(formatValue).join(operator === "in" ? ", " : " or ")}`;
+  return `${field} ${phrase} ${shown.map(formatValue).join(operator === "in" ? ", " : " or ")}`;
+}
+
+/**
+ * The field a condition reads, as a merchant reads it: "Customer" for `customerId`, "First line
+ * item › SKU" for `lineItems.0.sku`, "Score from step 'code1'" for `steps.code1.score`.
+ */
+export function conditionFieldLabel(path: string): string {
+  if (!readsStepOutput(path)) return fieldLabel(path);
+  const [, step, ...rest] = path.split(".");
+  return rest.length > 0
+    ? `${fieldLabel(rest.join("."))} from step '${step}'`
+    : `What step '${step}' returned`;
 }
 
 /**

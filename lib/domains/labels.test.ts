@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { DOMAIN_LABELS, DOMAINS } from "./domains";
+import { domainFields } from "./fields";
+import { entityLabel, entityTitle, fieldLabel, inSentence } from "./labels";
+
+describe("fieldLabel", () => {
+  it.each([
+    ["customerId", "Customer"],
+    ["createdAt", "Created"],
+    ["updatedAt", "Updated"],
+    ["dueAt", "Due"],
+    ["total", "Total"],
+    ["id", "ID"],
+    ["lineItems.0.sku", "First line item › SKU"],
+    ["lineItems.1.price", "Second line item › Price"],
+    ["lineItems.12.title", "Line item 13 › Title"],
+    ["items.0.quantity", "First item › Quantity"],
+    ["tags.2", "Third tag"],
+    ["customer.name", "Customer › Name"],
+    ["acceptsMarketing", "Accepts marketing"],
+    ["gift_note", "Gift note"],
+    ["ordersCount", "Orders"],
+  ])("%s reads %s", (path, label) => expect(fieldLabel(path)).toBe(label));
+
+  it("names every field of every domain without its code name", () => {
+    for (const domain of DOMAINS)
+      for (const { path } of domainFields(domain)) {
+        const label = fieldLabel(path);
+        expect(label, path).not.toMatch(/[a-z][A-Z]|\.|\d\.|_/);
+      }
+  });
+});
+
+describe("inSentence", () => {
+  it.each([
+    ["Created", "created"],
+    ["First line item › SKU", "first line item › SKU"],
+    ["SKU", "SKU"],
+    ["ID", "ID"],
+  ])("%s in a sentence is %s", (label, words) => expect(inSentence(label)).toBe(words));
+});
+
+describe("DOMAIN_LABELS", () => {
+  it.each([
+    ["order", "an order"],
+    ["invoice", "an invoice"],
+    ["customer", "a customer"],
+    ["cart", "a cart"],
+  ] as const)("%s takes its article: %s", (domain, a) => expect(DOMAIN_LABELS[domain].a).toBe(a));
+});
+
+describe("money in record names", () => {
+  const order = { number: "1022", total: 780, currency: "EUR", email: "ada@example.com", status: "paid" };
+
+  it("writes money as the merchant reads it, in the record's currency, in pickers and in history alike", () => {
+    expect(entityLabel("order", "o1", order)).toBe("Order #1022 · ada@example.com · €780.00 · paid");
+    expect(entityTitle("order", "o1", order)).toBe("Order #1022 · €780.00 · ada@example.com");
+    expect(entityTitle("order", "o1", { ...order, currency: "usd" })).toBe(
+      "Order #1022 · $780.00 · ada@example.com",
+    );
+  });
+});
