@@ -261,7 +261,7 @@ test("a built-in's schedule shows its next fire times; an admin resets it to the
   await signIn(page, "admin");
   await page.getByRole("link", { name: "Mark carts abandoned" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Mark carts abandoned" })).toBeVisible();
-  await canvasNode(page, /On schedule/).click();
+  await canvasNode(page, /On a schedule/).click();
   const panel = page.getByRole("tabpanel");
   await expect(panel.getByRole("heading", { name: "Next five fire times" })).toBeVisible();
   await expect(panel.getByRole("table").getByRole("row")).toHaveCount(6);

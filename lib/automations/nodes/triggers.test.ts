@@ -103,7 +103,7 @@ describe("schedule", () => {
       "audience: 'shoeSize' is not a setting of this step",
     ]);
     expect(schedule.summarise({ ...ok, audience })).toBe(
-      "On schedule 0 9 * * 1 (Europe/Paris), once for each matching customer",
+      "Every Monday at 09:00, Paris time, once for each matching customer",
     );
   });
 });

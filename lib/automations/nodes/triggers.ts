@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { describeCron } from "@/lib/time/schedule-sentence";
+import { zoneCity } from "@/lib/time/zone-options";
 import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/domains/domains";
 import { credentialId, integer, line, paramsObject, randomToken, text } from "./params";
 import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/time/cron";
@@ -228,8 +230,9 @@ export const schedule = {
   handles: TRIGGER_HANDLES,
   entityDomain: "schedule",
   event: "schedule.fired",
+  // "Every Monday at 09:00, Paris time": the sentence the schedule builder shows, not the cron.
   summarise: ({ cron, timezone, audience }) =>
-    `On schedule ${cron} (${timezone})${audience ? ", once for each matching customer" : ""}`,
+    `${describeCron(cron)}, ${zoneCity(timezone)} time${audience ? ", once for each matching customer" : ""}`,
 } satisfies NodeDefinition<typeof scheduleParams>;
 
 const laterParams = paramsObject({ step: line(100) });
