@@ -181,6 +181,7 @@ function Editor({
         waitingRuns={waitingRuns}
         canEdit={canEdit}
         saveState={autosave.state}
+        onRename={readOnly ? null : setName}
         controls={
           canEdit &&
           !narrow && (
@@ -280,6 +281,7 @@ function Editor({
           open={publishOpen}
           onClose={() => setPublishOpen(false)}
           onPolicyChange={setPolicy}
+          onNameChange={setName}
           beforePublish={autosave.flush}
           onNotice={onNotice}
         />
