@@ -14,6 +14,9 @@ function canvasNode(page: Page, text: string | RegExp): Locator {
 async function startBlank(page: Page, name: string): Promise<void> {
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Start blank" }).click();
+  // "Start blank" asks for a name first; the spec renames it later if it needs to.
+  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   await page.getByRole("tab", { name: "Settings" }).click();
   await page.getByLabel("Name").fill(name);
