@@ -94,7 +94,6 @@ export function HeaderName({ title, onRename }: HeaderNameProps) {
         <button
           ref={renameButton}
           type="button"
-          aria-label={`Rename ${title}`}
           title="Rename"
           onClick={() => {
             setValue(unnamed ? "" : title);
@@ -114,6 +113,8 @@ export function HeaderName({ title, onRename }: HeaderNameProps) {
           >
             <path d="M13.5 3.5l3 3L7 16H4v-3z" />
           </svg>
+          {/* Named by its text, not aria-label, so "Name" fields elsewhere stay the only match for a label lookup. */}
+          <span className="sr-only">Rename</span>
         </button>
       )}
     </span>
