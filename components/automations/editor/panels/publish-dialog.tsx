@@ -303,7 +303,7 @@ function PublishForm({
               className="mt-1.5"
               value={givenName}
               maxLength={120}
-              required
+              aria-required="true"
               disabled={pending}
               aria-invalid={nameError ? true : undefined}
               aria-describedby={`${nameId}-hint`}
