@@ -193,20 +193,20 @@ test("keyboard only: add steps, connect them, configure, publish", async ({ page
   const palette = page.getByRole("complementary", { name: "Steps" });
   const search = palette.getByRole("searchbox", { name: "Search steps" });
 
-  // An action first: nothing is selected, so it stands alone.
-  await tabTo(page, search);
+  // An action first: nothing is selected, so it stands alone. Ctrl+K opens the add-step search
+  // (from any field); Enter adds the step and puts the focus in its first field: no Tab needed.
+  await page.keyboard.press("Control+k");
   await page.keyboard.type("add tag");
-  await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
   await expect(canvasNode(page, "Add tag")).toBeVisible();
 
   // The tag, from the step panel.
   const tag = page.getByRole("tabpanel").getByLabel("Tag");
-  await tabTo(page, tag);
+  await expect(tag).toBeFocused();
   await page.keyboard.type("keyboard");
   await expect(canvasNode(page, "keyboard")).toBeVisible();
 
-  // Then the trigger, connected to the action from the "Next steps" list.
+  // Then the trigger from the palette's own search, connected to the action from "Next steps".
   await tabTo(page, search);
   await page.keyboard.press("Control+A");
   await page.keyboard.type("order paid");
@@ -222,8 +222,8 @@ test("keyboard only: add steps, connect them, configure, publish", async ({ page
   await waitForSave(page);
   const publish = page.getByRole("button", { name: "Publish" });
   await expect(publish).toBeEnabled();
-  await tabTo(page, publish);
-  await page.keyboard.press("Enter");
+  // Ctrl+Enter is Publish's shortcut.
+  await page.keyboard.press("Control+Enter");
   const dialog = page.getByRole("dialog", { name: /Publish version 1/ });
   await tabTo(page, dialog.getByRole("button", { name: "Publish" }));
   await page.keyboard.press("Enter");
