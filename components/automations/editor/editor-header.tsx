@@ -24,7 +24,8 @@ export interface EditorHeaderProps {
 /**
  * The editor's header: back to Automations, the flow's name, status and version, its Runs and
  * Waiting and Insights pages, and the toolbar — save status, or why it is read-only, and the edit controls.
- * One line from xl up (the title gives way); below, the toolbar takes a row of its own.
+ * The toolbar stays on the title's line from xl up; the title truncates, and when it would go below
+ * 8rem the status and links wrap under it. Below xl the toolbar takes a row of its own.
  */
 export function EditorHeader({
   automation,
@@ -37,7 +38,7 @@ export function EditorHeader({
 }: EditorHeaderProps) {
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-3 xl:flex-nowrap">
-      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 xl:flex-nowrap">
+      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1">
         <Link
           href="/automations"
           className="shrink-0 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900"

@@ -83,7 +83,8 @@ export function HeaderName({ title, onRename }: HeaderNameProps) {
   }
 
   return (
-    <span className="flex min-w-0 items-center gap-1">
+    // Never squeezed to nothing: past 8rem the links beside it wrap under it instead.
+    <span className="flex max-w-full min-w-[8rem] items-center gap-1">
       <h1
         className={`max-w-full min-w-0 truncate text-lg font-semibold ${unnamed ? "text-zinc-500 italic" : "text-zinc-900"}`}
         title={title}
