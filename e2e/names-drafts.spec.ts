@@ -82,6 +82,7 @@ test("publishing an Untitled automation asks for its name in the publish dialog"
   const dialog = page.getByRole("dialog", { name: "Publish version 1" });
   const name = dialog.getByLabel("Name", { exact: true });
   await expect(name).toBeFocused();
+  await expect(dialog).toContainText("Publishing turns this automation on");
   await dialog.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(dialog).toContainText("Give the automation a name before publishing it.");
   await name.fill("E2E named at publish");

@@ -124,6 +124,8 @@ function PublishForm({
   const [givenName, setGivenName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const name = askName ? givenName.trim() || draftOrSaved : draftOrSaved;
+  // Until a name is typed, the placeholder one is not said back: "this automation".
+  const called = askName && !givenName.trim() ? "this automation" : `'${name}'`;
   const nameId = useId();
   const noteId = useId();
   const hintId = useId();
@@ -287,10 +289,10 @@ function PublishForm({
         </h2>
         <p className="mt-1 text-sm text-zinc-600">
           {automation.status === "active"
-            ? `'${name}' switches from version ${automation.version} to version ${next}.`
+            ? `${capitalised(called)} switches from version ${automation.version} to version ${next}.`
             : automation.status === "paused"
-              ? `'${name}' is paused; publishing turns it on again with version ${next}.`
-              : `Publishing turns '${name}' on: new events start runs.`}
+              ? `${capitalised(called)} is paused; publishing turns it on again with version ${next}.`
+              : `Publishing turns ${called} on: new events start runs.`}
         </p>
 
         {askName && (
@@ -400,6 +402,10 @@ function PublishForm({
       </div>
     </form>
   );
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function fixSentence(count: number): string {
