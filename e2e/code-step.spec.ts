@@ -37,6 +37,9 @@ test("an editor writes a code step with completions and a syntax check, runs it 
   await signIn(page, "editor");
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Start blank" }).click();
+  // "Start blank" asks for a name first; the spec renames it later if it needs to.
+  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   await page.getByRole("tab", { name: "Settings" }).click();
   await page.getByLabel("Name").fill(NAME);

@@ -48,6 +48,9 @@ test("an HTTP step picks a credential by name, kind and last 4 characters", asyn
 
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Start blank" }).click();
+  // "Start blank" asks for a name first; the spec renames it later if it needs to.
+  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   const palette = page.getByRole("complementary", { name: "Steps" });
   await palette.getByRole("button", { name: "Order paid" }).click();

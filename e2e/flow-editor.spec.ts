@@ -14,6 +14,9 @@ function canvasNode(page: Page, text: string | RegExp): Locator {
 async function startBlank(page: Page, name: string): Promise<void> {
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Start blank" }).click();
+  // "Start blank" asks for a name first; the spec renames it later if it needs to.
+  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   await page.getByRole("tab", { name: "Settings" }).click();
   await page.getByLabel("Name").fill(name);
@@ -190,20 +193,20 @@ test("keyboard only: add steps, connect them, configure, publish", async ({ page
   const palette = page.getByRole("complementary", { name: "Steps" });
   const search = palette.getByRole("searchbox", { name: "Search steps" });
 
-  // An action first: nothing is selected, so it stands alone.
-  await tabTo(page, search);
+  // An action first: nothing is selected, so it stands alone. Ctrl+K opens the add-step search
+  // (from any field); Enter adds the step and puts the focus in its first field: no Tab needed.
+  await page.keyboard.press("Control+k");
   await page.keyboard.type("add tag");
-  await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
   await expect(canvasNode(page, "Add tag")).toBeVisible();
 
   // The tag, from the step panel.
   const tag = page.getByRole("tabpanel").getByLabel("Tag");
-  await tabTo(page, tag);
+  await expect(tag).toBeFocused();
   await page.keyboard.type("keyboard");
   await expect(canvasNode(page, "keyboard")).toBeVisible();
 
-  // Then the trigger, connected to the action from the "Next steps" list.
+  // Then the trigger from the palette's own search, connected to the action from "Next steps".
   await tabTo(page, search);
   await page.keyboard.press("Control+A");
   await page.keyboard.type("order paid");
@@ -219,8 +222,8 @@ test("keyboard only: add steps, connect them, configure, publish", async ({ page
   await waitForSave(page);
   const publish = page.getByRole("button", { name: "Publish" });
   await expect(publish).toBeEnabled();
-  await tabTo(page, publish);
-  await page.keyboard.press("Enter");
+  // Ctrl+Enter is Publish's shortcut.
+  await page.keyboard.press("Control+Enter");
   const dialog = page.getByRole("dialog", { name: /Publish version 1/ });
   await tabTo(page, dialog.getByRole("button", { name: "Publish" }));
   await page.keyboard.press("Enter");

@@ -67,6 +67,9 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   await signIn(page, "editor");
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Start blank" }).click();
+  // "Start blank" asks for a name first; the spec renames it later if it needs to.
+  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   automationId = page.url().split("/").pop()!;
   await page.getByRole("tab", { name: "Settings" }).click();

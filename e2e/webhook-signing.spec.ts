@@ -13,6 +13,9 @@ test("a webhook trigger's settings show its URL and how to sign a call", async (
 
   await page.goto("/automations/new");
   await page.getByRole("button", { name: "Start blank" }).click();
+  // "Start blank" asks for a name first; the spec renames it later if it needs to.
+  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
 
   await page

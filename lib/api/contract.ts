@@ -16,6 +16,7 @@ import { createInput } from "@/lib/automations/lifecycle/create";
 import { draftInput } from "@/lib/automations/lifecycle/save-draft";
 import { listQuery } from "@/lib/automations/lifecycle/list";
 import { publishInput } from "@/lib/automations/lifecycle/publish";
+import { revertInput } from "@/lib/automations/lifecycle/versions";
 import { tasksQuery } from "@/lib/automations/work/tasks";
 import { tryLaterInput } from "@/lib/automations/runs/try-later";
 import { waitingQuery } from "@/lib/automations/waits/waits";
@@ -280,9 +281,13 @@ export const CONTRACT: readonly Endpoint[] = [
     method: "POST",
     path: `${A}/versions/{version}/revert`,
     summary: "Revert to a version (publishes it again as the next version)",
+    description:
+      "Brings back the version's steps, name and in-flight policy; `inFlightPolicy` keeps another policy instead.",
     tag: "Automations",
     role: "editor",
     params: { version: z.string().regex(/^[1-9][0-9]*$/) },
+    body: revertInput,
+    bodyOptional: true,
     ok: automation,
     errors: [409, 422],
   },

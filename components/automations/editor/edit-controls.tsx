@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
 import { laterSteps } from "@/lib/automations/graph/later-steps";
 import type { AutomationView } from "@/lib/automations/lifecycle/read";
+import { SHORTCUT_KEYS } from "@/lib/automations/editor/shortcuts";
 import { RunNowButton, TryLaterButton } from "./lazy-parts";
 
 const SCHEDULE_TRIGGER = "auto.trigger.schedule";
@@ -119,7 +120,8 @@ export function EditControls({
         size="sm"
         variant="primary"
         disabled={!canPublish}
-        title={publishBlocked ?? undefined}
+        title={publishBlocked ?? `Publish (${SHORTCUT_KEYS.publish.words})`}
+        aria-keyshortcuts={SHORTCUT_KEYS.publish.aria}
         aria-describedby={publishBlocked ? publishReasonId : undefined}
         onClick={onPublish}
       >

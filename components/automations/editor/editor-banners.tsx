@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { RestoreButton } from "@/components/automations/archive-button";
 import { Notice } from "@/components/ui/notice";
 import type { AutomationView } from "@/lib/automations/lifecycle/read";
@@ -66,14 +67,7 @@ export function EditorBanners({
           {canArchive && <RestoreButton id={automation.id} name={automation.name} />}
         </div>
       )}
-      {notice && (
-        <Notice tone="success" className="m-3">
-          {notice}{" "}
-          <button type="button" className="font-semibold underline" onClick={onDismissNotice}>
-            Dismiss
-          </button>
-        </Notice>
-      )}
+      {notice && <ActionNotice text={notice} onDismiss={onDismissNotice} />}
       {saveState.kind === "conflict" && (
         <Notice tone="error" title="Someone else changed this draft" className="m-3">
           {saveState.message}{" "}
@@ -94,5 +88,31 @@ export function EditorBanners({
         </div>
       )}
     </>
+  );
+}
+
+/**
+ * What just happened (published, reverted…), focused when it appears: the dialog that did it has
+ * closed and the editor below was redrawn with the new version, so focus would fall to the page.
+ */
+function ActionNotice({ text, onDismiss }: { text: string; onDismiss(): void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [text]);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      data-testid="editor-notice"
+      className="m-3 rounded-lg focus:outline-2 focus:outline-indigo-600"
+    >
+      <Notice tone="success">
+        {text}{" "}
+        <button type="button" className="font-semibold underline" onClick={onDismiss}>
+          Dismiss
+        </button>
+      </Notice>
+    </div>
   );
 }

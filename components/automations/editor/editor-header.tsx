@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { AutomationStatusBadge } from "@/components/automations/automation-status";
 import type { AutomationView } from "@/lib/automations/lifecycle/read";
+import { HeaderName } from "./header-name";
 import { SaveStatus } from "./save-status";
 import type { SaveState } from "./use-autosave";
 
@@ -16,12 +17,15 @@ export interface EditorHeaderProps {
   saveState: SaveState;
   /** The toolbar's buttons (`EditControls`), or null when there are none to show. */
   controls: ReactNode;
+  /** Renames the draft (the header's Rename); null when it is read-only. */
+  onRename: ((name: string) => void) | null;
 }
 
 /**
  * The editor's header: back to Automations, the flow's name, status and version, its Runs and
- * Waiting pages, and the toolbar — save status, or why it is read-only, and the edit controls.
- * One line from xl up (the title gives way); below, the toolbar takes a row of its own.
+ * Waiting and Insights pages, and the toolbar — save status, or why it is read-only, and the edit controls.
+ * The toolbar stays on the title's line from xl up; the title truncates, and when it would go below
+ * 8rem the status and links wrap under it. Below xl the toolbar takes a row of its own.
  */
 export function EditorHeader({
   automation,
@@ -30,19 +34,18 @@ export function EditorHeader({
   canEdit,
   saveState,
   controls,
+  onRename,
 }: EditorHeaderProps) {
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-3 xl:flex-nowrap">
-      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 xl:flex-nowrap">
+      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1">
         <Link
           href="/automations"
           className="shrink-0 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900"
         >
           <span aria-hidden="true">←</span> Automations
         </Link>
-        <h1 className="max-w-full min-w-0 truncate text-lg font-semibold text-zinc-900" title={title}>
-          {title}
-        </h1>
+        <HeaderName title={title} onRename={onRename} />
         <span className="shrink-0">
           <AutomationStatusBadge status={automation.status} />
         </span>
@@ -55,6 +58,9 @@ export function EditorHeader({
           </Link>
           <Link href={`/automations/${automation.id}/waiting`} className="text-zinc-600 hover:text-zinc-900">
             Waiting{waitingRuns > 0 ? ` (${waitingRuns})` : ""}
+          </Link>
+          <Link href={`/automations/${automation.id}/insights`} className="text-zinc-600 hover:text-zinc-900">
+            Insights
           </Link>
         </nav>
       </div>

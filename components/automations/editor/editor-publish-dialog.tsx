@@ -16,6 +16,8 @@ export interface EditorPublishDialogProps {
   open: boolean;
   onClose(): void;
   onPolicyChange(policy: InFlightPolicy): void;
+  /** The name given in the dialog to an unnamed draft. */
+  onNameChange(name: string): void;
   /** Saves the draft now; false when it could not be saved. */
   beforePublish(): Promise<boolean>;
   /** Says what publishing did, above the editor. */

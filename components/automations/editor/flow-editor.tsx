@@ -27,6 +27,8 @@ import { useEditorGraph } from "./use-editor-graph";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { useFirstUse } from "./use-first-use";
 import { useFlash } from "./use-flash";
+import { useFocusStepField } from "./use-focus-step-field";
+import { StepSearchDialog } from "./step-search-dialog";
 import { useNarrowScreen } from "./use-narrow-screen";
 import { useNodeLogic } from "./use-node-logic";
 import { useOnceTrue } from "./use-once-true";
@@ -92,6 +94,10 @@ function Editor({
   const clearDryRun = useCallback(() => setDryRun(null), []);
   const { viewing, showVersion, backToDraft } = useVersionView(clearDryRun);
   const [publishOpen, setPublishOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  // A step added from the add-step search gets the focus in its first field.
+  const focusAddedStep = useRef(false);
+  const focusStepField = useFocusStepField();
   // Loaded when first opened, then kept mounted: it animates closed.
   const publishMounted = useOnceTrue(publishOpen);
   const [flash, setFlash] = useFlash();
@@ -132,11 +138,18 @@ function Editor({
     },
     [focusStep, setPanel],
   );
-  const onAdded = useCallback(() => {
-    setAddTarget(null);
-    setPanel("step");
-    setDryRun(null);
-  }, [setPanel]);
+  const onAdded = useCallback(
+    (id: string) => {
+      setAddTarget(null);
+      setPanel("step");
+      setDryRun(null);
+      if (focusAddedStep.current) {
+        focusAddedStep.current = false;
+        focusStepField(id);
+      }
+    },
+    [setPanel, focusStepField],
+  );
   const addStep = useAddStep({
     graph,
     target: nextTarget,
@@ -155,7 +168,6 @@ function Editor({
     onFlash: setFlash,
     onDeleted: clearDryRun,
   });
-  useEditorShortcuts(readOnly, { ...editor, ...commands });
 
   const onAddAfter = useCallback((nodeId: string, handle: string) => {
     setAddTarget({ nodeId, handle });
@@ -170,6 +182,12 @@ function Editor({
     firstPaint,
   });
   const canPublish = canEdit && !viewing && publishBlocked === null;
+  const openStepSearch = useCallback(() => setSearchOpen(true), []);
+  const publishByKey = useCallback(() => {
+    if (canPublish) setPublishOpen(true);
+    else if (publishBlocked) setFlash(publishBlocked);
+  }, [canPublish, publishBlocked, setFlash]);
+  useEditorShortcuts(readOnly, { ...editor, ...commands, openStepSearch, publish: publishByKey });
 
   return (
     <div
@@ -182,6 +200,7 @@ function Editor({
         waitingRuns={waitingRuns}
         canEdit={canEdit}
         saveState={autosave.state}
+        onRename={readOnly ? null : setName}
         controls={
           canEdit &&
           !narrow && (
@@ -271,6 +290,19 @@ function Editor({
         />
       </div>
 
+      {!readOnly && (
+        <StepSearchDialog
+          open={searchOpen}
+          onClose={() => setSearchOpen(false)}
+          nodes={firstPaint.nodes}
+          builtin={Boolean(automation.builtinSlug)}
+          target={addTargetLabel(nextTarget, graph, catalog, labelOf)}
+          onAdd={(definition) => {
+            focusAddedStep.current = true;
+            addStep(definition);
+          }}
+        />
+      )}
       {canEdit && publishMounted && (
         <EditorPublishDialog
           automation={automation}
@@ -281,6 +313,7 @@ function Editor({
           open={publishOpen}
           onClose={() => setPublishOpen(false)}
           onPolicyChange={setPolicy}
+          onNameChange={setName}
           beforePublish={autosave.flush}
           onNotice={onNotice}
         />

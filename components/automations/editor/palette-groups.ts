@@ -62,9 +62,14 @@ function rank(definition: NodeInfo, words: string[]): number {
   return words.every((word) => label.includes(word)) ? 1 : 2;
 }
 
-/** The step Enter adds: the best-named match in any group ("wait" → Wait, not Run later). */
-export function bestMatch(groups: PaletteGroup[], query: string): NodeInfo | undefined {
+/** Every match of every group, best-named first (the add-step search's list). */
+export function rankedMatches(groups: PaletteGroup[], query: string): NodeInfo[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const all = groups.flatMap((g) => g.items);
-  return [...all].sort((a, b) => rank(a, words) - rank(b, words))[0];
+  return [...all].sort((a, b) => rank(a, words) - rank(b, words));
+}
+
+/** The step Enter adds: the best-named match in any group ("wait" → Wait, not Run later). */
+export function bestMatch(groups: PaletteGroup[], query: string): NodeInfo | undefined {
+  return rankedMatches(groups, query)[0];
 }

@@ -2,6 +2,7 @@
 
 import { useId, useState, type RefObject } from "react";
 import { Input } from "@/components/ui/form";
+import { SHORTCUT_KEYS } from "@/lib/automations/editor/shortcuts";
 import type { NodeInfo } from "@/lib/automations/nodes/catalog";
 import { CategoryIcon, CATEGORY_STYLES } from "./category-style";
 import { bestMatch, paletteGroups } from "./palette-groups";
@@ -68,6 +69,7 @@ export function Palette({
           className="mt-2"
           placeholder="Search steps"
           aria-label="Search steps"
+          title={`Search steps (${SHORTCUT_KEYS["add-step"].words} opens a quick search from anywhere)`}
           value={query}
           disabled={disabled}
           onChange={(e) => setQuery(e.target.value)}
@@ -85,9 +87,9 @@ export function Palette({
         {groups.length === 0 && <p className="p-2 text-sm text-zinc-500">No step matches “{query}”.</p>}
         {groups.map((group) => (
           <section key={group.title} className="mb-3">
-            <h3 className="px-2 py-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+            <h2 className="px-2 py-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
               {group.title}
-            </h3>
+            </h2>
             <ul>
               {group.items.map((definition) => (
                 <li key={definition.type}>

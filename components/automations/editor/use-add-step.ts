@@ -21,8 +21,8 @@ interface AddStepOptions {
   logic: NodeLogic | null;
   loadLogic(): Promise<NodeLogic>;
   commit(next: Graph, selectIds?: readonly string[]): void;
-  /** A step was placed: the add target is spent, its settings open, a dry run's path is stale. */
-  onAdded(): void;
+  /** A step was placed (its id): the add target is spent, its settings open, a dry run's path is stale. */
+  onAdded(id: string): void;
   onFlash(text: string): void;
   /** The shop's time zone: a new schedule or Wait until starts on it, not the browser's. */
   shopTimeZone?: string;
@@ -50,7 +50,7 @@ export function useAddStep({
     (definition: NodeInfo, params: Record<string, unknown>) => {
       const { graph: next, id, position } = addStepTo(graph, definition, params, target, catalog);
       commit(next, [id]);
-      onAdded();
+      onAdded(id);
       requestAnimationFrame(() => {
         void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
           duration: 300,

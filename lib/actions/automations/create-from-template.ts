@@ -3,7 +3,8 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { action, type ActionResult } from "@/lib/actions/action";
-import { createAutomation } from "@/lib/automations/lifecycle/create";
+import { UNTITLED_NAME } from "@/lib/automations/editor/names";
+import { createAutomation, name as nameSchema } from "@/lib/automations/lifecycle/create";
 import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "@/lib/automations/lifecycle/templates";
 
 const input = z.object({
@@ -11,12 +12,14 @@ const input = z.object({
     AUTOMATION_TEMPLATES.map((t) => t.id),
     "choose one of the templates",
   ),
+  /** The name the person gave ("Start blank" asks for one first); default: the template's. */
+  name: nameSchema.optional(),
 });
 
-const create = action({ role: "editor", input }, async ({ templateId }, caller) => {
+const create = action({ role: "editor", input }, async ({ templateId, name: given }, caller) => {
   // The enum above already limits ids to known templates, so this lookup always succeeds.
   const template = findTemplate(templateId)!;
-  const name = templateId === BLANK_TEMPLATE_ID ? "Untitled automation" : template.name;
+  const name = given ?? (templateId === BLANK_TEMPLATE_ID ? UNTITLED_NAME : template.name);
   const automation = await createAutomation(caller, {
     name,
     description: template.description,

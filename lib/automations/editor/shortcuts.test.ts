@@ -37,3 +37,21 @@ describe("shortcutOf", () => {
     expect(shortcutOf(press("v", { ctrlKey: true }), true)).toBeNull();
   });
 });
+
+describe("the add-step search and publishing", () => {
+  test("/ or Ctrl/⌘+K opens the add-step search; Ctrl/⌘+Enter publishes", () => {
+    expect(shortcutOf(press("/"), false)).toBe("add-step");
+    expect(shortcutOf(press("k", { ctrlKey: true }), false)).toBe("add-step");
+    expect(shortcutOf(press("K", { metaKey: true }), false)).toBe("add-step");
+    expect(shortcutOf(press("Enter", { ctrlKey: true }), false)).toBe("publish");
+    expect(shortcutOf(press("Enter", { metaKey: true }), false)).toBe("publish");
+    expect(shortcutOf(press("Enter"), false)).toBeNull();
+    expect(shortcutOf(press("k"), false)).toBeNull();
+  });
+
+  test("a read-only canvas neither adds steps nor publishes", () => {
+    expect(shortcutOf(press("/"), true)).toBeNull();
+    expect(shortcutOf(press("k", { ctrlKey: true }), true)).toBeNull();
+    expect(shortcutOf(press("Enter", { ctrlKey: true }), true)).toBeNull();
+  });
+});

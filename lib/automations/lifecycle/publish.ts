@@ -9,10 +9,11 @@ import { type Graph } from "@/lib/automations/graph/schema";
 import { validate } from "@/lib/automations/review/validate";
 import { syncSchedules } from "./schedule-sync";
 import { assertReferencesExist } from "@/lib/credentials/references";
-import { type InFlightPolicy } from "./policies";
+import { IN_FLIGHT_POLICIES, type InFlightPolicy } from "./policies";
 import { automationSubject, sameGraph, view, loadRow, type AutomationRow, type AutomationView } from "./read";
 import { assertMayChange } from "./guards";
 import { replaceHookTokens } from "./save-draft";
+import { name as nameSchema } from "./create";
 import { impactOf, triggerEvents, type Impact } from "./impact";
 import { reactivate } from "./set-active";
 
@@ -58,20 +59,35 @@ export async function publishGraph(
   return updated!;
 }
 
-export const publishInput = z.strictObject({ note: z.string().trim().max(500).default("") });
+export const publishInput = z.strictObject({
+  note: z.string().trim().max(500).default(""),
+  /** What runs waiting now do when they wake (the publish dialog's choice); default: the draft's. */
+  inFlightPolicy: z
+    .enum(IN_FLIGHT_POLICIES, "choose cancel, finish_on_started_version or move_to_latest")
+    .optional(),
+  /** The name to publish under (the publish dialog asks for one when the draft is unnamed); default: the draft's. */
+  name: nameSchema.optional(),
+});
 
 /**
  * Publishes the draft as the next version and turns the automation on. Ready issues block it
  * (422 with the list). Publishing an unchanged draft of an active automation changes nothing.
+ * A policy or name given here is kept in the draft too, and published with it.
  */
 export async function publishAutomation(
   caller: Caller,
   id: string,
   body: unknown,
 ): Promise<{ automation: AutomationView; published: boolean; impact: Impact }> {
-  const { note } = parseOrThrow(publishInput, body ?? {}, "The publish request is invalid");
+  const input = parseOrThrow(publishInput, body ?? {}, "The publish request is invalid");
+  const { note } = input;
   return getDb().transaction(async (tx) => {
-    const row = await loadRow(tx, caller.tenant.id, id, true);
+    const loaded = await loadRow(tx, caller.tenant.id, id, true);
+    const row: AutomationRow = {
+      ...loaded,
+      inFlightPolicy: input.inFlightPolicy ?? loaded.inFlightPolicy,
+      name: input.name ?? loaded.name,
+    };
     assertMayChange(caller, row);
     if (row.status === "archived")
       throw new AppError(409, "conflict", "This automation is archived; restore it before publishing.");
@@ -99,6 +115,13 @@ export async function publishAutomation(
       sameGraph(current.graph, row.draftGraph) &&
       current.name === row.name &&
       current.inFlightPolicy === row.inFlightPolicy;
+    if (unchanged && (row.name !== loaded.name || row.inFlightPolicy !== loaded.inFlightPolicy)) {
+      // The choice made while publishing is the draft's from now on, as it is the version's.
+      await tx
+        .update(automations)
+        .set({ name: row.name, inFlightPolicy: row.inFlightPolicy, updatedAt: new Date() })
+        .where(eq(automations.id, row.id));
+    }
     if (unchanged && row.status === "active") return { automation: view(row), published: false, impact };
     const updated = unchanged
       ? await reactivate(tx, row.id)

@@ -3,12 +3,13 @@ import { recordAudit } from "@/lib/audit";
 import type { Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automationVersions } from "@/lib/db/schema";
-import { notFound } from "@/lib/errors";
+import { notFound, parseOrThrow } from "@/lib/errors";
+import { z } from "zod";
 import { automationSubject, view, loadRow, type AutomationView } from "./read";
 import { assertMayChange } from "./guards";
 import { publishGraph } from "./publish";
 import type { Graph } from "@/lib/automations/graph/schema";
-import type { InFlightPolicy } from "./policies";
+import { IN_FLIGHT_POLICIES, type InFlightPolicy } from "./policies";
 
 /** One published version of an automation, as the Versions tab and `GET …/versions` show it. */
 export interface VersionView {
@@ -43,12 +44,27 @@ export async function listVersions(tenantId: string, id: string): Promise<Versio
   }));
 }
 
-/** Publishes an old snapshot as a new version (history is append-only, like `git revert`). */
+export const revertInput = z.strictObject({
+  /**
+   * What runs waiting now do when they wake. Default: the old version's own policy, which the
+   * revert brings back with its steps (the revert dialog says so and offers to keep another).
+   */
+  inFlightPolicy: z
+    .enum(IN_FLIGHT_POLICIES, "choose cancel, finish_on_started_version or move_to_latest")
+    .optional(),
+});
+
+/**
+ * Publishes an old snapshot as a new version (history is append-only, like `git revert`): its
+ * steps, its name and, unless `body.inFlightPolicy` chooses another, its in-flight policy.
+ */
 export async function revertToVersion(
   caller: Caller,
   id: string,
   versionParam: string,
+  body: unknown = {},
 ): Promise<AutomationView> {
+  const input = parseOrThrow(revertInput, body ?? {}, "The revert request is invalid");
   const version = Number(versionParam);
   if (!Number.isInteger(version) || version < 1) throw notFound(`Version '${versionParam}'`);
   return getDb().transaction(async (tx) => {
@@ -62,7 +78,7 @@ export async function revertToVersion(
     const updated = await publishGraph(tx, row, caller, {
       graph: snapshot.graph,
       name: snapshot.name,
-      policy: snapshot.inFlightPolicy,
+      policy: input.inFlightPolicy ?? snapshot.inFlightPolicy,
       note: `Reverted to version ${version}.`,
     });
     await recordAudit(tx, caller, {

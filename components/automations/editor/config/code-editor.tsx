@@ -55,6 +55,8 @@ export interface CodeEditorProps {
   completions: ScriptCompletions;
   /** The syntax check, shown as a diagnostic on its line. */
   lint(source: string): { message: string; line: number } | null;
+  /** Warnings at a place in the script (an `entity.<x>` the record does not have). */
+  warnings?(source: string): { from: number; to: number; message: string }[];
   /** A line to highlight: where the last "Run on a record" failed; null for none. */
   errorLine: number | null;
 }
@@ -107,14 +109,15 @@ export function CodeEditor({
   disabled,
   completions,
   lint,
+  warnings,
   errorLine,
 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // The editor is made once; these read the latest props without rebuilding it.
-  const latest = useRef({ onChange, completions, lint });
+  const latest = useRef({ onChange, completions, lint, warnings });
   useEffect(() => {
-    latest.current = { onChange, completions, lint };
+    latest.current = { onChange, completions, lint, warnings };
   });
   const attributes = useRef(new Compartment());
   const editable = useRef(new Compartment());
@@ -130,10 +133,15 @@ export function CodeEditor({
       return { from, options: found.options, validFor: /^[\w$]*$/ };
     };
     const check = (editor: EditorView): Diagnostic[] => {
-      const problem = latest.current.lint(editor.state.doc.toString());
-      if (!problem) return [];
+      const source = editor.state.doc.toString();
+      const length = editor.state.doc.length;
+      const found: Diagnostic[] = (latest.current.warnings?.(source) ?? [])
+        .filter((w) => w.to <= length)
+        .map((w) => ({ from: w.from, to: w.to, severity: "warning", message: w.message }));
+      const problem = latest.current.lint(source);
+      if (!problem) return found;
       const line = editor.state.doc.line(Math.min(Math.max(problem.line, 1), editor.state.doc.lines));
-      return [{ from: line.from, to: line.to, severity: "error", message: problem.message }];
+      return [...found, { from: line.from, to: line.to, severity: "error", message: problem.message }];
     };
     const extensions: Extension[] = [
       lineNumbers(),

@@ -112,7 +112,12 @@ export function NodeConfig({
         </div>
         <p className="mt-1 text-sm text-zinc-600">{definition.description}</p>
       </header>
-      <form noValidate onSubmit={(event) => event.preventDefault()} className="space-y-4">
+      <form
+        noValidate
+        data-step-form={node.id}
+        onSubmit={(event) => event.preventDefault()}
+        className="space-y-4"
+      >
         <fieldset disabled={readOnly} className="min-w-0 space-y-4">
           <Form
             key={`${current.nodeId}:${current.revision}`}

@@ -2,18 +2,16 @@
 
 import { useEffect, useId, useMemo, useRef, useState, useTransition, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
-import { FieldHint, Label } from "@/components/ui/form";
+import { FieldHint, Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { getImpactAction } from "@/lib/actions/automations/get-impact";
 import { publishAutomationAction } from "@/lib/actions/automations/publish-automation";
 import { describeDiff, diffGraphs } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
-import {
-  IN_FLIGHT_POLICIES,
-  POLICY_CHOICES,
-  type InFlightPolicy,
-} from "@/lib/automations/lifecycle/policies";
+import { needsName } from "@/lib/automations/editor/names";
+import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
 import { FailureNotice, type Failure } from "./failure-notice";
+import { PolicyChoice, WAITS_KEEP_THEIR_TIME } from "./policy-choice";
 
 export interface PublishDialogProps {
   automation: {
@@ -37,6 +35,8 @@ export interface PublishDialogProps {
   onClose(): void;
   /** The in-flight policy chosen in the dialog (saved with the draft before publishing). */
   onPolicyChange?(policy: InFlightPolicy): void;
+  /** The name given in the dialog when the draft had none ("Untitled automation"). */
+  onNameChange?(name: string): void;
   /** Saves pending edits first; resolves false if saving failed (then the dialog shows why and does not publish). */
   beforePublish(): Promise<boolean>;
   /**
@@ -67,7 +67,8 @@ export function PublishDialog(props: PublishDialogProps) {
     if (!element) return;
     if (open && !element.open) {
       element.showModal();
-      note.current?.focus();
+      // The name first when one is asked for, else the note.
+      (element.querySelector<HTMLElement>("[data-first-field]") ?? note.current)?.focus();
     } else if (!open && element.open) {
       element.close();
     }
@@ -105,6 +106,7 @@ function PublishForm({
   draftName,
   onClose,
   onPolicyChange,
+  onNameChange,
   beforePublish,
   onPublished,
   titleId,
@@ -116,7 +118,15 @@ function PublishForm({
   busyRef: RefObject<boolean>;
 }) {
   const next = automation.version + 1;
-  const name = draftName?.trim() || automation.name;
+  const draftOrSaved = draftName?.trim() || automation.name;
+  // An unnamed draft is named here before it is published ("Untitled automation" is no name).
+  const [askName] = useState(() => needsName(draftOrSaved));
+  const [givenName, setGivenName] = useState("");
+  const [nameError, setNameError] = useState<string | null>(null);
+  const name = askName ? givenName.trim() || draftOrSaved : draftOrSaved;
+  // Until a name is typed, the placeholder one is not said back: "this automation".
+  const called = askName && !givenName.trim() ? "this automation" : `'${name}'`;
+  const nameId = useId();
   const noteId = useId();
   const hintId = useId();
   const [text, setText] = useState("");
@@ -125,6 +135,7 @@ function PublishForm({
   const [done, setDone] = useState<Done | null>(null);
   const [pending, startTransition] = useTransition();
   const closeRef = useRef<HTMLButtonElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     busyRef.current = pending;
@@ -167,6 +178,11 @@ function PublishForm({
 
   function publish() {
     setFailure(null);
+    if (askName && needsName(givenName)) {
+      setNameError("Give the automation a name before publishing it.");
+      nameRef.current?.focus();
+      return;
+    }
     startTransition(async () => {
       let saved: boolean;
       try {
@@ -184,7 +200,12 @@ function PublishForm({
       }
       let result: Awaited<ReturnType<typeof publishAutomationAction>>;
       try {
-        result = await publishAutomationAction({ id: automation.id, note: text });
+        result = await publishAutomationAction({
+          id: automation.id,
+          note: text,
+          inFlightPolicy: automation.inFlightPolicy,
+          ...(askName ? { name: givenName.trim() } : {}),
+        });
       } catch {
         setFailure({
           title: `Version ${next} was not published`,
@@ -268,11 +289,38 @@ function PublishForm({
         </h2>
         <p className="mt-1 text-sm text-zinc-600">
           {automation.status === "active"
-            ? `'${name}' switches from version ${automation.version} to version ${next}.`
+            ? `${capitalised(called)} switches from version ${automation.version} to version ${next}.`
             : automation.status === "paused"
-              ? `'${name}' is paused; publishing turns it on again with version ${next}.`
-              : `Publishing turns '${name}' on: new events start runs.`}
+              ? `${capitalised(called)} is paused; publishing turns it on again with version ${next}.`
+              : `Publishing turns ${called} on: new events start runs.`}
         </p>
+
+        {askName && (
+          <div className="mt-5">
+            <Label htmlFor={nameId}>Name</Label>
+            <Input
+              ref={nameRef}
+              id={nameId}
+              data-first-field
+              className="mt-1.5"
+              value={givenName}
+              maxLength={120}
+              aria-required="true"
+              disabled={pending}
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={`${nameId}-hint`}
+              placeholder="What this automation does, e.g. Thank first-time buyers"
+              onChange={(event) => {
+                setGivenName(event.target.value);
+                setNameError(null);
+                onNameChange?.(event.target.value);
+              }}
+            />
+            <FieldHint id={`${nameId}-hint`}>
+              {nameError ?? "This automation has no name yet. Name it so you can find it in lists and runs."}
+            </FieldHint>
+          </div>
+        )}
 
         <div className="mt-5">
           <Label htmlFor={noteId}>Change note</Label>
@@ -323,28 +371,18 @@ function PublishForm({
             {impact.state === "ready" && impact.message}
             {impact.state === "failed" && `Could not check the runs that are waiting: ${impact.error}`}
           </p>
-          {onPolicyChange && automation.version > 0 && impact.state === "ready" && impact.waitingRuns > 0 && (
-            <fieldset className="mt-3" disabled={pending}>
-              <legend className="text-sm font-medium text-zinc-800">When runs that waited wake up</legend>
-              <div className="mt-1.5 space-y-1.5">
-                {IN_FLIGHT_POLICIES.map((value) => (
-                  <label key={value} className="flex cursor-pointer gap-2 text-sm text-zinc-700">
-                    <input
-                      type="radio"
-                      name={`${titleId}-policy`}
-                      value={value}
-                      checked={policy === value}
-                      onChange={() => onPolicyChange(value)}
-                      className="mt-0.5"
-                    />
-                    <span>
-                      <span className="font-medium text-zinc-900">{POLICY_CHOICES[value].label}</span>
-                      <span className="block text-xs text-zinc-600">{POLICY_CHOICES[value].explanation}</span>
-                    </span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+          {impact.state === "ready" && impact.waitingRuns > 0 && (
+            <p className="mt-1 text-sm text-zinc-600" data-testid="waits-keep-time">
+              {WAITS_KEEP_THEIR_TIME}
+            </p>
+          )}
+          {onPolicyChange && automation.version > 0 && (
+            <PolicyChoice
+              legend="When runs that are waiting wake up"
+              value={policy}
+              onChange={onPolicyChange}
+              disabled={pending}
+            />
           )}
         </section>
 
@@ -364,6 +402,10 @@ function PublishForm({
       </div>
     </form>
   );
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function fixSentence(count: number): string {

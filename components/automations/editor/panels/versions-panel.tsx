@@ -12,6 +12,8 @@ import { listVersionsAction } from "@/lib/actions/automations/list-versions";
 import { revertVersionAction } from "@/lib/actions/automations/revert-version";
 import { diffGraphs } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
+import { POLICY_CHOICES, type InFlightPolicy } from "@/lib/automations/lifecycle/policies";
+import { PolicyChoice, WAITS_KEEP_THEIR_TIME } from "./policy-choice";
 import { diffEntries, previousVersion, stepCount, type DiffEntry } from "./panel-text";
 
 export interface VersionsPanelProps {
@@ -34,7 +36,7 @@ export type Version = Extract<ListResult, { ok: true }>["data"][number];
 type Loaded = { key: string } & ({ ok: true; versions: Version[] } | { ok: false; error: string });
 
 /** What reverting to each version would do to the runs waiting now, read as its dialog opens. */
-type Impacts = Partial<Record<number, string>>;
+type Impacts = Partial<Record<number, { message: string; waitingRuns: number }>>;
 
 const UNREACHABLE = "The server could not be reached. Check your connection.";
 
@@ -56,6 +58,8 @@ export function VersionsPanel({
   const key = `${automationId}:${currentVersion}:${reloads}`;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [impacts, setImpacts] = useState<Impacts>({});
+  // The policy each revert dialog will publish with: the old version's unless changed there.
+  const [choices, setChoices] = useState<Partial<Record<number, InFlightPolicy>>>({});
   const [notice, setNotice] = useState<{ tone: NoticeTone; title: string; text: string } | null>(null);
   const [reverting, setReverting] = useState<number | null>(null);
   const [pending, startTransition] = useTransition();
@@ -81,28 +85,42 @@ export function VersionsPanel({
   }, [automationId, key]);
 
   const versions = useMemo(() => (loaded?.ok ? loaded.versions : []), [loaded]);
+  const currentPolicy = versions.find((v) => isActive(v, currentVersion))?.inFlightPolicy ?? null;
 
   // The sentence a revert dialog shows, read as it opens: which waiting runs the old steps rescue
   // (they started on them) and which follow that version's policy.
-  function loadImpact(version: number) {
+  function loadImpact(version: number, policy: InFlightPolicy) {
     setImpacts((known) => ({ ...known, [version]: undefined }));
-    getImpactAction({ id: automationId, action: "publish", version }).then(
+    getImpactAction({ id: automationId, action: "publish", version, policy }).then(
       (result) =>
         setImpacts((known) => ({
           ...known,
-          [version]: result.ok ? result.data.message : `Could not check: ${result.error}`,
+          [version]: result.ok
+            ? { message: result.data.message, waitingRuns: result.data.waitingRuns }
+            : { message: `Could not check: ${result.error}`, waitingRuns: 0 },
         })),
-      () => setImpacts((known) => ({ ...known, [version]: `Could not check: ${UNREACHABLE}` })),
+      () =>
+        setImpacts((known) => ({
+          ...known,
+          [version]: { message: `Could not check: ${UNREACHABLE}`, waitingRuns: 0 },
+        })),
     );
+  }
+
+  function choosePolicy(version: number, policy: InFlightPolicy) {
+    setChoices((known) => ({ ...known, [version]: policy }));
+    loadImpact(version, policy);
   }
 
   function revert(version: Version) {
     setNotice(null);
     setReverting(version.version);
     startTransition(async () => {
-      const result = await revertVersionAction({ id: automationId, version: version.version }).catch(
-        () => null,
-      );
+      const result = await revertVersionAction({
+        id: automationId,
+        version: version.version,
+        inFlightPolicy: choices[version.version] ?? version.inFlightPolicy,
+      }).catch(() => null);
       setReverting(null);
       if (!result || !result.ok) {
         setNotice({
@@ -213,16 +231,16 @@ export function VersionsPanel({
                       pending={pending && reverting === version.version}
                       disabled={pending}
                       onConfirm={() => revert(version)}
-                      onOpen={() => loadImpact(version.version)}
+                      onOpen={() => choosePolicy(version.version, version.inFlightPolicy)}
                     >
-                      <p>
-                        This publishes version {version.version}&apos;s steps as version {currentVersion + 1}.
-                        Runs waiting now:{" "}
-                        <span aria-live="polite">{impacts[version.version] ?? "checking…"}</span>
-                      </p>
-                      <p className="mt-2">
-                        The draft is replaced by these steps too, so edits you have not published are lost.
-                      </p>
+                      <RevertDetails
+                        version={version}
+                        nextVersion={currentVersion + 1}
+                        currentPolicy={currentPolicy}
+                        policy={choices[version.version] ?? version.inFlightPolicy}
+                        onPolicyChange={(policy) => choosePolicy(version.version, policy)}
+                        impact={impacts[version.version]}
+                      />
                     </ConfirmButton>
                   )}
                 </div>
@@ -234,6 +252,59 @@ export function VersionsPanel({
         </ol>
       )}
     </section>
+  );
+}
+
+/**
+ * What a revert's dialog says: the old steps come back, and with them the old version's policy
+ * (named as such, with the choice to keep the current one or take another); what happens to the
+ * runs waiting now under that choice; that their wait times do not move.
+ */
+function RevertDetails({
+  version,
+  nextVersion,
+  currentPolicy,
+  policy,
+  onPolicyChange,
+  impact,
+}: {
+  version: Version;
+  nextVersion: number;
+  currentPolicy: InFlightPolicy | null;
+  policy: InFlightPolicy;
+  onPolicyChange(policy: InFlightPolicy): void;
+  impact: Impacts[number];
+}) {
+  const restored = version.inFlightPolicy;
+  const notes: Partial<Record<InFlightPolicy, string>> = {};
+  if (currentPolicy === restored) notes[restored] = `version ${version.version}'s policy and the current one`;
+  else {
+    notes[restored] = `version ${version.version}'s policy, which the revert brings back`;
+    if (currentPolicy) notes[currentPolicy] = "the current policy";
+  }
+  return (
+    <div data-testid="revert-details">
+      <p>
+        This publishes version {version.version}&apos;s steps as version {nextVersion}. The draft is replaced
+        by these steps too, so edits you have not published are lost.
+      </p>
+      <p className="mt-2" data-testid="revert-restored-policy">
+        {currentPolicy && currentPolicy !== restored
+          ? `Version ${version.version} also brings back its policy for waiting runs: “${POLICY_CHOICES[restored].label}” instead of the current “${POLICY_CHOICES[currentPolicy].label}”. Keep the current one or choose another below.`
+          : `Waiting runs follow version ${version.version}'s policy: “${POLICY_CHOICES[restored].label}”. You can choose another below.`}
+      </p>
+      <PolicyChoice
+        legend="When runs that are waiting wake up"
+        value={policy}
+        onChange={onPolicyChange}
+        notes={notes}
+      />
+      <p className="mt-3 font-medium text-zinc-800">Runs waiting now</p>
+      <p aria-live="polite" data-testid="revert-impact">
+        {impact ? impact.message : "Checking the runs that are waiting…"}
+      </p>
+      {impact && impact.waitingRuns > 0 && <p className="mt-1">{WAITS_KEEP_THEIR_TIME}</p>}
+    </div>
   );
 }
 
