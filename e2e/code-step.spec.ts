@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, signIn, startBlank, test } from "./helpers";
 
 // The code step in the editor (SPEC §2 "Code step"): the script is written in a code editor with
 // completions and an inline syntax check, tried on a real order with "Run on a record", and
@@ -36,11 +36,7 @@ test("an editor writes a code step with completions and a syntax check, runs it 
 }) => {
   await signIn(page, "editor");
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Start blank" }).click();
-  // "Start blank" asks for a name first; the spec renames it later if it needs to.
-  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await startBlank(page);
   await page.getByRole("tab", { name: "Settings" }).click();
   await page.getByLabel("Name").fill(NAME);
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, signIn, startBlank, test } from "./helpers";
 
 /** Adds a credential on Settings → Credentials and returns its row. */
 async function addCredential(page: Page, name: string, kind: string, value: string) {
@@ -47,11 +47,7 @@ test("an HTTP step picks a credential by name, kind and last 4 characters", asyn
   await addCredential(page, name, "Bearer token", "warehouse-token-5150");
 
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Start blank" }).click();
-  // "Start blank" asks for a name first; the spec renames it later if it needs to.
-  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await startBlank(page);
   const palette = page.getByRole("complementary", { name: "Steps" });
   await palette.getByRole("button", { name: "Order paid" }).click();
   await palette.getByRole("button", { name: "Send HTTP request" }).click();

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, signIn, startBlank, test } from "./helpers";
 
 // One automation is built in the first test and used by the ones after it.
 test.describe.configure({ mode: "serial" });
@@ -11,15 +11,11 @@ function canvasNode(page: Page, text: string | RegExp): Locator {
   return page.locator(".react-flow__node").filter({ hasText: text });
 }
 
-async function startBlank(page: Page, name: string): Promise<void> {
+/** A new blank draft named `name`, opened in the editor on its Settings tab. */
+async function openBlank(page: Page, name: string): Promise<void> {
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Start blank" }).click();
-  // "Start blank" asks for a name first; the spec renames it later if it needs to.
-  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await startBlank(page, name);
   await page.getByRole("tab", { name: "Settings" }).click();
-  await page.getByLabel("Name").fill(name);
 }
 
 async function waitForSave(page: Page): Promise<void> {
@@ -30,7 +26,7 @@ test("an editor builds trigger → wait 2 days → condition → action from a b
   page,
 }) => {
   await signIn(page, "editor");
-  await startBlank(page, "Tag big orders two days after payment");
+  await openBlank(page, "Tag big orders two days after payment");
   await expect(page.getByText("Start with a trigger")).toBeVisible();
 
   const palette = page.getByRole("complementary", { name: "Steps" });
@@ -189,7 +185,7 @@ async function tabTo(page: Page, target: Locator, limit = 200): Promise<void> {
 
 test("keyboard only: add steps, connect them, configure, publish", async ({ page }) => {
   await signIn(page, "editor");
-  await startBlank(page, "Keyboard-built flow");
+  await openBlank(page, "Keyboard-built flow");
   const palette = page.getByRole("complementary", { name: "Steps" });
   const search = palette.getByRole("searchbox", { name: "Search steps" });
 
@@ -234,7 +230,7 @@ test("two tabs editing one draft: the second save is refused with a conflict ins
   page,
 }) => {
   await signIn(page, "editor");
-  await startBlank(page, "Edited in two tabs");
+  await openBlank(page, "Edited in two tabs");
   await waitForSave(page);
   const other = await page.context().newPage();
   await other.goto(page.url());

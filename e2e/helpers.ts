@@ -90,3 +90,15 @@ export async function publishViaApi(
   expect(published.status(), await published.text()).toBe(200);
   return id;
 }
+
+/**
+ * "Start blank" from /automations/new: it asks for a name first (nothing is stored until one is
+ * given), then opens the new draft in the editor. The draft's id.
+ */
+export async function startBlank(page: Page, name = "E2E blank flow"): Promise<string> {
+  await page.getByRole("button", { name: "Start blank" }).click();
+  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill(name);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  return page.url().split("/").pop() ?? "";
+}

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, signIn, startBlank, test } from "./helpers";
 
 /**
  * Tokens in the editor (SPEC §2 "Templating"): a field says what is wrong with its tokens under
@@ -21,11 +21,7 @@ test("a send-email step checks and previews its tokens as you type, and the dry 
   consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/);
   await signIn(page, "editor");
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Start blank" }).click();
-  // "Start blank" asks for a name first; the spec renames it later if it needs to.
-  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await startBlank(page);
 
   const palette = page.getByRole("complementary", { name: "Steps" });
   await palette.getByRole("button", { name: "Order paid" }).click();

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, signIn, startBlank, test } from "./helpers";
 
 // Approvals, end to end: the flow is drawn in the editor in the first test and every test after it
 // pays an order over 1,000 through the API, which that flow holds for a decision.
@@ -66,11 +66,7 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   test.setTimeout(90_000);
   await signIn(page, "editor");
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Start blank" }).click();
-  // "Start blank" asks for a name first; the spec renames it later if it needs to.
-  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await startBlank(page);
   automationId = page.url().split("/").pop()!;
   await page.getByRole("tab", { name: "Settings" }).click();
   await page.getByLabel("Name").fill(NAME);

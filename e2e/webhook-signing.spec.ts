@@ -1,4 +1,4 @@
-import { expect, signIn, test } from "./helpers";
+import { expect, signIn, startBlank, test } from "./helpers";
 
 test("a webhook trigger's settings show its URL and how to sign a call", async ({ page }) => {
   await signIn(page, "editor");
@@ -12,11 +12,7 @@ test("a webhook trigger's settings show its URL and how to sign a call", async (
   await expect(page.getByTestId("credential-row").filter({ hasText: secretName })).toContainText("…-e2e");
 
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Start blank" }).click();
-  // "Start blank" asks for a name first; the spec renames it later if it needs to.
-  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await startBlank(page);
 
   await page
     .getByRole("complementary", { name: "Steps" })

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, publishViaApi, signIn, test } from "./helpers";
+import { expect, publishViaApi, signIn, startBlank, test } from "./helpers";
 
 // Issue 13's defects 5, 8 and 9 (words, shop time, small editor details), each as a merchant meets
 // it. Its own automations ("E2E words …") and orders, on the shared demo shop.
@@ -99,11 +99,7 @@ test("the editor: search clears after adding, a deleted middle step is bridged, 
 }) => {
   await signIn(page, "editor");
   await page.goto("/automations/new");
-  await page.getByRole("button", { name: "Start blank" }).click();
-  // "Start blank" asks for a name first; the spec renames it later if it needs to.
-  await page.getByRole("dialog", { name: "Name your automation" }).getByLabel("Name").fill("E2E blank flow");
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
+  await startBlank(page);
   const nodes = page.locator(".react-flow__node");
   const edges = page.locator(".react-flow__edge");
   const palette = page.getByRole("complementary", { name: "Steps" });
