@@ -1,20 +1,15 @@
 import { WEEKDAY_NAMES } from "@/lib/automations/nodes/timing/wait-until";
+import { DAY_NAMES } from "@/lib/time/schedule-sentence";
 
 /** Choices of the "Wait until" form: weekdays (its zones are `zone-picker.tsx`'s). Pure. */
 
-const LONG_NAMES: Readonly<Record<number, string>> = {
-  1: "Monday",
-  2: "Tuesday",
-  3: "Wednesday",
-  4: "Thursday",
-  5: "Friday",
-  6: "Saturday",
-  7: "Sunday",
-};
-
 /** ISO weekdays, Monday first, with the short name shown and the long name read out. */
 export const WEEKDAYS: readonly { day: number; short: string; long: string }[] = [1, 2, 3, 4, 5, 6, 7].map(
-  (day) => ({ day, short: WEEKDAY_NAMES[day] ?? String(day), long: LONG_NAMES[day] ?? String(day) }),
+  (day) => ({
+    day,
+    short: WEEKDAY_NAMES[day] ?? String(day),
+    long: DAY_NAMES[day as keyof typeof DAY_NAMES],
+  }),
 );
 
 /**
