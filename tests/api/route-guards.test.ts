@@ -631,6 +631,19 @@ const REGISTRY: Record<string, Entry> = {
       status: "cancelled",
     })),
   },
+  "lib/actions/orders/change-order-email.ts#changeOrderEmailAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/orders/change-order-email.ts#changeOrderEmailAction", () => ({
+        id: ids.entity,
+        email: "taken@example.com",
+      })),
+    },
+    viewer: action("lib/actions/orders/change-order-email.ts#changeOrderEmailAction", () => ({
+      id: ids.entity,
+      email: "taken@example.com",
+    })),
+  },
   "lib/actions/settings/update-shop.ts#updateShopAction": {
     crossShop: {
       expect: "isolated",
