@@ -257,7 +257,7 @@ describe("approvals", () => {
     await runInStatus(run.id, ["waiting"]);
     const wait = await approvalOf(run.id);
     expect((await automationImpact(shop.tenant.id, id, "pause")).message).toMatch(
-      /^1 run awaits approval at 'Approval: Review order \{entity.number\} · 72 h'; any that come due while the automation is paused will be cancelled/,
+      /^1 run awaits approval at 'Approval: Review order \[the order's number\] · 72 h'; any that come due while the automation is paused will be cancelled/,
     );
     expect((await call(pauseRoute, { method: "POST", key: shop.keys.admin, params: { id } })).status).toBe(
       200,
