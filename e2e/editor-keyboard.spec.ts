@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, putAwayAfterAll, signIn, test } from "./helpers";
 
 // The editor by keyboard: `/` opens the add-step search, Enter adds the step and puts the focus in
 // its first field; Ctrl+Enter opens Publish, and after publishing the focus is on the notice that
@@ -19,6 +19,10 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/** What the tests publish, archived with its waits cancelled once they are done. */
+const created: string[] = [];
+putAwayAfterAll(created);
+
 test("/ adds a step by search and typing goes straight into its first field; Ctrl+Enter publishes", async ({
   page,
 }) => {
@@ -26,6 +30,7 @@ test("/ adds a step by search and typing goes straight into its first field; Ctr
   const id = await createDraft(page, "E2E keyboard flow", [
     { id: "t", type: "auto.trigger.order_created", params: {}, position: { x: 0, y: 0 } },
   ]);
+  created.push(id);
   await page.goto(`/automations/${id}`);
   await page.locator(".react-flow__node").filter({ hasText: "Order created" }).click();
 

@@ -102,3 +102,26 @@ export async function startBlank(page: Page, name = "E2E blank flow"): Promise<s
   await expect(page).toHaveURL(/\/automations\/[0-9a-f-]{36}$/);
   return page.url().split("/").pop() ?? "";
 }
+
+/**
+ * After the calling spec file's tests, puts the shop back as they found it: every automation in
+ * `ids` (filled in as the tests create them) has its waits cancelled and is archived. Specs run one
+ * after another on one shop, in name order; a later one counts pending approvals and waiting runs,
+ * and creates orders that an automation left on would run for.
+ */
+export function putAwayAfterAll(ids: string[]): void {
+  test.afterAll(async ({ browser }, testInfo) => {
+    if (ids.length === 0) return;
+    const { baseURL, extraHTTPHeaders } = testInfo.project.use;
+    const context = await browser.newContext({ baseURL, extraHTTPHeaders });
+    const page = await context.newPage();
+    await signIn(page, "editor", { then: null });
+    for (const id of ids) {
+      const cancelled = await page.request.post(`/api/v1/automations/${id}/waiting/cancel-all`);
+      expect(cancelled.ok(), await cancelled.text()).toBe(true);
+      const archived = await page.request.delete(`/api/v1/automations/${id}`);
+      expect(archived.ok(), await archived.text()).toBe(true);
+    }
+    await context.close();
+  });
+}

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, putAwayAfterAll, signIn, test } from "./helpers";
 
 // Names where they matter: "Start blank" asks for one (and stores nothing until given), the
 // header shows it and renames it in place, and an unnamed draft is named as it is published.
@@ -9,6 +9,10 @@ async function countNamed(request: APIRequestContext, q: string): Promise<number
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { items: unknown[] }).items.length;
 }
+
+/** What the tests publish, archived with its waits cancelled once they are done. */
+const published: string[] = [];
+putAwayAfterAll(published);
 
 test("Start blank asks for a name first; closing that leaves no draft behind", async ({ page }) => {
   await signIn(page, "editor");
@@ -40,6 +44,7 @@ test("the header renames the automation: Enter keeps the name, Escape puts the o
   const created = await page.request.post("/api/v1/automations", { data: { name: "E2E rename me" } });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
+  published.push(id);
   await page.goto(`/automations/${id}`);
   const title = page.getByRole("heading", { level: 1 });
   await expect(title).toHaveText("E2E rename me");
@@ -76,6 +81,7 @@ test("publishing an Untitled automation asks for its name in the publish dialog"
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
+  published.push(id);
   await page.goto(`/automations/${id}`);
 
   await page.getByRole("button", { name: "Publish", exact: true }).click();

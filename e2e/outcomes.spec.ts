@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext } from "@playwright/test";
-import { expect, publishViaApi, signIn, test } from "./helpers";
+import { expect, publishViaApi, putAwayAfterAll, signIn, test } from "./helpers";
 
 // Run outcomes that add up (issue 25, items 1 and 7): a run whose tag worked and whose email
 // failed is "Partly failed" and counted with the failures on the dashboard; a run stopped at a
@@ -59,11 +59,16 @@ const thankYou = {
   ],
 };
 
+/** What the tests publish, archived with its waits cancelled once they are done. */
+const published: string[] = [];
+putAwayAfterAll(published);
+
 test("a partly failed run is counted and listed with the failures, and its successful re-run is said", async ({
   page,
 }) => {
   await signIn(page, "editor");
   const automationId = await publishViaApi(page.request, PARTIAL, thankYou);
+  published.push(automationId);
   // No email on the order: the tag works, the email fails for good.
   await putOrder(page.request, "e2e_outcome_partial", { total: 30 });
   const run = await settled(page.request, automationId);
@@ -140,6 +145,7 @@ test("a run stopped at a condition reads Nothing to do, names the condition, and
 }) => {
   await signIn(page, "editor");
   const automationId = await publishViaApi(page.request, NOTHING, bigOrders);
+  published.push(automationId);
   await putOrder(page.request, "e2e_outcome_small", { total: 20 });
   const run = await settled(page.request, automationId);
   expect(run).toMatchObject({ status: "succeeded", actionsTaken: 0 });

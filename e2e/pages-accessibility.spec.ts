@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, publishViaApi, signIn, test } from "./helpers";
+import { expect, publishViaApi, putAwayAfterAll, signIn, test } from "./helpers";
 
 // axe on every page a merchant works in, with something on it: a published flow holding an order
 // for approval (so Runs, a run, Waiting and Approvals have a row), a draft open in the editor with a
@@ -42,9 +42,13 @@ async function expectNoSeriousViolations(page: Page, where: string): Promise<voi
 let runUrl = "";
 let draftId = "";
 
+/** What the tests publish, archived with its waits cancelled once they are done. */
+const published: string[] = [];
+putAwayAfterAll(published);
+
 test("a flow holds an order for approval, and a draft waits in the editor", async ({ page }) => {
   await signIn(page, "editor");
-  await publishViaApi(page.request, "Axe: review paid orders", REVIEW);
+  published.push(await publishViaApi(page.request, "Axe: review paid orders", REVIEW));
   const order = { number: "#axe-1", total: 80, currency: "EUR", email: "axe-1@example.com" };
   for (const status of ["pending", "paid"]) {
     const res = await page.request.put("/api/v1/entities/order/axe-1", { data: { ...order, status } });
@@ -63,6 +67,7 @@ test("a flow holds an order for approval, and a draft waits in the editor", asyn
   });
   expect(created.status(), await created.text()).toBe(201);
   draftId = ((await created.json()) as { id: string }).id;
+  published.push(draftId);
 });
 
 const PAGES = [

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signIn, test } from "./helpers";
+import { expect, putAwayAfterAll, signIn, test } from "./helpers";
 
 // The publish and revert dialogs say what happens to the runs waiting now, with the in-flight
 // policy shown and changeable there; a revert names the old version's policy it brings back.
@@ -67,6 +67,10 @@ async function oneRunWaiting(page: Page, id: string) {
 
 let automationId = "";
 
+/** What the tests publish, archived with its waits cancelled once they are done. */
+const published: string[] = [];
+putAwayAfterAll(published);
+
 test("a revert's dialog names the policy it brings back, lets another be kept, and the new version uses it", async ({
   page,
 }) => {
@@ -76,6 +80,7 @@ test("a revert's dialog names the policy it brings back, lets another be kept, a
   });
   expect(created.status(), await created.text()).toBe(201);
   automationId = ((await created.json()) as { id: string }).id;
+  published.push(automationId);
   await publish(page.request, automationId);
   await oneRunWaiting(page, automationId);
   await saveDraft(page.request, automationId, { graph: waitFlow("v2"), inFlightPolicy: "cancel" });

@@ -113,9 +113,10 @@ async function tableProblems(page: Page): Promise<string[]> {
     for (const td of document.querySelectorAll("main tbody td")) {
       if (td.scrollWidth > td.clientWidth + 1) problems.push(`cell "${name(td)}" is cut off`);
       // Every word on one line: a word whose text spans two line boxes was broken in the middle.
+      // A hyphen is a place to wrap ("in-" / "flight"), as in print: each part counts as a word.
       const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const match of (node.textContent ?? "").matchAll(/\S+/g)) {
+        for (const match of (node.textContent ?? "").matchAll(/[^\s-]+-?/g)) {
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);

@@ -37,6 +37,8 @@ export function RelativeTime({ value, className, brief = false, stacked = false 
       </span>
       {!brief && stacked && (
         <span className="block text-xs whitespace-nowrap text-zinc-500" suppressHydrationWarning>
+          {/* Read out as one sentence with the line above, as the inline form writes it. */}
+          <span className="sr-only"> · </span>
           {formatWhen(date, timeZone, now)}
         </span>
       )}
