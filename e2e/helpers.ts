@@ -109,8 +109,9 @@ export async function startBlank(page: Page, name = "E2E blank flow"): Promise<s
  * after another on one shop, in name order; a later one counts pending approvals and waiting runs,
  * and creates orders that an automation left on would run for.
  */
-export function putAwayAfterAll(ids: string[]): void {
+export function putAwayAfterAll(published: string[] | (() => string[])): void {
   test.afterAll(async ({ browser }, testInfo) => {
+    const ids = typeof published === "function" ? published() : published;
     if (ids.length === 0) return;
     const { baseURL, extraHTTPHeaders } = testInfo.project.use;
     const context = await browser.newContext({ baseURL, extraHTTPHeaders });
