@@ -140,6 +140,9 @@ const ids: Record<string, string> = {};
 // Later specs count pending approvals and waiting runs, and create orders of their own: whatever
 // happens here, the spec's automations are archived and their waits cancelled afterwards.
 putAwayAfterAll(() => Object.values(ids));
+// An email previewed here (the outbox, a dry run's) may be rendered from a record another spec wrote
+// with a <script> in it (escaping checks): the sandboxed frame refuses it, and the browser says so.
+test.beforeEach(({ consoleGuard }) => consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/));
 const runs: Record<string, string> = {};
 
 test("the shop gets one run of each kind: succeeded, partial, failed, waiting, cancelled and a later step", async ({
@@ -355,10 +358,7 @@ test("the editor, with a step selected, its versions and a dry run, speaks the m
 
 test("the outbox, an email's preview and every email's body, the approval email included", async ({
   page,
-  consoleGuard,
 }) => {
-  // Another spec's email may carry a <script> (escaping checks); the sandboxed preview refuses it.
-  consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/);
   await signIn(page, "editor", { then: "/outbox" });
   await expectClean(page, "the outbox");
   const email = page.getByTestId("outbox-email").filter({ hasText: "Your order #mw_ok is running late" });
