@@ -18,9 +18,9 @@ import {
   type ScheduleChoice,
   type ScheduleKind,
 } from "@/lib/time/schedule-sentence";
-import { Checkbox, FieldError, FormField, FormFieldset } from "./field";
+import { FieldError, FormField, FormFieldset } from "./field";
 import { Radio } from "./radio";
-import { WEEKDAYS } from "./wait-until-options";
+import { WeekdayBoxes } from "./weekday-boxes";
 
 export interface ScheduleWhenProps {
   /** The trigger's `cron` param. */
@@ -136,33 +136,22 @@ export function ScheduleWhen({ cron, error, place, disabled, onCron }: ScheduleW
           {choice.kind === "days" && (
             <FormFieldset legend="On" error={daysError}>
               {(invalid) => (
-                <div className="flex flex-wrap gap-x-3 gap-y-2">
-                  {WEEKDAYS.map(({ day, short, long }) => (
-                    <Checkbox
-                      key={day}
-                      label={
-                        <>
-                          <span aria-hidden="true">{short}</span>
-                          <span className="sr-only">{long}</span>
-                        </>
-                      }
-                      checked={choice.days.includes(day as IsoWeekday)}
-                      disabled={disabled}
-                      aria-invalid={invalid}
-                      onChange={(event) => {
-                        const days = event.target.checked
-                          ? [...choice.days, day as IsoWeekday]
-                          : choice.days.filter((d) => d !== day);
-                        if (days.length === 0) {
-                          setDaysError("Tick at least one day.");
-                          return;
-                        }
-                        setDaysError(undefined);
-                        pick({ ...choice, days });
-                      }}
-                    />
-                  ))}
-                </div>
+                <WeekdayBoxes
+                  isChecked={(day) => choice.days.includes(day as IsoWeekday)}
+                  disabled={disabled}
+                  invalid={invalid}
+                  onToggle={(day, on) => {
+                    const days = on
+                      ? [...choice.days, day as IsoWeekday]
+                      : choice.days.filter((d) => d !== day);
+                    if (days.length === 0) {
+                      setDaysError("Tick at least one day.");
+                      return;
+                    }
+                    setDaysError(undefined);
+                    pick({ ...choice, days });
+                  }}
+                />
               )}
             </FormFieldset>
           )}

@@ -2,11 +2,12 @@
 
 import { useState } from "react";
 import { FieldHint, Input } from "@/components/ui/form";
-import { Checkbox, FormField, FormFieldset } from "./field";
+import { FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import { withParam } from "./raw-values";
 import { WAIT_UNTIL_DST_HELP, WEEKDAYS_HELP } from "./wait-copy";
-import { readWeekdays, toggleWeekday, WEEKDAYS } from "./wait-until-options";
+import { readWeekdays, toggleWeekday } from "./wait-until-options";
+import { WeekdayBoxes } from "./weekday-boxes";
 import { ZonePicker } from "./zone-picker";
 
 /**
@@ -57,25 +58,12 @@ export function WaitUntilConfig({
       />
       <FormFieldset legend="Weekdays" hint={WEEKDAYS_HELP} error={errors.weekdays} optional>
         {(invalid) => (
-          <div className="flex flex-wrap gap-x-3 gap-y-2">
-            {WEEKDAYS.map(({ day, short, long }) => (
-              <Checkbox
-                key={day}
-                label={
-                  <>
-                    <span aria-hidden="true">{short}</span>
-                    <span className="sr-only">{long}</span>
-                  </>
-                }
-                checked={weekdays?.includes(day) ?? false}
-                disabled={disabled}
-                aria-invalid={invalid}
-                onChange={(event) =>
-                  onChange(withParam(params, "weekdays", toggleWeekday(weekdays, day, event.target.checked)))
-                }
-              />
-            ))}
-          </div>
+          <WeekdayBoxes
+            isChecked={(day) => weekdays?.includes(day) ?? false}
+            disabled={disabled}
+            invalid={invalid}
+            onToggle={(day, on) => onChange(withParam(params, "weekdays", toggleWeekday(weekdays, day, on)))}
+          />
         )}
       </FormFieldset>
       <FieldHint>{WAIT_UNTIL_DST_HELP}</FieldHint>
