@@ -2,7 +2,8 @@
 
 import { useSyncExternalStore } from "react";
 import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } from "@/components/ui/clock";
-import { exactTitle, formatWhen } from "@/components/ui/format";
+import { exactTitle } from "@/components/ui/format";
+import { WhenPart } from "@/components/ui/relative-time";
 import { useShopTimeZone } from "@/components/ui/shop-time";
 import { formatUntil } from "./until";
 
@@ -41,19 +42,7 @@ export function ResumesIn({
       >
         {soon ? verb[0] : `${verb[1]} ${formatUntil(date, now)}`}
       </time>
-      {!soon && stacked && (
-        <span className="block text-xs whitespace-nowrap text-zinc-500" suppressHydrationWarning>
-          {/* Read out as one sentence with the line above, as the inline form writes it. */}
-          <span className="sr-only"> · </span>
-          {formatWhen(date, timeZone, now)}
-        </span>
-      )}
-      {!soon && !stacked && (
-        <span className="text-zinc-500" suppressHydrationWarning>
-          {" · "}
-          {formatWhen(date, timeZone, now)}
-        </span>
-      )}
+      {!soon && <WhenPart date={date} timeZone={timeZone} now={now} stacked={stacked} />}
     </span>
   );
 }

@@ -35,19 +35,35 @@ export function RelativeTime({ value, className, brief = false, stacked = false 
       <span className={stacked ? "whitespace-nowrap" : undefined} suppressHydrationWarning>
         {formatRelative(date, now)}
       </span>
-      {!brief && stacked && (
-        <span className="block text-xs whitespace-nowrap text-zinc-500" suppressHydrationWarning>
-          {/* Read out as one sentence with the line above, as the inline form writes it. */}
-          <span className="sr-only"> · </span>
-          {formatWhen(date, timeZone, now)}
-        </span>
-      )}
-      {!brief && !stacked && (
-        <span className="text-zinc-500" suppressHydrationWarning>
-          {" · "}
-          {formatWhen(date, timeZone, now)}
-        </span>
-      )}
+      {!brief && <WhenPart date={date} timeZone={timeZone} now={now} stacked={stacked} />}
     </time>
+  );
+}
+
+/**
+ * The absolute half of a time ("Dec 4, 2:34 PM") after its relative half: " · Dec 4, …" on the same
+ * line, or stacked on a smaller second line that a screen reader still reads as one sentence.
+ */
+export function WhenPart({
+  date,
+  timeZone,
+  now,
+  stacked,
+}: {
+  date: Date;
+  timeZone: string;
+  now: number;
+  stacked: boolean;
+}) {
+  return stacked ? (
+    <span className="block text-xs whitespace-nowrap text-zinc-500" suppressHydrationWarning>
+      <span className="sr-only"> · </span>
+      {formatWhen(date, timeZone, now)}
+    </span>
+  ) : (
+    <span className="text-zinc-500" suppressHydrationWarning>
+      {" · "}
+      {formatWhen(date, timeZone, now)}
+    </span>
   );
 }
