@@ -59,6 +59,18 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    * the engine plans the rest once it has run, so conditions after it read what it returned.
    */
   planAfterRun?: boolean;
+  /**
+   * What the step hands on as `{steps.<id>.…}` (SPEC §2 "What a step hands on"): the paths under
+   * its output that tokens, conditions and the editor's token picker offer downstream. A path
+   * ending in `.*` stands for anything under it (an HTTP answer's parsed `body`). Absent: nothing.
+   */
+  outputs?(params: z.infer<P>): readonly StepOutput[];
+}
+
+/** One path of a step's output, with what it is in the merchant's words ("the answer's status code"). */
+export interface StepOutput {
+  path: string;
+  label: string;
 }
 
 /** What a condition reads when it is evaluated: the run's entity, event and earlier outputs. */
