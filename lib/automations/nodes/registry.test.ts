@@ -146,7 +146,7 @@ describe("registry", () => {
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(30);
+    expect(registry.all()).toHaveLength(31);
   });
 
   it("tells conditions apart", () => {
