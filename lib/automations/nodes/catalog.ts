@@ -75,6 +75,7 @@ const HANDLE_LABELS: Record<string, string> = {
   false: "False",
   approved: "Approved",
   rejected: "Rejected",
+  received: "Received",
   timed_out: "Timed out",
 };
 

@@ -39,6 +39,26 @@ describe("summariseNode speaks the merchant's words", () => {
       "Approval: Refund [the order's total]? · 48 h",
     ],
     [
+      {
+        type: "auto.control.wait_for_event",
+        params: { event: "order.fulfilled", match: { kind: "same_record" }, timeoutHours: 72 },
+      },
+      { domain: "order" },
+      "Wait up to 3 days for 'Order fulfilled'",
+    ],
+    [
+      {
+        type: "auto.control.wait_for_event",
+        params: {
+          event: "webhook.received",
+          match: { kind: "field", path: "payload.body.email", equals: "{entity.email}" },
+          timeoutHours: 36,
+        },
+      },
+      { domain: "customer" },
+      "Wait up to 36 hours for 'Webhook received' where payload.body.email is the customer's email",
+    ],
+    [
       { type: "auto.action.add_note", params: { body: "{entity.number}" } },
       {},
       "Add note 'the record's number'",
@@ -81,6 +101,7 @@ describe("handleLabel", () => {
     ["timed_out", "Timed out"],
     ["approved", "Approved"],
     ["rejected", "Rejected"],
+    ["received", "Received"],
     ["true", "True"],
     ["false", "False"],
     ["some_new_exit", "Some new exit"],

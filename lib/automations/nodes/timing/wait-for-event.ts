@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { integer, paramsObject, text } from "../params";
 import type { NodeDefinition } from "../types";
+import { eventLabel } from "./event-types";
 
 /**
  * `auto.control.wait_for_event` (SPEC §2 "Wait for an event"): the run waits until an event of
@@ -96,8 +97,9 @@ export const waitForEvent = {
     { path: "event.occurredAt", label: "when the event happened" },
     { path: "event.payload.*", label: "the event's details" },
   ],
+  // "Wait up to 3 days for 'Order fulfilled'": the event by its name, not its type.
   summarise: ({ event, match, timeoutHours }) =>
-    `Wait for ${event}${match.kind === "field" ? ` where ${match.path} is ${match.equals}` : ""} · up to ${describeHours(timeoutHours)}`,
+    `Wait up to ${describeHours(timeoutHours)} for '${eventLabel(event)}'${match.kind === "field" ? ` where ${match.path} is ${match.equals}` : ""}`,
   summariseDraft: ({ event }) =>
     typeof event === "string" && EVENT_TYPE.test(event.trim())
       ? undefined
