@@ -289,6 +289,37 @@ describe("validate: domains", () => {
     ]);
   });
 
+  // webhook ──▶ wait for event (same record) ──timed_out──▶ http
+  it("asks a wait for an event under a trigger without a record to match a field", () => {
+    const waitFor = (match: Record<string, unknown>) =>
+      node("wait", "auto.control.wait_for_event", { event: "webhook.received", match, timeoutHours: 24 });
+    const under = (trigger: GraphNode, match: Record<string, unknown>) =>
+      lines(
+        graph(
+          [trigger, waitFor(match), http("http")],
+          [edge("trigger", "wait"), edge("wait", "http", "timed_out")],
+        ),
+      );
+    const advice = ": match a field of the event instead (“A field of the event equals a value”).";
+    expect(under(webhookTrigger(), { kind: "same_record" })).toEqual([
+      `wait: This wait listens for an event about the run's record, but a webhook run has none${advice}`,
+    ]);
+    expect(under(scheduleTrigger(), { kind: "same_record" })).toEqual([
+      `wait: This wait listens for an event about the run's record, but a schedule without an audience has none${advice}`,
+    ]);
+    expect(under(scheduleTrigger("trigger", { acceptsMarketing: true }), { kind: "same_record" })).toEqual(
+      [],
+    );
+    expect(under(paid(), { kind: "same_record" })).toEqual([]);
+    expect(
+      under(webhookTrigger(), {
+        kind: "field",
+        path: "payload.body.email",
+        equals: "{event.payload.body.email}",
+      }),
+    ).toEqual([]);
+  });
+
   // webhook ──▶ has_tag(vip) ──true──▶ http
   it("says a webhook run has no record for a condition to check", () => {
     const g = graph(

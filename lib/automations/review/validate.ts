@@ -304,8 +304,9 @@ function domainIssues(
   params: Record<string, unknown>,
   domain: TriggerDomain,
 ): string[] {
-  // A wait has no effect and reads nothing: it is legal under every trigger, with or without a record.
-  if (definition.category === "wait") return [];
+  // A wait has no effect and reads nothing: it is legal under every trigger, with or without a
+  // record — but a wait for an event about "the same record" needs one.
+  if (definition.category === "wait") return sameRecordIssues(definition, params, domain);
   if (definition.category === "condition") {
     if (!hasRecord(domain))
       return readsStepOutput(String(params.path ?? "")) ? [] : [noRecord("This condition checks", domain)];
@@ -323,4 +324,25 @@ function domainIssues(
     return [noRecord(`${definition.label} needs`, domain)];
   }
   return [];
+}
+
+/** A wait for an event about the run's record, under a trigger whose runs have none. */
+function sameRecordIssues(
+  definition: NodeDefinition,
+  params: Record<string, unknown>,
+  domain: TriggerDomain,
+): string[] {
+  if (definition.type !== "auto.control.wait_for_event" || hasRecord(domain)) return [];
+  if (asRecord(params.match).kind !== "same_record") return [];
+  const none =
+    domain === "webhook"
+      ? "a webhook run has none"
+      : domain === "schedule"
+        ? "a schedule without an audience has none"
+        : domain === "later"
+          ? "a run started by a later step has none"
+          : "runs of this trigger have none";
+  return [
+    `This wait listens for an event about the run's record, but ${none}: match a field of the event instead (“A field of the event equals a value”).`,
+  ];
 }
