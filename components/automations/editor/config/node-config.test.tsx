@@ -91,6 +91,40 @@ describe("NodeConfig", () => {
     expect(bad).toContain("must be a time zone");
   });
 
+  it("Wait for event: the event by name, which one is the run's, the time limit in days", () => {
+    const html = render("auto.control.wait_for_event", {
+      event: "order.fulfilled",
+      match: { kind: "same_record" },
+      timeoutHours: 72,
+    });
+    expect(labels(html)).toEqual(
+      expect.arrayContaining([
+        "Event",
+        "About the same record",
+        "A field of the event equals a value",
+        "Time limit",
+        "Unit",
+      ]),
+    );
+    expect(html).toContain(">Order fulfilled</option>");
+    expect(html).toMatch(/<option value="order.fulfilled" selected="">Order fulfilled<\/option>/);
+    expect(html).toMatch(/<option value="days" selected="">Days<\/option>/);
+    expect(html).not.toContain("Field of the event");
+  });
+
+  it("Wait for event: a field and its value (with tokens); no same record under a webhook", () => {
+    const html = render(
+      "auto.control.wait_for_event",
+      { event: "webhook.received", match: { kind: "field", path: "", equals: "" }, timeoutHours: 36 },
+      { domain: "webhook" },
+    );
+    expect(labels(html)).toEqual(expect.arrayContaining(["Field of the event", "Equals"]));
+    expect(labels(html)).not.toContain("About the same record");
+    expect(html).toContain("The field is required.");
+    expect(html).toContain('placeholder="payload.body.email"');
+    expect(html).toMatch(/<option value="hours" selected="">Hours<\/option>/);
+  });
+
   it("Check a field: known fields, operators for a number, a number input", () => {
     const html = render("auto.condition.field", { path: "total", operator: "gt", value: 100 });
     expect(labels(html)).toEqual(expect.arrayContaining(["Field", "Operator", "Value"]));

@@ -20,6 +20,7 @@ import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { fieldTemplating, type PreviewSource } from "./templating";
 import { tokensFor } from "@/lib/automations/review/tokens-for";
 import { WaitConfig } from "./wait-config";
+import { WaitForEventConfig } from "./wait-for-event-config";
 import { WaitUntilConfig } from "./wait-until-config";
 import { WebhookSigning } from "./webhook-signing";
 
@@ -50,6 +51,7 @@ const NO_CREDENTIALS: readonly CredentialOption[] = [];
 const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
   "auto.control.wait": WaitConfig,
   "auto.control.wait_until": WaitUntilConfig,
+  "auto.control.wait_for_event": WaitForEventConfig,
   "auto.condition.field": FieldConditionConfig,
   "auto.action.code": CodeConfig,
   "auto.trigger.schedule": ScheduleConfig,

@@ -23,8 +23,8 @@ function spelt(type: string): string {
 
 function buildOptions(): EventTypeOption[] {
   const byType = new Map<string, string>();
-  for (const definition of Object.values(TRIGGER_DEFINITIONS)) {
-    if (!NOT_WAITABLE.has(definition.event)) byType.set(definition.event, definition.label);
+  for (const { event, label } of Object.values(TRIGGER_DEFINITIONS) as { event?: string; label: string }[]) {
+    if (event && !NOT_WAITABLE.has(event)) byType.set(event, label);
   }
   for (const domain of DOMAINS) {
     const one = DOMAIN_LABELS[domain].one;
@@ -62,6 +62,8 @@ export function searchEventTypes(query: string, keep: string): EventTypeOption[]
     const haystack = `${option.label} ${option.type}`.toLowerCase();
     return words.every((word) => haystack.includes(word));
   });
-  const kept = keep ? (all.find((option) => option.type === keep) ?? { type: keep, label: eventLabel(keep) }) : null;
+  const kept = keep
+    ? (all.find((option) => option.type === keep) ?? { type: keep, label: eventLabel(keep) })
+    : null;
   return kept ? [kept, ...found.filter((option) => option.type !== kept.type)] : found;
 }
