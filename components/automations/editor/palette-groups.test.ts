@@ -46,7 +46,12 @@ describe("paletteGroups", () => {
   it("puts waits and Later under Timing, not under Actions", () => {
     const timing = paletteGroups("", NODES).find((g) => g.title === "Timing")!;
     expect(timing.items.map((d) => d.type)).toEqual(
-      expect.arrayContaining(["auto.control.wait", "auto.control.wait_until", "auto.action.later"]),
+      expect.arrayContaining([
+        "auto.control.wait",
+        "auto.control.wait_until",
+        "auto.control.wait_for_event",
+        "auto.action.later",
+      ]),
     );
     const actions = paletteGroups("", NODES).find((g) => g.title === "Actions")!;
     expect(actions.items.map((d) => d.type)).not.toContain("auto.action.later");
@@ -63,6 +68,8 @@ describe("paletteGroups", () => {
     const best = (query: string) => bestMatch(paletteGroups(query, NODES), query)?.type;
     expect(best("wait")).toBe("auto.control.wait");
     expect(best("wait until")).toBe("auto.control.wait_until");
+    expect(best("wait for event")).toBe("auto.control.wait_for_event");
+    expect(best("fulfilled")).toBe("auto.trigger.order_fulfilled");
     expect(best("add tag")).toBe("auto.action.add_tag");
     expect(best("order paid")).toBe("auto.trigger.order_paid");
     expect(best("no step is called this")).toBeUndefined();
