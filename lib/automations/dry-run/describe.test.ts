@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { timesOut } from "@/lib/automations/engine/notify-approvers";
-import { describeAction, waitDetail } from "./describe";
+import { describeAction, eventWaitDetail, waitDetail } from "./describe";
 import { partOfRun } from "./legs";
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
@@ -21,6 +21,17 @@ describe("the dry run's times are in the shop's zone, as words", () => {
     expect(waitDetail({ ok: true, kind: "approval", resumeAt, output }, started, "UTC")).toBe(
       "Would wait for a decision ('Refund #1022?'), timing out after 48 h, then follow 'Timed out'.",
     );
+  });
+
+  it("a wait for an event says for which, how long at most, and that it would follow 'Timed out'", () => {
+    const node = {
+      type: "auto.control.wait_for_event",
+      params: { event: "order.fulfilled", match: { kind: "same_record" }, timeoutHours: 72 },
+    };
+    expect(eventWaitDetail(node, resumeAt, "Europe/Paris")).toBe(
+      "Would wait up to 3 days for 'Order fulfilled' about the same record, timing out Thu, 3 Dec 2026, 19:13 CET, then follow 'Timed out'.",
+    );
+    expect(eventWaitDetail({ type: "auto.control.wait", params: {} }, resumeAt, "UTC")).toBeNull();
   });
 
   it.each([

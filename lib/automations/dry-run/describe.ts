@@ -9,6 +9,8 @@ import { templateContext } from "@/lib/automations/engine/leg";
 import { formatInZone } from "@/lib/time/cron";
 import type { RunEntity } from "@/lib/automations/nodes/context";
 import { flowDomain, registry, summariseNode, type ActionType } from "@/lib/automations/nodes/registry";
+import { eventLabel } from "@/lib/automations/nodes/timing/event-types";
+import { describeHours, waitForEvent } from "@/lib/automations/nodes/timing/wait-for-event";
 
 /**
  * The dry run's words: how a step is named, what an action would do ("Would add tag 'vip' to
@@ -201,4 +203,22 @@ export function waitDetail(
   return wait.kind === "approval"
     ? `Would wait for a decision ('${String(wait.output.title)}'), timing out after ${String(wait.output.timeoutHours)} h, then follow '${handleLabel("timed_out")}'.`
     : `Would wait until ${formatInZone(wait.resumeAt, timeZone)}, ${fromNow(wait.resumeAt.getTime() - startedAt.getTime())}.`;
+}
+
+/**
+ * What a wait for an event would do: a dry run cannot know whether the event will come, so, as
+ * with an approval, it follows 'Timed out' once the time limit has passed. Null for another step,
+ * or one whose settings do not parse (the wait's own error says so).
+ */
+export function eventWaitDetail(
+  node: { type: string; params?: unknown },
+  resumeAt: Date,
+  timeZone: string,
+): string | null {
+  if (node.type !== waitForEvent.type) return null;
+  const parsed = waitForEvent.params.safeParse(node.params ?? {});
+  if (!parsed.success) return null;
+  const { event, match, timeoutHours } = parsed.data;
+  const which = match.kind === "same_record" ? " about the same record" : ` where ${match.path} matches`;
+  return `Would wait up to ${describeHours(timeoutHours)} for '${eventLabel(event)}'${which}, timing out ${formatInZone(resumeAt, timeZone)}, then follow '${handleLabel("timed_out")}'.`;
 }

@@ -57,7 +57,10 @@ export async function dryRun(caller: Caller, automationId: string, body: unknown
 }
 
 /** What the dry run could not know, now that the walk is done. */
-function closingNotes({ domain }: DryRunStart, { legs, approvals, readsSteps, notes }: Trail): void {
+function closingNotes(
+  { domain }: DryRunStart,
+  { legs, approvals, eventWaits = 0, readsSteps, notes }: Trail,
+): void {
   if (legs > 1 && hasRecord(domain)) {
     const one = DOMAIN_LABELS[domain].one;
     notes.push(
@@ -67,6 +70,11 @@ function closingNotes({ domain }: DryRunStart, { legs, approvals, readsSteps, no
   if (approvals > 0) {
     notes.push(
       "A dry run cannot know what someone will decide, so after an approval it follows 'Timed out'; in a real run an approval or a rejection follows 'Approved' or 'Rejected'.",
+    );
+  }
+  if (eventWaits > 0) {
+    notes.push(
+      "A dry run cannot know whether an event will come, so after a wait for an event it follows 'Timed out'; in a real run the event, when it comes in time, follows 'Received'.",
     );
   }
   if (readsSteps) {

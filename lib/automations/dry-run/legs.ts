@@ -10,7 +10,7 @@ import { newLeg } from "@/lib/automations/engine/leg";
 import { startingLeg, type Leg } from "@/lib/automations/engine/leg-state";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
 import { registry } from "@/lib/automations/nodes/registry";
-import { conditionDetail, stepHeading, waitDetail } from "./describe";
+import { conditionDetail, eventWaitDetail, stepHeading, waitDetail } from "./describe";
 import { tryAction } from "./effect";
 import type { DryRunStep, Trail } from "./result";
 import { DRY_RUN_ID, type DryRunStart } from "./start";
@@ -84,6 +84,13 @@ class DryWalk implements WalkMode {
       resumeAt: wait.resumeAt.toISOString(),
       detail: [waitDetail(wait, this.start.now, leg.ctx.timeZone)],
     };
+    // No event comes in a dry run: a wait for one is followed as timed out, as an approval is.
+    const node = this.start.graph.nodes.find((n) => n.id === step.nodeId);
+    const forEvent = node ? eventWaitDetail(node, wait.resumeAt, leg.ctx.timeZone) : null;
+    if (forEvent) {
+      waitStep.detail = [forEvent];
+      this.trail.eventWaits = (this.trail.eventWaits ?? 0) + 1;
+    }
     this.trail.steps.push(waitStep);
     // Nobody can decide in a dry run, so an approval is followed as if it timed out.
     const approval = wait.kind === "approval";
@@ -93,7 +100,7 @@ class DryWalk implements WalkMode {
       now: wait.resumeAt,
       order: ++this.met,
       waitStep,
-      ...(approval ? { startHandle: "timed_out" } : {}),
+      ...(approval || forEvent ? { startHandle: "timed_out" } : {}),
     });
   }
 }

@@ -50,4 +50,6 @@ export interface Trail {
   readsSteps: boolean;
   /** Approvals met, each followed as if it timed out. */
   approvals: number;
+  /** Waits for an event met, each followed as if it timed out (optional for trails made before them). */
+  eventWaits?: number;
 }
