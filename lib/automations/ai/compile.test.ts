@@ -135,6 +135,37 @@ describe("compileFlowSpec", () => {
     ]);
   });
 
+  //  order_paid ──▶ wait for order.fulfilled (3 days) ──received──▶ add_tag(shipped)
+  //                                                  └──timed_out──▶ send_email
+  test("a wait for an event branches on received and timed_out, and validates", () => {
+    const spec: FlowSpec = {
+      name: "Remind unshipped",
+      trigger: { type: "auto.trigger.order_paid" },
+      steps: [
+        {
+          kind: "wait_for_event",
+          params: { event: "order.fulfilled", match: { kind: "same_record" }, timeoutHours: 72 },
+          received: [{ kind: "action", type: "auto.action.add_tag", params: { tag: "shipped" } }],
+          timed_out: [
+            {
+              kind: "action",
+              type: "auto.action.send_email",
+              params: { to: "{entity.email}", subject: "Still on its way", body: "Sorry for the wait." },
+            },
+          ],
+        },
+      ],
+    };
+    expect(wires(spec)).toEqual([
+      "trigger -out-> wait_for_event_1",
+      "wait_for_event_1 -received-> add_tag_1",
+      "wait_for_event_1 -timed_out-> send_email_1",
+    ]);
+    const { graph } = compileFlowSpec(spec);
+    expect(graph.nodes[1]).toMatchObject({ type: "auto.control.wait_for_event" });
+    expect(validate(graph)).toEqual([]);
+  });
+
   //  order_paid ──▶ [teleport: left out] ──▶ add_tag(x)
   test("a step of a type the registry lacks is never drawn: left out, said as a ready issue", () => {
     const { graph, issues } = compileFlowSpec({

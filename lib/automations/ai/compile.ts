@@ -14,6 +14,7 @@ import { specTypes, type FlowSpec, type Step } from "./spec";
  *   list:       a ──out──▶ b ──out──▶ c
  *   condition:  cond ──true──▶ then…      cond ──false──▶ else…
  *   approval:   ok ──approved──▶ …   ok ──rejected──▶ …   ok ──timed_out──▶ …
+ *   event wait: w ──received──▶ …    w ──timed_out──▶ …
  *
  * What it had to decide on its own (a default filled in, a step of an unknown type left out)
  * comes back as `notes`; a step it left out is also a ready issue, since the flow is not what
@@ -34,7 +35,9 @@ interface Source {
   handle: string;
 }
 
-const EXPECTED_CATEGORY: Record<Exclude<Step["kind"], "approval">, NodeCategory> = {
+type TypedKind = Exclude<Step["kind"], "approval" | "wait_for_event">;
+
+const EXPECTED_CATEGORY: Record<TypedKind, NodeCategory> = {
   action: "action",
   wait: "wait",
   condition: "condition",
@@ -92,7 +95,7 @@ export function compileFlowSpec(spec: FlowSpec, registry: Registry = defaultRegi
   }
 
   /** The definition a step names, or null (noted as a ready issue) when it is not one merchants may use. */
-  function definitionOf(kind: Exclude<Step["kind"], "approval">, type: string): NodeDefinition | null {
+  function definitionOf(kind: TypedKind, type: string): NodeDefinition | null {
     const definition = registry.get(type);
     const allowed = types[kind];
     if (definition && definition.category === EXPECTED_CATEGORY[kind] && allowed.includes(type))
@@ -111,6 +114,13 @@ export function compileFlowSpec(spec: FlowSpec, registry: Registry = defaultRegi
         const id = addNode(definition, step.params, source);
         compileList(step.approved ?? [], { nodeId: id, handle: "approved" });
         compileList(step.rejected ?? [], { nodeId: id, handle: "rejected" });
+        compileList(step.timed_out ?? [], { nodeId: id, handle: "timed_out" });
+        return;
+      }
+      if (step.kind === "wait_for_event") {
+        const definition = registry.get(types.waitForEvent)!;
+        const id = addNode(definition, step.params, source);
+        compileList(step.received ?? [], { nodeId: id, handle: "received" });
         compileList(step.timed_out ?? [], { nodeId: id, handle: "timed_out" });
         return;
       }

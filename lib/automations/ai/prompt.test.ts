@@ -20,6 +20,10 @@ describe("the system prompt", () => {
     expect(prompt).toContain("The shop's time zone is Europe/Amsterdam; today is Wednesday 2026-03-11.");
     expect(prompt).toContain("re-reads the record when it wakes");
     expect(prompt).toContain("pins the record's status to the status the event fired for");
+    expect(prompt).toContain(
+      '{ "kind": "wait_for_event", "params": object, "received"?: Step[], "timed_out"?: Step[] }',
+    );
+    expect(prompt).toContain('"Unless X happens within N days" is a wait for an event');
     expect(prompt).toMatch(/`auto\.trigger\.order_paid`[^\n]*\{entity\.total \| money\}/);
     expect(prompt).toMatch(/`auto\.trigger\.webhook`[^\n]*\{event\.payload\.<field>\}/);
   });

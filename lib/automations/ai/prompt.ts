@@ -91,8 +91,9 @@ Step is one of:
   { "kind": "wait", "type": string, "params": object }
   { "kind": "condition", "type": string, "params": object, "then": Step[], "else"?: Step[] }
   { "kind": "approval", "params": object, "approved"?: Step[], "rejected"?: Step[], "timed_out"?: Step[] }
+  { "kind": "wait_for_event", "params": object, "received"?: Step[], "timed_out"?: Step[] }
 Rules:
-- A condition or an approval ends its list: the steps after it go inside its branches, which continue the flow.
+- A condition, an approval or a wait for an event ends its list: the steps after it go inside its branches, which continue the flow.
 - "type" must be one of the types below for that kind of step; never invent one.
 - Params follow each type's JSON Schema; a param left out takes the default shown.
 - Steps get ids in order of appearance (depth first: then before else): the type's last word and a count, e.g. add_tag_1, code_1, wait_2. An earlier step's output is {steps.<id>.<field>}.
@@ -107,10 +108,15 @@ JSON Schema of the answer: ${JSON.stringify(flowSpecJsonSchema())}`,
       `Approval (kind "approval"; no type; branches approved, rejected, timed_out)`,
       pick([types.approval]),
     ),
+    section(
+      `Wait for an event (kind "wait_for_event"; no type; branches received, timed_out)`,
+      pick([types.waitForEvent]),
+    ),
     `## Caveats
 - A wait (or approval) re-reads the record when it wakes: the steps after it see the record as it is then, not as it was when the run started. To act only "if still unhandled", put a condition after the wait.
 - The first leg (trigger up to the first wait) pins the record's status to the status the event fired for, so a condition on status right after the trigger sees that status even if the record has moved on.
 - A wait is at most 30 days; use the unit minutes, hours or days. For "the next working day at 9:00" use a wait until.
+- "Unless X happens within N days" is a wait for an event: event = X's event type (e.g. order.fulfilled), match {"kind":"same_record"} for an event about the run's record (needs a trigger with a record), or {"kind":"field","path":"payload.body.email","equals":"{entity.email}"} to match a field of the event (a webhook); timeoutHours = N × 24; the "else" steps go under timed_out, the steps for when it happens under received.
 - Text params marked as accepting {token}s can use the tokens of the trigger's runs; filters: ${filterChoices()}. Values are escaped where they land (JSON-encoded in a JSON body, so write {"name": "{entity.name}"} or {"total": {entity.total}}; percent-encoded in a URL; HTML-escaped in an email body); | json, | url and | raw choose the encoding themselves.`,
     `## Tokens by trigger\n${tokenSection(triggers)}`,
   ].join("\n\n");

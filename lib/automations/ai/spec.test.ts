@@ -6,7 +6,14 @@ import { FlowSpec, flowSpecJsonSchema, flowSpecSchema, LooseFlowSpec, specTypes 
 describe("FlowSpec types come from the registry", () => {
   test("every type a merchant may use is in the enums, by category; platform jobs are not", () => {
     const types = specTypes();
-    const all = [...types.trigger, ...types.action, ...types.condition, ...types.wait, types.approval];
+    const all = [
+      ...types.trigger,
+      ...types.action,
+      ...types.condition,
+      ...types.wait,
+      types.approval,
+      types.waitForEvent,
+    ];
     const usable = registry
       .all()
       .filter((d) => !d.platform)
@@ -15,12 +22,16 @@ describe("FlowSpec types come from the registry", () => {
     for (const d of registry.all().filter((x) => x.platform)) expect(all).not.toContain(d.type);
     expect(types.wait).toEqual(["auto.control.wait", "auto.control.wait_until"]);
     expect(types.approval).toBe("auto.control.approval");
+    expect(types.waitForEvent).toBe("auto.control.wait_for_event");
     expect(types.action).toContain("auto.action.code");
 
-    // The same enums in the JSON Schema the model is given (an approval step names no type).
+    // The same enums in the JSON Schema the model is given (an approval or a wait for an event
+    // names no type).
     const schema = JSON.stringify(flowSpecJsonSchema());
-    for (const type of usable.filter((t) => t !== types.approval)) expect(schema).toContain(`"${type}"`);
+    for (const type of usable.filter((t) => t !== types.approval && t !== types.waitForEvent))
+      expect(schema).toContain(`"${type}"`);
     expect(schema).toContain('"const":"approval"');
+    expect(schema).toContain('"const":"wait_for_event"');
   });
 
   test("a node type added to the registry reaches the FlowSpec with no edit here", () => {
@@ -64,6 +75,21 @@ describe("the FlowSpec schema", () => {
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(["steps", 1]);
     expect(parsed.error?.issues[0]?.message).toMatch(/^an approval ends its list/);
+  });
+
+  test("a wait for an event ends its list too, its branches received and timed_out", () => {
+    const wait = { kind: "wait_for_event", params: { event: "order.fulfilled" } };
+    const after = { kind: "action", type: "auto.action.add_tag", params: { tag: "a" } };
+    const trigger = { type: "auto.trigger.order_paid" };
+    const parsed = FlowSpec.safeParse({ name: "x", trigger, steps: [wait, after] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe(
+      "a wait_for_event ends its list: put the steps after it inside its `received` or `timed_out`",
+    );
+    expect(
+      FlowSpec.safeParse({ name: "x", trigger, steps: [{ ...wait, received: [], timed_out: [after] }] })
+        .success,
+    ).toBe(true);
   });
 
   test("takes exactly the documented shape, nested", () => {

@@ -6,10 +6,12 @@ import type { NodeCategory, NodeDefinition } from "@/lib/automations/nodes/types
  * Terminology (see README.md beside this file)
  *
  *   FlowSpec   what the model answers with, exactly: { name, trigger: { type, params? }, steps }
- *   step       one entry of a list: an action, a wait, a condition or an approval
- *   list       `steps`, or a branch of a condition (`then`, `else`) or of an approval
- *              (`approved`, `rejected`, `timed_out`); a condition or an approval ends its list,
- *              and its branches continue the flow
+ *   step       one entry of a list: an action, a wait, a condition, an approval or a wait for an
+ *              event
+ *   list       `steps`, or a branch of a condition (`then`, `else`), of an approval
+ *              (`approved`, `rejected`, `timed_out`) or of a wait for an event (`received`,
+ *              `timed_out`); a condition, an approval or a wait for an event ends its list, and
+ *              its branches continue the flow
  *
  * The `type` values the model may use are enums read from the registry by category, so a new node
  * type reaches the builder with no edit here. Platform jobs (`platform: true`) are left out:
@@ -29,6 +31,11 @@ export function isApprovalDefinition(definition: NodeDefinition): boolean {
   return definition.category === "wait" && definition.handles.out.includes("approved");
 }
 
+/** Whether a wait-category node waits for an event (`received` / `timed_out`). */
+export function isEventWaitDefinition(definition: NodeDefinition): boolean {
+  return definition.category === "wait" && definition.handles.out.includes("received");
+}
+
 /** The `type` values of each kind of step, from the registry. */
 export interface SpecTypes {
   trigger: string[];
@@ -38,18 +45,23 @@ export interface SpecTypes {
   wait: string[];
   /** The approval's type: a FlowSpec approval step names none, the compiler adds it. */
   approval: string;
+  /** The wait for an event's type: a FlowSpec `wait_for_event` step names none either. */
+  waitForEvent: string;
 }
 
 export function specTypes(registry: Registry = defaultRegistry): SpecTypes {
   const waits = usable(registry, "wait");
   const approval = waits.find(isApprovalDefinition);
   if (!approval) throw new Error("The registry has no approval node.");
+  const eventWait = waits.find(isEventWaitDefinition);
+  if (!eventWait) throw new Error("The registry has no wait for an event.");
   return {
     trigger: usable(registry, "trigger").map((d) => d.type),
     action: usable(registry, "action").map((d) => d.type),
     condition: usable(registry, "condition").map((d) => d.type),
-    wait: waits.filter((d) => !isApprovalDefinition(d)).map((d) => d.type),
+    wait: waits.filter((d) => !isApprovalDefinition(d) && !isEventWaitDefinition(d)).map((d) => d.type),
     approval: approval.type,
+    waitForEvent: eventWait.type,
   };
 }
 
@@ -65,23 +77,35 @@ export type ApprovalStep = {
   rejected?: Step[];
   timed_out?: Step[];
 };
-export type Step = ActionStep | WaitStep | ConditionStep | ApprovalStep;
+export type WaitForEventStep = {
+  kind: "wait_for_event";
+  params: Params;
+  received?: Step[];
+  timed_out?: Step[];
+};
+export type Step = ActionStep | WaitStep | ConditionStep | ApprovalStep | WaitForEventStep;
 export interface FlowSpec {
   name: string;
   trigger: { type: string; params?: Params };
   steps: Step[];
 }
 
-/** A condition or an approval ends its list: anything after it in the same list is refused. */
+/** Where the steps after a branching step go, by kind. */
+const BRANCHES: Partial<Record<Step["kind"], string>> = {
+  condition: "`then` or `else`",
+  approval: "`approved`, `rejected` or `timed_out`",
+  wait_for_event: "`received` or `timed_out`",
+};
+
+/** A condition, an approval or a wait for an event ends its list: anything after it is refused. */
 function endsItsList(steps: Step[], ctx: z.RefinementCtx) {
   steps.forEach((step, i) => {
-    if ((step.kind === "condition" || step.kind === "approval") && i < steps.length - 1)
+    const branches = BRANCHES[step.kind];
+    if (branches && i < steps.length - 1)
       ctx.addIssue({
         code: "custom",
         path: [i + 1],
-        message: `${step.kind === "approval" ? "an" : "a"} ${step.kind} ends its list: put the steps after it inside its ${
-          step.kind === "condition" ? "`then` or `else`" : "`approved`, `rejected` or `timed_out`"
-        }`,
+        message: `${step.kind === "approval" ? "an" : "a"} ${step.kind} ends its list: put the steps after it inside its ${branches}`,
       });
   });
 }
@@ -125,6 +149,12 @@ function buildSchema(types: SpecTypes | null) {
         params,
         approved: list().optional(),
         rejected: list().optional(),
+        timed_out: list().optional(),
+      }),
+      z.object({
+        kind: z.literal("wait_for_event"),
+        params,
+        received: list().optional(),
         timed_out: list().optional(),
       }),
     ]),
