@@ -16,7 +16,7 @@ import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "./templat
 const published = AUTOMATION_TEMPLATES.filter((template) => template.id !== BLANK_TEMPLATE_ID);
 
 describe("automation templates", () => {
-  it("offers Blank and the six starter flows, with unique ids", () => {
+  it("offers Blank and the seven starter flows, with unique ids", () => {
     expect(AUTOMATION_TEMPLATES.map((t) => t.id)).toEqual([
       "blank",
       "review-after-delivery",
@@ -25,6 +25,18 @@ describe("automation templates", () => {
       "escalate-unfulfilled",
       "tag-vip",
       "hold-big-orders-for-review",
+      "remind-unshipped-paid-orders",
+    ]);
+  });
+
+  it("the unshipped reminder waits 2 days for the same order's fulfilment and emails only when it times out", () => {
+    const { graph } = findTemplate("remind-unshipped-paid-orders")!;
+    expect(graph.nodes.find((n) => n.id === "fulfilled")).toMatchObject({
+      type: "auto.control.wait_for_event",
+      params: { event: "order.fulfilled", match: { kind: "same_record" }, timeoutHours: 48 },
+    });
+    expect(graph.edges.filter((e) => e.source === "fulfilled")).toEqual([
+      expect.objectContaining({ sourceHandle: "timed_out", target: "email" }),
     ]);
   });
 

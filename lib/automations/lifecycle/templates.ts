@@ -237,6 +237,31 @@ export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
       ],
     ),
   },
+  {
+    id: "remind-unshipped-paid-orders",
+    name: "Remind unshipped paid orders after 2 days",
+    description:
+      "When an order is paid, wait up to two days for it to be fulfilled; if it has not shipped by then, email the customer that it is on its way. An order fulfilled in time gets no email, and the email goes out the moment the two days are up.",
+    outline: ["Order paid", "Wait up to 2 days for Order fulfilled", "Send email"],
+    graph: chain([
+      { id: "trigger", type: "auto.trigger.order_paid" },
+      {
+        id: "fulfilled",
+        type: "auto.control.wait_for_event",
+        params: { event: "order.fulfilled", match: { kind: "same_record" }, timeoutHours: 48 },
+      },
+      {
+        id: "email",
+        from: "timed_out",
+        type: "auto.action.send_email",
+        params: {
+          to: "{entity.email}",
+          subject: "Your order {entity.number} is on its way soon",
+          body: "Thanks for your order {entity.number}. It is taking us a little longer than usual to send it: we will email you as soon as it ships.",
+        },
+      },
+    ]),
+  },
 ];
 
 export function findTemplate(id: string): AutomationTemplate | undefined {
