@@ -2,9 +2,11 @@ import { ApprovalStep } from "@/components/approvals/approval-step";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/identity/roles";
 import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
+import { EVENT_WAIT_NODE_TYPE, eventWaitFromStep } from "@/lib/automations/waits/event-wait-info";
 import type { RunStep, RunWait } from "@/lib/automations/runs/detail";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";
+import { EventWaitStep } from "./event-wait-step";
 import { JsonBlock } from "./json-block";
 import { StepStatusBadge } from "./run-status";
 import { ClockTime } from "./waiting-line";
@@ -99,7 +101,9 @@ function StepItem({
         </span>
       </div>
       {step.nodeType === APPROVAL_NODE_TYPE && <ApprovalStep step={step} wait={wait} role={role} />}
-      {step.reason && !note && (
+      {step.nodeType === EVENT_WAIT_NODE_TYPE && <EventWaitStep step={step} />}
+      {/* A wait for an event says what came in its own words, above; its reason names the event's type. */}
+      {step.reason && !note && !(step.nodeType === EVENT_WAIT_NODE_TYPE && eventWaitFromStep(step)) && (
         <p className="mt-2 text-sm text-zinc-700">
           <span className="font-medium">{step.status === "skipped" ? "Why skipped: " : "Note: "}</span>
           {step.reason}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { eventWaitFromStep, matchWords, timedOutText } from "./event-wait-info";
+
+const waiting = {
+  resumeAt: "2026-12-05T14:00:00.000Z",
+  waitingFor: "order.fulfilled",
+  match: { kind: "same_record" },
+  timeoutHours: 72,
+};
+
+describe("a wait for an event in the run history", () => {
+  it("while it waits: the event by name and when it times out", () => {
+    expect(eventWaitFromStep({ status: "waiting", output: waiting })).toEqual({
+      state: "waiting",
+      eventName: "Order fulfilled",
+      matchText: "",
+      limit: "3 days",
+      timesOutAt: "2026-12-05T14:00:00.000Z",
+      receivedAt: null,
+    });
+  });
+
+  it("once the event came: when it happened", () => {
+    const event = {
+      id: "e1",
+      type: "order.fulfilled",
+      domain: "order",
+      entityId: "o1",
+      payload: {},
+      occurredAt: "2026-12-03T14:05:00.000Z",
+    };
+    expect(eventWaitFromStep({ status: "success", output: { ...waiting, event } })).toMatchObject({
+      state: "received",
+      eventName: "Order fulfilled",
+      receivedAt: "2026-12-03T14:05:00.000Z",
+      timesOutAt: null,
+    });
+  });
+
+  it("timed out: no event, and says within how long", () => {
+    const info = eventWaitFromStep({ status: "success", output: waiting })!;
+    expect(info.state).toBe("timed_out");
+    expect(timedOutText(info)).toBe("Timed out: Order fulfilled did not come within 3 days.");
+  });
+
+  it("a field match reads as words; a step that never waited says nothing", () => {
+    expect(matchWords({ kind: "field", path: "payload.body.email", value: "ada@example.com" })).toBe(
+      " where payload.body.email is ada@example.com",
+    );
+    expect(matchWords({ kind: "same_record" })).toBe("");
+    expect(eventWaitFromStep({ status: "failed", output: null })).toBeNull();
+    expect(eventWaitFromStep({ status: "skipped", output: waiting })).toBeNull();
+  });
+});

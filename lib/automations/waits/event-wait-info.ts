@@ -1,0 +1,79 @@
+import { eventLabel } from "@/lib/automations/nodes/timing/event-types";
+import { describeHours } from "@/lib/automations/nodes/timing/wait-for-event";
+
+// Pure and browser-safe: what a wait for an event says, from its step's output.
+
+export const EVENT_WAIT_NODE_TYPE = "auto.control.wait_for_event";
+
+/**
+ * A wait for an event as the run history tells it. The engine records on its step, while it
+ * waits, `{ resumeAt, waitingFor, match, timeoutHours }`; when the event came, the step is
+ * completed with `event: { id, type, domain, entityId, payload, occurredAt }` merged in; when it
+ * timed out (or someone chose "Resume now"), without `event`.
+ */
+export interface EventWaitInfo {
+  state: "waiting" | "received" | "timed_out";
+  /** "Order fulfilled": the event waited for, by name. */
+  eventName: string;
+  /** " where payload.body.email is ada@example.com" for a field match; "" for the same record. */
+  matchText: string;
+  /** "3 days", or null when the output does not say. */
+  limit: string | null;
+  /** When it times out (ISO), while it waits. */
+  timesOutAt: string | null;
+  /** When the event that woke it happened (ISO), once received. */
+  receivedAt: string | null;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** The match as words: nothing for the same record, "where <path> is <value>" for a field. */
+export function matchWords(match: unknown): string {
+  const m = record(match);
+  if (m.kind !== "field" || typeof m.path !== "string") return "";
+  const value = typeof m.value === "string" ? m.value : typeof m.equals === "string" ? m.equals : "";
+  return value ? ` where ${m.path} is ${value}` : ` where ${m.path} matches`;
+}
+
+/**
+ * What a step of a wait for an event says, or null for a step that never waited (failed before
+ * it could, or skipped).
+ */
+export function eventWaitFromStep(step: { status: string; output: unknown }): EventWaitInfo | null {
+  const output = record(step.output);
+  const event = record(output.event);
+  const waitingFor =
+    typeof output.waitingFor === "string"
+      ? output.waitingFor
+      : typeof event.type === "string"
+        ? event.type
+        : "";
+  if (!waitingFor) return null;
+  const state =
+    step.status === "waiting"
+      ? "waiting"
+      : typeof event.type === "string"
+        ? "received"
+        : step.status === "success"
+          ? "timed_out"
+          : null;
+  if (state === null) return null;
+  const hours = typeof output.timeoutHours === "number" ? output.timeoutHours : null;
+  return {
+    state,
+    eventName: eventLabel(waitingFor),
+    matchText: matchWords(output.match),
+    limit: hours !== null && hours > 0 ? describeHours(hours) : null,
+    timesOutAt: state === "waiting" && typeof output.resumeAt === "string" ? output.resumeAt : null,
+    receivedAt: state === "received" && typeof event.occurredAt === "string" ? event.occurredAt : null,
+  };
+}
+
+/** "Timed out: Order fulfilled did not come within 3 days." */
+export function timedOutText(info: Pick<EventWaitInfo, "eventName" | "limit">): string {
+  return `Timed out: ${info.eventName} did not come${info.limit ? ` within ${info.limit}` : " in time"}.`;
+}
