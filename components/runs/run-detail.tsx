@@ -17,6 +17,7 @@ import { fetchJson, POLL_MS } from "./fetch-json";
 import { LiveStatus } from "./live-status";
 import { parseSubActionId } from "@/lib/automations/engine/sub-action";
 import { isRerunnable } from "@/lib/automations/runs/rerunnable";
+import { waitingForEvent } from "@/lib/automations/waits/event-wait-info";
 import { RerunButton } from "./rerun-button";
 import { RunPath } from "./run-path";
 import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "./run-status";
@@ -41,6 +42,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
   const asking = run.awaitingApproval
     ? run.waits.find((wait) => wait.approval?.state === "pending")?.approval
     : undefined;
+  const listening = run.status === "waiting" && !asking ? waitingForEvent(run) : null;
   return (
     <>
       <PageHeader
@@ -70,6 +72,12 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
               <>
                 {" · "}
                 Waiting for a decision: {asking.title} · <TimesOutIn value={asking.timesOutAt} />
+              </>
+            ) : listening?.timesOutAt ? (
+              <>
+                {" · "}
+                Waiting for {listening.eventName}
+                {listening.matchText} · <TimesOutIn value={listening.timesOutAt} brief />
               </>
             ) : (
               run.status === "waiting" &&

@@ -145,4 +145,5 @@ export const WAIT_KIND_LABELS: Record<string, string> = {
   approval: "Approval",
   retry: "Retry",
   later: "Later step",
+  event: "Wait for event",
 };

@@ -74,7 +74,7 @@ export function RunWaits({
               )}
             </TD>
             <TD className="text-zinc-600">
-              {wait.status === "pending" && wait.kind === "approval" ? (
+              {(wait.status === "pending" && wait.kind === "approval") || wait.kind === "event" ? (
                 <TimesOutIn value={wait.resumeAt} brief />
               ) : wait.status === "pending" ? (
                 <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} />

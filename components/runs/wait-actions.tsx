@@ -13,8 +13,9 @@ import { resumeNowWarning, type WaitFate } from "@/lib/automations/waits/fate-te
  * Resume now and Cancel for one pending wait (editors and admins: pages leave it out for viewers,
  * and the actions refuse them anyway). Afterwards every live query refetches and server-rendered
  * lists refresh, so the run's new status shows without a reload. On an approval, resuming now
- * means deciding it as timed out, and the button says so. On a wait the wake table will cancel
- * (the automation paused, or edited with policy `cancel`), Resume now asks first and says so.
+ * means deciding it as timed out, and the button says so; on a wait for an event it means no longer
+ * waiting for it, and Resume now asks first. On a wait the wake table will cancel (the automation
+ * paused, or edited with policy `cancel`), Resume now asks first and says so.
  */
 export function WaitActions({
   waitId,
@@ -30,6 +31,7 @@ export function WaitActions({
   fate?: WaitFate | null;
 }) {
   const approval = waitKind === "approval";
+  const forEvent = waitKind === "event";
   const resumeLabel = approval ? "Decide as timed out now" : "Resume now";
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -50,7 +52,7 @@ export function WaitActions({
               ? "Wait cancelled."
               : fate && !fate.continues
                 ? "Cancelling the run…"
-                : approval
+                : approval || forEvent
                   ? "Timing out now…"
                   : "Resuming now…",
         });
@@ -75,6 +77,18 @@ export function WaitActions({
             Nobody approves or rejects it: the run follows &lsquo;Timed out&rsquo; now, as if its time had run
             out. The run history records that you decided this.
           </p>
+        </ConfirmButton>
+      ) : forEvent && (!fate || fate.continues) ? (
+        <ConfirmButton
+          label={resumeLabel}
+          ariaLabel={`${resumeLabel}: ${label}`}
+          title="Stop waiting for the event?"
+          confirmLabel="Stop waiting"
+          dismissLabel="Keep waiting"
+          pending={pending}
+          onConfirm={() => run("resume")}
+        >
+          <p>The run takes the &lsquo;Timed out&rsquo; path now.</p>
         </ConfirmButton>
       ) : fate && !fate.continues ? (
         <ConfirmButton

@@ -58,8 +58,9 @@ export function WaitingList({
       {items.length === 0 && !paged ? (
         <EmptyState title="Nothing is waiting">
           <p>
-            When a run reaches a Wait step, an approval or a later step, it parks here until its time comes.
-            You can resume one early or cancel it; nothing is lost while it waits.
+            When a run reaches a Wait step, a wait for an event, an approval or a later step, it parks here
+            until its time (or its event) comes. You can resume one early or cancel it; nothing is lost while
+            it waits.
           </p>
         </EmptyState>
       ) : (
@@ -83,7 +84,7 @@ export function WaitingList({
               {items.map((wait) => (
                 <TR key={wait.id} data-testid="waiting-row">
                   <TD className="text-zinc-700">
-                    {wait.kind === "approval" ? (
+                    {wait.kind === "approval" || wait.kind === "event" ? (
                       <TimesOutIn value={wait.resumeAt} brief />
                     ) : (
                       <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} stacked />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventWaitFromStep, matchWords, timedOutText } from "./event-wait-info";
+import { eventWaitFromStep, matchWords, timedOutText, waitingForEvent } from "./event-wait-info";
 
 const waiting = {
   resumeAt: "2026-12-05T14:00:00.000Z",
@@ -50,5 +50,17 @@ describe("a wait for an event in the run history", () => {
     expect(matchWords({ kind: "same_record" })).toBe("");
     expect(eventWaitFromStep({ status: "failed", output: null })).toBeNull();
     expect(eventWaitFromStep({ status: "skipped", output: waiting })).toBeNull();
+  });
+});
+
+describe("what a waiting run waits for, in its page's header", () => {
+  it("is the waiting step's event when the run's next wait is one", () => {
+    const steps = [
+      { nodeType: "auto.trigger.order_paid", status: "success", output: null },
+      { nodeType: "auto.control.wait_for_event", status: "waiting", output: waiting },
+    ];
+    expect(waitingForEvent({ nextWait: { kind: "event" }, steps })?.eventName).toBe("Order fulfilled");
+    expect(waitingForEvent({ nextWait: { kind: "delay" }, steps })).toBeNull();
+    expect(waitingForEvent({ nextWait: null, steps })).toBeNull();
   });
 });

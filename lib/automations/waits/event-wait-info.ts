@@ -77,3 +77,20 @@ export function eventWaitFromStep(step: { status: string; output: unknown }): Ev
 export function timedOutText(info: Pick<EventWaitInfo, "eventName" | "limit">): string {
   return `Timed out: ${info.eventName} did not come${info.limit ? ` within ${info.limit}` : " in time"}.`;
 }
+
+/**
+ * What a waiting run waits for when its earliest pending wait is a wait for an event (the run
+ * page's header): that step's words, or null.
+ */
+export function waitingForEvent(run: {
+  nextWait: { kind: string } | null;
+  steps: readonly { nodeType: string; status: string; output: unknown }[];
+}): EventWaitInfo | null {
+  if (run.nextWait?.kind !== "event") return null;
+  for (const step of run.steps) {
+    if (step.nodeType !== EVENT_WAIT_NODE_TYPE || step.status !== "waiting") continue;
+    const info = eventWaitFromStep(step);
+    if (info) return info;
+  }
+  return null;
+}
