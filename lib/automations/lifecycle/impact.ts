@@ -46,9 +46,10 @@ export async function impactOf(
   });
   const keeping = groups.filter((g) => g.keeps);
   const changing = groups.filter((g) => !g.keeps);
+  const events = byNode.some((w) => w.kind === "event");
   const then =
     action === "pause"
-      ? "any that come due while the automation is paused will be cancelled; those due after you activate it again continue."
+      ? `any that come due${events ? " (or whose event comes)" : ""} while the automation is paused will be cancelled; those due after you activate it again continue.`
       : action === "archive"
         ? `${waitingRuns === 1 ? "it" : "they"} will be cancelled when ${waitingRuns === 1 ? "it wakes" : "they wake"}.`
         : POLICY_SENTENCES[target.policy];
@@ -63,8 +64,11 @@ export async function impactOf(
   return { waitingRuns, policy: target.policy, message: sentences.join(" ") };
 }
 
-/** "1 run is waiting at 'Wait 2 days', 2 runs await approval at 'Approve refund'", counts merged by label. */
-function whereWaiting(groups: { label: string; kind: string; count: number }[]): string {
+/**
+ * "1 run is waiting at 'Wait 2 days', 2 runs await approval at 'Approve refund', 1 run is waiting
+ * for an event at 'Wait up to 3 days for Order fulfilled'", counts merged by label.
+ */
+export function whereWaiting(groups: { label: string; kind: string; count: number }[]): string {
   const merged = new Map<string, { label: string; kind: string; count: number }>();
   for (const g of groups) {
     const key = `${g.kind}:${g.label}`;
@@ -77,6 +81,7 @@ function whereWaiting(groups: { label: string; kind: string; count: number }[]):
       const runs = count === 1 ? "1 run" : `${count} runs`;
       if (kind === "approval") return `${runs} ${count === 1 ? "awaits" : "await"} approval at '${label}'`;
       if (kind === "retry") return `${runs} ${count === 1 ? "is" : "are"} waiting to retry '${label}'`;
+      if (kind === "event") return `${runs} ${count === 1 ? "is" : "are"} waiting for an event at '${label}'`;
       return `${runs} ${count === 1 ? "is" : "are"} waiting at '${label}'`;
     })
     .join(", ");

@@ -26,6 +26,27 @@ describe("the sentences", () => {
       );
   });
 
+  test("paused, waiting for an event: its event may come sooner than its time limit", () => {
+    const fate = fateOf(
+      { go: false, reason: WAKE_REASONS.paused },
+      paused,
+      { ...wait, kind: "event" },
+      {
+        timeZone: "Europe/Paris",
+        now,
+      },
+    );
+    expect(fate).toEqual({
+      continues: false,
+      reason:
+        "Will be cancelled when it wakes: the automation is paused — turn it back on before its event comes (at the latest 2 Dec 15:00, when it times out) to keep it.",
+    });
+    if (!fate.continues)
+      expect(resumeNowWarning(fate)).toBe(
+        "This run will be cancelled, not resumed: the automation is paused.",
+      );
+  });
+
   test("paused and already due: no deadline to meet", () => {
     expect(
       fateOf({ go: false, reason: WAKE_REASONS.paused }, paused, wait, {

@@ -32,7 +32,8 @@ export function fateTime(at: Date, timeZone: string): string {
 export function fateOf(
   decision: Decision,
   automation: LiveAutomation,
-  wait: { automationVersion: number; resumeAt: Date },
+  /** `kind` "event": a wait for an event, which its event can wake before `resumeAt` (its time limit). */
+  wait: { automationVersion: number; resumeAt: Date; kind?: string },
   context: { timeZone: string; now: Date },
 ): WaitFate {
   if (decision.go) {
@@ -54,9 +55,11 @@ export function fateOf(
       return {
         continues: false,
         reason:
-          wait.resumeAt.getTime() > context.now.getTime()
-            ? `${DOOMED} the automation is paused — turn it back on before ${fateTime(wait.resumeAt, context.timeZone)} to keep it.`
-            : `${DOOMED} the automation is paused.`,
+          wait.resumeAt.getTime() <= context.now.getTime()
+            ? `${DOOMED} the automation is paused.`
+            : wait.kind === "event"
+              ? `${DOOMED} the automation is paused — turn it back on before its event comes (at the latest ${fateTime(wait.resumeAt, context.timeZone)}, when it times out) to keep it.`
+              : `${DOOMED} the automation is paused — turn it back on before ${fateTime(wait.resumeAt, context.timeZone)} to keep it.`,
       };
     case WAKE_REASONS.archived:
       return { continues: false, reason: `${DOOMED} the automation is archived.` };
