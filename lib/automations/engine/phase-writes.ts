@@ -163,7 +163,11 @@ export async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<string[]>
       finishedAt: null,
     })),
     writes.waits.map(({ leg, step, kind, resumeAt, match }) =>
-      waitOf(leg.ctx, step, { kind, resumeAt, ...(match ? { matchEvent: match.event, matchKey: match.key } : {}) }),
+      waitOf(leg.ctx, step, {
+        kind,
+        resumeAt,
+        ...(match ? { matchEvent: match.event, matchKey: match.key } : {}),
+      }),
     ),
   );
   const asked = new Map(

@@ -146,7 +146,11 @@ interface EarlierSteps {
 async function earlierSteps(legs: ClaimedLeg[]): Promise<Map<string, EarlierSteps>> {
   if (legs.length === 0) return new Map();
   const keys = legs.map((claim) => ({ r: claim.runId, l: claim.leg }));
-  const rows = await getDb().execute<{ run_id: string; node_id: string; output: Record<string, unknown> | null }>(sql`
+  const rows = await getDb().execute<{
+    run_id: string;
+    node_id: string;
+    output: Record<string, unknown> | null;
+  }>(sql`
     select s.run_id, s.node_id, case when s.status = 'success' then s.output end as output
     from json_to_recordset(${JSON.stringify(keys)}::json) as v(r uuid, l int)
     join automation_run_steps s on s.run_id = v.r and s.leg < v.l
@@ -226,7 +230,8 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     // condition of the leg is decided.
     const earlier = before.get(claim.runId);
     Object.assign(ctx.steps, earlier?.outputs);
-    if (claim.wokenEvent) ctx.steps[claim.startNodeId] = { ...ctx.steps[claim.startNodeId], event: claim.wokenEvent };
+    if (claim.wokenEvent)
+      ctx.steps[claim.startNodeId] = { ...ctx.steps[claim.startNodeId], event: claim.wokenEvent };
     let plan;
     try {
       const followUp = followUps.get(claimKey(claim));
@@ -250,7 +255,12 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     }
     if (decision.version.version !== claim.automationVersion)
       moved.push({ id: claim.runId, version: decision.version.version });
-    const leg = startingLeg(ctx, decision.version.graph, plan, claim.wait ? openingOf(claim, decision.note) : null);
+    const leg = startingLeg(
+      ctx,
+      decision.version.graph,
+      plan,
+      claim.wait ? openingOf(claim, decision.note) : null,
+    );
     legs.push(leg);
     claimOf.set(leg, claim);
   }
