@@ -3,10 +3,11 @@ import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { RunWait } from "@/lib/automations/runs/detail";
+import { eventLabel } from "@/lib/automations/nodes/timing/event-types";
 import { ResumesIn } from "./resumes-in";
 import { WAIT_KIND_LABELS, WaitStatusBadge } from "./run-status";
 import { WaitActions } from "./wait-actions";
-import { WaitFateLine } from "./waiting-line";
+import { ClockTime, WaitFateLine } from "./waiting-line";
 
 /**
  * The waits of one run: step and kind (and for an approval what it asks), status and why it ended,
@@ -66,7 +67,11 @@ export function RunWaits({
               ) : (
                 <>
                   <WaitStatusBadge status={wait.status} />
-                  {wait.reason && <span className="mt-1 block text-xs text-zinc-600">{wait.reason}</span>}
+                  {wait.kind === "event" ? (
+                    <EventOutcome wait={wait} />
+                  ) : (
+                    wait.reason && <span className="mt-1 block text-xs text-zinc-600">{wait.reason}</span>
+                  )}
                 </>
               )}
               {wait.status === "pending" && wait.fate && !wait.fate.continues && (
@@ -74,7 +79,9 @@ export function RunWaits({
               )}
             </TD>
             <TD className="text-zinc-600">
-              {(wait.status === "pending" && wait.kind === "approval") || wait.kind === "event" ? (
+              {wait.status === "pending" &&
+              (wait.kind === "approval" || wait.kind === "event") &&
+              !wait.received ? (
                 <TimesOutIn value={wait.resumeAt} brief />
               ) : wait.status === "pending" ? (
                 <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} />
@@ -94,4 +101,32 @@ export function RunWaits({
       </TBody>
     </Table>
   );
+}
+
+/**
+ * Under a wait for an event's status: what it waits for; "Received Order fulfilled at 14:05" once
+ * its event came; "Timed out" when it resumed without one. A cancelled one keeps its reason.
+ */
+function EventOutcome({ wait }: { wait: RunWait }) {
+  const name = wait.waitingFor ? eventLabel(wait.waitingFor) : "the event";
+  const line = "mt-1 block text-xs text-zinc-600";
+  if (wait.received)
+    return (
+      <span className={line} data-testid="event-outcome">
+        Received {eventLabel(wait.received.type)} at <ClockTime value={wait.received.occurredAt} />
+      </span>
+    );
+  if (wait.status === "pending")
+    return (
+      <span className={line} data-testid="event-outcome">
+        Waiting for {name}
+      </span>
+    );
+  if (wait.status === "resumed")
+    return (
+      <span className={line} data-testid="event-outcome">
+        Timed out: {name} did not come in time
+      </span>
+    );
+  return wait.reason ? <span className={line}>{wait.reason}</span> : null;
 }

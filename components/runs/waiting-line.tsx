@@ -5,12 +5,14 @@ import { minuteSnapshot, readClock, serverMinuteSnapshot, subscribeToMinute } fr
 import { exactTitle } from "@/components/ui/format";
 import { useShopTimeZone } from "@/components/ui/shop-time";
 import type { RunSummary } from "@/lib/automations/runs/summary";
+import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { ResumesIn } from "./resumes-in";
 import { clockTime, retryingText } from "./retrying";
 
 /**
  * The line under a waiting run's status: "Retrying — attempt 2 of 3 at 14:05" when its earliest
- * pending wait is a retry, else "Resumes in 2 hours" — or, when the wake table will cancel it as
+ * pending wait is a retry, "Waiting for an event · Times out in 3 days" when it is a wait for an
+ * event, else "Resumes in 2 hours" — or, when the wake table will cancel it as
  * things stand, why and what to do, in a warning tone. Nothing for a run that is not waiting.
  */
 export function WaitingLine({
@@ -29,6 +31,12 @@ export function WaitingLine({
   if (run.status !== "waiting" || !run.resumeAt) return null;
   if (run.fate && !run.fate.continues)
     return <WaitFateLine reason={run.fate.reason} className={doomedClassName} />;
+  if (run.nextWait?.kind === "event")
+    return (
+      <span className={className} data-testid="waiting-for-event">
+        Waiting for an event · <TimesOutIn value={run.resumeAt} brief />
+      </span>
+    );
   if (run.nextWait?.kind === "retry") {
     return <RetryingAt value={run.resumeAt} retry={run.nextWait.retry} className={className} />;
   }

@@ -6,6 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalAsk } from "@/lib/automations/waits/approval-reads";
+import { waitingSentence } from "@/lib/automations/waits/event-wait-info";
 import type { WaitingItem } from "@/lib/automations/waits/view";
 import { shortRunId } from "@/lib/automations/runs/short-id";
 import { EntityLink } from "./entity-link";
@@ -84,7 +85,7 @@ export function WaitingList({
               {items.map((wait) => (
                 <TR key={wait.id} data-testid="waiting-row">
                   <TD className="text-zinc-700">
-                    {wait.kind === "approval" || wait.kind === "event" ? (
+                    {(wait.kind === "approval" || wait.kind === "event") && !wait.received ? (
                       <TimesOutIn value={wait.resumeAt} brief />
                     ) : (
                       <ResumesIn value={wait.resumeAt} doomed={wait.fate?.continues === false} stacked />
@@ -113,6 +114,11 @@ export function WaitingList({
                     <span className="block text-xs text-zinc-500" data-testid="wait-kind">
                       {WAIT_KIND_LABELS[wait.kind] ?? wait.kind}
                     </span>
+                    {waitingSentence(wait) && (
+                      <span className="block text-xs break-words text-zinc-700" data-testid="waiting-for">
+                        {waitingSentence(wait)}
+                      </span>
+                    )}
                     {wait.step && <span className="block text-xs text-zinc-500">step “{wait.step}”</span>}
                     {approvals[wait.id] && (
                       <span className="block text-xs break-words text-zinc-600">

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { eventWaitFromStep, matchWords, timedOutText, waitingForEvent } from "./event-wait-info";
+import {
+  eventWaitFromStep,
+  matchWords,
+  timedOutText,
+  waitingForEvent,
+  waitingSentence,
+} from "./event-wait-info";
 
 const waiting = {
   resumeAt: "2026-12-05T14:00:00.000Z",
@@ -62,5 +68,22 @@ describe("what a waiting run waits for, in its page's header", () => {
     expect(waitingForEvent({ nextWait: { kind: "event" }, steps })?.eventName).toBe("Order fulfilled");
     expect(waitingForEvent({ nextWait: { kind: "delay" }, steps })).toBeNull();
     expect(waitingForEvent({ nextWait: null, steps })).toBeNull();
+  });
+});
+
+describe("a wait for an event in the Waiting list", () => {
+  const wait = {
+    kind: "event",
+    waitingFor: "order.fulfilled",
+    received: null,
+    entityLabel: "Order #1022 · €65.00 · ada@example.com",
+  };
+  it("says what it waits for, on which record; then that it came", () => {
+    expect(waitingSentence(wait)).toBe("Waiting for Order fulfilled on Order #1022");
+    expect(waitingSentence({ ...wait, entityLabel: null })).toBe("Waiting for Order fulfilled");
+    expect(waitingSentence({ ...wait, received: { type: "order.fulfilled" } })).toBe(
+      "Received Order fulfilled",
+    );
+    expect(waitingSentence({ ...wait, kind: "delay" })).toBeNull();
   });
 });

@@ -94,3 +94,21 @@ export function waitingForEvent(run: {
   }
   return null;
 }
+
+/**
+ * A pending wait for an event in the Waiting list: "Waiting for Order fulfilled on Order #1022",
+ * or, once its event came and the run is about to carry on, "Received Order fulfilled". Null for
+ * another kind of wait.
+ */
+export function waitingSentence(wait: {
+  kind: string;
+  waitingFor: string | null;
+  received: { type: string } | null;
+  entityLabel: string | null;
+}): string | null {
+  if (wait.kind !== "event" || !wait.waitingFor) return null;
+  if (wait.received) return `Received ${eventLabel(wait.received.type)}`;
+  // The record's name, without the total and email the list shows in its own column.
+  const record = wait.entityLabel?.split(" · ")[0];
+  return `Waiting for ${eventLabel(wait.waitingFor)}${record ? ` on ${record}` : ""}`;
+}

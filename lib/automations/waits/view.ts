@@ -17,6 +17,10 @@ export interface WaitView {
   key: string | null;
   step: string | null;
   then: unknown;
+  /** A wait for an event: the event type it waits for (`order.fulfilled`); null for other kinds. */
+  waitingFor: string | null;
+  /** A wait for an event that came: its type and when it happened; null until then and for other kinds. */
+  received: { type: string; occurredAt: string } | null;
   createdAt: string;
   resolvedAt: string | null;
 }
@@ -36,6 +40,8 @@ export function waitView(w: WaitRow): WaitView {
     key: w.key,
     step: w.kind === "later" ? String(w.event.payload.step ?? "") : null,
     then: w.kind === "later" ? (w.event.payload.then ?? null) : null,
+    waitingFor: w.kind === "event" ? w.matchEvent : null,
+    received: w.wokenEvent ? { type: w.wokenEvent.type, occurredAt: w.wokenEvent.occurredAt } : null,
     createdAt: w.createdAt.toISOString(),
     resolvedAt: w.resolvedAt?.toISOString() ?? null,
   };
