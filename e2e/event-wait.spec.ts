@@ -76,7 +76,8 @@ test("drawn from a blank canvas: a fulfilled order takes 'Received', another tim
     .getByRole("button", {
       name: /^Add a step after 'Wait up to 3 days for 'Order fulfilled'' \(Timed out\)$/,
     })
-    .click();
+    // By keyboard: the exits of a node low on the canvas can sit under the minimap.
+    .press("Enter");
   await palette.getByRole("button", { name: "Send email" }).click();
   await config
     .locator('[data-param="subject"]')
@@ -89,7 +90,24 @@ test("drawn from a blank canvas: a fulfilled order takes 'Received', another tim
     .first()
     .fill("Thanks for waiting: it ships soon.");
   await expect(page.locator(".react-flow__edge")).toHaveCount(2);
-  await expect(page.locator(".react-flow__edge").filter({ hasText: "Timed out" })).toHaveCount(1);
+  // The wait's exits read in words on the canvas; the email hangs from 'Timed out'.
+  const waitNode = canvasNode(page, "Wait up to 3 days for 'Order fulfilled'");
+  await expect(waitNode).toContainText("Received");
+  await expect(waitNode).toContainText("Timed out");
+  // Saved as drawn: the wait's only connection leaves by 'timed_out', to the email.
+  await expect
+    .poll(async () => {
+      const draft = await page.request.get(`/api/v1/automations/${automationId}`);
+      const { draftGraph } = (await draft.json()) as {
+        draftGraph: {
+          nodes: { id: string; type: string }[];
+          edges: { source: string; sourceHandle: string }[];
+        };
+      };
+      const wait = draftGraph.nodes.find((n) => n.type === "auto.control.wait_for_event");
+      return draftGraph.edges.filter((e) => e.source === wait?.id).map((e) => e.sourceHandle);
+    })
+    .toEqual(["timed_out"]);
 
   await page.getByRole("tab", { name: /Issues/ }).click();
   await expect(page.getByText("Ready to publish")).toBeVisible();
@@ -139,14 +157,18 @@ test("drawn from a blank canvas: a fulfilled order takes 'Received', another tim
   const received = page.getByTestId("event-wait-step");
   await expect(received).toHaveAttribute("data-state", "received");
   await expect(received).toContainText(/^Received Order fulfilled at \d{2}:\d{2}/);
-  await expect(page.getByTestId("run-step").filter({ hasText: "Send email" })).toHaveCount(0);
+  await expect(
+    page.getByTestId("run-step").filter({ hasText: "Email e2e_ev_shipped@example.com" }),
+  ).toHaveCount(0);
   await expect(page.getByTestId("event-outcome")).toContainText("Received Order fulfilled at");
 
   await page.goto(`/runs/${runs.get("e2e_ev_late")!.id}`);
   const timedOut = page.getByTestId("event-wait-step");
   await expect(timedOut).toHaveAttribute("data-state", "timed_out");
   await expect(timedOut).toContainText("Timed out: Order fulfilled did not come within 3 days.");
-  await expect(page.getByRole("region", { name: "After the wait" })).toContainText("Send email");
+  await expect(page.getByRole("region", { name: "After the wait" })).toContainText(
+    "Email e2e_ev_late@example.com: 'Your order #e2e_ev_late is on its way soon'",
+  );
   await expect(page.getByTestId("event-outcome")).toHaveText(
     "Timed out: Order fulfilled did not come in time",
   );
