@@ -6,8 +6,9 @@
  * them (run, waiting step, wait row with its match key, delayed job). Then, with the real worker:
  *
  * - **ingest without and with the waits**: `order.fulfilled` events about orders nobody waits
- *   for, sent through the API's path (`ingestEvent`, 16 in flight), before the waits are parked and
- *   after; each event looks its key up in the waits' match index. Target: the two rates within 10 %.
+ *   for, sent through the API's path (`ingestEvent`, 16 in flight), in rounds that take turns
+ *   without and with the waits (hidden between by their status); each event looks its key up in
+ *   the waits' match index. The medians of each side; target: within 10 %.
  * - **wake**: 1,000 (BENCH_MATCHING) `order.fulfilled` events about waiting orders, 200 a second
  *   (BENCH_RATE), one at a time as live traffic comes; from each event's recording to its run
  *   settled (tagged), p50/p99. Target: p99 ≤ 150 ms.
@@ -28,6 +29,8 @@ const MATCHING = Number(process.env.BENCH_MATCHING ?? 1_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const NON_MATCHING = Number(process.env.BENCH_NON_MATCHING ?? 4_000);
 const IN_FLIGHT = 16;
+/** Rounds of non-matching events on each side (without, with the waits), taking turns. */
+const ROUNDS = 3;
 
 /** Orders `prefix1..prefixN`, pending, in one statement. */
 async function insertOrders(tenantId: string, prefix: string, n: number) {
@@ -55,6 +58,41 @@ async function ingestRate(tenantId: string, prefix: string, n: number, round: st
     }),
   );
   return n / ((performance.now() - started) / 1000);
+}
+
+/** WAITING runs parked at the wait on orders o1..oN, as the pause path leaves them, with their jobs. */
+async function parkWaits(tenantId: string, automationId: string, timeout: string) {
+  await getDb().execute(sql`
+    with runs as (
+      insert into automation_runs (tenant_id, automation_id, automation_version, status, event_id, trigger_node_id,
+        event, domain, entity_id, legs, started_at, resume_at)
+      select ${tenantId}, ${automationId}, 1, 'waiting', 'paid' || g, 't',
+        jsonb_build_object('id', 'paid' || g, 'type', 'order.paid', 'domain', 'order', 'entityId', 'o' || g,
+          'entityStatus', 'paid', 'payload', '{}'::jsonb, 'occurredAt', now()),
+        'order', 'o' || g, 1, now(), ${timeout}::timestamptz
+      from generate_series(1, ${WAITING}) g
+      returning id, tenant_id, event, entity_id
+    ), steps as (
+      insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position, output)
+      select tenant_id, id, 'w', 'auto.control.wait_for_event', 'wait', 'waiting', 1, 1,
+        jsonb_build_object('waitingFor', 'order.fulfilled', 'match', jsonb_build_object('kind', 'same_record'))
+      from runs
+      returning id, run_id
+    )
+    insert into automation_run_waits (tenant_id, run_id, automation_id, automation_version, node_id, node_type,
+      step_id, leg, event, kind, resume_at, match_event, match_key)
+    select r.tenant_id, r.id, ${automationId}, 1, 'w', 'auto.control.wait_for_event', s.id, 1, r.event, 'event',
+      ${timeout}::timestamptz, 'order.fulfilled', 'r:order:' || r.entity_id
+    from runs r join steps s on s.run_id = r.id`);
+  await getDb().execute(sql`
+    insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key)
+    select t.id, json_build_object('waitId', w.id), w.resume_at, 5, w.id::text
+    from automation_run_waits w join graphile_worker._private_tasks t on t.identifier = 'automation_resume'`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function benchEventWait(): Promise<void> {
@@ -87,45 +125,28 @@ export async function benchEventWait(): Promise<void> {
     await getDb().execute(sql`analyze`);
     const worker = await startWorker({ connectionString: db.url, crontab: false });
     try {
-      // Warm up the path (prepared statements, listeners), then measure with no waits at all.
-      await ingestRate(tenant.id, "q", 500, "warm");
-      const withoutWaits = await ingestRate(tenant.id, "q", NON_MATCHING, "bare");
-
       const timeout = new Date(Date.now() + 72 * 3_600_000).toISOString();
-      await getDb().execute(sql`
-        with runs as (
-          insert into automation_runs (tenant_id, automation_id, automation_version, status, event_id, trigger_node_id,
-            event, domain, entity_id, legs, started_at, resume_at)
-          select ${tenant.id}, ${automation.id}, 1, 'waiting', 'paid' || g, 't',
-            jsonb_build_object('id', 'paid' || g, 'type', 'order.paid', 'domain', 'order', 'entityId', 'o' || g,
-              'entityStatus', 'paid', 'payload', '{}'::jsonb, 'occurredAt', now()),
-            'order', 'o' || g, 1, now(), ${timeout}::timestamptz
-          from generate_series(1, ${WAITING}) g
-          returning id, tenant_id, event, entity_id
-        ), steps as (
-          insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position, output)
-          select tenant_id, id, 'w', 'auto.control.wait_for_event', 'wait', 'waiting', 1, 1,
-            jsonb_build_object('waitingFor', 'order.fulfilled', 'match', jsonb_build_object('kind', 'same_record'))
-          from runs
-          returning id, run_id
-        )
-        insert into automation_run_waits (tenant_id, run_id, automation_id, automation_version, node_id, node_type,
-          step_id, leg, event, kind, resume_at, match_event, match_key)
-        select r.tenant_id, r.id, ${automation.id}, 1, 'w', 'auto.control.wait_for_event', s.id, 1, r.event, 'event',
-          ${timeout}::timestamptz, 'order.fulfilled', 'r:order:' || r.entity_id
-        from runs r join steps s on s.run_id = r.id`);
-      await getDb().execute(sql`
-        insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key)
-        select t.id, json_build_object('waitId', w.id), w.resume_at, 5, w.id::text
-        from automation_run_waits w join graphile_worker._private_tasks t on t.identifier = 'automation_resume'`);
-      await getDb().execute(sql`analyze`);
-      const withWaits = await ingestRate(tenant.id, "q", NON_MATCHING, "busy");
-      if (
-        (await count(
-          sql`select count(*)::int as n from automation_run_waits where woken_event is not null`,
-        )) > 0
-      )
-        throw new Error("An event about an order nobody waits for woke a wait.");
+      await parkWaits(tenant.id, automation.id, timeout);
+      // Warm up the path (prepared statements, listeners). Then rounds without and with the waits,
+      // taking turns (the waits hidden from the match index by their status in between), so that a
+      // growing events table or a busy moment of the machine weighs on both sides alike.
+      await ingestRate(tenant.id, "q", 500, "warm");
+      const rates: { without: number[]; with: number[] } = { without: [], with: [] };
+      for (let round = 0; round < ROUNDS * 2; round++) {
+        const pending = round % 2 === 1;
+        await getDb().execute(
+          sql`update automation_run_waits set status = ${pending ? "pending" : "cancelled"} where kind = 'event'`,
+        );
+        await getDb().execute(sql`vacuum analyze automation_run_waits`);
+        const rate = await ingestRate(tenant.id, "q", Math.round(NON_MATCHING / ROUNDS), `r${round}`);
+        (pending ? rates.with : rates.without).push(rate);
+      }
+      const withoutWaits = median(rates.without);
+      const withWaits = median(rates.with);
+      const woken = await count(
+        sql`select count(*)::int as n from automation_run_waits where woken_event is not null`,
+      );
+      if (woken > 0) throw new Error("An event about an order nobody waits for woke a wait.");
 
       // Live traffic: one matching event every 1/RATE s, each about another waiting order.
       const gap = 1000 / RATE;

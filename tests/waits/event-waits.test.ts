@@ -196,6 +196,25 @@ describe("waiting for an order to be fulfilled", () => {
     expect(done.automationVersion).toBe(2);
     expect(await tagsOf("ew-7")).toContain("got-order.fulfilled");
   });
+
+  test("a revert to the wait's own steps lets a woken run go on, even with the policy 'cancel'", async () => {
+    const revertedId = await publishFlow(shop.keys.editor, "Reverted later", paidThenFulfilled());
+    await payOrder("ew-8");
+    const run = await runInStatus((await runOf(revertedId, "ew-8")).id, ["waiting"]);
+    const changed = paidThenFulfilled();
+    changed.nodes = changed.nodes.map((n) =>
+      n.id === "got" ? { ...n, params: { tag: "v2-{steps.w.event.type}" } } : n,
+    );
+    await republish(shop.keys.editor, revertedId, changed, "cancel");
+    await republish(shop.keys.editor, revertedId, paidThenFulfilled(), "cancel");
+    await placeOrder(shop, "ew-8", { email: "ew-8@example.com", status: "fulfilled" });
+    await runInStatus(run.id, ["succeeded"]);
+    const steps = await stepsOf(run.id);
+    expect(steps.map((s) => s.nodeId)).toContain("got");
+    expect(steps.find((s) => s.nodeId === "w")!.reason).toContain(
+      "version 3 has the same steps as version 1",
+    );
+  });
 });
 
 describe("waiting for a customer's reply, told by a webhook", () => {
