@@ -109,6 +109,18 @@ test("drawn from a blank canvas: a fulfilled order takes 'Received', another tim
     })
     .toEqual(["timed_out"]);
 
+  // A dry run cannot know whether the order will be fulfilled: it says how long it would wait,
+  // for what, and follows 'Timed out' to the email, as after an approval.
+  await page.getByRole("tab", { name: "Dry run" }).click();
+  const dry = page.getByRole("tabpanel");
+  await dry.getByRole("searchbox").fill("1001");
+  await dry.getByRole("radio", { name: /#1001/ }).check();
+  await dry.getByRole("button", { name: "Run dry run" }).click();
+  await expect(dry).toContainText("Would wait up to 3 days for 'Order fulfilled' about the same record");
+  await expect(dry).toContainText("then follow 'Timed out'");
+  await expect(dry).toContainText("A dry run cannot know whether an event will come");
+  await expect(dry).toContainText("Subject: Your order #1001 is on its way soon");
+
   await page.getByRole("tab", { name: /Issues/ }).click();
   await expect(page.getByText("Ready to publish")).toBeVisible();
   await expect(page.getByText(/^Draft saved/)).toBeVisible();
