@@ -16,7 +16,7 @@ const STEPS = [
   {
     kind: "Wait",
     example: "Wait 3 days",
-    text: "Pauses for minutes, days or a person's approval, then carries on.",
+    text: "Pauses for minutes, days, a person's approval or something to happen, then carries on.",
     tone: "border-amber-300 bg-amber-50 text-amber-900",
   },
   {
