@@ -125,6 +125,17 @@ describe("NodeConfig", () => {
     expect(html).toMatch(/<option value="hours" selected="">Hours<\/option>/);
   });
 
+  it("Wait for event: the time limit's problem in days and hours, an unchosen event", () => {
+    const html = render("auto.control.wait_for_event", {
+      event: "",
+      match: { kind: "same_record" },
+      timeoutHours: 744,
+    });
+    expect(html).toContain("The time limit can be at most 30 days (720 hours).");
+    expect(html).toContain("Choose the event to wait for.");
+    expect(html).toContain("Choose an event…");
+  });
+
   it("Check a field: known fields, operators for a number, a number input", () => {
     const html = render("auto.condition.field", { path: "total", operator: "gt", value: 100 });
     expect(labels(html)).toEqual(expect.arrayContaining(["Field", "Operator", "Value"]));

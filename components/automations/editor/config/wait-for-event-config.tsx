@@ -12,6 +12,7 @@ import { withParam } from "./raw-values";
 import { TextField } from "./text-field";
 import {
   matchFieldErrors,
+  limitError,
   matchParam,
   offersSameRecord,
   readMatch,
@@ -40,7 +41,7 @@ export function WaitForEventConfig({
   const [match, setMatch] = useState(() => readMatch(params.match));
   const [limit, setLimit] = useState(() => splitHours(params.timeoutHours));
   const fieldErrors = match.kind === "field" ? matchFieldErrors(params.match) : {};
-  const limitError = errors.timeoutHours;
+  const limitProblem = limitError(errors.timeoutHours);
 
   function changeMatch(kind: MatchKind, path: string, equals: string) {
     setMatch({ kind, path, equals });
@@ -65,7 +66,7 @@ export function WaitForEventConfig({
       <FormError>{errors[""]}</FormError>
       <EventTypePicker
         value={event}
-        error={errors.event}
+        error={event ? errors.event : errors.event && "Choose the event to wait for."}
         disabled={disabled}
         onChange={(next) => onChange(withParam(params, "event", next))}
       />
@@ -132,8 +133,8 @@ export function WaitForEventConfig({
               step={1}
               value={limit.amount}
               disabled={disabled}
-              aria-invalid={limitError ? true : undefined}
-              aria-describedby={limitError ? `${id}-limit-error` : undefined}
+              aria-invalid={limitProblem ? true : undefined}
+              aria-describedby={limitProblem ? `${id}-limit-error` : undefined}
               onChange={(e) => changeLimit(e.target.value, limit.unit)}
             />
           </div>
@@ -152,7 +153,7 @@ export function WaitForEventConfig({
             </Select>
           </div>
         </div>
-        <FieldError id={`${id}-limit-error`}>{limitError}</FieldError>
+        <FieldError id={`${id}-limit-error`}>{limitProblem}</FieldError>
         <p className="mt-1.5 text-xs text-zinc-600">
           At most 30 days. If the event has not come by then, the run follows &lsquo;Timed out&rsquo;.
         </p>

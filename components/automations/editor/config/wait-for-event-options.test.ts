@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  limitError,
   matchFieldErrors,
   matchParam,
   offersSameRecord,
@@ -41,5 +42,12 @@ describe("the wait for event form's choices", () => {
     expect(toHours("3", "days")).toBe(72);
     expect(toHours("36", "hours")).toBe(36);
     expect(toHours("soon", "days")).toBe("soon");
+    expect(limitError("Timeout hours must be at most 720.")).toBe(
+      "The time limit can be at most 30 days (720 hours).",
+    );
+    expect(limitError("Timeout hours must be a whole number.")).toBe(
+      "The time limit must be a whole number of hours or days, at least 1 hour.",
+    );
+    expect(limitError(undefined)).toBeUndefined();
   });
 });

@@ -59,3 +59,11 @@ export function toHours(amount: string, unit: LimitUnit): number | string {
   const value = Number(trimmed);
   return unit === "days" ? value * 24 : value;
 }
+
+/** The schema's word on `timeoutHours`, in the form's terms (a time limit in hours or days). */
+export function limitError(error: string | undefined): string | undefined {
+  if (!error) return undefined;
+  return /at most/.test(error)
+    ? "The time limit can be at most 30 days (720 hours)."
+    : "The time limit must be a whole number of hours or days, at least 1 hour.";
+}
