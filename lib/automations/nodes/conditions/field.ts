@@ -279,6 +279,7 @@ export const fieldCondition = {
   defaultParams: () => ({ path: "", operator: "eq" as const, value: "" }),
   handles: { in: true, out: ["true", "false"] },
   summarise: describeFieldCondition,
+  outputs: () => [{ path: "result", label: "whether it was true" }],
   evaluate: (params, ctx) =>
     compareField(
       params.operator,
