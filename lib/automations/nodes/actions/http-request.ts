@@ -74,9 +74,9 @@ export const httpRequest = {
   // SPEC §2 "What a step hands on": a JSON answer of at most 256 KB parsed, anything else an excerpt.
   outputs: () => [
     { path: "status", label: "the answer's status code" },
-    { path: "headers.*", label: "a header of the answer (lower-case name)" },
+    { path: "headers.*", label: "a header of the answer" },
     { path: "body.*", label: "a field of the JSON answer" },
-    { path: "bodyExcerpt", label: "the start of an answer that is not JSON" },
-    { path: "durationMs", label: "how long the request took, in milliseconds" },
+    { path: "bodyExcerpt", label: "the start of a non-JSON answer" },
+    { path: "durationMs", label: "how long it took (ms)" },
   ],
 } satisfies NodeDefinition<typeof httpRequestParams>;
