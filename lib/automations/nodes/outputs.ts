@@ -64,8 +64,12 @@ function cutTo(value: Record<string, unknown> | unknown[], budget: number, path:
       continue;
     }
     const room = budget - used - head;
-    if (isContainer(member) && room >= EMPTY_BYTES) {
-      kept.push([key, cutTo(member, room, path ? `${path}.${key}` : key, cut)]);
+    if (isContainer(member) && room > EMPTY_BYTES) {
+      const before = cut.length;
+      const part = cutTo(member, room, path ? `${path}.${key}` : key, cut);
+      // An empty part says nothing: the member is cut whole (this container's mark covers it).
+      if (Object.keys(part).length > 0) kept.push([key, part]);
+      else cut.length = before;
     }
     cut.push(path ? `${path}.*` : "*");
     break;
