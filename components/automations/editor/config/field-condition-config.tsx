@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Input, Select } from "@/components/ui/form";
 import {
   fieldCondition,
@@ -202,6 +202,7 @@ export function FieldConditionConfig({
               disabled={disabled}
               onChange={changePath}
               hint="A dot path such as total, lineItems.0.sku or steps.h.body.points."
+              focusEnd={opened > 0}
             />
           )}
         </>
@@ -256,6 +257,7 @@ function PathInput({
   hint = "A dot path such as total or lineItems.0.sku.",
   disabled,
   onChange,
+  focusEnd = false,
 }: {
   label: string;
   path: string;
@@ -263,13 +265,25 @@ function PathInput({
   hint?: string;
   disabled: boolean;
   onChange(path: string): void;
+  /** Opened on the start of a path to finish: the caret waits at its end. */
+  focusEnd?: boolean;
 }) {
   const [text, setText] = useState(path);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const element = input.current;
+    if (!focusEnd || !element) return;
+    element.focus();
+    element.setSelectionRange(element.value.length, element.value.length);
+    // Once, when it opens: later edits keep the caret where the merchant puts it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <FormField label={label} param="path" hint={hint} error={error}>
       {(a11y) => (
         <Input
           {...a11y}
+          ref={input}
           type="text"
           spellCheck={false}
           autoComplete="off"
