@@ -41,7 +41,11 @@ test("a condition after an HTTP step picks a field of its JSON answer; the token
   await path.pressSequentially("points");
   await config.getByLabel("Operator").selectOption("gt");
   await config.getByLabel("Value").fill("100");
-  await expect(page.locator(".react-flow__node").filter({ hasText: "is greater than 100" })).toBeVisible();
+  await expect(
+    page
+      .locator(".react-flow__node")
+      .filter({ hasText: `Body › Points from step '${stepId}' is greater than` }),
+  ).toBeVisible();
 
   // A step after it: the token picker lists the answer's outputs by what they are.
   await palette.getByRole("button", { name: "Add note" }).click();
