@@ -608,7 +608,7 @@ describe("validate: what earlier steps hand on", () => {
       [edge("trigger", "http"), edge("http", "rich"), edge("rich", "note", "true")],
     );
     expect(lines(g)).toEqual([
-      "rich: Check a field, field: {steps.http.points} is not something step 'http' hands on; it hands on {steps.http.status}, {steps.http.headers.…}, {steps.http.body.…}, {steps.http.bodyExcerpt}, {steps.http.durationMs}.",
+      "rich: Check a field, field: {steps.http.points} is not something step 'http' hands on; it hands on {steps.http.status}, {steps.http.headers.…}, {steps.http.body.…}, {steps.http.bodyExcerpt}, {steps.http.durationMs}, {steps.http.idempotencyKey}.",
       "note: Add note, body: {steps.rich.score} is not something step 'rich' hands on; it hands on {steps.rich.result}.",
     ]);
   });

@@ -78,5 +78,6 @@ export const httpRequest = {
     { path: "body.*", label: "a field of the JSON answer" },
     { path: "bodyExcerpt", label: "the start of a non-JSON answer" },
     { path: "durationMs", label: "how long it took (ms)" },
+    { path: "idempotencyKey", label: "the request's Idempotency-Key" },
   ],
 } satisfies NodeDefinition<typeof httpRequestParams>;
