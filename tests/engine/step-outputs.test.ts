@@ -1,7 +1,10 @@
 import http from "node:http";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { getDb } from "@/lib/db/client";
+import { call } from "@/tests/helpers/fixtures";
 import { automationRuns, automationRunSteps, entityNotes, type RunStatus } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
@@ -204,5 +207,46 @@ describe("what a step hands on", () => {
       headers: { "content-type": "text/plain" },
     });
     expect(output).not.toHaveProperty("body");
+  });
+
+  test("a dry run walks past the HTTP step to the condition on its answer, and says the answer only exists in a real run", async () => {
+    const id = await publishFlow(
+      shop.keys.editor,
+      "Loyalty points, tried",
+      flow(
+        [
+          { id: "t", type: "auto.trigger.order_paid" },
+          { id: "h", type: "auto.action.http_request", params: { url: `${base}/points`, method: "GET" } },
+          {
+            id: "rich",
+            type: "auto.condition.field",
+            params: { path: "steps.h.body.points", operator: "gt", value: 100 },
+          },
+          { id: "no", type: "auto.action.add_note", params: { body: "few points" } },
+        ],
+        [
+          ["t", "h"],
+          ["h", "rich"],
+          ["rich", "no", "false"],
+        ],
+      ),
+    );
+    await pay("d-1");
+    const res = await call<DryRunResult>(dryRunRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      params: { id },
+      body: { entityId: "d-1" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.steps.map((step) => [step.nodeId, step.outcome])).toEqual([
+      ["t", expect.any(String)],
+      ["h", "would_run"],
+      ["rich", "false"],
+      ["no", "would_run"],
+    ]);
+    expect(res.body.notes).toContain(
+      "Outputs of earlier actions ({steps.…}) only exist in a real run, so they come out empty here.",
+    );
   });
 });
