@@ -164,6 +164,8 @@ describe("what a step hands on", () => {
     expect(output).toMatchObject({
       status: 200,
       headers: { "content-type": "application/vnd.list+json" },
+      durationMs: expect.any(Number),
+      idempotencyKey: `${run.id}:h:1`,
       body: { id: "list-7" },
       truncated: {
         paths: expect.arrayContaining(["body.items.*"]),

@@ -214,12 +214,13 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
         {},
       );
     }
+    // The body last: an output past 16 KB is cut from its end, and the small fields stay whole.
     const output = {
       status: response.status,
       headers: answerHeaders(response.headers),
-      ...answerBody(response),
       durationMs: Date.now() - started,
       idempotencyKey: ctx.dedupeKey,
+      ...answerBody(response),
     };
     const ok = response.status >= 200 && response.status < 300;
     if (!ok)
