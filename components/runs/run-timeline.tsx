@@ -3,6 +3,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/identity/roles";
 import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
 import { EVENT_WAIT_NODE_TYPE, eventWaitFromStep } from "@/lib/automations/waits/event-wait-info";
+import { cutMarkOf } from "@/lib/automations/nodes/outputs";
 import type { RunStep, RunWait } from "@/lib/automations/runs/detail";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";
@@ -75,6 +76,7 @@ function StepItem({
   role: Role;
 }) {
   const note = retryNote(step.output);
+  const cut = cutMarkOf(step.output);
   return (
     <li
       className="rounded-lg border border-zinc-200 px-4 py-3"
@@ -120,6 +122,13 @@ function StepItem({
         <p className="mt-2 text-sm text-zinc-700" data-testid="retry-note">
           <span className="font-medium">Retry: </span>
           attempt {note.next} of {note.of} at <ClockTime value={note.at} />
+        </p>
+      )}
+      {cut && (
+        // Held to the limits of what a step hands on: "The answer was larger than 16 KB; only part of it was kept."
+        <p className="mt-2 text-sm text-amber-800" data-testid="cut-note">
+          <span className="font-medium">Cut: </span>
+          {cut.note}
         </p>
       )}
       <JsonBlock label="Input" value={step.input} />

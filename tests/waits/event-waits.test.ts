@@ -217,6 +217,37 @@ describe("waiting for an order to be fulfilled", () => {
   });
 });
 
+describe("what earlier legs handed on", () => {
+  test("after the wait, a code step's returned value and the waking event are both {steps.…}", async () => {
+    const id = await publishFlow(
+      shop.keys.editor,
+      "Score then wait",
+      flow(
+        [
+          { id: "t", type: "auto.trigger.order_paid" },
+          { id: "c", type: "auto.action.code", params: { source: "return { score: 7 };" } },
+          { id: "w", type: "auto.control.wait_for_event", params: { event: "order.fulfilled" } },
+          {
+            id: "tag",
+            type: "auto.action.add_tag",
+            params: { tag: "score-{steps.c.score}-{steps.w.event.entityId}" },
+          },
+        ],
+        [
+          ["t", "c"],
+          ["c", "w"],
+          ["w", "tag", "received"],
+        ],
+      ),
+    );
+    await payOrder("ew-9");
+    const run = await runInStatus((await runOf(id, "ew-9")).id, ["waiting"]);
+    await placeOrder(shop, "ew-9", { email: "ew-9@example.com", status: "fulfilled" });
+    await runInStatus(run.id, ["succeeded"]);
+    expect(await tagsOf("ew-9")).toContain("score-7-ew-9");
+  });
+});
+
 describe("waiting for a customer's reply, told by a webhook", () => {
   const token = crypto.randomBytes(18).toString("base64url");
   let waitingId: string;

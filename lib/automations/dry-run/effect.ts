@@ -84,7 +84,15 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
       resolvedParams,
       ...emailOf(step.nodeType, prepared.request),
     });
-    leg.cursor += 1;
+    if (!definition.planAfterRun) {
+      leg.cursor += 1;
+      return;
+    }
+    // What follows a step whose output can decide it (an HTTP answer) is walked as a run walks it,
+    // with no output: a dry run sends nothing, so conditions on its answer find nothing.
+    const onward = actionDone(leg, step, {});
+    for (const s of onward?.onward.steps ?? []) trail.nodeIds.add(s.nodeId);
+    for (const id of onward?.onward.edgeIds ?? []) trail.edgeIds.add(id);
     return;
   }
   failed(trail, leg, step, {

@@ -10,6 +10,8 @@ import { newLeg } from "@/lib/automations/engine/leg";
 import { startingLeg, type Leg } from "@/lib/automations/engine/leg-state";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
 import { registry } from "@/lib/automations/nodes/registry";
+import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
+import { readPath } from "@/lib/domains/fields";
 import { conditionDetail, eventWaitDetail, stepHeading, waitDetail } from "./describe";
 import { tryAction } from "./effect";
 import type { DryRunStep, Trail } from "./result";
@@ -63,6 +65,14 @@ class DryWalk implements WalkMode {
 
   condition(leg: Leg, step: ConditionStep) {
     const node = this.start.graph.nodes.find((n) => n.id === step.nodeId)!;
+    // A condition on an earlier action's output (an HTTP answer) finds nothing in a dry run: say so.
+    const path = (node.params as { path?: unknown }).path;
+    if (
+      typeof path === "string" &&
+      readsStepOutput(path) &&
+      readPath(leg.ctx.steps, path.slice("steps.".length)) === undefined
+    )
+      this.trail.readsSteps = true;
     this.trail.steps.push({
       ...stepHeading(this.start.graph, step, leg.ctx),
       kind: "condition",

@@ -4,6 +4,7 @@ import type { ActionOutput } from "@/lib/automations/nodes/executor";
 import { evaluatorFor } from "./evaluate";
 import { walkFrom, type PlannedStep, type Walk } from "./interpreter";
 import type { Leg } from "./leg-state";
+import { keptOutput } from "./kept-output";
 import { subActionId } from "./sub-action";
 
 /**
@@ -47,8 +48,10 @@ export interface Continuation {
 
 /**
  * Continues `leg` after `step` ran with `output`: the step's actions, then the walk onward, are
- * put into the plan at `at` (the position after the step) and returned. A step without a
- * follow-up: nothing, null.
+ * put into the plan at `at` (the position after the step) and returned. What the step hands on is
+ * held to its limits (`keptOutput`). A step whose definition plans what follows only once it has
+ * run (`planAfterRun`: the code step, the HTTP action, whose answers conditions read) without
+ * actions of its own: the walk onward alone. Any other step: nothing, null.
  */
 export function continueAfter(
   leg: Leg,
@@ -57,11 +60,13 @@ export function continueAfter(
   at: number,
 ): Continuation | null {
   const followUp = followUpOf(step, output);
-  if (!followUp) return null;
-  leg.ctx.steps[step.nodeId] = followUp.output;
+  if (!followUp && !registry.get(step.nodeType)?.planAfterRun) return null;
+  const handed = followUp ? keptOutput(leg.ctx, step, followUp.output) : output;
+  leg.ctx.steps[step.nodeId] = handed;
+  const actions = followUp?.actions ?? [];
   const onward = walkFrom(leg.graph, step.nodeId, registry, evaluatorFor(leg.ctx), {
     planned: new Set(leg.plan.map((s) => s.nodeId)),
   });
-  leg.plan = [...leg.plan.slice(0, at), ...followUp.actions, ...onward.steps, ...leg.plan.slice(at)];
-  return { ...followUp, onward };
+  leg.plan = [...leg.plan.slice(0, at), ...actions, ...onward.steps, ...leg.plan.slice(at)];
+  return { output: handed, actions, onward };
 }

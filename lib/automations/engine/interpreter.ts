@@ -15,8 +15,9 @@ import type { ConditionDefinition } from "@/lib/automations/nodes/types";
  *   trigger ──▶ add_tag ──▶ wait ──▶ send_email      leg 1: add_tag, wait
  *                                                    leg 2 (from wait): send_email
  *
- * A code step (`planAfterRun`) is planned, but what follows it is walked only once it has run
- * (`planFrom` again from the code step, with `planned`): a condition after it reads what it returned.
+ * A code step or an HTTP action (`planAfterRun`) is planned, but what follows it is walked only
+ * once it has run (`planFrom` again from the step, with `planned`): a condition after it reads
+ * what it returned.
  */
 
 export const MAX_PLANNED_STEPS = 500;
@@ -24,11 +25,29 @@ export const MAX_PLANNED_STEPS = 500;
 export const STEP_LIMIT_REASON = `This run would take more than ${MAX_PLANNED_STEPS} steps, the limit for one run, so it was stopped.`;
 
 export type PlannedStep =
-  | { kind: "condition"; nodeId: string; nodeType: string; result: boolean }
+  | {
+      kind: "condition";
+      nodeId: string;
+      nodeType: string;
+      result: boolean;
+      /** Why it could not be decided (it read the cut part of an output): neither branch is taken. */
+      error?: string;
+    }
   | { kind: "action"; nodeId: string; nodeType: string; params: Record<string, unknown> }
   | { kind: "wait"; nodeId: string; nodeType: string; params: Record<string, unknown> };
 
+/**
+ * A condition's result as the caller evaluates it. It may throw `UndecidedConditionError` (it
+ * read the cut part of an earlier output): its step fails with the message and no branch follows.
+ */
 export type Evaluate = (node: GraphNode, definition: ConditionDefinition) => boolean;
+
+export class UndecidedConditionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UndecidedConditionError";
+  }
+}
 
 export interface PlanOptions {
   /**
@@ -118,7 +137,20 @@ export function walkFrom(
     switch (definition.category) {
       case "condition": {
         if (!registry.isCondition(definition)) break;
-        const result = evaluate(node, definition);
+        let result: boolean;
+        try {
+          result = evaluate(node, definition);
+        } catch (error) {
+          if (!(error instanceof UndecidedConditionError)) throw error;
+          add({
+            kind: "condition",
+            nodeId: node.id,
+            nodeType: node.type,
+            result: false,
+            error: error.message,
+          });
+          break;
+        }
         add({ kind: "condition", nodeId: node.id, nodeType: node.type, result });
         follow(node, [result ? "true" : "false"]);
         break;

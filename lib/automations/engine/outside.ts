@@ -6,6 +6,7 @@ import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/r
 import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
 import { actionDone, endBranch } from "./advance";
+import { keptOutput } from "./kept-output";
 import { actionContext, dedupeKey, redact, waitOf } from "./leg";
 import type { Leg, LegHooks } from "./leg-state";
 import { messageOf } from "@/lib/errors";
@@ -53,10 +54,16 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
     output = error instanceof ActionError ? error.output : {};
     retry = nextAttempt(leg, step, error);
   }
-  if (resend) output = { ...output, resentAfterInterruption: true };
   // A failed attempt that will be tried again says so; settling counts only an action's last attempt.
-  if (retry)
-    output = { ...output, retry: { next: retry.attempt, of: retry.attempts, at: retry.at.toISOString() } };
+  output = {
+    ...(resend ? { resentAfterInterruption: true } : {}),
+    ...(retry ? { retry: { next: retry.attempt, of: retry.attempts, at: retry.at.toISOString() } } : {}),
+    ...output,
+  };
+  // Held to its limits here, so the step, the delivery and `{steps.<id>.…}` keep the same output;
+  // a step that decides its own next actions (a code step) keeps its list whole, and what it hands
+  // on is held when it is handed on (`follow-up.ts`).
+  if (!executor.followUp) output = keptOutput(leg.ctx, step, output);
   await getDb().transaction(async (tx) => {
     await tx.execute(sql`
       update action_deliveries set status = ${failure ? "failed" : "delivered"}, response = ${JSON.stringify(output)}::jsonb,

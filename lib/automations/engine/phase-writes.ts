@@ -62,8 +62,9 @@ export class PhaseWrites implements WalkMode {
     this.steps.push({
       ...this.base(leg, step),
       category: "condition",
-      status: "success",
-      output: { result: step.result },
+      ...(step.error
+        ? { status: "failed" as const, error: step.error }
+        : { status: "success" as const, output: { result: step.result } }),
     });
   }
 

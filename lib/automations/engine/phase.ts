@@ -12,6 +12,7 @@ import { completeSteps } from "@/lib/automations/store/waits";
 import { endBranch, nextAction, type ActionStep } from "./advance";
 import { actionContext, redact } from "./leg";
 import { continueAfter } from "./follow-up";
+import { keptOutput } from "./kept-output";
 import type { Leg, LegHooks, RecordedAction } from "./leg-state";
 import { takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
@@ -155,18 +156,19 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
         if (result instanceof ActionError) {
           writes.actionFailed(item.leg, item.step, result.message, item.request, result.output);
         } else {
-          item.leg.ctx.steps[item.step.nodeId] = result;
+          const output = keptOutput(item.leg.ctx, item.step, result);
+          item.leg.ctx.steps[item.step.nodeId] = output;
           writes.steps.push({
             ...writes.base(item.leg, item.step),
             category: "action",
             status: "success",
             input: redact(item.request),
-            output: result,
+            output,
           });
           writes.delivery(item.leg, item.step, {
             status: "delivered",
             request: item.request,
-            response: result,
+            response: output,
             completedAt: new Date(),
           });
         }

@@ -12,7 +12,9 @@ import { EntityNotFoundError, loadRunRecords } from "./entity";
 import { evaluatorFor } from "./evaluate";
 import { followUpOf } from "./follow-up";
 import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON, type PlannedStep } from "./interpreter";
-import { newLeg } from "./leg";
+import { newLeg, type LegContext } from "./leg";
+import { keptOutput } from "./kept-output";
+import type { Graph } from "@/lib/automations/graph/schema";
 import { parseSubActionId } from "./sub-action";
 import { startingLeg, type Leg, type RecordedAction } from "./leg-state";
 import { executeLegs } from "./phase";
@@ -149,9 +151,10 @@ async function earlierSteps(legs: ClaimedLeg[]): Promise<Map<string, EarlierStep
   const rows = await getDb().execute<{
     run_id: string;
     node_id: string;
+    node_type: string;
     output: Record<string, unknown> | null;
   }>(sql`
-    select s.run_id, s.node_id, case when s.status = 'success' then s.output end as output
+    select s.run_id, s.node_id, s.node_type, case when s.status = 'success' then s.output end as output
     from json_to_recordset(${JSON.stringify(keys)}::json) as v(r uuid, l int)
     join automation_run_steps s on s.run_id = v.r and s.leg < v.l
     order by s.run_id, s.leg, s.position`);
@@ -161,9 +164,18 @@ async function earlierSteps(legs: ClaimedLeg[]): Promise<Map<string, EarlierStep
     let earlier = byRun.get(runId);
     if (!earlier) byRun.set(runId, (earlier = { count: 0, outputs: {} }));
     earlier.count += 1;
-    if (row.output) earlier.outputs[row.node_id] = row.output;
+    if (row.output) earlier.outputs[row.node_id] = handedOn(row, row.output);
   }
   return byRun;
+}
+
+/** What a recorded step hands on: a code step's returned value, not its record of actions. */
+function handedOn(step: { node_id: string; node_type: string }, output: Record<string, unknown>) {
+  try {
+    return followUpOf({ nodeId: step.node_id, nodeType: step.node_type }, output)?.output ?? output;
+  } catch {
+    return output;
+  }
 }
 
 async function decide(claim: ClaimedLeg): Promise<Decision> {
@@ -230,8 +242,8 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     // condition of the leg is decided.
     const earlier = before.get(claim.runId);
     Object.assign(ctx.steps, earlier?.outputs);
-    if (claim.wokenEvent)
-      ctx.steps[claim.startNodeId] = { ...ctx.steps[claim.startNodeId], event: claim.wokenEvent };
+    const woken = claim.wokenEvent ? wokenOutput(ctx, decision.version.graph, claim) : null;
+    if (woken) ctx.steps[claim.startNodeId] = woken;
     let plan;
     try {
       const followUp = followUps.get(claimKey(claim));
@@ -259,7 +271,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       ctx,
       decision.version.graph,
       plan,
-      claim.wait ? openingOf(claim, decision.note) : null,
+      claim.wait ? openingOf(claim, decision.note, woken) : null,
     );
     legs.push(leg);
     claimOf.set(leg, claim);
@@ -278,15 +290,26 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
   return { legs, claimOf };
 }
 
+/**
+ * A wait for an event's output once the event came: what it showed while waiting and the event
+ * (`{steps.<id>.event.…}`), held to the limits on outputs like any step's.
+ */
+function wokenOutput(ctx: LegContext, graph: Graph, claim: ClaimedLeg): Record<string, unknown> {
+  const nodeType = graph.nodes.find((n) => n.id === claim.startNodeId)?.type ?? "";
+  const output = { ...ctx.steps[claim.startNodeId], event: claim.wokenEvent };
+  return keptOutput(ctx, { nodeId: claim.startNodeId, nodeType }, output);
+}
+
 /** How a resumed leg completes its wait's step: the wake table's note, and the event that woke it. */
-function openingOf(claim: ClaimedLeg, note: string | null): Leg["opening"] {
-  const event = claim.wokenEvent;
-  if (!event) return { stepId: claim.wait?.stepId ?? null, note };
-  return {
-    stepId: claim.wait?.stepId ?? null,
-    note: [`Received ${String(event.type)}.`, note].filter(Boolean).join(" "),
-    output: { event },
-  };
+function openingOf(
+  claim: ClaimedLeg,
+  note: string | null,
+  woken: Record<string, unknown> | null,
+): Leg["opening"] {
+  const stepId = claim.wait?.stepId ?? null;
+  if (!woken) return { stepId, note };
+  const type = String(claim.wokenEvent?.type ?? "the event");
+  return { stepId, note: [`Received ${type}.`, note].filter(Boolean).join(" "), output: woken };
 }
 
 function asError(error: unknown): Error {

@@ -1,7 +1,12 @@
 import { registry } from "@/lib/automations/nodes/registry";
 import { executorFor } from "@/lib/automations/nodes/executors";
 import type { ActionExecutor } from "@/lib/automations/nodes/executor";
-import { renderTemplate, type TemplateContext } from "@/lib/automations/tokens/render";
+import {
+  findTokens,
+  renderTemplate,
+  templatedStrings,
+  type TemplateContext,
+} from "@/lib/automations/tokens/render";
 import { approval, type ApprovalParams } from "@/lib/automations/nodes/timing/approval";
 import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
 import {
@@ -10,6 +15,7 @@ import {
   type WaitForEventParams,
 } from "@/lib/automations/nodes/timing/wait-for-event";
 import type { WaitKind } from "@/lib/db/schema";
+import { cutRead } from "./kept-output";
 import { actionContext, templateContext, type LegContext } from "./leg";
 import type { PlannedStep } from "./interpreter";
 import { messageOf } from "@/lib/errors";
@@ -57,6 +63,13 @@ export function prepareAction(
     return { ok: false, error: `${definition.label}: the step's settings are invalid (${detail}).` };
   }
   const params = parsed.data as Record<string, unknown>;
+  // A token that reaches into the cut part of an earlier output fails the step, naming it.
+  for (const { text } of templatedStrings(params, definition.templated)) {
+    for (const token of findTokens(text)) {
+      const cut = token.root === "steps" ? cutRead(leg.steps, token.path) : null;
+      if (cut) return { ok: false, error: cut, params };
+    }
+  }
   let request: Record<string, unknown>;
   try {
     request = executor.prepare(params as never, actionContext(leg, step.nodeId, templates));

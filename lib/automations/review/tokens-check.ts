@@ -5,6 +5,7 @@ import { aDomain } from "@/lib/automations/nodes/triggers";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { filterChoices, isTokenFilter } from "@/lib/automations/tokens/filters";
 import { findTokens, TOKEN_ROOTS, type FoundToken } from "@/lib/automations/tokens/render";
+import { stepReadProblem, type DeclaredOutputs } from "./step-outputs";
 
 /**
  * What can be known about a text's `{token}`s before a run: each problem as the sentence the
@@ -17,6 +18,11 @@ export interface TokenCheckContext {
   domain: TriggerDomain | null;
   /** The ids of the steps that can have run before this one. */
   upstreamNodeIds: ReadonlySet<string>;
+  /**
+   * What those steps declare they hand on (`step-outputs.ts`), so `{steps.<id>.<path>}` is checked
+   * against it; a step left out is only checked to run before.
+   */
+  upstreamOutputs?: ReadonlyMap<string, DeclaredOutputs>;
 }
 
 const NO_RECORD: Partial<Record<TriggerDomain, (token: string) => string>> = {
@@ -70,9 +76,9 @@ function checkPath(found: FoundToken, ctx: TokenCheckContext): string | null {
     case "steps": {
       const [nodeId] = path;
       if (nodeId === undefined) return `${token} needs a step, as in {steps.<step id>.<field>}.`;
-      return ctx.upstreamNodeIds.has(nodeId)
-        ? null
-        : `${token} refers to step '${nodeId}', which does not run before this step.`;
+      if (!ctx.upstreamNodeIds.has(nodeId))
+        return `${token} refers to step '${nodeId}', which does not run before this step.`;
+      return stepReadProblem(token, nodeId, path.slice(1), ctx.upstreamOutputs?.get(nodeId));
     }
     case "entity": {
       const { domain } = ctx;

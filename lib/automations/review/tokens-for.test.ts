@@ -120,3 +120,24 @@ describe("insertAt", () => {
     expect(insertAt("", 0, 0, "{steps.a.}", 9)).toEqual({ text: "{steps.a.}", caret: 9 });
   });
 });
+
+describe("tokensFor: what earlier steps hand on", () => {
+  it("offers each declared output by its label; a path ending .* as an open token; a step declaring nothing as before", () => {
+    const options = tokensFor("order", [
+      {
+        id: "h",
+        label: "GET https://loyalty.test",
+        outputs: [
+          { path: "status", label: "the answer's status code" },
+          { path: "body.*", label: "a field of the JSON answer" },
+        ],
+      },
+      { id: "w", label: "Wait 2 days" },
+    ]).filter((option) => option.group === "Steps");
+    expect(options.map(({ token, hint, caret }) => ({ token, hint, caret }))).toEqual([
+      { token: "{steps.h.status}", hint: "the answer's status code", caret: undefined },
+      { token: "{steps.h.body.}", hint: "a field of the JSON answer", caret: "{steps.h.body.".length },
+      { token: "{steps.w.}", hint: "Wait 2 days", caret: "{steps.w.".length },
+    ]);
+  });
+});

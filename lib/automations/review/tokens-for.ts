@@ -5,6 +5,7 @@ import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
 import { domainFields, type FieldInfo } from "@/lib/domains/fields";
 import { bringsCustomer, CUSTOMER_KEY } from "@/lib/domains/related";
+import { declaredOutputs, type DeclaredOutputs } from "./step-outputs";
 
 /**
  * The `{token}`s the token picker offers a step, for the trigger's domain and the other steps of
@@ -91,10 +92,32 @@ function fieldTokens(domain: Domain, prefix: string, group: TokenGroup): TokenOp
   return options;
 }
 
-export function tokensFor(
-  domain: TriggerDomain | null,
-  steps: readonly { id: string; label: string }[],
-): TokenOption[] {
+/** An earlier step, as the picker offers it: its id, its summary and what it declares it hands on. */
+export interface EarlierStep {
+  id: string;
+  label: string;
+  outputs?: DeclaredOutputs;
+}
+
+/**
+ * An earlier step's tokens: each output it declares, by its label (`{steps.h.status}` "the
+ * answer's status code"; a path ending `.*` as an open token, `{steps.h.body.}`), or — for a
+ * kind of step that declares nothing — one open token under it.
+ */
+function stepTokens(step: EarlierStep): TokenOption[] {
+  const prefix = `steps.${step.id}`;
+  if (step.outputs === undefined) return [open(prefix, `${prefix}.…`, step.label, "Steps")];
+  return step.outputs.map(({ path, label }) => {
+    if (path === "*") return open(prefix, `${prefix}.…`, label, "Steps");
+    if (path.endsWith(".*")) {
+      const base = `${prefix}.${path.slice(0, -2)}`;
+      return open(base, `${base}.…`, label, "Steps");
+    }
+    return { token: `{${prefix}.${path}}`, label: `${prefix}.${path}`, hint: label, group: "Steps" };
+  });
+}
+
+export function tokensFor(domain: TriggerDomain | null, steps: readonly EarlierStep[]): TokenOption[] {
   const record: TokenOption[] = hasRecord(domain)
     ? [
         ...fieldTokens(domain, "entity", "Record"),
@@ -109,7 +132,7 @@ export function tokensFor(
   const earlier = steps
     // Only an id made of letters, digits and underscores can be read back as a token.
     .filter((step) => /^\w+$/.test(step.id))
-    .map((step) => open(`steps.${step.id}`, `steps.${step.id}.…`, step.label, "Steps"));
+    .flatMap(stepTokens);
   return [...record, ...eventTokens(domain), ...run, ...earlier];
 }
 
@@ -143,11 +166,11 @@ export function insertAt(
 
 /**
  * The steps that can run before `nodeId` (those `{steps.<id>.…}` may name, as validation checks),
- * with the summary the picker shows beside each.
+ * with the summary the picker shows beside each and what each declares it hands on.
  */
-export function stepsBefore(graph: Graph, nodeId: string): { id: string; label: string }[] {
+export function stepsBefore(graph: Graph, nodeId: string): EarlierStep[] {
   const upstream = upstreamOf(graph, nodeId);
   return graph.nodes
     .filter((node) => node.id !== nodeId && upstream.has(node.id))
-    .map((node) => ({ id: node.id, label: summariseNode(node) }));
+    .map((node) => ({ id: node.id, label: summariseNode(node), outputs: declaredOutputs(node) }));
 }

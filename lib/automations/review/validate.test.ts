@@ -611,3 +611,49 @@ describe("validate: waits", () => {
     ]);
   });
 });
+
+describe("validate: what earlier steps hand on", () => {
+  // trigger ──▶ http ──▶ points > 100 (steps.http.body.points) ──true──▶ note({steps.http.status} {steps.http.headers.x-tier})
+  it("accepts a condition and tokens on what an HTTP step declares", () => {
+    const g = graph(
+      [
+        paid(),
+        http("http"),
+        node("rich", "auto.condition.field", { path: "steps.http.body.points", operator: "gt", value: 100 }),
+        addNote("note", "{steps.http.status} {steps.http.headers.x-tier} {steps.rich.result}"),
+      ],
+      [edge("trigger", "http"), edge("http", "rich"), edge("rich", "note", "true")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+
+  // trigger ──▶ http ──▶ tag ──▶ points (steps.http.points) ──true──▶ note({steps.tag.x})
+  it("names a read of something a step does not hand on, and of a step that hands nothing on", () => {
+    const g = graph(
+      [
+        paid(),
+        http("http"),
+        node("rich", "auto.condition.field", { path: "steps.http.points", operator: "gt", value: 100 }),
+        addNote("note", "{steps.rich.score}"),
+      ],
+      [edge("trigger", "http"), edge("http", "rich"), edge("rich", "note", "true")],
+    );
+    expect(lines(g)).toEqual([
+      "rich: Check a field, field: {steps.http.points} is not something step 'http' hands on; it hands on {steps.http.status}, {steps.http.headers.…}, {steps.http.body.…}, {steps.http.bodyExcerpt}, {steps.http.durationMs}, {steps.http.idempotencyKey}.",
+      "note: Add note, body: {steps.rich.score} is not something step 'rich' hands on; it hands on {steps.rich.result}.",
+    ]);
+  });
+
+  // trigger ──▶ code ──▶ note({steps.code.anything.at.all})
+  it("lets a code step's return value be read anywhere under it", () => {
+    const g = graph(
+      [
+        paid(),
+        node("code", "auto.action.code", { source: "return { a: 1 };" }),
+        addNote("note", "{steps.code.a.b}"),
+      ],
+      [edge("trigger", "code"), edge("code", "note")],
+    );
+    expect(validate(g)).toEqual([]);
+  });
+});

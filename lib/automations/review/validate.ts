@@ -11,6 +11,7 @@ import {
 } from "@/lib/automations/nodes/registry";
 import { aDomain } from "@/lib/automations/nodes/triggers";
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
+import { outputsOf } from "./step-outputs";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import { findCycles } from "@/lib/automations/graph/cycles";
 import { reachableFrom, upstreamOf } from "@/lib/automations/graph/reachability";
@@ -270,6 +271,7 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
 
     const upstream = upstreamOf(soundGraph, node.id);
     for (const id of upstream) if (!reachable.has(id)) upstream.delete(id);
+    const upstreamOutputs = outputsOf(graph, upstream);
     // Tokens are checked even while another param is invalid (an email with no body yet), so every
     // problem shows at once; the strings are read from the params as written.
     const strings = templatedStrings(params ?? asRecord(node.params), definition.templated);
@@ -281,7 +283,7 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
     const tokenDomains: (TriggerDomain | null)[] = domains.size > 0 ? [...domains] : [null];
     for (const { param, text } of strings) {
       for (const domain of tokenDomains) {
-        for (const problem of checkTokens(text, { domain, upstreamNodeIds: upstream })) {
+        for (const problem of checkTokens(text, { domain, upstreamNodeIds: upstream, upstreamOutputs })) {
           messages.add(`${definition.label}, ${param}: ${problem}`);
         }
       }

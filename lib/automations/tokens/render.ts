@@ -47,9 +47,10 @@ export interface FoundToken {
 
 /**
  * Only a letter right after `{` starts a token, so JSON (`{"a": 1}`) and `{ }` are left alone.
- * A filter follows a `|`, spaces allowed around it: `{entity.total | money}`.
+ * A filter follows a `|`, spaces allowed around it: `{entity.total | money}`. Past the root a
+ * segment may hold dashes (`{steps.h.headers.x-request-id}`: an answer's header).
  */
-const TOKEN = /\{([a-zA-Z][\w.]*)(?:\s*\|\s*(\w*)\s*)?\}/g;
+const TOKEN = /\{([a-zA-Z]\w*(?:\.[\w-]*)*)(?:\s*\|\s*(\w*)\s*)?\}/g;
 
 export function findTokens(text: string): FoundToken[] {
   const found: FoundToken[] = [];

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Input, Select } from "@/components/ui/form";
 import {
   fieldCondition,
@@ -12,6 +12,7 @@ import { domainFields, fieldAt, type FieldInfo } from "@/lib/domains/fields";
 import { fieldLabel } from "@/lib/domains/labels";
 import { Checkbox, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
+import type { EarlierStep } from "@/lib/automations/review/tokens-for";
 import {
   defaultInput,
   inputToValue,
@@ -27,6 +28,31 @@ import {
 
 /** The Field select's choice that reveals a free-text path. */
 const OTHER = "__other__";
+/** Before a choice's value: the start of a path under an earlier step's output, finished by typing. */
+const OPEN = "__open__:";
+
+interface StepChoice {
+  /** `steps.h.status`, or for an open one the start to finish: `steps.h.body.` */
+  path: string;
+  label: string;
+  open: boolean;
+}
+
+/** What earlier steps declare they hand on, as the Field select offers it ("The answer's status code (step 'h')"). */
+function stepChoices(steps: readonly EarlierStep[]): StepChoice[] {
+  return steps
+    .filter((step) => /^\w+$/.test(step.id))
+    .flatMap((step) =>
+      (step.outputs ?? []).map(({ path, label }) => {
+        const open = path === "*" || path.endsWith(".*");
+        const start = path === "*" ? "" : open ? `${path.slice(0, -1)}` : path;
+        const text = `${label.charAt(0).toUpperCase()}${label.slice(1)} (step '${step.id}')${open ? "…" : ""}`;
+        return { path: `steps.${step.id}.${start}`, label: text, open };
+      }),
+    );
+}
+
+const NO_STEPS: readonly EarlierStep[] = [];
 
 function readValue(value: unknown): ConditionValue {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
@@ -43,9 +69,17 @@ function readValue(value: unknown): ConditionValue {
  * dot path such as `lineItems.0.sku`), a comparison that fits its type, and a value input that
  * fits both. Runs without a record (webhook, schedule) get a free-text path.
  */
-export function FieldConditionConfig({ params, errors, triggerDomain, disabled, onChange }: ConfigFormProps) {
+export function FieldConditionConfig({
+  params,
+  errors,
+  triggerDomain,
+  earlierSteps = NO_STEPS,
+  disabled,
+  onChange,
+}: ConfigFormProps) {
   const domain = hasRecord(triggerDomain) ? triggerDomain : null;
   const fields = useMemo(() => (domain ? domainFields(domain) : []), [domain]);
+  const steps = useMemo(() => stepChoices(earlierSteps), [earlierSteps]);
 
   const path = typeof params.path === "string" ? params.path : "";
   const operator: FieldOperator =
@@ -53,7 +87,12 @@ export function FieldConditionConfig({ params, errors, triggerDomain, disabled, 
   const field: FieldInfo | null = domain ? (fieldAt(domain, path) ?? null) : null;
   const kind = valueKindFor(field, operator);
 
-  const [other, setOther] = useState(() => path !== "" && !fields.some((f) => f.path === path));
+  const [other, setOther] = useState(
+    () =>
+      path !== "" && !fields.some((f) => f.path === path) && !steps.some((c) => !c.open && c.path === path),
+  );
+  // A new start of a path (an earlier step's output to finish) starts the path input over.
+  const [opened, setOpened] = useState(0);
   const [input, setInput] = useState<ValueInput>(() => valueToInput(kind, readValue(params.value)));
 
   // Messages about the record (an unknown path, a value the field never has), under their field.
@@ -108,7 +147,7 @@ export function FieldConditionConfig({ params, errors, triggerDomain, disabled, 
   return (
     <div className="space-y-4">
       <FormError>{errors[""]}</FormError>
-      {domain ? (
+      {domain || steps.length > 0 ? (
         <>
           <FormField label="Field" param="path" error={other ? undefined : pathError}>
             {(a11y) => (
@@ -119,6 +158,12 @@ export function FieldConditionConfig({ params, errors, triggerDomain, disabled, 
                 onChange={(event) => {
                   if (event.target.value === OTHER) {
                     setOther(true);
+                    return;
+                  }
+                  if (event.target.value.startsWith(OPEN)) {
+                    setOther(true);
+                    setOpened((n) => n + 1);
+                    changePath(event.target.value.slice(OPEN.length));
                     return;
                   }
                   setOther(false);
@@ -135,12 +180,30 @@ export function FieldConditionConfig({ params, errors, triggerDomain, disabled, 
                     {fieldLabel(f.path)}
                   </option>
                 ))}
+                {steps.length > 0 && (
+                  <optgroup label="From earlier steps">
+                    {steps.map((choice) => (
+                      <option key={choice.path} value={choice.open ? `${OPEN}${choice.path}` : choice.path}>
+                        {choice.label}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
                 <option value={OTHER}>Other path…</option>
               </Select>
             )}
           </FormField>
           {other && (
-            <PathInput label="Path" path={path} error={pathError} disabled={disabled} onChange={changePath} />
+            <PathInput
+              key={opened}
+              label="Path"
+              path={path}
+              error={pathError}
+              disabled={disabled}
+              onChange={changePath}
+              hint="A dot path such as total, lineItems.0.sku or steps.h.body.points."
+              focusEnd={opened > 0}
+            />
           )}
         </>
       ) : (
@@ -194,6 +257,7 @@ function PathInput({
   hint = "A dot path such as total or lineItems.0.sku.",
   disabled,
   onChange,
+  focusEnd = false,
 }: {
   label: string;
   path: string;
@@ -201,13 +265,25 @@ function PathInput({
   hint?: string;
   disabled: boolean;
   onChange(path: string): void;
+  /** Opened on the start of a path to finish: the caret waits at its end. */
+  focusEnd?: boolean;
 }) {
   const [text, setText] = useState(path);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const element = input.current;
+    if (!focusEnd || !element) return;
+    element.focus();
+    element.setSelectionRange(element.value.length, element.value.length);
+    // Once, when it opens: later edits keep the caret where the merchant puts it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <FormField label={label} param="path" hint={hint} error={error}>
       {(a11y) => (
         <Input
           {...a11y}
+          ref={input}
           type="text"
           spellCheck={false}
           autoComplete="off"

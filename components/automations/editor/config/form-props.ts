@@ -1,6 +1,6 @@
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import type { FieldTemplating } from "./templating";
-import type { TokenOption } from "@/lib/automations/review/tokens-for";
+import type { EarlierStep, TokenOption } from "@/lib/automations/review/tokens-for";
 
 /** What every settings form of the config panel is given (see `NodeConfig`). */
 export interface ConfigFormProps {
@@ -16,6 +16,8 @@ export interface ConfigFormProps {
   tokens: readonly TokenOption[];
   /** How templated fields check and preview their tokens as the merchant types. */
   templating: FieldTemplating;
+  /** The steps that run before this one and what each hands on (a condition may check it). */
+  earlierSteps?: readonly EarlierStep[];
   /**
    * The shop's time zone (its settings): what a step's zone starts on and is shown beside, never
    * the browser's. Default "UTC".

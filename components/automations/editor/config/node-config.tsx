@@ -18,7 +18,7 @@ import { RetryConfig } from "./retry-config";
 import { ScheduleConfig } from "./schedule-config";
 import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { fieldTemplating, type PreviewSource } from "./templating";
-import { tokensFor } from "@/lib/automations/review/tokens-for";
+import { tokensFor, type EarlierStep } from "@/lib/automations/review/tokens-for";
 import { WaitConfig } from "./wait-config";
 import { WaitForEventConfig } from "./wait-for-event-config";
 import { WaitUntilConfig } from "./wait-until-config";
@@ -30,8 +30,8 @@ export interface NodeConfigProps {
   triggerDomain: TriggerDomain | null;
   /** The trigger's node type, which "Run on a record" starts the script's event from; null without one. */
   triggerType?: string | null;
-  /** Ids and labels of the steps that run before this one (for {steps.<id>.…} tokens). */
-  otherSteps: { id: string; label: string }[];
+  /** The steps that run before this one, with what each hands on (for {steps.<id>.…} tokens). */
+  otherSteps: EarlierStep[];
   /**
    * What templated fields preview their tokens on: the dry run's record when there is one, and the
    * shop's time zone. Default: a sample record, in UTC.
@@ -80,7 +80,14 @@ export function NodeConfig({
   const tokens = useMemo(() => tokensFor(triggerDomain, otherSteps), [triggerDomain, otherSteps]);
   const { timeZone, record } = previewSource;
   const templating = useMemo(
-    () => fieldTemplating(triggerDomain, new Set(otherSteps.map((step) => step.id)), { timeZone, record }),
+    () =>
+      fieldTemplating(
+        triggerDomain,
+        new Set(otherSteps.map((step) => step.id)),
+        { timeZone, record },
+        undefined,
+        new Map(otherSteps.map((step) => [step.id, step.outputs])),
+      ),
     [triggerDomain, otherSteps, timeZone, record],
   );
   const retries = useMemo(() => (definition ? takesRetry(definition) : false), [definition]);
@@ -130,6 +137,7 @@ export function NodeConfig({
             triggerType={triggerType}
             tokens={tokens}
             templating={templating}
+            earlierSteps={otherSteps}
             shopTimeZone={timeZone}
             disabled={readOnly}
             onChange={change}

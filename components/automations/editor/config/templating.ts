@@ -1,4 +1,5 @@
 import { checkTokens, type TokenCheckContext } from "@/lib/automations/review/tokens-check";
+import type { DeclaredOutputs } from "@/lib/automations/review/step-outputs";
 import type { TokenEscape } from "@/lib/automations/tokens/escape";
 import { findTokens, renderTemplate, type TemplateContext } from "@/lib/automations/tokens/render";
 import { hasRecord } from "@/lib/automations/nodes/registry";
@@ -93,11 +94,12 @@ export function fieldTemplating(
   upstreamNodeIds: ReadonlySet<string>,
   source: PreviewSource,
   now: Date = new Date(),
+  upstreamOutputs?: ReadonlyMap<string, DeclaredOutputs>,
 ): FieldTemplating {
   const tried = source.record && source.record.domain === domain ? source.record : null;
   const entity = tried ? tried.data : hasRecord(domain) ? sampleRecord(domain, now) : null;
   return {
-    check: { domain, upstreamNodeIds },
+    check: { domain, upstreamNodeIds, ...(upstreamOutputs ? { upstreamOutputs } : {}) },
     preview: {
       entity,
       event: {},

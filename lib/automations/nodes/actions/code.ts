@@ -52,6 +52,7 @@ export const codeAction = {
   defaultParams: () => ({ source: EXAMPLE }),
   handles: { in: true, out: ["out"] },
   planAfterRun: true,
+  outputs: () => [{ path: "*", label: "what the script returned" }],
   summarise: ({ source }) => {
     const name = title(source);
     return name ? `Run code: ${name}` : "Run code";

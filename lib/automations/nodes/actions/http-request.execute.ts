@@ -36,6 +36,54 @@ type HttpRequest = z.infer<typeof httpRequest>;
 
 const EXCERPT_BYTES = 2_000;
 
+/** A JSON answer up to this size is handed on parsed, as `body` (SPEC §2 "What a step hands on"). */
+export const JSON_BODY_MAX_BYTES = 256 * 1024;
+
+/** Headers not handed on: a session cookie meant for Tillflow's request is nobody's business downstream. */
+const HIDDEN_HEADERS = new Set(["set-cookie"]);
+
+/** The answer's headers as a step hands them on: lower-case names, each value one string. */
+export function answerHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || HIDDEN_HEADERS.has(lower)) continue;
+    out[lower] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function isJsonType(contentType: string | string[] | undefined): boolean {
+  const type = (Array.isArray(contentType) ? contentType[0] : contentType)
+    ?.split(";")[0]
+    ?.trim()
+    .toLowerCase();
+  return type === "application/json" || (type?.endsWith("+json") ?? false);
+}
+
+/**
+ * The answer's body as a step hands it on: parsed, as `body`, when it is JSON of at most 256 KB
+ * that read whole; otherwise its first 2,000 characters, as `bodyExcerpt`.
+ */
+export function answerBody(
+  response: Pick<GuardedResponse, "headers" | "body" | "truncated">,
+): { body: unknown } | { bodyExcerpt: string } {
+  if (
+    isJsonType(response.headers["content-type"]) &&
+    !response.truncated &&
+    Buffer.byteLength(response.body) <= JSON_BODY_MAX_BYTES
+  ) {
+    try {
+      return { body: JSON.parse(response.body) as unknown };
+    } catch {
+      // Said to be JSON but is not: the excerpt shows what came.
+    }
+  }
+  return { bodyExcerpt: response.body.slice(0, EXCERPT_BYTES) };
+}
+
 const PREFLIGHT_MS = 2_000;
 
 /** Answers that say "try again later" (and every 5xx). */
@@ -70,8 +118,9 @@ function hostOf(text: string): string {
  * Calls a URL with the delivery's dedupe key as `Idempotency-Key`, so a receiver can drop the
  * repeat that a crash mid-request forces us to send, and signed with the shop's signing secret
  * (Standard Webhooks headers; the secret is read at send time and never recorded, and `webhook-id`
- * is the same dedupe key, so a retry keeps it). Records the status and a body excerpt;
- * a non-2xx answer fails the step. Goes through the outbound guard (lib/net): only public
+ * is the same dedupe key, so a retry keeps it). Records the status, the headers and the body
+ * (parsed when it is JSON of at most 256 KB, else an excerpt); a non-2xx answer fails the step,
+ * with the same output. Goes through the outbound guard (lib/net): only public
  * addresses unless HTTP_ACTION_ALLOW lists the host, redirects followed and checked hop by hop,
  * at most 1 MB of the answer read.
  */
@@ -165,11 +214,13 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
         {},
       );
     }
+    // The body last: an output past 16 KB is cut from its end, and the small fields stay whole.
     const output = {
       status: response.status,
+      headers: answerHeaders(response.headers),
       durationMs: Date.now() - started,
-      bodyExcerpt: response.body.slice(0, EXCERPT_BYTES),
       idempotencyKey: ctx.dedupeKey,
+      ...answerBody(response),
     };
     const ok = response.status >= 200 && response.status < 300;
     if (!ok)

@@ -68,5 +68,16 @@ export const httpRequest = {
   handles: { in: true, out: ["out"] },
   templated: ["url", "body", "headers"],
   tokenEscapes: httpTokenEscapes,
+  // Conditions after it may read its answer (`steps.h.body.points`): what follows is planned once it has run.
+  planAfterRun: true,
   summarise: ({ method, url }) => (url ? `${method} ${url}` : `Send ${method} request`),
+  // SPEC §2 "What a step hands on": a JSON answer of at most 256 KB parsed, anything else an excerpt.
+  outputs: () => [
+    { path: "status", label: "the answer's status code" },
+    { path: "headers.*", label: "a header of the answer" },
+    { path: "body.*", label: "a field of the JSON answer" },
+    { path: "bodyExcerpt", label: "the start of a non-JSON answer" },
+    { path: "durationMs", label: "how long it took (ms)" },
+    { path: "idempotencyKey", label: "the request's Idempotency-Key" },
+  ],
 } satisfies NodeDefinition<typeof httpRequestParams>;

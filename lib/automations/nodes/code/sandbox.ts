@@ -8,6 +8,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten";
 import { registry } from "@/lib/automations/nodes/registry";
+import { STEP_OUTPUT_LIMITS } from "@/lib/automations/nodes/outputs";
 import { isScriptActionName, MAX_SCRIPT_ACTIONS, SCRIPT_ACTIONS, type ScriptAction } from "./script-actions";
 
 /**
@@ -27,7 +28,7 @@ export const SCRIPT_LIMITS = {
   wallMs: 10_000,
   /** Below the host's own stack: deep recursion is a clean "stack overflow" inside the sandbox. */
   stackBytes: 256 * 1024,
-  resultBytes: 16_000,
+  resultBytes: STEP_OUTPUT_LIMITS.stepBytes,
 } as const;
 
 export interface ScriptInput {

@@ -62,7 +62,8 @@ const fieldParams = paramsObject({
   path: text()
     .trim()
     .min(1, { error: "is empty; choose a field such as total", abort: true })
-    .regex(/^[A-Za-z_]\w*(\.\w+)*$/, "must be a field such as total or lineItems.0.sku"),
+    // Dashes past the first segment: an HTTP answer's header (`steps.h.headers.x-tier`).
+    .regex(/^[A-Za-z_]\w*(\.[\w-]+)*$/, "must be a field such as total or lineItems.0.sku"),
   operator: z.enum(FIELD_OPERATORS, { error: `must be one of ${FIELD_OPERATORS.join(", ")}` }),
   value: fieldValue.optional(),
 }).superRefine((params, ctx) => {
@@ -279,6 +280,7 @@ export const fieldCondition = {
   defaultParams: () => ({ path: "", operator: "eq" as const, value: "" }),
   handles: { in: true, out: ["true", "false"] },
   summarise: describeFieldCondition,
+  outputs: () => [{ path: "result", label: "whether it was true" }],
   evaluate: (params, ctx) =>
     compareField(
       params.operator,

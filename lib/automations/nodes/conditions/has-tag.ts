@@ -20,5 +20,6 @@ export const hasTagCondition = {
   defaultParams: () => ({ tag: "" }),
   handles: { in: true, out: ["true", "false"] },
   summarise: ({ tag }) => `Has tag '${tag}'`,
+  outputs: () => [{ path: "result", label: "whether it was true" }],
   evaluate: (params, ctx) => entityHasTag(ctx.entity, params.tag),
 } satisfies ConditionDefinition<typeof hasTagParams>;
