@@ -40,7 +40,7 @@ export const AI_STEP: Asker = {
 export const DEFAULT_AI_CALLS_PER_HOUR = 1_000;
 
 /** Calls per shop per hour: `AI_CALLS_PER_HOUR`, default 1,000; 0 turns the limit off. */
-export function aiCallsPerHour(env: NodeJS.ProcessEnv = process.env): number {
+export function aiCallsPerHour(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const value = Number(env.AI_CALLS_PER_HOUR);
   return env.AI_CALLS_PER_HOUR?.trim() && Number.isInteger(value) && value >= 0
     ? value
