@@ -1,10 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
+import { POST as createRoute } from "@/app/api/v1/automations/route";
+import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
+import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRunSteps, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { enqueueJobs } from "@/lib/jobs";
 import { startStubModel, textOf, type StubModel, type StubReply } from "@/tests/helpers/ai-stub";
+import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";
@@ -134,6 +139,58 @@ test("the model sorts the order, its category drives the condition and a token a
   const [delivery] = await getDb().select().from(actionDeliveries).where(eq(actionDeliveries.runId, run!.id));
   expect(JSON.stringify([delivery, steps])).not.toContain("test-key");
 }, 60_000);
+
+test("a dry run shows the prompt it would send, tokens filled in, and asks nothing", async () => {
+  replies = [answer({ category: "other" })];
+  const automationId = await publishFlow(shop.keys.editor, "Sort orders", sorting());
+  await order("a-7");
+  await settledRuns(automationId, 1, 30_000);
+  model.requests.length = 0;
+  const reply = await call<DryRunResult>(dryRunRoute, {
+    method: "POST",
+    key: shop.keys.editor,
+    params: { id: automationId },
+    body: { entityId: "a-7" },
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(reply.body.steps.map((s) => [s.nodeId, s.outcome])).toEqual([
+    ["t", "started"],
+    ["sort", "would_run"],
+  ]);
+  expect(reply.body.steps[1]!.detail).toEqual([
+    "Would ask the model: Order #a-7 for 80 arrived like this: box@example.com",
+    "The answer must be one of: damaged, other.",
+    "What follows depends on the answer, so the dry run stops here on this path.",
+  ]);
+  expect(model.requests).toHaveLength(0);
+});
+
+test("without a model set up, the AI step is a ready issue that keeps the flow from being published", async () => {
+  delete process.env.AI_BASE_URL;
+  try {
+    const created = await call<{ id: string; readyIssues: { nodeId?: string; message: string }[] }>(
+      createRoute,
+      { method: "POST", key: shop.keys.editor, body: { name: "Sort orders", graph: sorting() } },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.readyIssues).toEqual([
+      {
+        nodeId: "sort",
+        message:
+          "AI is not set up for this shop: ask your administrator to set AI_BASE_URL and AI_MODEL (and AI_API_KEY if the model needs one) on the server.",
+      },
+    ]);
+    const published = await call<ErrorReply>(publishRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      params: { id: created.body.id },
+    });
+    expect(published.status).toBe(422);
+    expect(published.body.error.message).toMatch(/^Fix 1 issue before publishing: AI is not set up/);
+  } finally {
+    process.env.AI_BASE_URL = model.baseURL;
+  }
+});
 
 test("an answer outside the categories fails the step, saying what came back", async () => {
   replies = [answer({ category: "broken" })];
