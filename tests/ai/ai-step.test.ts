@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
+import { tryAi } from "@/lib/automations/dry-run/ai-try";
 import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRunSteps, entities } from "@/lib/db/schema";
@@ -165,6 +166,35 @@ test("a dry run shows the prompt it would send, tokens filled in, and asks nothi
   expect(model.requests).toHaveLength(0);
 });
 
+test("Try with the model asks once with the prompt filled in from a record, counted against the shop's allowance", async () => {
+  replies = [answer({ category: "other" }), answer({ category: "lost" })];
+  process.env.AI_CALLS_PER_HOUR = "2";
+  const params = sorting().nodes.find((n) => n.id === "sort")!.params;
+  await order("a-8");
+  model.requests.length = 0;
+  const tried = await tryAi(shop.tenant.id, {
+    params,
+    domain: "order",
+    entityId: "a-8",
+    triggerType: "auto.trigger.order_created",
+  });
+  expect(tried).toMatchObject({
+    prompt: "Order #a-8 for 80 arrived like this: box@example.com",
+    result: { ok: true, answer: { category: "other" } },
+  });
+  expect(tried.record?.id).toBe("a-8");
+  // The step's own checks: an answer outside the categories is the sentence a run would fail with.
+  const wrong = await tryAi(shop.tenant.id, { params });
+  expect(wrong.result).toEqual({
+    ok: false,
+    error: "The AI model answered 'lost', which is not one of this step's categories (damaged, other).",
+  });
+  await expect(tryAi(shop.tenant.id, { params })).rejects.toThrow(
+    /^This shop has used all 2 of its AI questions for this hour, so the model was not asked/,
+  );
+  expect(model.requests).toHaveLength(2);
+});
+
 test("without a model set up, the AI step is a ready issue that keeps the flow from being published", async () => {
   delete process.env.AI_BASE_URL;
   try {
@@ -241,7 +271,7 @@ test("past the shop's hourly allowance the step fails with a sentence and the mo
   const failed = runs.find((r) => r.status === "failed")!;
   const [step] = await stepsOf(failed.id);
   expect(step!.error).toMatch(
-    /^This shop has used its 1 question an hour of AI questions, so the model was not asked; the count starts again in \d+ minutes?\.$/,
+    /^This shop has used all 1 of its AI questions for this hour, so the model was not asked; the count starts again in \d+ minutes?\.$/,
   );
   // Not retried: the allowance is not something a minute's wait fixes.
   expect(step!.reason).toBeNull();

@@ -196,11 +196,6 @@ async function recordAnswer(ctx: ActionContext, answer: ActionOutput): Promise<v
   );
 }
 
-/** "1,000 questions an hour". */
-function perHour(n: number): string {
-  return `${n.toLocaleString("en-US")} question${n === 1 ? "" : "s"} an hour`;
-}
-
 /**
  * Counts one question against the shop's hourly allowance; past it, the sentence. The AI step's
  * runs and the editor's "Try with the model" share the count.
@@ -210,7 +205,7 @@ export async function takeAiCall(tenantId: string, now = Date.now()): Promise<st
   const decision = await consume(`ai-step:${tenantId}`, { max, windowSeconds: 3600 }, now);
   if (decision.allowed) return null;
   const minutes = Math.max(1, Math.ceil(decision.retryAfterSeconds / 60));
-  return `This shop has used its ${perHour(max)} of AI questions, so the model was not asked; the count starts again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return `This shop has used all ${max.toLocaleString("en-US")} of its AI questions for this hour, so the model was not asked; the count starts again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
 /**
