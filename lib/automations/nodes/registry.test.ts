@@ -141,7 +141,7 @@ describe("registry", () => {
       "auto.control.wait_until",
       "auto.control.approval",
     ]);
-    expect(registry.all()).toHaveLength(30);
+    expect(registry.all()).toHaveLength(31);
   });
 
   it("tells conditions apart", () => {
