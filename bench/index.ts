@@ -5,6 +5,7 @@
 import { benchCode } from "./code";
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
+import { benchEventWait } from "./event-wait";
 import { benchFanout } from "./fanout";
 import { benchFloor } from "./floor";
 import { benchHistory } from "./history";
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   workers: benchWorkers,
   code: benchCode,
   floor: benchFloor,
+  "event-wait": benchEventWait,
 };
 
 async function main() {

@@ -9,6 +9,7 @@ import {
   plannedRuns,
 } from "@/lib/automations/engine/start";
 import { listenersFor, stampMatches } from "@/lib/automations/engine/listeners";
+import { wakeEventWaitsSql } from "@/lib/automations/engine/event-waits";
 import { getDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { entities, events as eventsTable } from "@/lib/db/schema";
@@ -100,8 +101,13 @@ export async function recordIngested(
         from json_to_recordset(${plannedJson(plannedRuns(facts, listeners))}::json) as p(${PLANNED_COLUMNS})
         join ev on ev.id = p.event_id
       ),
-      ${insertRunsSql(tenantId, sql`planned`, sql`true`)}
+      ${insertRunsSql(tenantId, sql`planned`, sql`true`)},
+      ${wakeEventWaitsSql(
+        tenantId,
+        sql`select x.id, x.type, x.domain, x.entity_id, x.payload, ev.created_at from input x join ev on ev.id = x.id`,
+      )}
       select (select ok from ok) as ok,
+             (select count(*) from ew_notify) as woke,
              coalesce((select json_agg(i) from missing), '[]') as missing,
              coalesce((select json_agg(json_build_object('id', id, 'createdAt', created_at)) from ev), '[]')
                as inserted,

@@ -30,6 +30,8 @@ export interface ClaimedLeg {
    * came without one. Undefined: every out (a trigger, a Wait).
    */
   startHandle?: string;
+  /** A resumed wait for an event that came: the event (`{steps.<id>.event.…}` downstream). */
+  wokenEvent?: Record<string, unknown>;
   /** A retry's next attempt of its action (planned from the action itself). */
   retry?: { nodeId: string; attempt: number; keyLeg: number };
   /** The start node is a step to take, not a trigger or a wait: a retry, or a re-run from a step. */
@@ -110,7 +112,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       from automation_runs r
       where r.id = w.run_id and w.id in (select id from candidates) and w.status = 'pending'
       returning w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg
+        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event
     ), runs as (
       update automation_runs r set legs = c.resume_leg, status = 'running', updated_at = now()
       from claimed c where r.id = c.run_id
@@ -119,7 +121,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       select c.*, false as replay from claimed c join runs on runs.id = c.run_id
       union all
       select w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, true as replay
+        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event, true as replay
       from automation_run_waits w join automation_runs r on r.id = w.run_id
       where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
         and r.status = 'running' and r.legs = w.resume_leg
@@ -137,6 +139,11 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
     replay: row.replay === true,
     wait: { id: String(row.id), stepId: row.step_id === null ? null : String(row.step_id) },
     ...(row.kind === "approval" ? { startHandle: row.decision ? String(row.decision) : "timed_out" } : {}),
+    ...(row.kind === "event"
+      ? row.woken_event
+        ? { startHandle: "received", wokenEvent: row.woken_event as Record<string, unknown> }
+        : { startHandle: "timed_out" }
+      : {}),
     ...(row.kind === "retry"
       ? {
           retry: { nodeId: String(row.node_id), attempt: Number(row.attempt), keyLeg: Number(row.key_leg) },

@@ -30,7 +30,7 @@ export interface Leg {
   /** A replay's recorded actions by node id; null for a leg nobody tried before. */
   recorded: Map<string, RecordedAction> | null;
   /** A resumed leg's wait step, completed by the leg's first phase (with the wake note, if any). */
-  opening: { stepId: string | null; note: string | null } | null;
+  opening: { stepId: string | null; note: string | null; output?: Record<string, unknown> } | null;
   /** Set by a phase: the outside action the leg stopped at. */
   outside: {
     step: Extract<PlannedStep, { kind: "action" }>;

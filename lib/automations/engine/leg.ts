@@ -48,7 +48,8 @@ export function dedupeKey(leg: LegContext, nodeId: string): string {
 
 /** A wait this leg makes at `node`: the leg's run, version and event, plus what is particular to it. */
 export function waitOf<
-  F extends Pick<NewWait, "kind" | "resumeAt"> & Partial<Pick<NewWait, "stepId" | "leg" | "attempt">>,
+  F extends Pick<NewWait, "kind" | "resumeAt"> &
+    Partial<Pick<NewWait, "stepId" | "leg" | "attempt" | "matchEvent" | "matchKey">>,
 >(leg: LegContext, node: { nodeId: string; nodeType: string }, fields: F): Omit<NewWait, "stepId"> & F {
   return {
     tenantId: leg.tenantId,

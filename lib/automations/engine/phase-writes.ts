@@ -10,6 +10,7 @@ import type { PlannedStep } from "./interpreter";
 import { dedupeKey, redact, waitOf } from "./leg";
 import type { Leg } from "./leg-state";
 import { notifyApprovers } from "./notify-approvers";
+import { lookBackForEvents } from "./event-waits";
 import type { PreparedWait } from "./prepare";
 
 /*
@@ -41,6 +42,7 @@ export class PhaseWrites implements WalkMode {
     kind: WaitKind;
     resumeAt: Date;
     output: Record<string, unknown>;
+    match?: { event: string; key: string };
   }[] = [];
   readonly startedAt = new Date();
 
@@ -74,6 +76,7 @@ export class PhaseWrites implements WalkMode {
         kind: wait.kind,
         resumeAt: wait.resumeAt,
         output: wait.output,
+        ...(wait.match ? { match: wait.match } : {}),
       });
     else this.steps.push({ ...this.base(leg, step), category: "wait", status: "failed", error: wait.error });
   }
@@ -141,9 +144,13 @@ export async function insertDeliveries(tx: Tx, deliveries: Delivery[]): Promise<
   return inserted.length;
 }
 
-/** Writes a phase's waits: their `waiting` steps, the rows and their jobs in one statement (none twice on a replay). */
-export async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
-  if (writes.waits.length === 0) return;
+/**
+ * Writes a phase's waits: their `waiting` steps, the rows and their jobs in one statement (none
+ * twice on a replay); a wait for an event then looks back for one recorded since its run began.
+ * Returns the ids of the waits for an event it wrote, to look back again once they are committed.
+ */
+export async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<string[]> {
+  if (writes.waits.length === 0) return [];
   const created = await createWaitsWithSteps(
     tx,
     writes.waits.map(({ leg, step, position, output }) => ({
@@ -155,7 +162,13 @@ export async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
       output,
       finishedAt: null,
     })),
-    writes.waits.map(({ leg, step, kind, resumeAt }) => waitOf(leg.ctx, step, { kind, resumeAt })),
+    writes.waits.map(({ leg, step, kind, resumeAt, match }) =>
+      waitOf(leg.ctx, step, {
+        kind,
+        resumeAt,
+        ...(match ? { matchEvent: match.event, matchKey: match.key } : {}),
+      }),
+    ),
   );
   const asked = new Map(
     writes.waits.map(({ leg, step, output }) => [
@@ -169,4 +182,7 @@ export async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<void> {
       .filter((w) => w.kind === "approval")
       .map((w) => ({ waitId: w.id, nodeId: w.nodeId, ...asked.get(`${w.runId}|${w.nodeId}`)! })),
   );
+  const forEvents = created.filter((w) => w.kind === "event").map((w) => w.id);
+  await lookBackForEvents(tx, forEvents);
+  return forEvents;
 }

@@ -16,6 +16,7 @@ import type { Leg, LegHooks, RecordedAction } from "./leg-state";
 import { takeOutside } from "./outside";
 import { batchTransactionLimit, outsideLimit } from "./limits";
 import { DeliveryConflict, insertDeliveries, PhaseWrites, writeWaits } from "./phase-writes";
+import { lookBackForEvents } from "./event-waits";
 import { prepareAction } from "./prepare";
 
 /**
@@ -177,14 +178,24 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
   }
 }
 
-/** One phase for these legs, in one transaction (see the top of this file). */
-async function writePhase(tx: Tx, legs: Leg[]): Promise<void> {
+/**
+ * One phase for these legs, in one transaction (see the top of this file). Returns the waits for
+ * an event it wrote.
+ */
+async function writePhase(tx: Tx, legs: Leg[]): Promise<string[]> {
   const writes = new PhaseWrites();
   await completeSteps(
     tx,
-    legs.flatMap((leg) =>
-      leg.opening?.stepId
-        ? [{ stepId: leg.opening.stepId, status: "success" as const, reason: leg.opening.note }]
+    legs.flatMap(({ opening }) =>
+      opening?.stepId
+        ? [
+            {
+              stepId: opening.stepId,
+              status: "success" as const,
+              reason: opening.note,
+              ...(opening.output ? { output: opening.output } : {}),
+            },
+          ]
         : [],
     ),
   );
@@ -202,11 +213,26 @@ async function writePhase(tx: Tx, legs: Leg[]): Promise<void> {
     if (inserted !== writes.deliveries.length) throw new DeliveryConflict();
   }
   await recordSteps(tx, writes.steps);
-  await writeWaits(tx, writes);
+  const eventWaits = await writeWaits(tx, writes);
   await settleRuns(
     tx,
     legs.filter((leg) => !leg.outside).map((leg) => ({ runId: leg.ctx.runId, leg: leg.ctx.leg })),
   );
+  return eventWaits;
+}
+
+/**
+ * Looks back once more for the events of waits just committed: an event whose statement began
+ * before they were (so could not see them) and committed after their own look back is found
+ * now. One that still slips through is found by the reaper's sweep (`sweepEventWaits`).
+ */
+async function lookBackAfterCommit(waitIds: string[]): Promise<void> {
+  if (waitIds.length === 0) return;
+  try {
+    await lookBackForEvents(getDb(), waitIds);
+  } catch (error) {
+    console.warn("Looking back for the events of new waits failed; the reaper's sweep will.", error);
+  }
 }
 
 function snapshot(leg: Leg): () => void {
@@ -237,9 +263,10 @@ export async function executeLegs(legs: Leg[], hooks: LegHooks, apart?: () => vo
   if (legs.length === 0) return apart?.();
   const restore = legs.map(snapshot);
   const phase = () => getDb().transaction((tx) => writePhase(tx, legs));
+  let eventWaits: string[];
   try {
     // Big phases queue for the database; a single leg's small one goes straight in.
-    await (legs.length > 1 ? batchTransactionLimit(phase) : phase());
+    eventWaits = await (legs.length > 1 ? batchTransactionLimit(phase) : phase());
   } catch (error) {
     apart?.();
     restore.forEach((undo) => undo());
@@ -255,6 +282,7 @@ export async function executeLegs(legs: Leg[], hooks: LegHooks, apart?: () => vo
     return;
   }
   apart?.();
+  await lookBackAfterCommit(eventWaits);
   await Promise.all(
     legs
       .filter((leg) => leg.outside)

@@ -136,16 +136,34 @@ async function loadRecorded(legs: Leg[]): Promise<Map<string, Map<string, Record
   return byRun;
 }
 
-/** Steps each run took in the legs before this one (the step guard counts the whole run). */
-async function countSteps(legs: ClaimedLeg[]): Promise<Map<string, number>> {
+/** What a run did in the legs before this one: how many steps (the step guard counts the whole run), and their outputs. */
+interface EarlierSteps {
+  count: number;
+  /** Each node's output in the latest leg that took it: `{steps.<id>.…}` after a wait, too. */
+  outputs: Record<string, Record<string, unknown>>;
+}
+
+async function earlierSteps(legs: ClaimedLeg[]): Promise<Map<string, EarlierSteps>> {
   if (legs.length === 0) return new Map();
   const keys = legs.map((claim) => ({ r: claim.runId, l: claim.leg }));
-  const rows = await getDb().execute<{ run_id: string; n: number }>(sql`
-    select s.run_id, count(*)::int as n
+  const rows = await getDb().execute<{
+    run_id: string;
+    node_id: string;
+    output: Record<string, unknown> | null;
+  }>(sql`
+    select s.run_id, s.node_id, case when s.status = 'success' then s.output end as output
     from json_to_recordset(${JSON.stringify(keys)}::json) as v(r uuid, l int)
     join automation_run_steps s on s.run_id = v.r and s.leg < v.l
-    group by s.run_id`);
-  return new Map(rows.map((r) => [String(r.run_id), Number(r.n)]));
+    order by s.run_id, s.leg, s.position`);
+  const byRun = new Map<string, EarlierSteps>();
+  for (const row of rows) {
+    const runId = String(row.run_id);
+    let earlier = byRun.get(runId);
+    if (!earlier) byRun.set(runId, (earlier = { count: 0, outputs: {} }));
+    earlier.count += 1;
+    if (row.output) earlier.outputs[row.node_id] = row.output;
+  }
+  return byRun;
 }
 
 async function decide(claim: ClaimedLeg): Promise<Decision> {
@@ -184,7 +202,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
   const entities = new Map([...firsts.entities, ...resumed.entities]);
   const timeZones = new Map([...firsts.timeZones, ...resumed.timeZones]);
 
-  const stepsSoFar = await countSteps(going.filter(({ claim }) => claim.wait).map(({ claim }) => claim));
+  const before = await earlierSteps(going.filter(({ claim }) => claim.wait).map(({ claim }) => claim));
   const followUps = await retriedFollowUps(going.map(({ claim }) => claim));
   const legs: Leg[] = [];
   const claimOf = new Map<Leg, ClaimedLeg>();
@@ -208,6 +226,12 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       timeZone: timeZones.get(claim.tenantId) ?? "UTC",
       ...(claim.retry ? { retry: claim.retry } : {}),
     });
+    // What the run's earlier legs handed on, and the event that woke this one, before any
+    // condition of the leg is decided.
+    const earlier = before.get(claim.runId);
+    Object.assign(ctx.steps, earlier?.outputs);
+    if (claim.wokenEvent)
+      ctx.steps[claim.startNodeId] = { ...ctx.steps[claim.startNodeId], event: claim.wokenEvent };
     let plan;
     try {
       const followUp = followUps.get(claimKey(claim));
@@ -225,7 +249,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       });
       continue;
     }
-    if ((stepsSoFar.get(claim.runId) ?? 0) + plan.length > MAX_PLANNED_STEPS) {
+    if ((earlier?.count ?? 0) + plan.length > MAX_PLANNED_STEPS) {
       stops.push({ claim, status: "failed", message: STEP_LIMIT_REASON });
       continue;
     }
@@ -235,7 +259,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       ctx,
       decision.version.graph,
       plan,
-      claim.wait ? { stepId: claim.wait.stepId, note: decision.note } : null,
+      claim.wait ? openingOf(claim, decision.note) : null,
     );
     legs.push(leg);
     claimOf.set(leg, claim);
@@ -252,6 +276,17 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
   const recorded = await loadRecorded(replays);
   for (const leg of replays) leg.recorded = recorded.get(leg.ctx.runId) ?? new Map();
   return { legs, claimOf };
+}
+
+/** How a resumed leg completes its wait's step: the wake table's note, and the event that woke it. */
+function openingOf(claim: ClaimedLeg, note: string | null): Leg["opening"] {
+  const event = claim.wokenEvent;
+  if (!event) return { stepId: claim.wait?.stepId ?? null, note };
+  return {
+    stepId: claim.wait?.stepId ?? null,
+    note: [`Received ${String(event.type)}.`, note].filter(Boolean).join(" "),
+    output: { event },
+  };
 }
 
 function asError(error: unknown): Error {

@@ -4,6 +4,11 @@ import type { ActionExecutor } from "@/lib/automations/nodes/executor";
 import { renderTemplate, type TemplateContext } from "@/lib/automations/tokens/render";
 import { approval, type ApprovalParams } from "@/lib/automations/nodes/timing/approval";
 import { resumeAtFor } from "@/lib/automations/nodes/timing/resume-at";
+import {
+  matchKeyFor,
+  waitForEvent,
+  type WaitForEventParams,
+} from "@/lib/automations/nodes/timing/wait-for-event";
 import type { WaitKind } from "@/lib/db/schema";
 import { actionContext, templateContext, type LegContext } from "./leg";
 import type { PlannedStep } from "./interpreter";
@@ -65,10 +70,15 @@ export function prepareAction(
 export type PreparedWait =
   | {
       ok: true;
-      kind: Extract<WaitKind, "delay" | "approval">;
+      kind: Extract<WaitKind, "delay" | "approval" | "event">;
       resumeAt: Date;
-      /** What the wait's step shows: when it resumes, and for an approval what is asked and of whom. */
+      /**
+       * What the wait's step shows: when it resumes, for an approval what is asked and of whom, for
+       * a wait for an event which event and how it is matched.
+       */
       output: Record<string, unknown>;
+      /** A wait for an event: the event type and the key its event is found by. */
+      match?: { event: string; key: string };
     }
   | { ok: false; error: string };
 
@@ -81,6 +91,8 @@ export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
   }
   try {
     const resumeAt = resumeAtFor({ type: step.nodeType, params: parsed.data }, leg.now);
+    if (step.nodeType === waitForEvent.type)
+      return prepareEventWait(leg, parsed.data as WaitForEventParams, resumeAt);
     if (step.nodeType !== approval.type)
       return { ok: true, kind: "delay", resumeAt, output: { resumeAt: resumeAt.toISOString() } };
     const params = parsed.data as ApprovalParams;
@@ -98,4 +110,32 @@ export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
   } catch (error) {
     return { ok: false, error: messageOf(error) };
   }
+}
+
+/** A wait for an event: its match key from the leg's record, or its field's value rendered now. */
+function prepareEventWait(leg: LegContext, params: WaitForEventParams, resumeAt: Date): PreparedWait {
+  const { match } = params;
+  const record = leg.entity ? { domain: leg.entity.domain, id: leg.entity.id } : null;
+  const value = match.kind === "field" ? renderTemplate(match.equals, templateContext(leg)) : undefined;
+  const key = matchKeyFor(match, { record, renderedValue: value });
+  if (!key)
+    return {
+      ok: false,
+      error:
+        match.kind === "same_record"
+          ? "This run is about no record, so it cannot wait for an event about the same record; match a field of the event instead."
+          : `The value to wait for (${match.equals}) came out empty for this run, so no event could match it.`,
+    };
+  return {
+    ok: true,
+    kind: "event",
+    resumeAt,
+    match: { event: params.event, key },
+    output: {
+      resumeAt: resumeAt.toISOString(),
+      waitingFor: params.event,
+      match: match.kind === "field" ? { kind: "field", path: match.path, value } : { kind: "same_record" },
+      timeoutHours: params.timeoutHours,
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { enqueueJobs } from "@/lib/jobs";
 import { runJobKey } from "@/lib/automations/engine/start";
 import { finishRuns, RUN_DURATION_MS } from "@/lib/automations/store/runs";
+import { sweepEventWaits } from "./event-waits";
 import { cancelPendingWaitsOf, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/automations/store/waits";
 
 /** A run still `running` this long after its last claim, with no live job, is presumed lost. */
@@ -17,13 +18,16 @@ export interface ReapResult {
   requeued: number;
   overdueWaits: number;
   rescheduledWaits: number;
+  /** Waits for an event whose event had arrived unseen (two transactions crossing), woken now. */
+  eventWaitsWoken: number;
 }
 
 /**
  * The 5-minute backstop. Fails runs stuck in `running` (never `waiting`: a parked run may wait
  * 30 days) whose job is gone or has used up its retries, re-enqueues queued runs whose job is
  * missing (a watchdog for jobs lost outside our transaction), fails waits more than an hour past
- * due ("Scheduled resume never ran.") and gives a missing job back to a wait not yet overdue.
+ * due ("Scheduled resume never ran.") and gives a missing job back to a wait not yet overdue, and
+ * looks back for the events of recent waits for one (`sweepEventWaits`).
  */
 export async function reapRuns(): Promise<ReapResult> {
   const db = getDb();
@@ -73,11 +77,13 @@ export async function reapRuns(): Promise<ReapResult> {
     return result;
   });
   const stranded = await replayStrandedLegs();
+  const woken = await sweepEventWaits(db);
   return {
     failed: failed.length,
     requeued: orphans.length + stranded,
     overdueWaits: waits.failed.length,
     rescheduledWaits: waits.rescheduled,
+    eventWaitsWoken: woken.length,
   };
 }
 

@@ -6,6 +6,7 @@ import type { RecordedEvent } from "@/lib/events/types";
 import { freshJobsSql } from "@/lib/jobs";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { listenersFor, stampMatches, type Listener } from "./listeners";
+import { wakeEventWaitsSql } from "./event-waits";
 import { effectiveDomain, registry, triggerMatches } from "@/lib/automations/nodes/registry";
 
 /** The job key of a run's first-leg job: lets the reaper tell whether that job still exists. */
@@ -146,16 +147,37 @@ export async function startRuns(
   if (fresh.length === 0) return [];
   const types = [...new Set(fresh.map((e) => e.type))];
   const occurredAt = new Map(fresh.map((e) => [e.id, e.createdAt.toISOString()]));
+  // Every recorded event wakes the waits for it (a target aims only the runs it starts).
+  const recorded = JSON.stringify(
+    fresh.map((e) => ({
+      id: e.id,
+      type: e.type,
+      domain: e.domain,
+      entity_id: e.entityId,
+      payload: e.payload,
+      created_at: e.createdAt.toISOString(),
+    })),
+  );
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { listeners, stamp } = await listenersFor(tx, tenantId, types, { fresh: attempt > 0 });
     const runs = plannedRuns(fresh, listeners, target);
+    const wake =
+      attempt === 0
+        ? wakeEventWaitsSql(
+            tenantId,
+            sql`select * from json_to_recordset(${recorded}::json)
+              as x(id text, type text, domain text, entity_id text, payload jsonb, created_at timestamptz)`,
+          )
+        : sql`ew_notify as (select 1 where false)`;
     const [result] = await tx.execute<{ ok: boolean; ids: string[] }>(sql`
       with ok as (${stampMatches(tenantId, types, stamp)}),
       planned as (select * from json_to_recordset(${plannedJson(runs, (r) => occurredAt.get(r.eventId)!)}::json) as p(${PLANNED_COLUMNS})),
-      ${insertRunsSql(tenantId, sql`planned`, sql`(select ok from ok)`)}
+      ${insertRunsSql(tenantId, sql`planned`, sql`(select ok from ok)`)},
+      ${wake}
       select (select ok from ok) as ok,
              coalesce((select json_agg(id) from runs), '[]') as ids,
-             (select count(*) from jobs) as jobs`);
+             (select count(*) from jobs) as jobs,
+             (select count(*) from ew_notify) as woke`);
     if (result?.ok) return result.ids;
   }
   throw listenersKeptChanging();

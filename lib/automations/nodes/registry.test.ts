@@ -41,7 +41,10 @@ describe("NODE_DEFINITIONS", () => {
     expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
     // Timing nodes have no executor, so they must never be action types.
     expectTypeOf<WaitType>().toEqualTypeOf<
-      "auto.control.wait" | "auto.control.wait_until" | "auto.control.approval"
+      | "auto.control.wait"
+      | "auto.control.wait_until"
+      | "auto.control.approval"
+      | "auto.control.wait_for_event"
     >();
     expectTypeOf<"auto.control.wait">().not.toExtend<ActionType>();
     expectTypeOf<"auto.trigger.order_paid">().toExtend<TriggerType>();
@@ -59,7 +62,9 @@ describe("NODE_DEFINITIONS", () => {
         wait:
           definition.type === "auto.control.approval"
             ? { in: true, out: ["approved", "rejected", "timed_out"] }
-            : { in: true, out: ["out"] },
+            : definition.type === "auto.control.wait_for_event"
+              ? { in: true, out: ["received", "timed_out"] }
+              : { in: true, out: ["out"] },
       }[definition.category];
       expect(definition.handles, definition.type).toEqual(expected);
     }
@@ -140,6 +145,7 @@ describe("registry", () => {
       "auto.control.wait",
       "auto.control.wait_until",
       "auto.control.approval",
+      "auto.control.wait_for_event",
     ]);
     expect(registry.all()).toHaveLength(31);
   });
@@ -167,6 +173,7 @@ describe("registry", () => {
       "auto.control.wait",
       "auto.control.wait_until",
       "auto.control.approval",
+      "auto.control.wait_for_event",
       "test.wait",
     ]);
     expect(extended.get("test.wait")).toBe(wait);

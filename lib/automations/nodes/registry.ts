@@ -15,6 +15,7 @@ import { MAX_WAIT_MS, waitDurationMs } from "./timing/resume-at";
 import { approval } from "./timing/approval";
 import { wait } from "./timing/wait";
 import { waitUntil } from "./timing/wait-until";
+import { waitForEvent } from "./timing/wait-for-event";
 import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers";
 import { effectiveDomainIn, nodeInfo, type NodeInfo } from "./catalog";
 import type { ConditionDefinition, NodeCategory, NodeDefinition, TriggerDomain } from "./types";
@@ -45,6 +46,7 @@ export const NODE_DEFINITIONS = {
   "auto.control.wait": wait,
   "auto.control.wait_until": waitUntil,
   "auto.control.approval": approval,
+  "auto.control.wait_for_event": waitForEvent,
 };
 
 type Definitions = typeof NODE_DEFINITIONS;

@@ -28,6 +28,9 @@ export interface NewWait {
   resumeAt: Date;
   /** A retry: the attempt it will run. */
   attempt?: number;
+  /** A wait for an event: its event type and match key (engine/event-waits.ts). */
+  matchEvent?: string;
+  matchKey?: string;
 }
 
 /** Attempts of a wait's resume job. */
@@ -85,7 +88,8 @@ export async function createWaitsWithSteps(
 }
 
 const WAIT_COLUMNS = sql.raw(`tenant_id uuid, run_id uuid, automation_id uuid, automation_version int,
-  node_id text, node_type text, leg int, event jsonb, kind text, resume_at timestamptz, attempt int`);
+  node_id text, node_type text, leg int, event jsonb, kind text, resume_at timestamptz, attempt int,
+  match_event text, match_key text`);
 
 function waitRow(w: Omit<NewWait, "stepId"> & { stepId?: string | null }) {
   return {
@@ -100,6 +104,8 @@ function waitRow(w: Omit<NewWait, "stepId"> & { stepId?: string | null }) {
     kind: w.kind,
     resume_at: w.resumeAt.toISOString(),
     attempt: w.attempt ?? null,
+    match_event: w.matchEvent ?? null,
+    match_key: w.matchKey ?? null,
     ...(w.stepId === undefined ? {} : { step_id: w.stepId }),
   };
 }
@@ -117,11 +123,17 @@ async function insertWaits(tx: DbOrTx, before: SQL, source: SQL): Promise<Create
     sql`
     with ${before} w as (
       insert into automation_run_waits (tenant_id, run_id, automation_id, automation_version, node_id,
-        node_type, leg, event, kind, resume_at, attempt, step_id)
+        node_type, leg, event, kind, resume_at, attempt, step_id, match_event, match_key)
       select x.tenant_id, x.run_id, x.automation_id, x.automation_version, x.node_id, x.node_type, x.leg,
-        x.event, x.kind, x.resume_at, x.attempt, x.step_id
+        x.event, x.kind, x.resume_at, x.attempt, x.step_id, x.match_event, x.match_key
       from (${source}) x
-      returning id, run_id, node_id, kind, resume_at
+      returning id, tenant_id, run_id, node_id, kind, resume_at, match_event, match_key
+    ), paths as (
+      -- The field a wait for an event compares, so that recording such an event looks it up.
+      insert into event_match_paths (tenant_id, event_type, path)
+      select distinct tenant_id, match_event, split_part(substr(match_key, 3), '=', 1) from w
+      where kind = 'event' and match_key like 'f:%'
+      on conflict do nothing
     ), jobs as (
       insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key)
       select t.id, json_build_object('waitId', w.id), w.resume_at, ${RESUME_MAX_ATTEMPTS}, w.id::text
@@ -240,6 +252,8 @@ export async function completeSteps(
     status: Exclude<StepStatus, "waiting">;
     reason?: string | null;
     error?: string | null;
+    /** Added to the step's output (the event that woke a wait for one). */
+    output?: Record<string, unknown>;
   }[],
 ): Promise<void> {
   if (steps.length === 0) return;
@@ -248,12 +262,14 @@ export async function completeSteps(
     status: s.status,
     reason: s.reason ?? null,
     error: s.error ?? null,
+    output: s.output ?? null,
   }));
   await executePrepared(
     sql`
     update automation_run_steps s set status = v.status, reason = v.reason, error = v.error, finished_at = now(),
-      duration_ms = (extract(epoch from now() - s.started_at) * 1000)::int
-    from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text)
+      duration_ms = (extract(epoch from now() - s.started_at) * 1000)::int,
+      output = case when v.output is null then s.output else coalesce(s.output, '{}') || v.output end
+    from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text, output jsonb)
     where s.id = v.id`,
     tx,
   );

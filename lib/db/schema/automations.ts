@@ -216,6 +216,11 @@ export const automationRunWaits = pgTable(
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     note: text("note"),
     attempt: integer("attempt"),
+    /** A wait for an event: the event type it waits for and its match key (`r:<domain>:<id>`, `f:<path>=<value>`). */
+    matchEvent: text("match_event"),
+    matchKey: text("match_key"),
+    /** The event that woke it (claimed once); the resumed leg follows `received` with it, `timed_out` without. */
+    wokenEvent: jsonb("woken_event").$type<RunEvent>(),
   },
   (t) => [
     index("automation_run_waits_run_idx").on(t.tenantId, t.runId),
@@ -230,10 +235,30 @@ export const automationRunWaits = pgTable(
     index("automation_run_waits_tenant_dropped_idx")
       .on(t.tenantId, t.resolvedAt.desc())
       .where(sql`${t.status} in ('cancelled', 'failed')`),
+    // A recorded event finds the waits it wakes by type and key (engine/event-waits.ts).
+    index("automation_run_waits_event_match_idx")
+      .on(t.tenantId, t.matchEvent, t.matchKey)
+      .where(sql`${t.status} = 'pending' and ${t.kind} = 'event'`),
     uniqueIndex("automation_run_waits_later_key_unique")
       .on(t.automationId, t.key)
       .where(sql`${t.status} = 'pending' and ${t.kind} = 'later' and ${t.key} is not null`),
   ],
+);
+
+/**
+ * The event fields that waits of a shop compare (`payload.body.email` for `webhook.received`),
+ * written with each wait that matches a field: recording an event reads the few paths of its type
+ * here and looks its values up in the waits' match index, instead of reading every wait. A path no
+ * wait uses any more costs one lookup that finds nothing.
+ */
+export const eventMatchPaths = pgTable(
+  "event_match_paths",
+  {
+    tenantId: uuid("tenant_id").notNull(),
+    eventType: text("event_type").notNull(),
+    path: text("path").notNull(),
+  },
+  (t) => [primaryKey({ name: "event_match_paths_pkey", columns: [t.tenantId, t.eventType, t.path] })],
 );
 
 /**
@@ -375,7 +400,7 @@ export const staffTasks = pgTable(
 export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled";
 export type StepStatus = "success" | "failed" | "skipped" | "waiting";
 export type DeliveryStatus = "sending" | "delivered" | "failed";
-export type WaitKind = "delay" | "approval" | "retry" | "later";
+export type WaitKind = "delay" | "approval" | "retry" | "later" | "event";
 export type WaitStatus = "pending" | "resumed" | "cancelled" | "failed";
 
 /** The trigger event as a run keeps it. `entityStatus` is the status the event fired for. */

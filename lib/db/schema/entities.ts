@@ -71,5 +71,7 @@ export const events = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index("events_entity_idx").on(t.tenantId, t.domain, t.entityId, t.createdAt),
     index("events_recent_idx").on(t.tenantId, t.createdAt.desc()),
+    // A wait for an event looks back for one of its type since its run began (engine/event-waits.ts).
+    index("events_type_idx").on(t.tenantId, t.type, t.createdAt),
   ],
 );

@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import type { z } from "zod";
 import { approval } from "./approval";
+import { waitForEvent } from "./wait-for-event";
 import { wait, WAIT_UNIT_MS, type WaitParams } from "./wait";
 import { waitUntil, type WaitUntilParams } from "./wait-until";
 
@@ -93,6 +94,11 @@ export function resumeAtFor(node: { type: string; params?: unknown }, from: Date
     case approval.type: {
       // A person's decision resumes it sooner; this is when it times out.
       const params = parse(approval.params, approval.label, node.params ?? {});
+      return clampResumeAt(new Date(from.getTime() + params.timeoutHours * 3_600_000), from);
+    }
+    case waitForEvent.type: {
+      // The event resumes it sooner; this is when it times out.
+      const params = parse(waitForEvent.params, waitForEvent.label, node.params ?? {});
       return clampResumeAt(new Date(from.getTime() + params.timeoutHours * 3_600_000), from);
     }
     case waitUntil.type: {
