@@ -147,7 +147,7 @@ describe("registry", () => {
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(31);
+    expect(registry.all()).toHaveLength(32);
   });
 
   it("tells conditions apart", () => {
