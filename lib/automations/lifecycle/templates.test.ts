@@ -25,6 +25,7 @@ describe("automation templates", () => {
       "escalate-unfulfilled",
       "tag-vip",
       "hold-big-orders-for-review",
+      "sort-refunds-by-reason",
     ]);
   });
 
