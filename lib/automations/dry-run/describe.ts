@@ -109,7 +109,7 @@ const DESCRIBE: Record<ActionType, Describe> = {
       : request.task === "extract" && request.fields && typeof request.fields === "object"
         ? `The answer would give: ${Object.keys(request.fields).join(", ")}.`
         : `The answer would be a text of at most ${text(request.maxWords)} words.`,
-    "What follows depends on the answer, so the dry run stops here on this path.",
+    "The dry run asks nothing, so the steps after it see no answer.",
   ],
   "auto.action.mark_carts_abandoned": (request) => [
     `Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`,
