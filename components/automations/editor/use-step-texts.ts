@@ -19,8 +19,8 @@ export function useStepTexts(
   catalog: NodeLookup,
 ) {
   const issues = useMemo(
-    () => (logic ? logic.validate(graph) : firstPaint.issues),
-    [logic, graph, firstPaint.issues],
+    () => (logic ? logic.validate(graph, undefined, firstPaint.facts) : firstPaint.issues),
+    [logic, graph, firstPaint.issues, firstPaint.facts],
   );
   // A string, so the sentences below change only when the flow's kind of record does.
   const domain = useMemo(() => logic?.flowDomain(graph) ?? null, [logic, graph]);

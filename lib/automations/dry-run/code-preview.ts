@@ -69,7 +69,7 @@ export type CodePreview = {
 const PREVIEW_ID = "code-preview";
 
 /** The event the trigger would fire for this record (as the dry run builds it: `triggerPayload`). */
-function eventFor(triggerType: string | undefined, entity: RunEntity | null, now: Date): RunEvent {
+export function eventFor(triggerType: string | undefined, entity: RunEntity | null, now: Date): RunEvent {
   const definition = triggerType ? registry.get(triggerType) : undefined;
   if (triggerType && definition?.category !== "trigger")
     throw new AppError(422, "invalid", `'${triggerType}' is not a trigger.`);
@@ -84,7 +84,7 @@ function eventFor(triggerType: string | undefined, entity: RunEntity | null, now
   });
 }
 
-async function loadRecord(tenantId: string, domain: Domain, rawId: string, event: RunEvent) {
+export async function loadRecord(tenantId: string, domain: Domain, rawId: string, event: RunEvent) {
   const id = parseEntityId(rawId);
   try {
     return await loadRunEntity(getDb(), tenantId, { ...event, entityId: id, domain }, { pinStatus: true });

@@ -103,6 +103,16 @@ const DESCRIBE: Record<ActionType, Describe> = {
   },
   // The dry run runs the script and lists each action it asks for on its own line, after this one.
   "auto.action.code": () => ["Would run the script in the sandbox, then take the actions it asks for."],
+  // Asks nothing: the prompt as it would be sent, tokens filled in from the record.
+  "auto.action.ai": (request) => [
+    `Would ask the model: ${excerpt(text(request.prompt), 1000)}`,
+    request.task === "classify" && Array.isArray(request.categories)
+      ? `The answer must be one of: ${request.categories.map(String).join(", ")}.`
+      : request.task === "extract" && request.fields && typeof request.fields === "object"
+        ? `The answer would give: ${Object.keys(request.fields).join(", ")}.`
+        : `The answer would be a text of at most ${text(request.maxWords)} words.`,
+    "The dry run asks nothing, so the steps after it see no answer.",
+  ],
   "auto.action.mark_carts_abandoned": (request) => [
     `Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`,
   ],

@@ -19,7 +19,7 @@ import type { DryRunStart } from "./start";
  * deliveries): the action at the leg's cursor is prepared as a run prepares it
  * (`prepareAction`: params parsed again, templates filled, the executor's check) and described,
  * not done. An outside action asks its executor's `preflight` what a real send would be refused
- * for. A code step's script runs in the sandbox (its `send` has no effect), and what it asks for
+ * for. An AI step shows the prompt it would send and asks nothing. A code step's script runs in the sandbox (its `send` has no effect), and what it asks for
  * joins the leg as in a run (`actionDone`). A failure — a script's too — ends its branch
  * (`endBranch`), as in a run.
  */
@@ -65,7 +65,10 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
     prepared.ok && prepared.executor.effect === "outside"
       ? ((await prepared.executor.preflight?.(prepared.request as never)) ?? null)
       : null;
-  if (prepared.ok && prepared.executor.effect === "outside" && prepared.executor.followUp) {
+  // An AI step asks nothing in a dry run (SPEC §2): it says what it would ask, and what follows it
+  // waits on the answer. Not set up: its preflight says so, as an error.
+  const asksModel = step.nodeType === "auto.action.ai";
+  if (prepared.ok && !asksModel && prepared.executor.effect === "outside" && prepared.executor.followUp) {
     const ctx = actionContext(leg.ctx, step.nodeId, templates);
     return runScript(trail, leg, step, heading, prepared.executor, prepared.request, ctx);
   }

@@ -1,5 +1,5 @@
 import type { Graph } from "@/lib/automations/graph/schema";
-import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
+import { validate, type ReadyIssue, type ServerFacts } from "@/lib/automations/review/validate";
 import type { NodeInfo } from "@/lib/automations/nodes/catalog";
 import { flowDomain, nodeCatalog, summariseNode } from "@/lib/automations/nodes/registry";
 import { diffGraphs } from "@/lib/automations/review/diff";
@@ -17,22 +17,28 @@ export interface EditorFirstPaint {
   summaries: Record<string, string>;
   /** The draft's ready issues. */
   issues: ReadyIssue[];
+  /** The server's facts the ready issues depend on (is an AI model set up?), for the browser's `validate`. */
+  facts: ServerFacts;
   /** Whether the draft's steps differ from the active version's (always, before the first). */
   stepsChanged: boolean;
 }
 
-export function editorFirstPaint(automation: {
-  version: number;
-  draftGraph: Graph;
-  activeGraph: Graph | null;
-}): EditorFirstPaint {
+export function editorFirstPaint(
+  automation: {
+    version: number;
+    draftGraph: Graph;
+    activeGraph: Graph | null;
+  },
+  facts: ServerFacts = {},
+): EditorFirstPaint {
   const { draftGraph, activeGraph } = automation;
   return {
     nodes: nodeCatalog(),
     summaries: Object.fromEntries(
       draftGraph.nodes.map((node) => [node.id, summariseNode(node, { domain: flowDomain(draftGraph) })]),
     ),
-    issues: validate(draftGraph),
+    issues: validate(draftGraph, undefined, facts),
+    facts,
     stepsChanged: automation.version === 0 || !diffGraphs(activeGraph, draftGraph).isEmpty,
   };
 }

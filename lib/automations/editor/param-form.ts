@@ -74,6 +74,7 @@ const TYPE_LABELS: Record<string, Record<string, string>> = {
   "auto.trigger.order_status_changed": { from: "From status", to: "To status" },
   "auto.trigger.product_low_stock": { threshold: "Stock at or below" },
   "auto.action.code": { source: "Script" },
+  "auto.action.ai": { fields: "Fields to pull out", maxWords: "At most (words)" },
   "auto.control.approval": {
     title: "What to decide",
     timeoutHours: "Time out after (hours)",
@@ -117,6 +118,13 @@ const HELP: Record<string, string> = {
  * merchant sees happen to a value, and the filter that says otherwise.
  */
 const NODE_HELP: Record<string, string> = {
+  "auto.action.ai.prompt":
+    "What the model reads and is asked. Insert token adds a value of the record; filled in, the prompt can be at most 8 KB.",
+  "auto.action.ai.categories":
+    "Sort into: separate categories with commas (2 to 50). The model answers exactly one, which the steps after read.",
+  "auto.action.ai.fields":
+    'Extract: each field\'s name and kind, as {"amount": "number", "urgent": "boolean", "product": "string"}.',
+  "auto.action.ai.maxWords": "Write: a longer text is cut at this many words. Default 150.",
   "auto.action.http_request.url":
     "Insert token adds a value of the record; values are percent-encoded (| raw inside the braces puts one in as it is). A token at the start supplies the address as it is.",
   "auto.action.http_request.body":
@@ -129,6 +137,7 @@ const NODE_HELP: Record<string, string> = {
 const OPTION_LABELS: Record<string, Record<string, string>> = {
   operator: OPERATOR_PHRASES,
   approverRole: { editor: "Editors and admins", admin: "Admins only" },
+  task: { classify: "Sort into categories", extract: "Pull out fields", write: "Write a short text" },
 };
 
 /** "dueIn" → "Due in", "min_total" → "Min total". */

@@ -15,6 +15,7 @@ import { assertMayChange } from "./guards";
 import { replaceHookTokens } from "./save-draft";
 import { name as nameSchema } from "./create";
 import { impactOf, triggerEvents, type Impact } from "./impact";
+import { serverFacts } from "./server-facts";
 import { reactivate } from "./set-active";
 
 /** Makes `graph` the active version N+1 and snapshots it, inside `tx`. */
@@ -91,7 +92,7 @@ export async function publishAutomation(
     assertMayChange(caller, row);
     if (row.status === "archived")
       throw new AppError(409, "conflict", "This automation is archived; restore it before publishing.");
-    const issues = validate(row.draftGraph);
+    const issues = validate(row.draftGraph, undefined, serverFacts());
     if (issues.length > 0) {
       const count = issues.length === 1 ? "1 issue" : `${issues.length} issues`;
       throw new AppError(

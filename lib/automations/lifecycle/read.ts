@@ -5,6 +5,7 @@ import { AppError, isUuid, notFound } from "@/lib/errors";
 import { type Graph } from "@/lib/automations/graph/schema";
 import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
 import type { InFlightPolicy } from "./policies";
+import { serverFacts } from "./server-facts";
 
 export type AutomationRow = typeof automations.$inferSelect;
 
@@ -44,7 +45,7 @@ export function view(row: AutomationRow): AutomationView {
     draftGraph: row.draftGraph,
     draftRevision: row.draftRevision,
     activeGraph: row.activeGraph,
-    readyIssues: validate(row.draftGraph),
+    readyIssues: validate(row.draftGraph, undefined, serverFacts()),
     hasUnpublishedChanges: row.version === 0 || !sameGraph(row.draftGraph, row.activeGraph),
     activatedAt: row.activatedAt?.toISOString() ?? null,
     builtinSlug: row.builtinSlug,

@@ -16,7 +16,7 @@ import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "./templat
 const published = AUTOMATION_TEMPLATES.filter((template) => template.id !== BLANK_TEMPLATE_ID);
 
 describe("automation templates", () => {
-  it("offers Blank and the seven starter flows, with unique ids", () => {
+  it("offers Blank and the eight starter flows, with unique ids", () => {
     expect(AUTOMATION_TEMPLATES.map((t) => t.id)).toEqual([
       "blank",
       "review-after-delivery",
@@ -25,6 +25,7 @@ describe("automation templates", () => {
       "escalate-unfulfilled",
       "tag-vip",
       "hold-big-orders-for-review",
+      "sort-refunds-by-reason",
       "remind-unshipped-paid-orders",
     ]);
   });

@@ -238,6 +238,44 @@ export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
     ),
   },
   {
+    id: "sort-refunds-by-reason",
+    name: "Sort refund requests by reason",
+    description:
+      "When a refund is requested, the shop's AI model reads its reason and sorts it into damaged, wrong item, late, changed mind or other; each refund is tagged with its reason, and damaged goods get a note for the warehouse. Needs an AI model set up by your administrator.",
+    outline: [
+      "Refund created",
+      "Ask AI: sort into damaged, wrong item, late, …",
+      "Add tag with the reason",
+      "Reason is damaged",
+      "Add note",
+    ],
+    graph: chain([
+      { id: "trigger", type: "auto.trigger.refund_created" },
+      {
+        id: "reason",
+        type: "auto.action.ai",
+        params: {
+          task: "classify",
+          prompt:
+            "A customer asked for a refund of {entity.amount} with this reason:\n\n{entity.reason}\n\nWhy do they want their money back?",
+          categories: ["damaged", "wrong item", "late", "changed mind", "other"],
+        },
+      },
+      { id: "tag", type: "auto.action.add_tag", params: { tag: "refund: {steps.reason.category}" } },
+      {
+        id: "damaged",
+        type: "auto.condition.field",
+        params: { path: "steps.reason.category", operator: "eq", value: "damaged" },
+      },
+      {
+        id: "note",
+        from: "true",
+        type: "auto.action.add_note",
+        params: { body: "Damaged goods: ask the warehouse to check the returned item." },
+      },
+    ]),
+  },
+  {
     id: "remind-unshipped-paid-orders",
     name: "Remind unshipped paid orders after 2 days",
     description:

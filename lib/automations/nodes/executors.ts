@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { addNoteExecutor } from "./actions/add-note.execute";
+import { aiExecutor } from "./actions/ai.execute";
 import { codeExecutor } from "./actions/code.execute";
 import { createTaskExecutor } from "./actions/create-task.execute";
 import { httpRequestExecutor } from "./actions/http-request.execute";
@@ -29,6 +30,7 @@ export const EXECUTORS: { [T in ActionType]: ActionExecutor<ParamsOf<T>> } = {
   "auto.action.create_task": createTaskExecutor,
   "auto.action.later": laterExecutor,
   "auto.action.code": codeExecutor,
+  "auto.action.ai": aiExecutor,
   "auto.action.mark_carts_abandoned": markCartsAbandonedExecutor,
   "auto.action.mark_invoices_overdue": markInvoicesOverdueExecutor,
   "auto.action.purge_run_history": purgeRunHistoryExecutor,

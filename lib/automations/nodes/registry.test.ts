@@ -32,6 +32,7 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.http_request"
       | "auto.action.later"
       | "auto.action.code"
+      | "auto.action.ai"
       | "auto.action.create_task"
       | "auto.action.mark_carts_abandoned"
       | "auto.action.mark_invoices_overdue"
@@ -139,14 +140,14 @@ describe("registry", () => {
       "auto.condition.field",
       "auto.condition.has_tag",
     ]);
-    expect(registry.byCategory("action")).toHaveLength(11);
+    expect(registry.byCategory("action")).toHaveLength(12);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(31);
+    expect(registry.all()).toHaveLength(32);
   });
 
   it("tells conditions apart", () => {

@@ -1,5 +1,6 @@
 import { isDomain, type Domain } from "@/lib/domains/domains";
 import { addNote } from "./actions/add-note";
+import { aiAction } from "./actions/ai";
 import { addTag } from "./actions/add-tag";
 import { codeAction } from "./actions/code";
 import { createTask } from "./actions/create-task";
@@ -38,6 +39,7 @@ export const NODE_DEFINITIONS = {
   "auto.action.create_task": createTask,
   "auto.action.later": laterAction,
   "auto.action.code": codeAction,
+  "auto.action.ai": aiAction,
   "auto.action.mark_carts_abandoned": markCartsAbandoned,
   "auto.action.mark_invoices_overdue": markInvoicesOverdue,
   "auto.action.purge_run_history": purgeRunHistory,

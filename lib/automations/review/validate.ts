@@ -13,6 +13,7 @@ import { aDomain } from "@/lib/automations/nodes/triggers";
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { outputsOf } from "./step-outputs";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
+import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
 import { findCycles } from "@/lib/automations/graph/cycles";
 import { reachableFrom, upstreamOf } from "@/lib/automations/graph/reachability";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "@/lib/automations/graph/schema";
@@ -109,11 +110,26 @@ function summarise(registry: Registry, node: { type: string; params?: unknown })
 }
 
 /**
+ * What only the server knows about the shop's setup, which some steps need (`lifecycle/server-facts.ts`
+ * reads them). Left out — as in a test, or the browser before the server said — nothing is
+ * assumed: no issue is raised for it.
+ */
+export interface ServerFacts {
+  /** An AI model is set up (AI_BASE_URL and AI_MODEL): the AI step can ask it. */
+  aiConfigured?: boolean;
+}
+
+/**
  * Every problem with a graph, in one pass, as ready issues; `[]` means it can be published. Pure
  * and browser-safe: the editor runs it on every change, the server before every publish.
- * `registry` is the app's unless a test brings node kinds the catalog does not have yet.
+ * `registry` is the app's unless a test brings node kinds the catalog does not have yet; `facts`
+ * are the server's (the editor is handed them with its first paint).
  */
-export function validate(input: unknown, registry: Registry = defaultRegistry): ReadyIssue[] {
+export function validate(
+  input: unknown,
+  registry: Registry = defaultRegistry,
+  facts: ServerFacts = {},
+): ReadyIssue[] {
   const parsed = graphSchema.safeParse(input);
   if (!parsed.success) return parsed.error.issues.map((issue) => schemaIssue(issue, input));
   const graph: Graph = parsed.data;
@@ -250,6 +266,11 @@ export function validate(input: unknown, registry: Registry = defaultRegistry): 
       issues.push({ nodeId: node.id, message: "This wait leads nowhere." });
     }
   }
+
+  // Steps that need something the shop has not set up.
+  if (facts.aiConfigured === false)
+    for (const { node } of known.values())
+      if (node.type === "auto.action.ai") issues.push({ nodeId: node.id, message: AI_NOT_SET_UP });
 
   // Domains and tokens.
   for (const entry of known.values()) {

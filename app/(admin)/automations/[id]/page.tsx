@@ -8,6 +8,7 @@ import { requireCaller } from "@/lib/auth/session";
 import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";
 import { getAutomation, type AutomationView } from "@/lib/automations/lifecycle/read";
+import { serverFacts } from "@/lib/automations/lifecycle/server-facts";
 import { listCredentials } from "@/lib/credentials/store";
 import { waitingByNode } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
@@ -57,7 +58,7 @@ export default async function AutomationEditorPage({
     <FlowEditor
       automation={{ ...automation, draftGraph }}
       // The catalog, sentences and issues of the first paint, so the registry and zod load later.
-      firstPaint={editorFirstPaint({ ...automation, draftGraph })}
+      firstPaint={editorFirstPaint({ ...automation, draftGraph }, serverFacts())}
       canEdit={
         automation.status !== "archived" && hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
       }

@@ -7,6 +7,7 @@ import { paramErrors } from "@/lib/automations/editor/param-form";
 import { registry } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES } from "../category-style";
+import { AiConfig } from "./ai-config";
 import { CodeConfig } from "./code-config";
 import { CREDENTIAL_SLOTS, type CredentialOption } from "./credential-options";
 import { CredentialPicker } from "./credential-picker";
@@ -54,6 +55,7 @@ const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
   "auto.control.wait_for_event": WaitForEventConfig,
   "auto.condition.field": FieldConditionConfig,
   "auto.action.code": CodeConfig,
+  "auto.action.ai": AiConfig,
   "auto.trigger.schedule": ScheduleConfig,
 };
 

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { aiConfig } from "@/lib/ai/model";
+import { DOMAINS } from "@/lib/domains/domains";
+import { entityLabel } from "@/lib/domains/labels";
+import { AppError, parseOrThrow } from "@/lib/errors";
+import { newLeg } from "@/lib/automations/engine/leg";
+import { prepareAction } from "@/lib/automations/engine/prepare";
+import { aiAction, AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
+import { askAi, takeAiCall, type AiRequest } from "@/lib/automations/nodes/actions/ai.execute";
+import { ActionError } from "@/lib/automations/nodes/executor";
+import { eventFor, loadRecord } from "./code-preview";
+
+/**
+ * "Try with the model" in the AI step's settings: the step as typed, its prompt filled in from one
+ * of the shop's records (as a run would fill it, through the step's own executor), asked of the
+ * model once. It counts against the shop's hourly allowance like a run's question; nothing is
+ * recorded. Earlier steps' outputs only exist in a run, so `{steps.…}` tokens are empty here.
+ */
+
+export const aiTryInput = z
+  .strictObject({
+    params: z.record(z.string(), z.unknown()),
+    domain: z.enum(DOMAINS).optional(),
+    entityId: z.string().min(1).max(200).optional(),
+    /** The flow's trigger (`auto.trigger.order_paid`): which event the run would be started by. */
+    triggerType: z.string().max(200).optional(),
+  })
+  .refine((input) => (input.entityId === undefined) === (input.domain === undefined), {
+    message: "a record needs both its domain and its id",
+    path: ["entityId"],
+  });
+
+export type AiTryInput = z.input<typeof aiTryInput>;
+
+export interface AiTry {
+  record: { domain: string; id: string; label: string } | null;
+  /** The prompt as it was sent, tokens filled in. */
+  prompt: string;
+  /** The checked answer (what `{steps.<id>.…}` would read), or the sentence the step would fail with. */
+  result: { ok: true; answer: Record<string, unknown> } | { ok: false; error: string };
+}
+
+const TRY_ID = "ai-try";
+
+export async function tryAi(
+  tenantId: string,
+  body: unknown,
+  options: { timeZone?: string } = {},
+): Promise<AiTry> {
+  const input = parseOrThrow(aiTryInput, body ?? {}, "The AI step cannot be tried");
+  const config = aiConfig();
+  if (!config) throw new AppError(503, "unavailable", AI_NOT_SET_UP);
+  const now = new Date();
+  const current =
+    input.domain && input.entityId
+      ? await loadRecord(tenantId, input.domain, input.entityId, eventFor(undefined, null, now))
+      : null;
+  const event = eventFor(input.triggerType, current, now);
+  const entity = current && input.domain ? await loadRecord(tenantId, input.domain, current.id, event) : null;
+  const leg = newLeg({
+    tenantId,
+    runId: TRY_ID,
+    automationId: TRY_ID,
+    automationName: "Try with the model",
+    automationVersion: 0,
+    leg: 1,
+    event,
+    entity,
+    now,
+    timeZone: options.timeZone ?? "UTC",
+  });
+  const record = entity
+    ? { domain: entity.domain, id: entity.id, label: entityLabel(entity.domain, entity.id, entity.data) }
+    : null;
+  const prepared = prepareAction(leg, {
+    kind: "action",
+    nodeId: TRY_ID,
+    nodeType: aiAction.type,
+    params: input.params,
+  });
+  const prompt = typeof prepared.request?.prompt === "string" ? prepared.request.prompt : "";
+  if (!prepared.ok) return { record, prompt, result: { ok: false, error: prepared.error } };
+  const refused = await takeAiCall(tenantId);
+  if (refused) throw new AppError(429, "rate_limited", refused);
+  try {
+    const answer = await askAi(prepared.request as AiRequest, config);
+    return { record, prompt, result: { ok: true, answer } };
+  } catch (error) {
+    if (error instanceof ActionError) return { record, prompt, result: { ok: false, error: error.message } };
+    throw error;
+  }
+}
