@@ -50,7 +50,13 @@ test("the reaper fails lost running runs, leaves waiting runs alone, and re-enqu
     .where(eq(automationRuns.id, runs.parked!));
   await getDb().update(automationRuns).set({ createdAt: hourAgo }).where(eq(automationRuns.id, runs.orphan!));
 
-  expect(await reapRuns()).toEqual({ failed: 1, requeued: 1, overdueWaits: 0, rescheduledWaits: 0, eventWaitsWoken: 0 });
+  expect(await reapRuns()).toEqual({
+    failed: 1,
+    requeued: 1,
+    overdueWaits: 0,
+    rescheduledWaits: 0,
+    eventWaitsWoken: 0,
+  });
 
   const status = async (id: string) =>
     (await getDb().select().from(automationRuns).where(eq(automationRuns.id, id)))[0]!;
