@@ -105,7 +105,8 @@ export function RunWaits({
 
 /**
  * Under a wait for an event's status: what it waits for; "Received Order fulfilled at 14:05" once
- * its event came; "Timed out" when it resumed without one. A cancelled one keeps its reason.
+ * its event came; "Timed out: went on without …" when it resumed without one (its time ran out,
+ * or someone chose Resume now). A cancelled one keeps its reason.
  */
 function EventOutcome({ wait }: { wait: RunWait }) {
   const name = wait.waitingFor ? eventLabel(wait.waitingFor) : "the event";
@@ -125,7 +126,7 @@ function EventOutcome({ wait }: { wait: RunWait }) {
   if (wait.status === "resumed")
     return (
       <span className={line} data-testid="event-outcome">
-        Timed out: {name} did not come in time
+        Timed out: went on without {name}
       </span>
     );
   return wait.reason ? <span className={line}>{wait.reason}</span> : null;

@@ -136,6 +136,12 @@ describe("waiting for an order to be fulfilled", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await runInStatus(run.id, ["succeeded"]);
     expect(await tagsOf("ew-3")).toEqual(expect.arrayContaining(["reminded"]));
+    const waitStep = (await stepsOf(run.id)).find((s) => s.nodeId === "w")!;
+    expect(waitStep.output).toMatchObject({
+      waitingFor: "order.fulfilled",
+      resumedNowBy: expect.any(String),
+    });
+    expect(waitStep.output).not.toHaveProperty("event");
     expect(await tagsOf("ew-3")).not.toContain("got-order.fulfilled");
     // A fulfilment after the run went on wakes nothing and starts nothing twice.
     await placeOrder(shop, "ew-3", { email: "ew-3@example.com", status: "fulfilled" });

@@ -23,6 +23,7 @@ describe("a wait for an event in the run history", () => {
       limit: "3 days",
       timesOutAt: "2026-12-05T14:00:00.000Z",
       receivedAt: null,
+      resumedNowBy: null,
     });
   });
 
@@ -47,6 +48,12 @@ describe("a wait for an event in the run history", () => {
     const info = eventWaitFromStep({ status: "success", output: waiting })!;
     expect(info.state).toBe("timed_out");
     expect(timedOutText(info)).toBe("Timed out: Order fulfilled did not come within 3 days.");
+  });
+
+  it("Resume now: says who stopped waiting, not that the time ran out", () => {
+    const info = eventWaitFromStep({ status: "success", output: { ...waiting, resumedNowBy: "Ann" } })!;
+    expect(info.state).toBe("timed_out");
+    expect(timedOutText(info)).toBe("Timed out: Ann chose Resume now before Order fulfilled came.");
   });
 
   it("a field match reads as words; a step that never waited says nothing", () => {

@@ -23,6 +23,8 @@ export interface EventWaitInfo {
   timesOutAt: string | null;
   /** When the event that woke it happened (ISO), once received. */
   receivedAt: string | null;
+  /** Who chose "Resume now" before the event came, when someone did. */
+  resumedNowBy: string | null;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -70,11 +72,15 @@ export function eventWaitFromStep(step: { status: string; output: unknown }): Ev
     limit: hours !== null && hours > 0 ? describeHours(hours) : null,
     timesOutAt: state === "waiting" && typeof output.resumeAt === "string" ? output.resumeAt : null,
     receivedAt: state === "received" && typeof event.occurredAt === "string" ? event.occurredAt : null,
+    resumedNowBy:
+      state === "timed_out" && typeof output.resumedNowBy === "string" ? output.resumedNowBy : null,
   };
 }
 
 /** "Timed out: Order fulfilled did not come within 3 days." */
-export function timedOutText(info: Pick<EventWaitInfo, "eventName" | "limit">): string {
+export function timedOutText(info: Pick<EventWaitInfo, "eventName" | "limit" | "resumedNowBy">): string {
+  if (info.resumedNowBy)
+    return `Timed out: ${info.resumedNowBy} chose Resume now before ${info.eventName} came.`;
   return `Timed out: ${info.eventName} did not come${info.limit ? ` within ${info.limit}` : " in time"}.`;
 }
 

@@ -155,6 +155,14 @@ export async function resumeNow(caller: Caller, waitId: string): Promise<WaitVie
         .update(automationRunSteps)
         .set({ output: { ...asked, decidedBy: actorLabel(caller.actor), decidedAt: now.toISOString() } })
         .where(eq(automationRunSteps.id, wait.stepId));
+    // A wait for an event stops waiting: its step keeps who chose so, to say it did not time out.
+    if (wait.kind === "event" && wait.stepId)
+      await tx
+        .update(automationRunSteps)
+        .set({
+          output: sql`coalesce(${automationRunSteps.output}, '{}') || ${JSON.stringify({ resumedNowBy: actorLabel(caller.actor) })}::jsonb`,
+        })
+        .where(eq(automationRunSteps.id, wait.stepId));
     // Same job key: graphile-worker moves the existing job instead of adding a second one.
     await enqueueJobs(tx, [
       { task: resumeTask(wait.kind), payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
