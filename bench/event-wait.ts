@@ -200,6 +200,8 @@ export async function benchEventWait(): Promise<void> {
         wokenSettledP99Ms: Math.round(p99),
         wokenSettledMaxMs: Math.round(settled.at(-1)!),
         targetP99Ms: 150,
+        ingestRoundsWithout: rates.without.map(Math.round).join(" / "),
+        ingestRoundsWith: rates.with.map(Math.round).join(" / "),
         ingestWithoutWaitsPerSecond: Math.round(withoutWaits),
         ingestWithWaitsPerSecond: Math.round(withWaits),
         ingestSlowdownPercent: Math.round(slowdown * 1000) / 10,
