@@ -760,6 +760,21 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: action("lib/actions/runs/rerun.ts#rerunRunsAction", () => ({ ids: [ids.run] })),
   },
+  "lib/actions/automations/try-ai.ts#tryAiAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/automations/try-ai.ts#tryAiAction", () => ({
+        params: { task: "classify", prompt: "Sort {entity.number}", categories: ["a", "b"] },
+        domain: "order",
+        entityId: ids.entity,
+      })),
+    },
+    viewer: action("lib/actions/automations/try-ai.ts#tryAiAction", () => ({
+      params: { task: "classify", prompt: "Sort {entity.number}", categories: ["a", "b"] },
+      domain: "order",
+      entityId: ids.entity,
+    })),
+  },
   "lib/actions/waits/resume-wait-now.ts#resumeWaitNowAction": {
     crossShop: {
       expect: 404,

@@ -48,8 +48,6 @@ export async function tryAi(
   options: { timeZone?: string } = {},
 ): Promise<AiTry> {
   const input = parseOrThrow(aiTryInput, body ?? {}, "The AI step cannot be tried");
-  const config = aiConfig();
-  if (!config) throw new AppError(503, "unavailable", AI_NOT_SET_UP);
   const now = new Date();
   const current =
     input.domain && input.entityId
@@ -57,6 +55,9 @@ export async function tryAi(
       : null;
   const event = eventFor(input.triggerType, current, now);
   const entity = current && input.domain ? await loadRecord(tenantId, input.domain, current.id, event) : null;
+  // After the record: another shop's record is not found, whether or not a model is set up.
+  const config = aiConfig();
+  if (!config) throw new AppError(503, "unavailable", AI_NOT_SET_UP);
   const leg = newLeg({
     tenantId,
     runId: TRY_ID,
