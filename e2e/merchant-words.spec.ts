@@ -140,9 +140,6 @@ const ids: Record<string, string> = {};
 // Later specs count pending approvals and waiting runs, and create orders of their own: whatever
 // happens here, the spec's automations are archived and their waits cancelled afterwards.
 putAwayAfterAll(() => Object.values(ids));
-// An email previewed here (the outbox, a dry run's) may be rendered from a record another spec wrote
-// with a <script> in it (escaping checks): the sandboxed frame refuses it, and the browser says so.
-test.beforeEach(({ consoleGuard }) => consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/));
 const runs: Record<string, string> = {};
 
 test("the shop gets one run of each kind: succeeded, partial, failed, waiting, cancelled and a later step", async ({

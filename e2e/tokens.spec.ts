@@ -15,10 +15,7 @@ function field(page: Page, param: string): { wrapper: Locator; control: Locator 
 
 test("a send-email step checks and previews its tokens as you type, and the dry run shows the email rendered", async ({
   page,
-  consoleGuard,
 }) => {
-  // The email frame is sandboxed without scripts; Chromium reports Playwright's own probe into it.
-  consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/);
   await signIn(page, "editor");
   await page.goto("/automations/new");
   await startBlank(page);

@@ -264,12 +264,7 @@ test("a viewer sees waiting runs without cancel or resume buttons, and the API r
   await page.close();
 });
 
-test("the outbox previews a flow's email and the tasks list marks a flow's task done", async ({
-  page,
-  consoleGuard,
-}) => {
-  // The preview frame is sandboxed without scripts; Chromium reports Playwright's own probe into it.
-  consoleGuard.ignore(/^Blocked script execution in 'about:srcdoc'/);
+test("the outbox previews a flow's email and the tasks list marks a flow's task done", async ({ page }) => {
   await signIn(page, "editor");
   //  order_created ──▶ send_email ──▶ create_task
   await publishViaApi(
