@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { aiConfig } from "@/lib/ai/model";
-import { DOMAINS } from "@/lib/domains/domains";
 import { entityLabel } from "@/lib/domains/labels";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { newLeg } from "@/lib/automations/engine/leg";
@@ -8,7 +7,7 @@ import { prepareAction } from "@/lib/automations/engine/prepare";
 import { aiAction, AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
 import { askAi, takeAiCall, type AiRequest } from "@/lib/automations/nodes/actions/ai.execute";
 import { ActionError } from "@/lib/automations/nodes/executor";
-import { eventFor, loadRecord } from "./code-preview";
+import { namesWholeRecord, recordToTry, recordToTryShape } from "./code-preview";
 
 /**
  * "Try with the model" in the AI step's settings: the step as typed, its prompt filled in from one
@@ -18,17 +17,8 @@ import { eventFor, loadRecord } from "./code-preview";
  */
 
 export const aiTryInput = z
-  .strictObject({
-    params: z.record(z.string(), z.unknown()),
-    domain: z.enum(DOMAINS).optional(),
-    entityId: z.string().min(1).max(200).optional(),
-    /** The flow's trigger (`auto.trigger.order_paid`): which event the run would be started by. */
-    triggerType: z.string().max(200).optional(),
-  })
-  .refine((input) => (input.entityId === undefined) === (input.domain === undefined), {
-    message: "a record needs both its domain and its id",
-    path: ["entityId"],
-  });
+  .strictObject({ params: z.record(z.string(), z.unknown()), ...recordToTryShape })
+  .refine(...namesWholeRecord);
 
 export type AiTryInput = z.input<typeof aiTryInput>;
 
@@ -49,12 +39,7 @@ export async function tryAi(
 ): Promise<AiTry> {
   const input = parseOrThrow(aiTryInput, body ?? {}, "The AI step cannot be tried");
   const now = new Date();
-  const current =
-    input.domain && input.entityId
-      ? await loadRecord(tenantId, input.domain, input.entityId, eventFor(undefined, null, now))
-      : null;
-  const event = eventFor(input.triggerType, current, now);
-  const entity = current && input.domain ? await loadRecord(tenantId, input.domain, current.id, event) : null;
+  const { entity, event } = await recordToTry(tenantId, input, now);
   // After the record: another shop's record is not found, whether or not a model is set up.
   const config = aiConfig();
   if (!config) throw new AppError(503, "unavailable", AI_NOT_SET_UP);

@@ -28,18 +28,50 @@ import { SCRIPT_ACTIONS, type ScriptActionName } from "@/lib/automations/nodes/c
  * described in the dry run's words, never taken, and nothing is written.
  */
 
+/**
+ * A step tried from its settings on a real record of the shop: the fields that pick the record and
+ * the trigger, beside the step's own (`codePreviewInput`, the AI step's `aiTryInput`), and the rule
+ * that a record needs both its domain and its id (`namesWholeRecord`).
+ */
+export const recordToTryShape = {
+  domain: z.enum(DOMAINS).optional(),
+  entityId: z.string().min(1).max(200).optional(),
+  /** The flow's trigger (`auto.trigger.order_paid`): which event the run would be started by. */
+  triggerType: z.string().max(200).optional(),
+};
+
+export const namesWholeRecord: [
+  check: (input: { domain?: unknown; entityId?: unknown }) => boolean,
+  issue: { message: string; path: string[] },
+] = [
+  (input) => (input.entityId === undefined) === (input.domain === undefined),
+  { message: "a record needs both its domain and its id", path: ["entityId"] },
+];
+
 export const codePreviewInput = z
   .strictObject({
     source: z.string().max(SCRIPT_LIMITS.sourceBytes, "is longer than 64 KB"),
-    domain: z.enum(DOMAINS).optional(),
-    entityId: z.string().min(1).max(200).optional(),
-    /** The flow's trigger (`auto.trigger.order_paid`): which event the run would be started by. */
-    triggerType: z.string().max(200).optional(),
+    ...recordToTryShape,
   })
-  .refine((input) => (input.entityId === undefined) === (input.domain === undefined), {
-    message: "a record needs both its domain and its id",
-    path: ["entityId"],
-  });
+  .refine(...namesWholeRecord);
+
+/**
+ * The record a step is tried on as it is now (`current`), and as the trigger's event sees it
+ * (`entity`, its status pinned to the event's), with that event. Nulls without a record.
+ */
+export async function recordToTry(
+  tenantId: string,
+  input: { domain?: Domain; entityId?: string; triggerType?: string },
+  now: Date,
+) {
+  const current =
+    input.domain && input.entityId
+      ? await loadRecord(tenantId, input.domain, input.entityId, eventFor(undefined, null, now))
+      : null;
+  const event = eventFor(input.triggerType, current, now);
+  const entity = current && input.domain ? await loadRecord(tenantId, input.domain, current.id, event) : null;
+  return { current, entity, event };
+}
 
 export type CodePreviewInput = z.input<typeof codePreviewInput>;
 
@@ -102,13 +134,7 @@ export async function previewCode(
 ): Promise<CodePreview> {
   const input = parseOrThrow(codePreviewInput, body ?? {}, "The script cannot be tried");
   const now = new Date();
-  // The record as it is, then as the trigger's event sees it (its status pinned to the event's).
-  const current =
-    input.domain && input.entityId
-      ? await loadRecord(tenantId, input.domain, input.entityId, eventFor(undefined, null, now))
-      : null;
-  const event = eventFor(input.triggerType, current, now);
-  const entity = current && input.domain ? await loadRecord(tenantId, input.domain, current.id, event) : null;
+  const { current, entity, event } = await recordToTry(tenantId, input, now);
 
   const notes: string[] = ["Nothing was changed or sent: the script's actions are listed, not taken."];
   if (current && entity && entity.data.status !== current.data.status)
