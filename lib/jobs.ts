@@ -27,6 +27,8 @@ export const taskPayloads = {
   schedule_fanout: z.strictObject({ fireId: z.uuid() }),
   /** Sends one outbox email through SMTP (only enqueued when SMTP_URL is set). */
   email_send: z.strictObject({ outboxId: z.uuid() }),
+  /** Applies one webhook a connected store posted (lib/connections/process.ts). */
+  connection_delivery: z.strictObject({ deliveryId: z.uuid() }),
 } as const;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -60,6 +62,7 @@ const MAX_ATTEMPTS: Partial<Record<TaskName, number>> = {
   automation_resume: 25,
   automation_later: 25,
   schedule_fanout: 25,
+  connection_delivery: 25,
 };
 
 const maxAttempts = (task: TaskName) => MAX_ATTEMPTS[task] ?? 5;

@@ -12,9 +12,18 @@ export async function readBodyText(
   maxBytes: number,
   tooLarge: () => AppError,
 ): Promise<string> {
+  return (await readBodyBytes(req, maxBytes, tooLarge)).toString("utf8");
+}
+
+/** The same, as the bytes that came: what a signature over the raw body is checked against. */
+export async function readBodyBytes(
+  req: Request,
+  maxBytes: number,
+  tooLarge: () => AppError,
+): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? 0);
   if (declared > maxBytes) throw tooLarge();
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -29,5 +38,5 @@ export async function readBodyText(
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, bytes).toString("utf8");
+  return Buffer.concat(chunks, bytes);
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb, type DbOrTx } from "@/lib/db/client";
-import { automations, credentials } from "@/lib/db/schema";
+import { automations, credentials, storeConnections } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { CREDENTIAL_KINDS, valueProblem, type CredentialKind } from "./kinds";
 import { lastFour, open, seal } from "./secret-box";
@@ -190,6 +190,16 @@ export async function automationsUsing(
 export async function deleteCredential(caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
   return getDb().transaction(async (tx) => {
     const row = await loadCredential(tx, caller.tenant.id, id);
+    const [connection] = await tx
+      .select({ name: storeConnections.name })
+      .from(storeConnections)
+      .where(and(eq(storeConnections.tenantId, caller.tenant.id), eq(storeConnections.credentialId, row.id)));
+    if (connection)
+      throw new AppError(
+        409,
+        "conflict",
+        `'${row.name}' is the secret of the store connection '${connection.name}'. Disconnect the store in Settings → Connections to delete it.`,
+      );
     const active = (await automationsUsing(tx, caller.tenant.id, row.id)).filter(
       (a) => a.status === "active" && a.published,
     );

@@ -83,18 +83,24 @@ function impliedEvents(
   id: string,
   before: Record<string, unknown> | null,
   after: Record<string, unknown>,
+  options: { announceStatus?: boolean } = {},
 ): NewEvent[] {
-  if (!before)
-    return [{ type: `${domain}.created`, domain, entityId: id, payload: { status: statusOf(after) } }];
-  const events: NewEvent[] = [];
-  const from = statusOf(before);
+  const created: NewEvent = {
+    type: `${domain}.created`,
+    domain,
+    entityId: id,
+    payload: { status: statusOf(after) },
+  };
+  if (!before && !options.announceStatus) return [created];
+  const events: NewEvent[] = before ? [] : [created];
+  const from = before ? statusOf(before) : null;
   const to = statusOf(after);
   if (from !== to && to) {
     events.push({ type: `${domain}.status_changed`, domain, entityId: id, payload: { from, to } });
     const named = STATUS_EVENTS[domain]?.[to];
     if (named) events.push({ type: named, domain, entityId: id, payload: { from, to } });
   }
-  if (domain === "product" && typeof before.inventory === "number" && typeof after.inventory === "number") {
+  if (domain === "product" && typeof before?.inventory === "number" && typeof after.inventory === "number") {
     // Stock going down is what a low-stock trigger watches; its threshold decides whether it fires.
     if (after.inventory < before.inventory) {
       events.push({
@@ -134,9 +140,50 @@ export async function upsertEntity(
   });
 }
 
+export type SourceUpsert = { stale: true; heldSince: Date } | ({ stale: false } & UpsertResult);
+
+/**
+ * A record as a connected store sent it (lib/connections/process.ts), in the caller's transaction:
+ * validated as a PUT body (a bad one throws the same 422), then — unless the record already holds
+ * a newer version by the source's clock (`stale`, nothing written) — written through the same path
+ * as `PUT /api/v1/entities`, so the same events fire. Tags the store sends are added to the ones
+ * the record has here, so a tag a flow added stays.
+ */
+export async function upsertFromSource(
+  tx: Tx,
+  tenantId: string,
+  record: {
+    domain: Domain;
+    id: string;
+    data: Record<string, unknown>;
+    tags: string[];
+    sourceUpdatedAt: Date | null;
+    author: string;
+  },
+): Promise<SourceUpsert> {
+  const { domain } = record;
+  const id = parseEntityId(record.id);
+  const parsed = parseOrThrow(putSchema(domain), record.data, `The ${DOMAIN_LABELS[domain].one} is invalid`);
+  const existing = await lockEntity(tx, tenantId, domain, id);
+  const held = existing?.sourceUpdatedAt;
+  if (held && record.sourceUpdatedAt && record.sourceUpdatedAt < held)
+    return { stale: true, heldSince: held };
+  const input = { ...parsed, tags: [...new Set([...(existing?.tags ?? []), ...record.tags])].slice(0, 250) };
+  const result = await writeEntity(tx, {
+    tenantId,
+    domain,
+    id,
+    existing,
+    input,
+    author: record.author,
+    source: { updatedAt: record.sourceUpdatedAt },
+  });
+  return { stale: false, ...result };
+}
+
 async function lockEntity(tx: Tx, tenantId: string, domain: Domain, id: string) {
   const [row] = await tx
-    .select({ data: entities.data, tags: entities.tags })
+    .select({ data: entities.data, tags: entities.tags, sourceUpdatedAt: entities.sourceUpdatedAt })
     .from(entities)
     .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)))
     .for("update");
@@ -153,9 +200,11 @@ async function writeEntity(
     existing: { data: Record<string, unknown>; tags: string[] } | null;
     input: { tags?: string[]; notes?: string[] } & Record<string, unknown>;
     author: string;
+    /** From a connected store: its clock's `updated_at`, and the record's status announced on creation. */
+    source?: { updatedAt: Date | null };
   },
 ): Promise<UpsertResult> {
-  const { tenantId, domain, id, existing, author } = write;
+  const { tenantId, domain, id, existing, author, source } = write;
   const { tags, notes, ...data } = write.input;
   const values = {
     data,
@@ -163,6 +212,7 @@ async function writeEntity(
     email: typeof data.email === "string" ? data.email.toLowerCase() : null,
     tags: tags ?? existing?.tags ?? [],
     updatedAt: new Date(),
+    ...(source?.updatedAt ? { sourceUpdatedAt: source.updatedAt } : {}),
   };
   if (existing) {
     await tx
@@ -185,7 +235,12 @@ async function writeEntity(
     }
   }
   if (notes?.length) await addNotes(tx, tenantId, domain, id, notes, author, { skipExisting: true });
-  const events = await recordEvents(tx, tenantId, impliedEvents(domain, id, existing?.data ?? null, data));
+  // A store's new record announces its status too: an order that arrives paid fires "order paid"
+  // flows once, as the store's own "order paid" webhook would have (its later copy changes nothing).
+  const implied = impliedEvents(domain, id, existing?.data ?? null, data, {
+    announceStatus: source !== undefined,
+  });
+  const events = await recordEvents(tx, tenantId, implied);
   const entity = await loadEntity(tx, tenantId, domain, id);
   return { entity: entity!, created: !existing, events };
 }

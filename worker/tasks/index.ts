@@ -4,6 +4,7 @@ import { automationExecute } from "./automation-execute";
 import { automationLater } from "./automation-later";
 import { automationReap } from "./automation-reap";
 import { automationResume } from "./automation-resume";
+import { connectionDelivery } from "./connection-delivery";
 import { emailSend } from "./email-send";
 import { scheduleFanout } from "./schedule-fanout";
 import { scheduleTickTask } from "./schedule-tick";
@@ -19,4 +20,5 @@ export const tasks: Record<TaskName, Task> = {
   schedule_tick: scheduleTickTask,
   schedule_fanout: scheduleFanout,
   email_send: emailSend,
+  connection_delivery: connectionDelivery,
 };

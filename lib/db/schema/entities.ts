@@ -26,6 +26,11 @@ export const entities = pgTable(
       .default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the record's source (a connected store) last changed it, by the source's own clock
+     * (`updated_at`): a delivery older than this changes nothing (lib/connections/process.ts).
+     */
+    sourceUpdatedAt: timestamp("source_updated_at", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.domain, t.id] }),

@@ -8,3 +8,4 @@ export * from "./audit";
 export * from "./limits";
 export * from "./credentials";
 export * from "./data-moves";
+export * from "./connections";

@@ -1,0 +1,86 @@
+import type { Domain } from "@/lib/domains/domains";
+
+/**
+ * What a store's delivery comes to once its platform's shape is read (shopify.ts, woocommerce.ts),
+ * before anything is written: a record to upsert through the same path as `PUT /api/v1/entities`,
+ * a stock level for a product already stored, or a refusal that says why.
+ */
+export type Mapped =
+  | {
+      kind: "record";
+      domain: Domain;
+      id: string;
+      /** The domain's known fields, plus `attributes` (whatever else the source sent). */
+      data: Record<string, unknown>;
+      /** The record's tags at the source; added to the ones it has here. */
+      tags: string[];
+      /** The source's `updated_at`: an older delivery than the record holds is stale. */
+      sourceUpdatedAt: Date | null;
+    }
+  | {
+      kind: "inventory";
+      /** Shopify's inventory item, found in a stored product's `attributes.variants`. */
+      inventoryItemId: string;
+      available: number;
+      sourceUpdatedAt: Date | null;
+    }
+  | { kind: "refused"; reason: string };
+
+export type Payload = Record<string, unknown>;
+
+export const refused = (reason: string): Mapped => ({ kind: "refused", reason });
+
+/** A JSON object, or null for anything else. */
+export function asObject(value: unknown): Payload | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Payload) : null;
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A non-empty string (trimmed), or undefined: platforms send `null` and `""` for "not set". */
+export function text(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+/** An id as text: platforms send ids as numbers (Shopify's exceed 2^53 only as strings). */
+export function idText(value: unknown): string | undefined {
+  const id = text(value);
+  return id && /^[A-Za-z0-9._:-]{1,200}$/.test(id) ? id : undefined;
+}
+
+/** A number sent as a number or as a decimal string ("19.99"), or undefined. */
+export function amount(value: unknown): number | undefined {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof n === "number" && Number.isFinite(n) ? n : undefined;
+}
+
+/** An instant: ISO with an offset, or WooCommerce's `_gmt` form without one (which is UTC). */
+export function instant(value: unknown, { utcIfBare = false } = {}): Date | null {
+  const raw = text(value);
+  if (!raw) return null;
+  const withZone = utcIfBare && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(raw) ? `${raw}Z` : raw;
+  const date = new Date(withZone);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Shopify's tags, "vip, wholesale", as a list. */
+export function tagList(value: unknown): string[] {
+  const raw = typeof value === "string" ? value.split(",") : asArray(value).map(String);
+  return [...new Set(raw.map((t) => t.trim()).filter((t) => t !== "" && t.length <= 100))].slice(0, 250);
+}
+
+/** The object without its `undefined` fields (zod's optional fields refuse nothing else). */
+export function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Everything in `payload` but `consumed`: what the record keeps under `attributes`. */
+export function rest(payload: Payload, consumed: readonly string[]): Payload {
+  const skip = new Set(consumed);
+  return Object.fromEntries(Object.entries(payload).filter(([key]) => !skip.has(key)));
+}

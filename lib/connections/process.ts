@@ -1,0 +1,152 @@
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, type Tx } from "@/lib/db/client";
+import { connectionDeliveries, entities, storeConnections, type DeliveryResult } from "@/lib/db/schema";
+import { upsertFromSource } from "@/lib/entities/service";
+import { AppError } from "@/lib/errors";
+import { keepAttributes } from "./attributes";
+import type { Mapped } from "./mapped";
+import { PLATFORM_LABELS, type Platform } from "./platforms";
+import { mapShopify } from "./shopify";
+import { mapWooCommerce } from "./woocommerce";
+
+const MAPPERS: Record<Platform, (topic: string, body: unknown) => Mapped> = {
+  shopify: mapShopify,
+  woocommerce: mapWooCommerce,
+};
+
+interface Outcome {
+  result: Exclude<DeliveryResult, "received" | "duplicate">;
+  reason: string | null;
+  domain?: string;
+  entityId?: string;
+}
+
+/**
+ * Applies one received delivery (the `connection_delivery` job): reads it in its platform's shape
+ * and upserts the record through the same path as `PUT /api/v1/entities`, so the same events and
+ * runs start — all in one transaction with the delivery's result, so a worker killed at any line
+ * leaves it `received` and the job's retry does it once. A delivery already processed is left as
+ * it is.
+ */
+export async function processDelivery(deliveryId: string): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    const [delivery] = await tx
+      .select({
+        tenantId: connectionDeliveries.tenantId,
+        topic: connectionDeliveries.topic,
+        body: connectionDeliveries.body,
+        platform: storeConnections.platform,
+        name: storeConnections.name,
+      })
+      .from(connectionDeliveries)
+      .innerJoin(storeConnections, eq(storeConnections.id, connectionDeliveries.connectionId))
+      .where(and(eq(connectionDeliveries.id, deliveryId), eq(connectionDeliveries.result, "received")))
+      .for("update", { of: connectionDeliveries });
+    if (!delivery) return;
+    const author = `${PLATFORM_LABELS[delivery.platform].label} · ${delivery.name}`;
+    const mapped = MAPPERS[delivery.platform](delivery.topic, delivery.body);
+    const outcome = await apply(tx, delivery.tenantId, mapped, author);
+    await tx
+      .update(connectionDeliveries)
+      .set({ ...outcome, processedAt: new Date() })
+      .where(eq(connectionDeliveries.id, deliveryId));
+  });
+}
+
+async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): Promise<Outcome> {
+  if (mapped.kind === "refused") return { result: "refused", reason: mapped.reason };
+  if (mapped.kind === "inventory") return applyInventory(tx, tenantId, mapped, author);
+  const { attributes, ...known } = mapped.data;
+  const { kept, leftOut } = keepAttributes(
+    typeof attributes === "object" && attributes !== null ? (attributes as Record<string, unknown>) : {},
+  );
+  const where = { domain: mapped.domain, entityId: mapped.id };
+  // A record the store sent that our schema refuses is listed with the 422's words; the savepoint
+  // keeps the delivery's own row writable after the refusal.
+  try {
+    const written = await tx.transaction((sp) =>
+      upsertFromSource(sp, tenantId, { ...mapped, data: { ...known, attributes: kept }, author }),
+    );
+    if (written.stale)
+      return {
+        result: "stale",
+        reason: "The record already holds a later version from the store; this older one changed nothing.",
+        ...where,
+      };
+    const fired = written.events.map((e) => e.type).join(", ");
+    const notes = [
+      written.created ? "Created the record" : "Updated the record",
+      fired ? `; events: ${fired}.` : "; nothing changed.",
+      leftOut.length > 0
+        ? ` Left out of its attributes to keep them under 64 KB: ${leftOut.join(", ")}.`
+        : "",
+    ];
+    return { result: "applied", reason: notes.join(""), ...where };
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) {
+      const details = error.issues?.map((i) => `${i.path}: ${i.message}`).join("; ");
+      return {
+        result: "refused",
+        reason: details ? `${error.message} (${details})` : error.message,
+        ...where,
+      };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Shopify's inventory levels name an inventory item, not a product: the product holding that
+ * item among its variants (as its products webhook sent them) gets the variant's new quantity,
+ * and its stock is the sum again — so a low-stock flow fires as for a PUT.
+ */
+async function applyInventory(
+  tx: Tx,
+  tenantId: string,
+  level: Extract<Mapped, { kind: "inventory" }>,
+  author: string,
+): Promise<Outcome> {
+  const item = Number(level.inventoryItemId);
+  const [product] = await tx
+    .select({ id: entities.id, data: entities.data, tags: entities.tags })
+    .from(entities)
+    .where(
+      and(
+        eq(entities.tenantId, tenantId),
+        eq(entities.domain, "product"),
+        sql`(${entities.data}->'attributes'->'variants' @> ${JSON.stringify([{ inventory_item_id: item }])}::jsonb
+          or ${entities.data}->'attributes'->'variants' @> ${JSON.stringify([{ inventory_item_id: level.inventoryItemId }])}::jsonb)`,
+      ),
+    )
+    .limit(1);
+  if (!product)
+    return {
+      result: "refused",
+      reason: `No product here has the inventory item ${level.inventoryItemId}: Tillflow learns a product's variants from its products/create and products/update webhooks — add those so stock levels find their product.`,
+    };
+  const attributes = (product.data.attributes ?? {}) as Record<string, unknown>;
+  const variants = (Array.isArray(attributes.variants) ? attributes.variants : []).map((v: unknown) => {
+    const variant = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+    return String(variant.inventory_item_id) === level.inventoryItemId
+      ? { ...variant, inventory_quantity: level.available }
+      : variant;
+  });
+  const inventory = variants.reduce<number>((sum, v) => {
+    const quantity = Number(v.inventory_quantity);
+    return sum + (Number.isFinite(quantity) ? Math.trunc(quantity) : 0);
+  }, 0);
+  return apply(
+    tx,
+    tenantId,
+    {
+      kind: "record",
+      domain: "product",
+      id: product.id,
+      data: { ...product.data, inventory, attributes: { ...attributes, variants } },
+      tags: [],
+      // A level has its own clock, not the product's: it is not compared with the product's.
+      sourceUpdatedAt: null,
+    },
+    author,
+  );
+}

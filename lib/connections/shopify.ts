@@ -1,0 +1,303 @@
+import { orderStatuses } from "@/lib/domains/domains";
+import {
+  amount,
+  asArray,
+  asObject,
+  compact,
+  idText,
+  instant,
+  refused,
+  rest,
+  tagList,
+  text,
+  type Mapped,
+  type Payload,
+} from "./mapped";
+
+/**
+ * Shopify's webhook payloads (Admin REST API shapes, as its webhooks send them) read into
+ * Tillflow's records. Known fields are mapped; everything else the store sent stays under
+ * `attributes` (note attributes, the customer's tags, line items' properties…), so a flow can
+ * test any of it. Pure: the tests feed it the fixtures in tests/fixtures/shopify/.
+ */
+
+type OrderStatus = (typeof orderStatuses)[number];
+
+const FINANCIAL = [
+  "pending",
+  "authorized",
+  "partially_paid",
+  "paid",
+  "partially_refunded",
+  "refunded",
+  "voided",
+];
+const FULFILLMENT = ["unfulfilled", "partial", "fulfilled", "restocked"];
+
+/** Our status from Shopify's three: cancelled wins, then refunded, fulfilled, paid. */
+function orderStatus(order: Payload): OrderStatus {
+  if (text(order.cancelled_at)) return "cancelled";
+  const financial = text(order.financial_status);
+  if (financial === "refunded") return "refunded";
+  if (text(order.fulfillment_status) === "fulfilled") return "fulfilled";
+  if (financial === "paid" || financial === "partially_refunded") return "paid";
+  return "pending";
+}
+
+function oneOf(value: unknown, allowed: readonly string[]): string | undefined {
+  const v = text(value);
+  return v && allowed.includes(v) ? v : undefined;
+}
+
+function lineItem(raw: unknown) {
+  const item = asObject(raw) ?? {};
+  return compact({
+    // A custom item has no SKU; its variant (or line) id tells it apart.
+    sku: text(item.sku) ?? idText(item.variant_id) ?? idText(item.product_id) ?? idText(item.id) ?? "item",
+    title: (text(item.title) ?? text(item.name) ?? "").slice(0, 200),
+    quantity: Math.max(1, Math.trunc(amount(item.quantity) ?? 1)),
+    price: Math.max(0, amount(item.price) ?? 0),
+    vendor: text(item.vendor),
+    productType: text(item.product_type),
+    productId: idText(item.product_id),
+    variantTitle: text(item.variant_title),
+  });
+}
+
+function address(raw: unknown) {
+  const a = asObject(raw);
+  if (!a) return undefined;
+  const name =
+    text(a.name) ?? ([text(a.first_name), text(a.last_name)].filter(Boolean).join(" ") || undefined);
+  const mapped = compact({
+    name,
+    city: text(a.city),
+    province: text(a.province),
+    country: text(a.country),
+    countryCode: text(a.country_code),
+    zip: text(a.zip),
+  });
+  return Object.keys(mapped).length > 0 ? mapped : undefined;
+}
+
+function email(value: unknown): string | undefined {
+  const v = text(value);
+  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : undefined;
+}
+
+function order(p: Payload): Mapped {
+  const id = idText(p.id);
+  if (!id) return refused("The order has no id.");
+  const discountCodes = asArray(p.discount_codes)
+    .map((d) => text(asObject(d)?.code))
+    .filter((c): c is string => c !== undefined);
+  return {
+    kind: "record",
+    domain: "order",
+    id,
+    data: compact({
+      number: text(p.name) ?? (text(p.order_number) ? `#${text(p.order_number)}` : `#${id}`),
+      status: orderStatus(p),
+      total: amount(p.current_total_price) ?? amount(p.total_price) ?? 0,
+      currency: text(p.currency) ?? "USD",
+      email: email(p.email) ?? email(p.contact_email),
+      customerId: idText(asObject(p.customer)?.id),
+      lineItems: asArray(p.line_items).slice(0, 500).map(lineItem),
+      createdAt: instant(p.created_at)?.toISOString(),
+      shippingAddress: address(p.shipping_address),
+      discountCodes: discountCodes.length > 0 ? discountCodes.slice(0, 50) : undefined,
+      financialStatus: oneOf(p.financial_status, FINANCIAL),
+      fulfillmentStatus: oneOf(p.fulfillment_status ?? "unfulfilled", FULFILLMENT),
+      sourceName: text(p.source_name)?.slice(0, 100),
+      attributes: rest(p, ["id", "name", "email", "currency", "total_price", "created_at"]),
+    }),
+    tags: tagList(p.tags),
+    sourceUpdatedAt: instant(p.updated_at),
+  };
+}
+
+function customer(p: Payload): Mapped {
+  const id = idText(p.id);
+  if (!id) return refused("The customer has no id.");
+  const address = asObject(p.default_address) ?? {};
+  const consent = text(asObject(p.email_marketing_consent)?.state);
+  const mail = email(p.email);
+  if (!mail)
+    return refused(
+      "This customer has no email address; Tillflow keeps customers by their email, so it was not stored.",
+    );
+  return {
+    kind: "record",
+    domain: "customer",
+    id,
+    data: compact({
+      email: mail,
+      name: [text(p.first_name), text(p.last_name)].filter(Boolean).join(" ").slice(0, 200),
+      ordersCount: Math.max(0, Math.trunc(amount(p.orders_count) ?? 0)),
+      totalSpent: Math.max(0, amount(p.total_spent) ?? 0),
+      acceptsMarketing: consent ? consent === "subscribed" : p.accepts_marketing === true,
+      createdAt: instant(p.created_at)?.toISOString(),
+      phone: text(p.phone)?.slice(0, 50),
+      city: text(address.city),
+      country: text(address.country),
+      attributes: rest(p, ["id", "email", "first_name", "last_name", "created_at"]),
+    }),
+    tags: tagList(p.tags),
+    sourceUpdatedAt: instant(p.updated_at),
+  };
+}
+
+/** An abandoned checkout is a cart: open until Shopify marks it completed. */
+function checkout(p: Payload): Mapped {
+  const id = idText(p.id) ?? idText(p.token);
+  if (!id) return refused("The checkout has no id.");
+  return {
+    kind: "record",
+    domain: "cart",
+    id,
+    data: compact({
+      status: text(p.completed_at) ? "converted" : "open",
+      total: Math.max(0, amount(p.total_price) ?? 0),
+      email: email(p.email),
+      customerId: idText(asObject(p.customer)?.id),
+      items: asArray(p.line_items)
+        .slice(0, 500)
+        .map((raw) => {
+          const { sku, quantity, price } = lineItem(raw);
+          return { sku, quantity, price };
+        }),
+      updatedAt: instant(p.updated_at)?.toISOString(),
+      attributes: rest(p, ["id", "email", "total_price", "updated_at"]),
+    }),
+    tags: [],
+    sourceUpdatedAt: instant(p.updated_at),
+  };
+}
+
+function refund(p: Payload): Mapped {
+  const id = idText(p.id);
+  const orderId = idText(p.order_id);
+  if (!id || !orderId) return refused("The refund has no id or no order id.");
+  const refunds = asArray(p.transactions)
+    .map((t) => asObject(t) ?? {})
+    .filter((t) => text(t.kind) === "refund" && text(t.status) !== "failure" && text(t.status) !== "error");
+  const fromItems = asArray(p.refund_line_items).reduce<number>(
+    (sum, item) => sum + (amount(asObject(item)?.subtotal) ?? 0),
+    0,
+  );
+  const refunded = refunds.reduce<number>((sum, t) => sum + (amount(t.amount) ?? 0), 0);
+  return {
+    kind: "record",
+    domain: "refund",
+    id,
+    data: compact({
+      orderId,
+      amount: Math.max(0, refunds.length > 0 ? refunded : fromItems),
+      reason: (text(p.note) ?? "").slice(0, 500),
+      status: refunds.some((t) => text(t.status) === "pending") ? "pending" : "succeeded",
+      attributes: rest(p, ["id", "order_id", "note"]),
+    }),
+    tags: [],
+    // A refund is written once; when it was processed orders its copies.
+    sourceUpdatedAt: instant(p.processed_at) ?? instant(p.created_at),
+  };
+}
+
+/** A fulfillment is a shipment: delivered or failed as its tracking says, else in transit. */
+function fulfillment(p: Payload): Mapped {
+  const id = idText(p.id);
+  const orderId = idText(p.order_id);
+  if (!id || !orderId) return refused("The fulfillment has no id or no order id.");
+  const shipment = text(p.shipment_status);
+  const state = text(p.status);
+  const status =
+    shipment === "delivered"
+      ? "delivered"
+      : shipment === "failure" || state === "cancelled" || state === "error" || state === "failure"
+        ? "failed"
+        : "in_transit";
+  return {
+    kind: "record",
+    domain: "shipment",
+    id,
+    data: compact({
+      orderId,
+      status,
+      carrier: (text(p.tracking_company) ?? "").slice(0, 100),
+      tracking: (text(p.tracking_number) ?? text(asArray(p.tracking_numbers)[0]) ?? "").slice(0, 200),
+      attributes: rest(p, ["id", "order_id", "tracking_company", "tracking_number"]),
+    }),
+    tags: [],
+    sourceUpdatedAt: instant(p.updated_at),
+  };
+}
+
+/** A product's stock is the sum of its variants' (as Shopify's admin shows it). */
+function product(p: Payload): Mapped {
+  const id = idText(p.id);
+  if (!id) return refused("The product has no id.");
+  const status = text(p.status);
+  return {
+    kind: "record",
+    domain: "product",
+    id,
+    data: compact({
+      title: (text(p.title) ?? `Product ${id}`).slice(0, 200),
+      inventory: asArray(p.variants).reduce<number>(
+        (sum, v) => sum + Math.trunc(amount(asObject(v)?.inventory_quantity) ?? 0),
+        0,
+      ),
+      status: status === "draft" || status === "archived" ? status : "active",
+      attributes: rest(p, ["id", "title", "status"]),
+    }),
+    tags: tagList(p.tags),
+    sourceUpdatedAt: instant(p.updated_at),
+  };
+}
+
+function inventoryLevel(p: Payload): Mapped {
+  const inventoryItemId = idText(p.inventory_item_id);
+  const available = amount(p.available);
+  if (!inventoryItemId || available === undefined)
+    return refused("The inventory level has no inventory item or no available quantity.");
+  return {
+    kind: "inventory",
+    inventoryItemId,
+    available: Math.trunc(available),
+    sourceUpdatedAt: instant(p.updated_at),
+  };
+}
+
+const TOPICS: Record<string, (payload: Payload) => Mapped> = {
+  "orders/create": order,
+  "orders/updated": order,
+  "orders/paid": order,
+  "orders/fulfilled": order,
+  "orders/partially_fulfilled": order,
+  "orders/cancelled": order,
+  "customers/create": customer,
+  "customers/update": customer,
+  "checkouts/create": checkout,
+  "checkouts/update": checkout,
+  "refunds/create": refund,
+  "fulfillments/create": fulfillment,
+  "fulfillments/update": fulfillment,
+  "products/create": product,
+  "products/update": product,
+  "inventory_levels/update": inventoryLevel,
+};
+
+/** The topics Tillflow reads, for Settings and the docs. */
+export const SHOPIFY_TOPICS = Object.keys(TOPICS);
+
+/** A Shopify delivery of `topic` read into what it means for the shop's records. */
+export function mapShopify(topic: string, body: unknown): Mapped {
+  const read = Object.hasOwn(TOPICS, topic) ? TOPICS[topic] : undefined;
+  if (!read)
+    return refused(
+      `Tillflow does not use Shopify's '${topic}' webhooks; it reads ${SHOPIFY_TOPICS.join(", ")}. Remove that webhook in Shopify to stop these.`,
+    );
+  const payload = asObject(body);
+  if (!payload) return refused("The body is not a JSON object.");
+  return read(payload);
+}

@@ -1,0 +1,188 @@
+import type { orderStatuses } from "@/lib/domains/domains";
+import {
+  amount,
+  asArray,
+  asObject,
+  compact,
+  idText,
+  instant,
+  refused,
+  rest,
+  text,
+  type Mapped,
+  type Payload,
+} from "./mapped";
+
+/**
+ * WooCommerce's webhook payloads (WC REST API v3 shapes) read into Tillflow's records. Its
+ * `_gmt` dates carry no zone and are UTC; `meta_data`, billing and the rest stay under
+ * `attributes`. Pure: the tests feed it the fixtures in tests/fixtures/woocommerce/.
+ */
+
+type OrderStatus = (typeof orderStatuses)[number];
+
+/** WooCommerce's order statuses in ours: processing is paid, completed is fulfilled. */
+const ORDER_STATUS: Record<string, OrderStatus> = {
+  pending: "pending",
+  "on-hold": "pending",
+  failed: "pending",
+  "checkout-draft": "pending",
+  processing: "paid",
+  completed: "fulfilled",
+  cancelled: "cancelled",
+  refunded: "refunded",
+};
+
+const gmt = (value: unknown) => instant(value, { utcIfBare: true });
+
+function email(value: unknown): string | undefined {
+  const v = text(value);
+  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : undefined;
+}
+
+function fullName(party: Payload): string | undefined {
+  return [text(party.first_name), text(party.last_name)].filter(Boolean).join(" ") || undefined;
+}
+
+function order(p: Payload): Mapped {
+  const id = idText(p.id);
+  if (!id) return refused("The order has no id.");
+  const wcStatus = text(p.status) ?? "pending";
+  const status = ORDER_STATUS[wcStatus] ?? "pending";
+  const billing = asObject(p.billing) ?? {};
+  const shipping = asObject(p.shipping) ?? {};
+  const coupons = asArray(p.coupon_lines)
+    .map((c) => text(asObject(c)?.code))
+    .filter((c): c is string => c !== undefined);
+  const country = text(shipping.country);
+  const shippingAddress = compact({
+    name: fullName(shipping),
+    city: text(shipping.city),
+    province: text(shipping.state),
+    // WooCommerce sends the country's ISO code only.
+    country,
+    countryCode: country,
+    zip: text(shipping.postcode),
+  });
+  const customerId = amount(p.customer_id) ? idText(p.customer_id) : undefined;
+  return {
+    kind: "record",
+    domain: "order",
+    id,
+    data: compact({
+      number: `#${text(p.number) ?? id}`,
+      status,
+      total: Math.max(0, amount(p.total) ?? 0),
+      currency: text(p.currency) ?? "USD",
+      email: email(billing.email),
+      customerId,
+      lineItems: asArray(p.line_items)
+        .slice(0, 500)
+        .map((raw) => {
+          const item = asObject(raw) ?? {};
+          return compact({
+            sku:
+              text(item.sku) ??
+              (amount(item.variation_id) ? idText(item.variation_id) : undefined) ??
+              idText(item.product_id) ??
+              idText(item.id) ??
+              "item",
+            title: (text(item.name) ?? "").slice(0, 200),
+            quantity: Math.max(1, Math.trunc(amount(item.quantity) ?? 1)),
+            price: Math.max(0, amount(item.price) ?? 0),
+            productId: idText(item.product_id),
+          });
+        }),
+      createdAt: gmt(p.date_created_gmt)?.toISOString(),
+      shippingAddress: Object.keys(shippingAddress).length > 0 ? shippingAddress : undefined,
+      discountCodes: coupons.length > 0 ? coupons.slice(0, 50) : undefined,
+      financialStatus:
+        status === "refunded"
+          ? "refunded"
+          : text(p.date_paid_gmt) || status !== "pending"
+            ? "paid"
+            : "pending",
+      fulfillmentStatus: status === "fulfilled" ? "fulfilled" : "unfulfilled",
+      sourceName: text(p.created_via)?.slice(0, 100),
+      attributes: rest(p, ["id", "number", "currency", "total", "customer_id", "date_created_gmt"]),
+    }),
+    tags: [],
+    sourceUpdatedAt: gmt(p.date_modified_gmt),
+  };
+}
+
+function customer(p: Payload): Mapped {
+  const id = idText(p.id);
+  if (!id) return refused("The customer has no id.");
+  const billing = asObject(p.billing) ?? {};
+  const mail = email(p.email) ?? email(billing.email);
+  if (!mail)
+    return refused(
+      "This customer has no email address; Tillflow keeps customers by their email, so it was not stored.",
+    );
+  return {
+    kind: "record",
+    domain: "customer",
+    id,
+    data: compact({
+      email: mail,
+      name: (fullName(p) ?? fullName(billing) ?? "").slice(0, 200),
+      ordersCount: Math.max(0, Math.trunc(amount(p.orders_count) ?? 0)),
+      totalSpent: Math.max(0, amount(p.total_spent) ?? 0),
+      createdAt: gmt(p.date_created_gmt)?.toISOString(),
+      phone: text(billing.phone)?.slice(0, 50),
+      city: text(billing.city),
+      country: text(billing.country),
+      attributes: rest(p, ["id", "email", "first_name", "last_name", "date_created_gmt"]),
+    }),
+    tags: [],
+    sourceUpdatedAt: gmt(p.date_modified_gmt),
+  };
+}
+
+/** A product's stock is its `stock_quantity` (WooCommerce counts variations on their own). */
+function product(p: Payload): Mapped {
+  const id = idText(p.id);
+  if (!id) return refused("The product has no id.");
+  const status = text(p.status);
+  return {
+    kind: "record",
+    domain: "product",
+    id,
+    data: compact({
+      title: (text(p.name) ?? `Product ${id}`).slice(0, 200),
+      inventory: Math.trunc(amount(p.stock_quantity) ?? 0),
+      status: status === "publish" ? "active" : status === "trash" ? "archived" : "draft",
+      attributes: rest(p, ["id", "name", "status", "stock_quantity"]),
+    }),
+    tags: asArray(p.tags)
+      .map((t) => text(asObject(t)?.name))
+      .filter((t): t is string => t !== undefined && t.length <= 100),
+    sourceUpdatedAt: gmt(p.date_modified_gmt),
+  };
+}
+
+const TOPICS: Record<string, (payload: Payload) => Mapped> = {
+  "order.created": order,
+  "order.updated": order,
+  "order.restored": order,
+  "customer.created": customer,
+  "customer.updated": customer,
+  "product.created": product,
+  "product.updated": product,
+  "product.restored": product,
+};
+
+export const WOOCOMMERCE_TOPICS = Object.keys(TOPICS);
+
+/** A WooCommerce delivery of `topic` read into what it means for the shop's records. */
+export function mapWooCommerce(topic: string, body: unknown): Mapped {
+  const read = Object.hasOwn(TOPICS, topic) ? TOPICS[topic] : undefined;
+  if (!read)
+    return refused(
+      `Tillflow does not use WooCommerce's '${topic}' webhooks; it reads ${WOOCOMMERCE_TOPICS.join(", ")}. Delete that webhook in WooCommerce to stop these.`,
+    );
+  const payload = asObject(body);
+  if (!payload) return refused("The body is not a JSON object.");
+  return read(payload);
+}
