@@ -28,6 +28,7 @@ export const AUDIT_KINDS = {
     label: "Credentials",
     actions: ["credential.created", "credential.rotated", "credential.deleted", "credentials.moved"],
   },
+  connections: { label: "Store connections", actions: ["connection.created", "connection.deleted"] },
   shop: {
     label: "Shop settings",
     actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated"],
@@ -127,6 +128,10 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} deleted the credential ${quoted(d.name, "")}`;
     case "credentials.moved":
       return `Tillflow moved ${text(d.count) ?? "the"} secrets written into flows into credentials`;
+    case "connection.created":
+      return `${who} connected the ${text(d.platform) === "woocommerce" ? "WooCommerce" : "Shopify"} store ${quoted(d.name, "")}`;
+    case "connection.deleted":
+      return `${who} disconnected the ${text(d.platform) === "woocommerce" ? "WooCommerce" : "Shopify"} store ${quoted(d.name, "")}`;
     case "shop.updated":
       return `${who} changed the shop settings`;
     case "shop.signing_secret_shown":
