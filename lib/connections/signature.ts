@@ -10,14 +10,14 @@ import type { Platform } from "./platforms";
 export const PLATFORM_HEADERS: Record<Platform, { signature: string; topic: string; deliveryIds: string[] }> =
   {
     shopify: {
-      signature: "x-shopify-hmac-sha256",
-      topic: "x-shopify-topic",
-      deliveryIds: ["x-shopify-event-id", "x-shopify-webhook-id"],
+      signature: "X-Shopify-Hmac-Sha256",
+      topic: "X-Shopify-Topic",
+      deliveryIds: ["X-Shopify-Event-Id", "X-Shopify-Webhook-Id"],
     },
     woocommerce: {
-      signature: "x-wc-webhook-signature",
-      topic: "x-wc-webhook-topic",
-      deliveryIds: ["x-wc-webhook-delivery-id"],
+      signature: "X-WC-Webhook-Signature",
+      topic: "X-WC-Webhook-Topic",
+      deliveryIds: ["X-WC-Webhook-Delivery-ID"],
     },
   };
 
