@@ -15,6 +15,60 @@ const id = z.string().trim().min(1, "cannot be empty").max(200);
 
 export const orderStatuses = ["pending", "paid", "fulfilled", "cancelled", "refunded"] as const;
 
+/** How far an order's payment has got, in the store's own words (Shopify's `financial_status`). */
+export const financialStatuses = [
+  "pending",
+  "authorized",
+  "partially_paid",
+  "paid",
+  "partially_refunded",
+  "refunded",
+  "voided",
+] as const;
+/** How much of an order has been sent (Shopify's `fulfillment_status`; none sent is `unfulfilled`). */
+export const fulfillmentStatuses = ["unfulfilled", "partial", "fulfilled", "restocked"] as const;
+
+/** Every domain's open object: what the record's source sent besides its known fields. */
+export const ATTRIBUTES_KEY = "attributes";
+
+/** The most a record keeps of what its source sent besides its known fields: 64 KB of JSON. */
+export const MAX_ATTRIBUTES_BYTES = 65_536;
+
+const utf8 = new TextEncoder();
+
+/** The size of a value as JSON, in bytes (UTF-8); browser-safe, unlike `Buffer.byteLength`. */
+export function jsonBytes(value: unknown): number {
+  return utf8.encode(JSON.stringify(value) ?? "").length;
+}
+
+/** "70 KB": a size as a merchant reads it, rounded up so a body just over the limit never reads as 64 KB. */
+function kilobytes(bytes: number): string {
+  return `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/**
+ * Everything else the record's source sent (a store's note attributes, a line item's properties…):
+ * any JSON object, at most `MAX_ATTRIBUTES_BYTES`. Conditions and tokens reach into it by path
+ * (`attributes.note_attributes.0.value`).
+ */
+const attributes = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const bytes = jsonBytes(value);
+  if (bytes > MAX_ATTRIBUTES_BYTES)
+    ctx.addIssue({
+      code: "custom",
+      message: `must be at most ${kilobytes(MAX_ATTRIBUTES_BYTES)} of JSON (this is ${kilobytes(bytes)})`,
+    });
+});
+
+const shippingAddress = z.strictObject({
+  name: z.string().max(200).optional(),
+  city: z.string().max(200).optional(),
+  province: z.string().max(200).optional(),
+  country: z.string().max(200).optional(),
+  countryCode: z.string().max(10).optional(),
+  zip: z.string().max(50).optional(),
+});
+
 export const domainSchemas = {
   order: z.strictObject({
     number: z.string().trim().min(1, "cannot be empty").max(50),
@@ -30,11 +84,21 @@ export const domainSchemas = {
           title: z.string().max(200).default(""),
           quantity: z.number().int().min(1),
           price: money,
+          vendor: z.string().max(200).optional(),
+          productType: z.string().max(200).optional(),
+          productId: id.optional(),
+          variantTitle: z.string().max(200).optional(),
         }),
       )
       .max(500)
       .default([]),
     createdAt: isoDate.optional(),
+    shippingAddress: shippingAddress.optional(),
+    discountCodes: z.array(z.string().max(100)).max(50).optional(),
+    financialStatus: z.enum(financialStatuses).optional(),
+    fulfillmentStatus: z.enum(fulfillmentStatuses).optional(),
+    sourceName: z.string().max(100).optional(),
+    attributes: attributes.optional(),
   }),
   cart: z.strictObject({
     status: z.enum(["open", "abandoned", "converted"]),
@@ -48,6 +112,7 @@ export const domainSchemas = {
       .max(500)
       .default([]),
     updatedAt: isoDate.optional(),
+    attributes: attributes.optional(),
   }),
   customer: z.strictObject({
     email: z.email("must be an email address"),
@@ -56,29 +121,37 @@ export const domainSchemas = {
     totalSpent: money.default(0),
     acceptsMarketing: z.boolean().default(false),
     createdAt: isoDate.optional(),
+    phone: z.string().max(50).optional(),
+    city: z.string().max(200).optional(),
+    country: z.string().max(200).optional(),
+    attributes: attributes.optional(),
   }),
   product: z.strictObject({
     title: z.string().trim().min(1, "cannot be empty").max(200),
     inventory: z.number().int("must be a whole number"),
     status: z.enum(["active", "draft", "archived"]).default("active"),
+    attributes: attributes.optional(),
   }),
   refund: z.strictObject({
     orderId: id,
     amount: money,
     reason: z.string().max(500).default(""),
     status: z.enum(["pending", "succeeded", "failed"]).default("pending"),
+    attributes: attributes.optional(),
   }),
   shipment: z.strictObject({
     orderId: id,
     status: z.enum(["in_transit", "delivered", "failed"]),
     carrier: z.string().max(100).default(""),
     tracking: z.string().max(200).default(""),
+    attributes: attributes.optional(),
   }),
   invoice: z.strictObject({
     customerId: id,
     amount: money,
     status: z.enum(["draft", "sent", "paid", "overdue", "void"]),
     dueAt: isoDate,
+    attributes: attributes.optional(),
   }),
 } as const;
 

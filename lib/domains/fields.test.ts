@@ -44,6 +44,78 @@ describe("domainFields", () => {
   });
 });
 
+describe("open records", () => {
+  it("lists the common commerce fields of an order and a customer", () => {
+    const order = new Map(domainFields("order").map((f) => [f.path, f]));
+    expect(order.get("shippingAddress")?.type).toBe("object");
+    for (const part of ["name", "city", "province", "country", "countryCode", "zip"])
+      expect(order.get(`shippingAddress.${part}`), part).toEqual({
+        path: `shippingAddress.${part}`,
+        type: "string",
+      });
+    expect(order.get("discountCodes")).toEqual({ path: "discountCodes", type: "array" });
+    expect(order.get("financialStatus")?.options).toEqual([
+      "pending",
+      "authorized",
+      "partially_paid",
+      "paid",
+      "partially_refunded",
+      "refunded",
+      "voided",
+    ]);
+    expect(order.get("fulfillmentStatus")?.options).toEqual([
+      "unfulfilled",
+      "partial",
+      "fulfilled",
+      "restocked",
+    ]);
+    expect(order.get("sourceName")?.type).toBe("string");
+    for (const part of ["vendor", "productType", "productId", "variantTitle"])
+      expect(order.get(`lineItems.0.${part}`)?.type, part).toBe("string");
+    const customer = new Map(domainFields("customer").map((f) => [f.path, f.type]));
+    expect([customer.get("phone"), customer.get("city"), customer.get("country")]).toEqual([
+      "string",
+      "string",
+      "string",
+    ]);
+  });
+
+  it("gives every domain an open attributes object", () => {
+    for (const domain of DOMAINS)
+      expect(fieldAt(domain, "attributes"), domain).toEqual({
+        path: "attributes",
+        type: "object",
+        open: true,
+      });
+  });
+
+  it.each([
+    "attributes.gift_note",
+    "attributes.note_attributes.0.value",
+    "attributes.a.b.c.d.e.f.g",
+    "attributes.x-tier",
+  ])("accepts %s on an order, of any type", (path) => {
+    expect(fieldAt("order", path)).toEqual({ path, type: "any" });
+    expect(isKnownFieldPath("order", path)).toBe(true);
+  });
+
+  it.each([
+    "attributes.",
+    "attributes..x",
+    "attributes.__proto__",
+    "attributes.a.constructor",
+    "shippingAdress.country",
+    "shippingAddress.street",
+    "shippingAddress.countryCode.0",
+  ])("still rejects %s", (path) => expect(isKnownFieldPath("order", path)).toBe(false));
+
+  it("reads a nested attribute, through array indexes", () => {
+    const order = { attributes: { note_attributes: [{ name: "gift", value: "wrap it" }] } };
+    expect(readPath(order, "attributes.note_attributes.0.value")).toBe("wrap it");
+    expect(readPath(order, "attributes.note_attributes.1.value")).toBeUndefined();
+  });
+});
+
 describe("isKnownFieldPath", () => {
   it.each(["total", "tags", "tags.0", "lineItems", "lineItems.3.price", "lineItems.0.sku", "id"])(
     "accepts %s on an order",

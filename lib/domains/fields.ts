@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { domainSchemas, type Domain } from "./domains";
+import { ATTRIBUTES_KEY, domainSchemas, type Domain } from "./domains";
 
 /**
  * The fields of each domain, read off the zod schemas in `domains.ts` so the two can never drift
@@ -9,15 +9,21 @@ import { domainSchemas, type Domain } from "./domains";
  * Paths are dot paths. A numeric segment indexes an array (`lineItems.0.sku`); `domainFields`
  * lists the fields of array items under index `0` as the representative, and `isKnownFieldPath`
  * accepts any index.
+ *
+ * `attributes` is open (SPEC §2 "Open records"): whatever the record's source sent besides its
+ * known fields. Any path under it (`attributes.note_attributes.0.value`) is a field whose type is
+ * `any`, known only from the records themselves (`lib/entities/attribute-paths.ts`).
  */
 
-export type FieldType = "string" | "number" | "boolean" | "date" | "enum" | "array" | "object";
+export type FieldType = "string" | "number" | "boolean" | "date" | "enum" | "array" | "object" | "any";
 
 export interface FieldInfo {
   path: string;
   type: FieldType;
   /** The allowed values of an `enum` field. */
   options?: readonly string[];
+  /** An object whose keys are not known in advance (`attributes`): any path under it is a field. */
+  open?: true;
 }
 
 /** What introspection keeps of a zod schema: its type, and what it contains. */
@@ -28,6 +34,8 @@ interface FieldNode {
   fields?: ReadonlyMap<string, FieldNode>;
   /** An array's item. */
   item?: FieldNode;
+  /** Any key: every path under it is a field of type `any`. */
+  open?: true;
 }
 
 /**
@@ -53,6 +61,8 @@ function describe(schema: z.ZodType): FieldNode | null {
   if (schema instanceof z.ZodNumber) return { type: "number" };
   if (schema instanceof z.ZodBoolean) return { type: "boolean" };
   if (schema instanceof z.ZodEnum) return { type: "enum", options: schema.options.map(String) };
+  // A record of any keys (`attributes`): what is under it is known only from the data.
+  if (schema instanceof z.ZodRecord) return { type: "object", open: true };
   if (schema instanceof z.ZodArray) {
     const item = describe(schema.element as z.ZodType);
     return item ? { type: "array", item } : null;
@@ -80,13 +90,15 @@ function treeOf(domain: Domain): FieldNode {
   return tree;
 }
 
+function infoOf(path: string, node: FieldNode): FieldInfo {
+  const info: FieldInfo = { path, type: node.type };
+  if (node.options) info.options = node.options;
+  if (node.open) info.open = true;
+  return info;
+}
+
 function flatten(node: FieldNode, prefix: string, out: FieldInfo[]): void {
-  if (prefix)
-    out.push(
-      node.options
-        ? { path: prefix, type: node.type, options: node.options }
-        : { path: prefix, type: node.type },
-    );
+  if (prefix) out.push(infoOf(prefix, node));
   if (node.fields) {
     for (const [name, child] of node.fields) flatten(child, prefix ? `${prefix}.${name}` : name, out);
   }
@@ -110,27 +122,40 @@ export function domainFields(domain: Domain): FieldInfo[] {
 
 const INDEX = /^(0|[1-9]\d*)$/;
 
-/** The field at `path` (any array index), or `undefined` when a record of `domain` has no such field. */
+/** Segments that would reach an object's prototype rather than its data. */
+const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * The field at `path` (any array index), or `undefined` when a record of `domain` has no such
+ * field. Under an open object (`attributes`) every path is a field of type `any`:
+ * `attributes.note_attributes.0.value`.
+ */
 export function fieldAt(domain: Domain, path: string): FieldInfo | undefined {
   if (!path) return undefined;
   let node: FieldNode | undefined = treeOf(domain);
-  for (const segment of path.split(".")) {
+  const segments = path.split(".");
+  for (const [i, segment] of segments.entries()) {
     if (!node) return undefined;
+    if (node.open) {
+      const rest = segments.slice(i);
+      return rest.every((s) => s !== "" && !FORBIDDEN_SEGMENTS.has(s)) ? { path, type: "any" } : undefined;
+    }
     if (node.type === "array") node = INDEX.test(segment) ? node.item : undefined;
     else if (node.fields?.has(segment)) node = node.fields.get(segment);
     else return undefined;
   }
-  if (!node) return undefined;
-  return node.options ? { path, type: node.type, options: node.options } : { path, type: node.type };
+  return node ? infoOf(path, node) : undefined;
+}
+
+/** True when `path` is under a domain's open object: `attributes.gift_note`. */
+export function isAttributePath(path: string): boolean {
+  return path.startsWith(`${ATTRIBUTES_KEY}.`) && path.length > ATTRIBUTES_KEY.length + 1;
 }
 
 /** True when `path` names a field of a `domain` record: `total`, `tags`, `tags.0`, `lineItems.3.price`. */
 export function isKnownFieldPath(domain: Domain, path: string): boolean {
   return fieldAt(domain, path) !== undefined;
 }
-
-/** Segments that would reach an object's prototype rather than its data. */
-const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
  * Reads a dot path out of a value: `readPath(order, "lineItems.0.sku")`. Numeric segments index

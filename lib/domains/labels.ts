@@ -1,5 +1,15 @@
 import { formatMoney } from "@/lib/money";
-import { DOMAIN_LABELS, isDomain, type Domain } from "./domains";
+import {
+  ATTRIBUTES_KEY,
+  DOMAIN_LABELS,
+  isDomain,
+  type Domain,
+  type financialStatuses,
+  type fulfillmentStatuses,
+} from "./domains";
+
+type FinancialStatus = (typeof financialStatuses)[number];
+type FulfillmentStatus = (typeof fulfillmentStatuses)[number];
 
 /*
  * Records as people recognise them, for pickers ("try this flow on order #1001") and sentences
@@ -148,7 +158,57 @@ const FIELD_WORDS: Record<string, string> = {
   reason: "Reason",
   carrier: "Carrier",
   tracking: "Tracking number",
+  shippingAddress: "Shipping address",
+  discountCodes: "Discount codes",
+  financialStatus: "Payment status",
+  fulfillmentStatus: "Fulfillment status",
+  sourceName: "Sales channel",
+  vendor: "Vendor",
+  productType: "Product type",
+  productId: "Product",
+  variantTitle: "Variant",
+  phone: "Phone",
+  city: "City",
+  province: "Province or state",
+  country: "Country",
+  countryCode: "Country code",
+  zip: "Postal code",
+  attributes: "From the store",
 };
+
+/** Whole paths a merchant names in words of their own: "Shipping country code", not "Shipping address › Country code". */
+const PATH_WORDS: Record<string, string> = {
+  "shippingAddress.name": "Shipping name",
+  "shippingAddress.city": "Shipping city",
+  "shippingAddress.province": "Shipping province or state",
+  "shippingAddress.country": "Shipping country",
+  "shippingAddress.countryCode": "Shipping country code",
+  "shippingAddress.zip": "Shipping postal code",
+};
+
+/** An order's payment status as a merchant reads it (`financialStatus`). */
+export const FINANCIAL_STATUS_LABELS: Record<FinancialStatus, string> = {
+  pending: "Payment pending",
+  authorized: "Authorized",
+  partially_paid: "Partially paid",
+  paid: "Paid",
+  partially_refunded: "Partially refunded",
+  refunded: "Refunded",
+  voided: "Voided",
+};
+
+/** An order's fulfillment status as a merchant reads it (`fulfillmentStatus`). */
+export const FULFILLMENT_STATUS_LABELS: Record<FulfillmentStatus, string> = {
+  unfulfilled: "Unfulfilled",
+  partial: "Partially fulfilled",
+  fulfilled: "Fulfilled",
+  restocked: "Restocked",
+};
+
+/** The words for a stored payment or fulfillment status; a value this version does not know is spelt out. */
+export function statusWords(labels: Record<string, string>, value: string): string {
+  return Object.hasOwn(labels, value) ? labels[value]! : spelt(value);
+}
 
 const ORDINALS = [
   "First",
@@ -185,9 +245,15 @@ function singular(label: string): string {
 
 /**
  * A field path as a merchant reads it: `customerId` → "Customer", `createdAt` → "Created",
- * `lineItems.0.sku` → "First line item › SKU", `tags.2` → "Third tag".
+ * `lineItems.0.sku` → "First line item › SKU", `tags.2` → "Third tag",
+ * `shippingAddress.countryCode` → "Shipping country code". A path under `attributes` (what the
+ * store sent) keeps the store's own names, which are what the merchant knows it by:
+ * `attributes.note_attributes.0.value` → "note_attributes.0.value from the store".
  */
 export function fieldLabel(path: string): string {
+  if (Object.hasOwn(PATH_WORDS, path)) return PATH_WORDS[path]!;
+  if (path.startsWith(`${ATTRIBUTES_KEY}.`) && path.length > ATTRIBUTES_KEY.length + 1)
+    return `${path.slice(ATTRIBUTES_KEY.length + 1)} from the store`;
   const segments = path.split(".").filter((segment) => segment !== "");
   const parts: string[] = [];
   for (let i = 0; i < segments.length; i++) {

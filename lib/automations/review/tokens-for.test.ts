@@ -23,6 +23,18 @@ describe("tokensFor", () => {
     expect(tokens.some((t) => t.startsWith("{entity.lineItems."))).toBe(false);
   });
 
+  it("offers a shipping address by its parts, and what the store sent as a token to finish", () => {
+    const options = tokensFor("order", []);
+    const tokens = options.map((t) => t.token);
+    expect(tokens).toEqual(
+      expect.arrayContaining(["{entity.shippingAddress.countryCode}", "{entity.shippingAddress.city}"]),
+    );
+    expect(tokens).not.toContain("{entity.shippingAddress}");
+    const open = options.find((t) => t.token === "{entity.attributes.}");
+    expect(open).toMatchObject({ label: "attributes.…", caret: "{entity.attributes.".length });
+    expect(tokens).not.toContain("{entity.attributes}");
+  });
+
   it("offers an order's customer, and only an order's", () => {
     const tokens = tokensFor("order", []);
     const customer = tokens.filter((t) => t.group === "Customer").map((t) => t.token);

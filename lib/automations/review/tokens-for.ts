@@ -69,9 +69,23 @@ const MONEY_FIELDS = new Set(["total", "amount", "totalSpent", "price"]);
 function fieldTokens(domain: Domain, prefix: string, group: TokenGroup): TokenOption[] {
   const options: TokenOption[] = [];
   const hint = (field: FieldInfo) => `${DOMAIN_LABELS[domain].one} · ${field.type}`;
-  // Top-level fields only: `{entity.lineItems.0.sku}` is better typed than picked from a long list.
-  for (const field of domainFields(domain).filter((f) => !f.path.includes("."))) {
+  const fields = domainFields(domain);
+  const objects = new Set(fields.filter((f) => f.type === "object" && !f.open).map((f) => f.path));
+  // Top-level fields, and those of a top-level object (`shippingAddress.city`): a list's items
+  // (`{entity.lineItems.0.sku}`) are better typed than picked from a long list.
+  const offered = fields.filter((f) => {
+    const dot = f.path.indexOf(".");
+    return dot < 0
+      ? !objects.has(f.path)
+      : objects.has(f.path.slice(0, dot)) && !f.path.includes(".", dot + 1);
+  });
+  for (const field of offered) {
     const path = `${prefix}.${field.path}`;
+    if (field.open) {
+      // What the store sent besides the known fields: finished by typing the store's own name.
+      options.push(open(path, `${path.replace(/^entity\./, "")}.…`, "anything else the store sent", group));
+      continue;
+    }
     const label = path.replace(/^entity\./, "");
     options.push({ token: `{${path}}`, label, hint: hint(field), group });
     if (field.type === "number" && MONEY_FIELDS.has(field.path))

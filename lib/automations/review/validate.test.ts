@@ -254,6 +254,27 @@ describe("validate: domains", () => {
     expect(lines(g)).toEqual(["cond: 'inventory' is not a field of an order."]);
   });
 
+  // order_paid ──▶ attributes.note_attributes.0.value = gift ──true──▶ add_tag
+  //            └─▶ shippingAdress.country = DE (misspelt)
+  it("accepts any path under what the store sent, and still names a misspelt known field", () => {
+    const g = graph(
+      [
+        paid(),
+        field("gift", "attributes.note_attributes.0.value", "eq", "gift"),
+        field("de", "shippingAddress.countryCode", "eq", "DE"),
+        field("typo", "shippingAdress.country", "eq", "DE"),
+        addTag("tag"),
+      ],
+      [
+        edge("trigger", "gift"),
+        edge("gift", "de", "true"),
+        edge("de", "typo", "true"),
+        edge("typo", "tag", "true"),
+      ],
+    );
+    expect(lines(g)).toEqual(["typo: 'shippingAdress.country' is not a field of an order."]);
+  });
+
   // product_low_stock ──▶ inventory < 5 ──true──▶ add_tag
   it("accepts the same field under a trigger whose record has it", () => {
     const g = graph(
@@ -393,6 +414,23 @@ describe("validate: tokens", () => {
       [edge("trigger", "mail")],
     );
     expect(lines(g)).toEqual(["mail: Send email, body: {entity.nope} is not a field of an order."]);
+  });
+
+  // order_paid ──▶ email(body {entity.attributes.gift_note}, {entity.shippingAddress.city}, {entity.shippingAdress.city})
+  it("accepts tokens under what the store sent and the new known fields, and names a misspelt one", () => {
+    const g = graph(
+      [
+        paid(),
+        email(
+          "mail",
+          "{entity.attributes.note_attributes.0.value} to {entity.shippingAddress.city} {entity.customer.attributes.x} {entity.shippingAdress.city}",
+        ),
+      ],
+      [edge("trigger", "mail")],
+    );
+    expect(lines(g)).toEqual([
+      "mail: Send email, body: {entity.shippingAdress.city} is not a field of an order.",
+    ]);
   });
 
   // webhook ──▶ email(to defaults to {entity.email})

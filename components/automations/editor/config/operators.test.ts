@@ -53,8 +53,16 @@ describe("operatorsFor", () => {
     expect(operatorsFor(null)).toEqual(FIELD_OPERATORS);
   });
 
+  it("offers every operator, with a text value, for a path under what the store sent", () => {
+    const gift = fieldAt("order", "attributes.note_attributes.0.value")!;
+    expect(operatorsFor(gift.type)).toEqual(FIELD_OPERATORS);
+    expect(valueKindFor(gift, "eq")).toBe("text");
+    expect(valueKindFor(gift, "contains")).toBe("text");
+    expect(valueKindFor(gift, "exists")).toBe("none");
+  });
+
   it("only ever offers operators the condition knows", () => {
-    for (const type of ["number", "date", "string", "enum", "boolean", "array", "object"] as const) {
+    for (const type of ["number", "date", "string", "enum", "boolean", "array", "object", "any"] as const) {
       for (const op of operatorsFor(type)) expect(FIELD_OPERATORS).toContain(op);
     }
     expect(operatorLabel("gte")).toBe("is at least");

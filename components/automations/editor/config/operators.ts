@@ -23,6 +23,8 @@ const BY_TYPE: Record<FieldType, readonly FieldOperator[]> = {
   // A list field: `contains` tests membership, `in` whether any item is one of the values.
   array: ["contains", "not_contains", "in", ...PRESENCE],
   object: PRESENCE,
+  // A path under `attributes`: whatever the store sent, so every comparison may fit.
+  any: FIELD_OPERATORS,
 };
 
 /** The operators that fit a field of `type`; every operator for a path whose type is not known. */
