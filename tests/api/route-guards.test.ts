@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { addMember } from "@/lib/auth/users";
+import { createConnection } from "@/lib/connections/store";
 import { createCredential } from "@/lib/credentials/store";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { getDb } from "@/lib/db/client";
@@ -72,6 +73,7 @@ const ids = {
   user: "",
   apiKey: "",
   credential: "",
+  connection: "",
   entity: "a-only-order",
 };
 
@@ -165,6 +167,13 @@ beforeAll(async () => {
       value: "guarded-1234",
     })
   ).id;
+  ids.connection = (
+    await createConnection(await callerOf(a, "admin"), {
+      platform: "shopify",
+      name: "a-only.myshopify.com",
+      secret: "shpss_guarded_1234",
+    })
+  ).id;
   const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, ids.run));
   expect(run?.tenantId).toBe(a.tenant.id);
 });
@@ -233,6 +242,8 @@ const id = () => ({ id: ids.automation });
 const A = "/api/v1/automations/[id]";
 const credential = () => ({ id: ids.credential });
 const C = "/api/v1/credentials/[id]";
+const connection = () => ({ id: ids.connection });
+const S = "/api/v1/connections/[id]";
 
 // ── The registry ─────────────────────────────────────────────────────────────────────────────
 
@@ -484,6 +495,28 @@ const REGISTRY: Record<string, Entry> = {
     viewer: route(`DELETE ${C}`, { params: credential }),
   },
 
+  // REST: store connections
+  "GET /api/v1/connections": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/connections") } },
+  "POST /api/v1/connections": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/connections", {
+        body: () => ({ platform: "shopify", name: "b.myshopify.com", secret: "theirs-56789" }),
+      }),
+    },
+    viewer: route("POST /api/v1/connections", {
+      body: () => ({ platform: "shopify", name: "v.myshopify.com", secret: "viewer-56789" }),
+    }),
+  },
+  [`GET ${S}`]: { crossShop: { expect: 404, invoke: route(`GET ${S}`, { params: connection }) } },
+  [`DELETE ${S}`]: {
+    crossShop: { expect: 404, invoke: route(`DELETE ${S}`, { params: connection }) },
+    viewer: route(`DELETE ${S}`, { params: connection }),
+  },
+  [`GET ${S}/deliveries`]: {
+    crossShop: { expect: 404, invoke: route(`GET ${S}/deliveries`, { params: connection }) },
+  },
+
   // Server actions
   "lib/actions/credentials/create-credential.ts#createCredentialAction": {
     crossShop: {
@@ -523,6 +556,35 @@ const REGISTRY: Record<string, Entry> = {
     viewer: action("lib/actions/credentials/delete-credential.ts#deleteCredentialAction", () => ({
       id: ids.credential,
     })),
+  },
+  "lib/actions/connections/create-connection.ts#createConnectionAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/connections/create-connection.ts#createConnectionAction", () => ({
+        platform: "woocommerce",
+        name: "B's store",
+        secret: "theirs-3333",
+      })),
+    },
+    viewer: action("lib/actions/connections/create-connection.ts#createConnectionAction", () => ({
+      platform: "woocommerce",
+      name: "V's store",
+      secret: "viewer-3333",
+    })),
+  },
+  "lib/actions/connections/delete-connection.ts#deleteConnectionAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/connections/delete-connection.ts#deleteConnectionAction", connection),
+    },
+    viewer: action("lib/actions/connections/delete-connection.ts#deleteConnectionAction", connection),
+  },
+  "lib/actions/connections/send-test-delivery.ts#sendTestDeliveryAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/connections/send-test-delivery.ts#sendTestDeliveryAction", connection),
+    },
+    viewer: action("lib/actions/connections/send-test-delivery.ts#sendTestDeliveryAction", connection),
   },
   "lib/actions/api-keys/create-api-key.ts#createApiKeyAction": {
     crossShop: {
@@ -871,7 +933,9 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select count(*) from api_keys where tenant_id = ${tenantId} and revoked_at is null) as keys,
       (select name from tenants where id = ${tenantId}) as shop_name,
       (select signing_secret from tenants where id = ${tenantId}) as signing_secret,
-      (select string_agg(value || last4 || name, ',' order by id) from credentials where tenant_id = ${tenantId}) as credentials`,
+      (select string_agg(value || last4 || name, ',' order by id) from credentials where tenant_id = ${tenantId}) as credentials,
+      (select string_agg(name || token, ',' order by id) from store_connections where tenant_id = ${tenantId}) as connections,
+      (select count(*) from connection_deliveries where tenant_id = ${tenantId}) as deliveries`,
   );
   return JSON.stringify(rows[0], (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 }
