@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { connectionDeliveries, entities, storeConnections, type DeliveryResult } from "@/lib/db/schema";
+import { DOMAIN_LABELS } from "@/lib/domains/domains";
 import { upsertFromSource } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
 import { keepAttributes } from "./attributes";
@@ -73,10 +74,12 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
         reason: "The record already holds a later version from the store; this older one changed nothing.",
         ...where,
       };
-    const fired = written.events.map((e) => e.type).join(", ");
+    // "order.status_changed" reads as "order status changed".
+    const fired = written.events.map((e) => e.type.replace(/[._]/g, " ")).join(", ");
+    const what = DOMAIN_LABELS[mapped.domain].one;
     const notes = [
-      written.created ? "Created the record" : "Updated the record",
-      fired ? `; events: ${fired}.` : "; nothing changed.",
+      written.created ? `Created the ${what}` : `Updated the ${what}`,
+      fired ? `; events: ${fired}.` : "; nothing in it changed.",
       leftOut.length > 0
         ? ` Left out of its attributes to keep them under 64 KB: ${leftOut.join(", ")}.`
         : "",

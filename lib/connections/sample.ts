@@ -4,7 +4,9 @@ import type { Platform } from "./platforms";
 /**
  * The sample a "Send a test delivery" posts: a new order in the platform's own webhook shape
  * (an order to a customer in Berlin with a discount code and a note attribute), with fresh ids so
- * each test is a new order. Tests use their own fixtures (tests/fixtures/), not this.
+ * each test is a new order. It awaits payment, so it starts the shop's "order created" flows but
+ * not its "order paid" ones (which ship, charge or wait for days). Tests use their own fixtures
+ * (tests/fixtures/), not this.
  */
 export function sampleDelivery(
   platform: Platform,
@@ -19,12 +21,11 @@ export function sampleDelivery(
       body: {
         id,
         number: String(number),
-        status: "processing",
+        status: "pending",
         currency: "EUR",
         created_via: "checkout",
         date_created_gmt: when.slice(0, 19),
         date_modified_gmt: when.slice(0, 19),
-        date_paid_gmt: when.slice(0, 19),
         total: "42.50",
         customer_id: 0,
         customer_note: "This is a test delivery from Tillflow.",
@@ -71,7 +72,7 @@ export function sampleDelivery(
       currency: "EUR",
       total_price: "42.50",
       current_total_price: "42.50",
-      financial_status: "paid",
+      financial_status: "pending",
       fulfillment_status: null,
       source_name: "web",
       test: true,

@@ -7,6 +7,7 @@ const TABS = [
   { href: "/settings/shop", label: "Shop" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/credentials", label: "Credentials" },
+  { href: "/settings/connections", label: "Connections" },
   { href: "/settings/api", label: "API reference" },
   { href: "/settings/users", label: "Users" },
   { href: "/settings/activity", label: "Activity" },

@@ -1,0 +1,74 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { deleteConnectionAction } from "@/lib/actions/connections/delete-connection";
+import { sendTestDeliveryAction } from "@/lib/actions/connections/send-test-delivery";
+
+/** Posts a signed sample order through the connection's URL; the list below shows what it did. */
+export function SendTestDeliveryButton({ id, name }: { id: string; name: string }) {
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <Button
+        size="sm"
+        pending={pending}
+        aria-label={`Send a test delivery to ${name}`}
+        onClick={() => {
+          setMessage(null);
+          startTransition(async () => {
+            const result = await sendTestDeliveryAction({ id });
+            setMessage(
+              result.ok
+                ? { tone: "ok", text: "Sent a sample order; it appears in the deliveries below." }
+                : { tone: "error", text: result.error },
+            );
+          });
+        }}
+      >
+        Send a test delivery
+      </Button>
+      <span
+        role="status"
+        className={
+          message?.tone === "error" ? "max-w-xs text-right text-xs text-red-700" : "text-xs text-zinc-600"
+        }
+      >
+        {message?.text}
+      </span>
+    </span>
+  );
+}
+
+/** Disconnect, after a confirmation: the URL stops answering and the secret is deleted. */
+export function DisconnectButton({ id, name, platform }: { id: string; name: string; platform: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <ConfirmButton
+        label="Disconnect"
+        ariaLabel={`Disconnect ${name}`}
+        title={`Disconnect “${name}”?`}
+        confirmLabel="Disconnect"
+        pending={pending}
+        onConfirm={() => {
+          setError(null);
+          startTransition(async () => {
+            const result = await deleteConnectionAction({ id });
+            if (!result.ok) setError(result.error);
+          });
+        }}
+      >
+        {`${platform} deliveries to its URL will be refused, and its secret and delivery list deleted. Records it already sent stay. Delete the webhooks in ${platform} too.`}
+      </ConfirmButton>
+      {error && (
+        <span role="alert" className="max-w-xs text-right text-xs text-red-700">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}

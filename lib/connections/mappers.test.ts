@@ -1,0 +1,93 @@
+import { describe, expect, test } from "vitest";
+import { mapShopify } from "./shopify";
+import { mapWooCommerce } from "./woocommerce";
+
+// The full payloads are in tests/fixtures/ and go through the real endpoint in tests/connections/;
+// these are the edges of the platforms' shapes.
+
+describe("mapShopify", () => {
+  test("a custom line item without a SKU is told apart by its variant, and Shopify's tags become a list", () => {
+    const mapped = mapShopify("orders/create", {
+      id: 1,
+      name: "#1001",
+      currency: "USD",
+      total_price: "5.00",
+      tags: " vip,  wholesale ,vip",
+      line_items: [
+        { id: 9, variant_id: null, product_id: null, title: "Engraving", quantity: 1, price: "5.00" },
+      ],
+      updated_at: "2026-11-28T10:00:00-05:00",
+    });
+    expect(mapped).toMatchObject({
+      kind: "record",
+      domain: "order",
+      id: "1",
+      tags: ["vip", "wholesale"],
+      data: { lineItems: [{ sku: "9", title: "Engraving", price: 5 }], fulfillmentStatus: "unfulfilled" },
+    });
+    expect(mapped.kind === "record" && mapped.sourceUpdatedAt?.toISOString()).toBe(
+      "2026-11-28T15:00:00.000Z",
+    );
+  });
+
+  test("a cancelled order is cancelled whatever its payment, and a completed checkout is a converted cart", () => {
+    expect(
+      mapShopify("orders/cancelled", {
+        id: 2,
+        financial_status: "paid",
+        cancelled_at: "2026-11-28T10:00:00Z",
+      }),
+    ).toMatchObject({ data: { status: "cancelled", financialStatus: "paid" } });
+    expect(
+      mapShopify("checkouts/update", {
+        id: 3,
+        token: "t",
+        completed_at: "2026-11-28T10:00:00Z",
+        total_price: "9",
+      }),
+    ).toMatchObject({ domain: "cart", id: "3", data: { status: "converted", total: 9 } });
+  });
+
+  test("a customer without an email and an unknown topic are refused with a reason", () => {
+    expect(mapShopify("customers/create", { id: 4, phone: "+4930123" })).toMatchObject({
+      kind: "refused",
+      reason: expect.stringContaining("no email address"),
+    });
+    expect(mapShopify("shop/update", { id: 5 })).toMatchObject({
+      kind: "refused",
+      reason: expect.stringContaining("does not use Shopify's 'shop/update' webhooks"),
+    });
+  });
+});
+
+describe("mapWooCommerce", () => {
+  test("its _gmt dates are UTC and its statuses read as ours", () => {
+    const mapped = mapWooCommerce("order.updated", {
+      id: 7,
+      number: "7",
+      status: "on-hold",
+      total: "10.00",
+      date_modified_gmt: "2026-11-28T10:00:00",
+    });
+    expect(mapped).toMatchObject({ data: { status: "pending", financialStatus: "pending" } });
+    expect(mapped.kind === "record" && mapped.sourceUpdatedAt?.toISOString()).toBe(
+      "2026-11-28T10:00:00.000Z",
+    );
+  });
+
+  test("a product's stock and status, and its tags by name", () => {
+    expect(
+      mapWooCommerce("product.updated", {
+        id: 8,
+        name: "Mug",
+        status: "publish",
+        stock_quantity: 12,
+        tags: [{ id: 1, name: "ceramics" }],
+      }),
+    ).toMatchObject({
+      domain: "product",
+      data: { title: "Mug", inventory: 12, status: "active" },
+      tags: ["ceramics"],
+    });
+  });
+});
