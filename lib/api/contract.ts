@@ -7,6 +7,7 @@ import { buildInput } from "@/lib/automations/ai/input";
 import { approvalsQuery, decisionInput } from "@/lib/automations/waits/approvals";
 import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
 import { outboxQuery } from "@/lib/automations/work/outbox";
+import { createConnectionInput, listDeliveriesQuery } from "@/lib/connections/store";
 import { createCredentialInput, rotateCredentialInput } from "@/lib/credentials/store";
 import { bulkRerunInput, MAX_BULK_RERUN, rerunInput } from "@/lib/automations/runs/rerun";
 import { runsQuery } from "@/lib/automations/runs/history";
@@ -28,7 +29,9 @@ import {
   automationListShape,
   docs,
   automationShape,
+  connectionShape,
   credentialShape,
+  deliveryShape,
   entityShape,
   eventBatchResultShape,
   eventResultShape,
@@ -59,7 +62,14 @@ import {
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export type Tag =
-  "Automations" | "Runs" | "Waits and approvals" | "Entities and events" | "Work" | "Credentials" | "Meta";
+  | "Automations"
+  | "Runs"
+  | "Waits and approvals"
+  | "Entities and events"
+  | "Work"
+  | "Credentials"
+  | "Store connections"
+  | "Meta";
 
 /** Statuses an endpoint may answer with besides the ones its kind implies (see `errorStatuses`). */
 export type ExtraError = 403 | 409 | 422 | 502 | 503 | 504;
@@ -438,7 +448,7 @@ export const CONTRACT: readonly Endpoint[] = [
     path: "/api/v1/entities/{domain}/{id}",
     summary: "Create or replace a record",
     description:
-      "The body is the domain's fields (one schema per domain below), plus `tags` to set and `notes` to add. A new record emits `<domain>.created`; a status change emits `<domain>.status_changed` and the event its status names (`order.paid`, …).",
+      "The body is the domain's fields (one schema per domain below), plus `tags` to set and `notes` to add. Anything else the source sent goes under `attributes`, any JSON object of at most 64 KB, which conditions and tokens read by path (`attributes.note_attributes.0.value`); larger is a 422 that changes nothing. A new record emits `<domain>.created`; a status change emits `<domain>.status_changed` and the event its status names (`order.paid`, …).",
     tag: "Entities and events",
     role: "editor",
     params: { domain: z.enum(DOMAINS) },
@@ -612,6 +622,70 @@ export const CONTRACT: readonly Endpoint[] = [
     role: "editor",
     ok: { status: 200, description: "`{ id, deleted: true }`." },
     errors: [409],
+  },
+  // ── Store connections ──────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/connections",
+    summary: "List the shop's store connections",
+    description: "Each connected store with its webhook URL; the secret is never sent back, to any role.",
+    tag: "Store connections",
+    role: "viewer",
+    ok: {
+      status: 200,
+      description: "Every connection of the shop.",
+      schema: z.object({ items: z.array(connectionShape), nextCursor: z.null() }),
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/connections",
+    summary: "Connect a Shopify or WooCommerce store",
+    description:
+      "Stores the platform's webhook secret as a credential and returns the URL to paste into the platform's webhook settings. Deliveries to it are checked against the secret (`X-Shopify-Hmac-Sha256` / `X-WC-Webhook-Signature`: base64 HMAC-SHA256 of the raw body), answered 200 at once and applied by the worker through the same upsert as `PUT /api/v1/entities/{domain}/{id}`, so the same events and flows start.",
+    tag: "Store connections",
+    role: "editor",
+    body: createConnectionInput,
+    example: { platform: "shopify", name: "nordlicht-goods.myshopify.com", secret: "a1b2c3d4e5f6a7b8c9d0" },
+    ok: {
+      status: 201,
+      description: "The connection, with its URL (never its secret).",
+      schema: connectionShape,
+    },
+    errors: [409],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/connections/{id}",
+    summary: "Read one store connection",
+    tag: "Store connections",
+    role: "viewer",
+    ok: { status: 200, description: "The connection.", schema: connectionShape },
+  },
+  {
+    method: "DELETE",
+    path: "/api/v1/connections/{id}",
+    summary: "Disconnect a store",
+    description:
+      "Its URL stops answering (404); its secret and its deliveries are deleted. Records it sent stay.",
+    tag: "Store connections",
+    role: "editor",
+    ok: { status: 200, description: "`{ id, deleted: true }`." },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/connections/{id}/deliveries",
+    summary: "List a connection's deliveries",
+    description:
+      "Every webhook the store posted, newest first: its topic, the record it touched, and its result — applied, duplicate, stale or refused — with why.",
+    tag: "Store connections",
+    role: "viewer",
+    query: listDeliveriesQuery,
+    ok: {
+      status: 200,
+      description: "A page of deliveries.",
+      schema: z.object({ items: z.array(deliveryShape), nextCursor: z.string().nullable() }),
+    },
   },
   // ── Meta ───────────────────────────────────────────────────────────────────────────────────
   {

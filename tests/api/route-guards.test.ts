@@ -129,7 +129,14 @@ beforeAll(async () => {
         ],
       ),
     );
-    const order = { number: "#1", status: "pending", total: 10, currency: "EUR" };
+    // Its attributes name it, so a leak of this shop's attribute paths would show its id.
+    const order = {
+      number: "#1",
+      status: "pending",
+      total: 10,
+      currency: "EUR",
+      attributes: { ref: ids.entity },
+    };
     await upsertEntity(a.tenant.id, "order", ids.entity, order, "test");
     await upsertEntity(a.tenant.id, "order", ids.entity, { ...order, status: "paid" }, "test");
     // expect.poll only works inside a test; this is setup, so it polls by hand.
@@ -677,6 +684,15 @@ const REGISTRY: Record<string, Entry> = {
       invoke: action("lib/actions/entities/search-entities.ts#searchEntitiesAction", () => ({
         domain: "order",
         query: "a-only",
+      })),
+    },
+  },
+  "lib/actions/entities/list-attribute-paths.ts#listAttributePathsAction": {
+    readOnly: true,
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/entities/list-attribute-paths.ts#listAttributePathsAction", () => ({
+        domain: "order",
       })),
     },
   },
