@@ -209,6 +209,8 @@ const TAGS: Record<Endpoint["tag"], string> = {
   Work: "Staff tasks, the outbox and schedule previews.",
   Credentials:
     "The shop's secrets, which flows refer to by id: write-only, shown by name and last 4 characters.",
+  "Store connections":
+    "Shopify and WooCommerce stores posting their webhooks to `/api/connect/<platform>/<token>`, and what each delivery did.",
   Meta: "The audit log, the step registry and this document.",
 };
 

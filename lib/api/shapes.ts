@@ -1,3 +1,4 @@
+import { DELIVERY_RESULTS, PLATFORMS } from "@/lib/connections/platforms";
 import { CREDENTIAL_KINDS } from "@/lib/credentials/kinds";
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
@@ -138,6 +139,41 @@ export const credentialShape = z
     rotatedAt: instant.nullable(),
   })
   .register(docs, { id: "Credential" });
+
+export const connectionShape = z
+  .object({
+    id: z.uuid(),
+    platform: z.enum(PLATFORMS),
+    name: z.string(),
+    url: z.url().meta({
+      description: "Paste this into the platform's webhook settings: `POST /api/connect/<platform>/<token>`.",
+    }),
+    credential: z
+      .object({ id: z.uuid(), name: z.string(), last4: z.string() })
+      .meta({
+        description: "The webhook secret, kept as a credential: its name and last 4 characters only.",
+      }),
+    createdBy: z.string(),
+    createdAt: instant,
+    lastDeliveryAt: instant.nullable(),
+  })
+  .register(docs, { id: "Connection" });
+
+export const deliveryShape = z
+  .object({
+    id: z.uuid(),
+    receivedAt: instant,
+    processedAt: instant.nullable(),
+    topic: z.string().meta({ description: "The platform's topic, e.g. `orders/create` or `order.created`." }),
+    deliveryId: z.string().nullable().meta({ description: "The platform's id of the delivery." }),
+    result: z.enum(DELIVERY_RESULTS).meta({
+      description:
+        "`received` until the worker applies it; then `applied`, `duplicate` (a copy of one received before), `stale` (older than what the record holds) or `refused`.",
+    }),
+    reason: z.string().nullable().meta({ description: "Why, in a sentence." }),
+    record: z.object({ domain: z.string(), id: z.string() }).nullable(),
+  })
+  .register(docs, { id: "Delivery" });
 
 export const waitShape = z
   .looseObject({
