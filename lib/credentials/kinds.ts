@@ -58,8 +58,35 @@ export function headerCredentialValue(headers: [string, string][]): string {
   return headers.map(([name, value]) => `${name}: ${value.trim()}`).join("\n");
 }
 
+/** What only the server can say about a value (the browser's form goes without it). */
+export interface ValueRules {
+  /**
+   * Whether a webhook URL may be plain http: only for a host the outbound guard lets the engine
+   * call although it is not public (`HTTP_ACTION_ALLOW`, a test's local receiver). Absent: never.
+   */
+  allowsHttp?(url: URL): boolean;
+}
+
+const SLACK_URL_HINT = "Paste the incoming webhook URL Slack gave you (https://hooks.slack.com/…).";
+
+/** Why a Slack incoming webhook URL cannot be stored, or null: any https URL will do. */
+function webhookUrlProblem(value: string, rules: ValueRules): string | null {
+  const text = value.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return SLACK_URL_HINT;
+  }
+  if (/\s/.test(text) || !url.hostname) return SLACK_URL_HINT;
+  if (url.protocol === "https:") return null;
+  if (url.protocol === "http:")
+    return rules.allowsHttp?.(url) ? null : "The webhook URL must start with https:// (Slack's always does).";
+  return SLACK_URL_HINT;
+}
+
 /** Why `value` cannot be a credential of `kind`, or null. */
-export function valueProblem(kind: CredentialKind, value: string): string | null {
+export function valueProblem(kind: CredentialKind, value: string, rules: ValueRules = {}): string | null {
   if (value.trim() === "") return "Enter the secret's value.";
   if (value.length > 8_000) return "The value is longer than 8,000 characters.";
   switch (kind) {
@@ -74,9 +101,7 @@ export function valueProblem(kind: CredentialKind, value: string): string | null
     case "bearer":
       return /[\r\n]/.test(value) ? "A token is one line." : null;
     case "slack_webhook":
-      return /^https:\/\/hooks\.slack\.com\/\S+$/.test(value.trim())
-        ? null
-        : "Paste the incoming webhook URL Slack gave you (https://hooks.slack.com/…).";
+      return webhookUrlProblem(value, rules);
     default:
       return /[\r\n]/.test(value) ? "A secret is one line." : null;
   }

@@ -26,6 +26,13 @@ export function credentialReferences(graph: Graph): CredentialReference[] {
       typeof auth.credentialId === "string"
     )
       return [{ nodeId: node.id, credentialId: auth.credentialId, kinds: HTTP_AUTH_KINDS }];
+    // A Slack step not yet pointed at a webhook ("" in a new draft) names nothing; its ready issue says so.
+    if (
+      node.type === "auto.action.slack" &&
+      typeof params.credentialId === "string" &&
+      params.credentialId !== ""
+    )
+      return [{ nodeId: node.id, credentialId: params.credentialId, kinds: ["slack_webhook"] }];
     return [];
   });
 }

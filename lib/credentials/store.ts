@@ -6,7 +6,8 @@ import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automations, credentials, storeConnections } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
-import { CREDENTIAL_KINDS, valueProblem, type CredentialKind } from "./kinds";
+import { allowsHost } from "@/lib/net/allow-list";
+import { CREDENTIAL_KINDS, valueProblem, type CredentialKind, type ValueRules } from "./kinds";
 import { lastFour, open, seal } from "./secret-box";
 
 /**
@@ -41,6 +42,9 @@ function view(row: CredentialRow): CredentialView {
 
 const name = z.string().trim().min(1, "give the credential a name, such as the service it is for").max(100);
 
+/** A Slack webhook may be plain http only where the outbound guard would call it (HTTP_ACTION_ALLOW). */
+const SERVER_RULES: ValueRules = { allowsHttp: (url) => allowsHost(url.hostname) };
+
 export const createCredentialInput = z
   .strictObject({
     name,
@@ -48,7 +52,7 @@ export const createCredentialInput = z
     value: z.string(),
   })
   .superRefine((input, ctx) => {
-    const problem = valueProblem(input.kind, input.value);
+    const problem = valueProblem(input.kind, input.value, SERVER_RULES);
     if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
   });
 
@@ -131,7 +135,7 @@ export async function rotateCredential(caller: Caller, id: string, body: unknown
   const input = parseOrThrow(rotateCredentialInput, body, "The credential is invalid");
   return getDb().transaction(async (tx) => {
     const row = await loadCredential(tx, caller.tenant.id, id);
-    const problem = valueProblem(row.kind, input.value);
+    const problem = valueProblem(row.kind, input.value, SERVER_RULES);
     if (problem)
       throw new AppError(400, "bad_request", `The credential is invalid: value: ${problem}`, [
         { path: "value", message: problem },

@@ -46,3 +46,13 @@ export function allowList(): AllowList {
   if (cached?.text !== text) cached = { text, list: parseAllowList(text) };
   return cached.list;
 }
+
+/**
+ * Whether HTTP_ACTION_ALLOW lists this host itself, or (for an address literal) its address: a
+ * check that needs no resolving, for a URL stored before it is called (a Slack webhook credential).
+ */
+export function allowsHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, "$1");
+  const allow = allowList();
+  return allow.host(host) || (isIpLiteral(host) && allow.address(host));
+}

@@ -113,6 +113,11 @@ const DESCRIBE: Record<ActionType, Describe> = {
         : `The answer would be a text of at most ${text(request.maxWords)} words.`,
     "The dry run asks nothing, so the steps after it see no answer.",
   ],
+  // Posts nothing: the message as Slack would get it, tokens filled in (the run link a run adds last).
+  "auto.action.slack": (request) => [
+    `Would post to Slack: “${excerpt(text(request.text).replace(/\n<[^>\n]*\|View the run in Tillflow>$/, ""), 1000)}”`,
+    "The message would end with a link back to the run.",
+  ],
   "auto.action.mark_carts_abandoned": (request) => [
     `Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`,
   ],

@@ -75,6 +75,7 @@ const TYPE_LABELS: Record<string, Record<string, string>> = {
   "auto.trigger.product_low_stock": { threshold: "Stock at or below" },
   "auto.action.code": { source: "Script" },
   "auto.action.ai": { fields: "Fields to pull out", maxWords: "At most (words)" },
+  "auto.action.slack": { text: "Message", credentialId: "Slack webhook" },
   "auto.control.approval": {
     title: "What to decide",
     timeoutHours: "Time out after (hours)",
@@ -97,6 +98,7 @@ const PLACEHOLDERS: Record<string, string> = {
   assignee: "ops@example.com",
   path: "total",
   step: "follow-up",
+  text: "Order {entity.number} was paid: *{entity.total | money}*",
 };
 
 const HELP: Record<string, string> = {
@@ -129,6 +131,8 @@ const NODE_HELP: Record<string, string> = {
     "Insert token adds a value of the record; values are percent-encoded (| raw inside the braces puts one in as it is). A token at the start supplies the address as it is.",
   "auto.action.http_request.body":
     "Insert token adds a value of the record. In a JSON body each value is JSON-encoded: inside quotes it stays one string, elsewhere a number stays a number. | json, | url and | raw choose for themselves.",
+  "auto.action.slack.text":
+    "Insert token adds a value of the record; values are escaped for Slack, so they show as written (| raw inside the braces puts one in as it is). Your own *bold*, _italics_ and <https://example.com|links> work. A link back to the run is added at the end.",
   "auto.action.send_email.body":
     "Insert token adds a value of the record, such as its name; values are HTML-escaped (| raw inside the braces puts one in as it is).",
 };

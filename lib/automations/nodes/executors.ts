@@ -11,6 +11,7 @@ import {
   purgeRunHistoryExecutor,
 } from "./actions/platform.execute";
 import { sendEmailExecutor } from "./actions/send-email.execute";
+import { slackExecutor } from "./actions/slack.execute";
 import { addTagExecutor, removeTagExecutor } from "./actions/tags.execute";
 import type { ActionExecutor } from "./executor";
 import type { ActionType, NODE_DEFINITIONS } from "./registry";
@@ -31,6 +32,7 @@ export const EXECUTORS: { [T in ActionType]: ActionExecutor<ParamsOf<T>> } = {
   "auto.action.later": laterExecutor,
   "auto.action.code": codeExecutor,
   "auto.action.ai": aiExecutor,
+  "auto.action.slack": slackExecutor,
   "auto.action.mark_carts_abandoned": markCartsAbandonedExecutor,
   "auto.action.mark_invoices_overdue": markInvoicesOverdueExecutor,
   "auto.action.purge_run_history": purgeRunHistoryExecutor,

@@ -33,6 +33,7 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.later"
       | "auto.action.code"
       | "auto.action.ai"
+      | "auto.action.slack"
       | "auto.action.create_task"
       | "auto.action.mark_carts_abandoned"
       | "auto.action.mark_invoices_overdue"
@@ -140,14 +141,14 @@ describe("registry", () => {
       "auto.condition.field",
       "auto.condition.has_tag",
     ]);
-    expect(registry.byCategory("action")).toHaveLength(12);
+    expect(registry.byCategory("action")).toHaveLength(13);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(32);
+    expect(registry.all()).toHaveLength(33);
   });
 
   it("tells conditions apart", () => {

@@ -9,6 +9,7 @@ import { markCartsAbandoned, markInvoicesOverdue, purgeRunHistory } from "./acti
 import { httpRequest } from "./actions/http-request";
 import { removeTag } from "./actions/remove-tag";
 import { sendEmail } from "./actions/send-email";
+import { slackAction } from "./actions/slack";
 import { fieldCondition, fieldConditionDomainIssues } from "./conditions/field";
 import { hasTagCondition } from "./conditions/has-tag";
 import { MAX_WAIT_MS, waitDurationMs } from "./timing/resume-at";
@@ -40,6 +41,7 @@ export const NODE_DEFINITIONS = {
   "auto.action.later": laterAction,
   "auto.action.code": codeAction,
   "auto.action.ai": aiAction,
+  "auto.action.slack": slackAction,
   "auto.action.mark_carts_abandoned": markCartsAbandoned,
   "auto.action.mark_invoices_overdue": markInvoicesOverdue,
   "auto.action.purge_run_history": purgeRunHistory,

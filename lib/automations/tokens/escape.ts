@@ -10,12 +10,16 @@
  *   html    an email body: `<`, `&`, quotes escaped
  *   header  a header value (an email subject): line breaks and other control characters become
  *           a space, so a value cannot start another header
+ *   mrkdwn  a Slack message: `&`, `<`, `>` escaped (`&amp;`, `&lt;`, `&gt;`), so a value cannot
+ *           make a link or a mention (`<!channel>`); the merchant's own `<https://x|link>` and
+ *           `*bold*` are theirs
  *
- * `| json`, `| url` and `| raw` choose the encoding themselves (`token-filters.ts`); in HTML
- * their text is still escaped unless it is `| raw`, and a header never takes a line break.
+ * `| json`, `| url` and `| raw` choose the encoding themselves (`token-filters.ts`); in HTML and
+ * in a Slack message their text is still escaped unless it is `| raw`, and a header never takes a
+ * line break.
  */
 
-export const TOKEN_ESCAPES = ["json", "url", "html", "header"] as const;
+export const TOKEN_ESCAPES = ["json", "url", "html", "header", "mrkdwn"] as const;
 export type TokenEscape = (typeof TOKEN_ESCAPES)[number];
 
 /** Where a token stands in a JSON template. */
@@ -77,4 +81,14 @@ const HTML_ESCAPES: Record<string, string> = {
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+}
+
+const MRKDWN_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/**
+ * A value safe inside a Slack message (mrkdwn): the three characters Slack asks to be escaped,
+ * so a customer named `<!channel>` or `<https://evil|click>` is shown, not obeyed.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/[&<>]/g, (ch) => MRKDWN_ESCAPES[ch] ?? ch);
 }

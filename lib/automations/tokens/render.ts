@@ -1,6 +1,7 @@
 import { readPath } from "@/lib/domains/fields";
 import {
   escapeHtml,
+  escapeMrkdwn,
   headerSafe,
   jsonPlaces,
   jsonStringContent,
@@ -23,7 +24,7 @@ export { formatValue } from "./filters";
  *   {entity.total | money}  "€65.00"          {entity.createdAt | date}  "Nov 30, 2026"
  *   {entity.name | json}  "\"Eve\""   {entity.name | url}  "Eve%20B"   {entity.note | raw}  as it is
  *
- * A value is escaped for where it lands (`token-escape.ts`: JSON, URL, HTML, header) unless an
+ * A value is escaped for where it lands (`token-escape.ts`: JSON, URL, HTML, header, Slack) unless an
  * encoding filter says otherwise. Checking tokens before a run is `tokens-check.ts`; the filters
  * are `token-filters.ts`.
  */
@@ -177,6 +178,8 @@ function landedToken(token: FoundToken, ctx: TemplateContext, landing: Landing):
       return headerSafe(text());
     case "html":
       return token.filter === "raw" ? text() : escapeHtml(text());
+    case "mrkdwn":
+      return token.filter === "raw" ? text() : escapeMrkdwn(text());
     case "url":
       return isEncodingFilter(token.filter) || landing.first ? text() : percentEncode(text());
     case "json":

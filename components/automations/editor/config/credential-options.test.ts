@@ -9,6 +9,7 @@ import {
 
 const http = CREDENTIAL_SLOTS["auto.action.http_request"]!;
 const webhook = CREDENTIAL_SLOTS["auto.trigger.webhook"]!;
+const slack = CREDENTIAL_SLOTS["auto.action.slack"]!;
 
 const credentials: CredentialOption[] = [
   { id: "c1", name: "Warehouse API", kind: "bearer", last4: "1234" },
@@ -27,6 +28,17 @@ describe("credential slots", () => {
 
   it("a webhook trigger offers signing secrets only", () => {
     expect(optionsFor(webhook, credentials).map((c) => c.id)).toEqual(["c2"]);
+  });
+
+  it("Post to Slack offers Slack webhooks only, and always keeps its credentialId", () => {
+    expect(optionsFor(slack, credentials).map(credentialLabel)).toEqual([
+      "Ops channel (Slack incoming webhook, …abcd)",
+    ]);
+    expect(slack.required).toBe(true);
+    const params = { credentialId: "", text: "Hi" };
+    expect(slack.write(params, "c4")).toEqual({ credentialId: "c4", text: "Hi" });
+    expect(slack.read(slack.write(params, "c4"))).toBe("c4");
+    expect(slack.write(params, "")).toEqual(params);
   });
 
   it("choosing writes auth: {credentialId}; None removes it and keeps the rest", () => {

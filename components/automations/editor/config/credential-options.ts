@@ -9,7 +9,8 @@ import {
 /**
  * Which steps choose a credential, and how the choice sits in their params (SPEC §2
  * "Credentials"): `auth: {credentialId}` on Send HTTP request, `secretCredentialId` on Webhook
- * received. Pure and browser-safe; the editor gets the shop's credentials without their values.
+ * received, `credentialId` on Post to Slack. Pure and browser-safe; the editor gets the shop's
+ * credentials without their values.
  */
 
 /** A shop's credential as the editor sees it: never its value. */
@@ -25,6 +26,8 @@ export interface CredentialSlot {
   hint: string;
   /** The kinds this step can use. */
   kinds: readonly CredentialKind[];
+  /** The step cannot do without one (Post to Slack): no "None" to choose, and its error shows here. */
+  required?: boolean;
   /** Params the picker stands for, which the generic form does not show. */
   params: readonly string[];
   read(params: Record<string, unknown>): string;
@@ -54,6 +57,16 @@ export const CREDENTIAL_SLOTS: Readonly<Record<string, CredentialSlot>> = {
         : "";
     },
     write: (params, id) => (id ? { ...params, auth: { credentialId: id } } : without(params, "auth")),
+  },
+  "auto.action.slack": {
+    label: "Slack webhook",
+    hint: "The channel's incoming webhook; its URL stays in Settings → Credentials.",
+    kinds: ["slack_webhook"],
+    required: true,
+    params: ["credentialId"],
+    read: (params) => (typeof params.credentialId === "string" ? params.credentialId : ""),
+    // The step cannot go without one: "" keeps the param, so its message ("choose the Slack webhook") shows.
+    write: (params, id) => ({ ...params, credentialId: id }),
   },
   "auto.trigger.webhook": {
     label: "Signing secret",

@@ -6,6 +6,7 @@ import { NodeConfig } from "./node-config";
 const credentials: CredentialOption[] = [
   { id: "11111111-1111-4111-8111-111111111111", name: "Warehouse API", kind: "bearer", last4: "1234" },
   { id: "22222222-2222-4222-8222-222222222222", name: "Hook secret", kind: "webhook_secret", last4: "9999" },
+  { id: "44444444-4444-4444-8444-444444444444", name: "Ops channel", kind: "slack_webhook", last4: "abcd" },
 ];
 
 function render(type: string, params: Record<string, unknown>, shop = credentials): string {
@@ -38,6 +39,23 @@ describe("the credential picker", () => {
     expect(html).toContain('href="/settings/credentials"');
     expect(html).toContain(">Manage credentials</a>");
     expect(html).not.toMatch(/<label[^>]*>Auth</);
+  });
+
+  it("Post to Slack: a Slack webhook must be chosen (no None), its message under it; the Message is a textarea", () => {
+    const html = render("auto.action.slack", { credentialId: "", text: "" });
+    expect(options(select(html, "Slack webhook"))).toEqual([
+      "Choose…",
+      "Ops channel (Slack incoming webhook, …abcd)",
+    ]);
+    expect(html).toContain("Slack webhook is required: choose the channel&#x27;s incoming webhook.");
+    expect(html).toMatch(/<label[^>]*>Message</);
+    expect(html).toMatch(/<textarea[^>]*data-param="text"|data-param="text"[^>]*>[\s\S]*?<textarea/);
+    expect(html).not.toMatch(/<label[^>]*>Credential id</);
+    const chosen = render("auto.action.slack", { credentialId: credentials[2]!.id, text: "Paid" });
+    expect(select(chosen, "Slack webhook")).toContain(
+      `<option value="${credentials[2]!.id}" selected="">Ops channel (Slack incoming webhook, …abcd)</option>`,
+    );
+    expect(chosen).not.toContain("is required");
   });
 
   it("Send HTTP request: the chosen credential is selected", () => {

@@ -22,12 +22,15 @@ export function CredentialPicker({
   slot,
   params,
   credentials,
+  error,
   disabled,
   onChange,
 }: {
   slot: CredentialSlot;
   params: Record<string, unknown>;
   credentials: readonly CredentialOption[];
+  /** The step's message about its credential ("Slack webhook is required: …"), for a required slot. */
+  error?: string;
   disabled: boolean;
   onChange(params: Record<string, unknown>): void;
 }): JSX.Element {
@@ -44,7 +47,13 @@ export function CredentialPicker({
       : slot.hint;
   return (
     <div data-credential-picker>
-      <FormField label={slot.label} param={slot.params[0]} hint={hint} optional>
+      <FormField
+        label={slot.label}
+        param={slot.params[0]}
+        hint={hint}
+        error={slot.required ? error : undefined}
+        optional={!slot.required}
+      >
         {(a11y) => (
           <Select
             {...a11y}
@@ -52,7 +61,13 @@ export function CredentialPicker({
             value={chosen}
             onChange={(event) => onChange(slot.write(params, event.target.value))}
           >
-            <option value="">None</option>
+            {slot.required ? (
+              <option value="" disabled>
+                Choose…
+              </option>
+            ) : (
+              <option value="">None</option>
+            )}
             {/* Deleted since, or added after the editor opened: kept so it is not silently dropped. */}
             {!known && <option value={chosen}>A credential not in this list</option>}
             {options.map((option) => (

@@ -149,6 +149,7 @@ export function NodeConfig({
               slot={credentialSlot}
               params={current.values}
               credentials={credentials}
+              error={errors[credentialSlot.params[0]!]}
               disabled={readOnly}
               onChange={change}
             />

@@ -12,12 +12,12 @@ import {
 const on: RetryInputs = { on: true, attempts: "4", backoff: "fixed", initialSeconds: "60" };
 
 describe("takesRetry", () => {
-  it("is the HTTP action and the AI step, and no step without a retry param", () => {
+  it("is the HTTP action, the AI step and Post to Slack, and no step without a retry param", () => {
     const taking = registry
       .all()
       .filter(takesRetry)
       .map((d) => d.type);
-    expect(taking).toEqual(["auto.action.http_request", "auto.action.ai"]);
+    expect(taking).toEqual(["auto.action.http_request", "auto.action.ai", "auto.action.slack"]);
   });
 });
 
