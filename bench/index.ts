@@ -3,6 +3,7 @@
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
 import { benchCode } from "./code";
+import { benchConnect } from "./connect";
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchEventWait } from "./event-wait";
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   code: benchCode,
   floor: benchFloor,
   "event-wait": benchEventWait,
+  connect: benchConnect,
 };
 
 async function main() {

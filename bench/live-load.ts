@@ -37,7 +37,19 @@ export class HttpClient {
   }
 
   request(method: string, path: string, body?: unknown): Promise<Reply> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return this.send(method, path, body === undefined ? undefined : JSON.stringify(body));
+  }
+
+  /**
+   * A request with a body already serialized and headers of the caller's own (a store's signed
+   * webhook); the API key goes only where none of them replaces it.
+   */
+  send(
+    method: string,
+    path: string,
+    payload?: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Reply> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -52,6 +64,7 @@ export class HttpClient {
             ...(payload === undefined
               ? {}
               : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+            ...extraHeaders,
           },
         },
         (res) => {
