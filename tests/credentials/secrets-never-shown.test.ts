@@ -15,6 +15,7 @@ import { call } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { routeHandlers, type Handler } from "@/tests/helpers/route-handlers";
+import { deliver } from "@/tests/helpers/stores";
 import { startTestWorker } from "@/tests/helpers/worker";
 
 /*
@@ -31,6 +32,8 @@ const SECRETS = {
   header: "typed_into_headers_H9",
   /** The secret path of a Slack incoming webhook's URL (the whole URL is the credential's value). */
   slack: "slack_webhook_path_K4",
+  /** A connected store's webhook secret (kept as a credential of the connection). */
+  store: "shpss_store_connection_Q5",
 };
 
 let shop: TestShop;
@@ -97,6 +100,15 @@ beforeAll(async () => {
     body: { name: "Ops channel", kind: "slack_webhook", value: `${base}/services/T0/B0/${SECRETS.slack}` },
   });
   expect(slack.status, JSON.stringify(slack.body)).toBe(201);
+  const { POST: connect } = await import("@/app/api/v1/connections/route");
+  const connected = await call<{ id: string; url: string }>(connect, {
+    method: "POST",
+    key: shop.keys.editor,
+    body: { platform: "shopify", name: "secret-store.myshopify.com", secret: SECRETS.store },
+  });
+  expect(connected.status, JSON.stringify(connected.body)).toBe(201);
+  ids.connection = connected.body.id;
+  ids.connectionToken = connected.body.url.split("/").at(-1)!;
   ids.automation = await publishFlow(
     shop.keys.editor,
     "Uses every secret",
@@ -160,6 +172,14 @@ test("the secrets were really used", async () => {
     sql`select count(*)::int as n from action_deliveries where tenant_id = ${shop.tenant.id} and status = 'delivered'`,
   );
   expect(row!.n).toBe(3);
+  // The store's secret checked a real delivery.
+  const store = { id: ids.connection!, url: "", token: ids.connectionToken!, secret: SECRETS.store };
+  const delivered = await deliver("shopify", store, {
+    topic: "orders/create",
+    body: { id: 77, name: "#77", currency: "EUR", total_price: "5.00" },
+    deliveryId: "evt-77",
+  });
+  expect(delivered.status).toBe(200);
 });
 
 test("no GET route of the API shows a credential's value, to any role", async () => {
@@ -174,6 +194,7 @@ test("no GET route of the API shows a credential's value, to any role", async ()
     if (e.path.startsWith("/api/v1/automations/{id}")) params.id = ids.automation!;
     if (e.path.startsWith("/api/v1/runs/{id}")) params.id = ids.run!;
     if (e.path.startsWith("/api/v1/credentials/{id}")) params.id = ids.credential!;
+    if (e.path.startsWith("/api/v1/connections/{id}")) params.id = ids.connection!;
     if (e.path.startsWith("/api/v1/entities/")) Object.assign(params, { domain: "order", id: "o-1" });
     if (params.version) params.version = "1";
     const queries = e.path === "/api/v1/outbox" ? ["", "?kind=http", "?kind=email"] : [""];
