@@ -148,11 +148,9 @@ export const connectionShape = z
     url: z.url().meta({
       description: "Paste this into the platform's webhook settings: `POST /api/connect/<platform>/<token>`.",
     }),
-    credential: z
-      .object({ id: z.uuid(), name: z.string(), last4: z.string() })
-      .meta({
-        description: "The webhook secret, kept as a credential: its name and last 4 characters only.",
-      }),
+    credential: z.object({ id: z.uuid(), name: z.string(), last4: z.string() }).meta({
+      description: "The webhook secret, kept as a credential: its name and last 4 characters only.",
+    }),
     createdBy: z.string(),
     createdAt: instant,
     lastDeliveryAt: instant.nullable(),
@@ -162,16 +160,19 @@ export const connectionShape = z
 export const deliveryShape = z
   .object({
     id: z.uuid(),
-    receivedAt: instant,
-    processedAt: instant.nullable(),
+    at: instant.meta({ description: "When the delivery arrived." }),
+    processedAt: instant
+      .nullable()
+      .meta({ description: "When the worker applied it; null while `received`." }),
     topic: z.string().meta({ description: "The platform's topic, e.g. `orders/create` or `order.created`." }),
     deliveryId: z.string().nullable().meta({ description: "The platform's id of the delivery." }),
     result: z.enum(DELIVERY_RESULTS).meta({
       description:
         "`received` until the worker applies it; then `applied`, `duplicate` (a copy of one received before), `stale` (older than what the record holds) or `refused`.",
     }),
-    reason: z.string().nullable().meta({ description: "Why, in a sentence." }),
-    record: z.object({ domain: z.string(), id: z.string() }).nullable(),
+    reason: z.string().optional().meta({ description: "Why, in a sentence." }),
+    domain: z.string().optional().meta({ description: "The record's domain, when the delivery names one." }),
+    entityId: z.string().optional(),
   })
   .register(docs, { id: "Delivery" });
 

@@ -37,15 +37,20 @@ export interface ConnectionView {
   lastDeliveryAt: string | null;
 }
 
+/** One delivery as SPEC §4 lists it: `{ at, topic, result, reason?, domain?, entityId? }`, and more. */
 export interface DeliveryView {
   id: string;
-  receivedAt: string;
+  /** When it arrived. */
+  at: string;
+  /** When the worker applied it; null while `received`. */
   processedAt: string | null;
   topic: string;
+  /** The platform's id of this delivery. */
   deliveryId: string | null;
   result: DeliveryResultName;
-  reason: string | null;
-  record: { domain: string; id: string } | null;
+  reason?: string;
+  domain?: string;
+  entityId?: string;
 }
 
 export const createConnectionInput = z.strictObject({
@@ -257,13 +262,13 @@ export async function listDeliveries(
   return {
     items: page.map((r) => ({
       id: r.id,
-      receivedAt: r.receivedAt.toISOString(),
+      at: r.receivedAt.toISOString(),
       processedAt: r.processedAt?.toISOString() ?? null,
       topic: r.topic,
       deliveryId: r.deliveryId,
       result: r.result,
-      reason: r.reason,
-      record: r.domain && r.entityId ? { domain: r.domain, id: r.entityId } : null,
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.domain && r.entityId ? { domain: r.domain, entityId: r.entityId } : {}),
     })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.receivedAt, last.id) : null,
   };

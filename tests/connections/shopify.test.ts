@@ -19,8 +19,9 @@ interface Delivery {
   id: string;
   topic: string;
   result: string;
-  reason: string | null;
-  record: { domain: string; id: string } | null;
+  reason?: string;
+  domain?: string;
+  entityId?: string;
 }
 
 let shop: TestShop;
@@ -134,7 +135,8 @@ describe("a Shopify store's orders", () => {
     expect(delivery).toMatchObject({
       topic: "orders/create",
       result: "applied",
-      record: { domain: "order", id: "5829374652001" },
+      domain: "order",
+      entityId: "5829374652001",
     });
     await settledRuns(created);
     await settledRuns(giftWrap);
@@ -243,7 +245,8 @@ describe("a Shopify store's orders", () => {
     expect(await processed(store, reply.body.id!)).toMatchObject({
       result: "stale",
       reason: expect.stringContaining("later version"),
-      record: { domain: "order", id: "5829374652001" },
+      domain: "order",
+      entityId: "5829374652001",
     });
     const after = await getEntity(shop.tenant.id, "order", "5829374652001");
     expect(after).toEqual(before);
@@ -333,7 +336,8 @@ describe("a Shopify store's orders", () => {
     });
     expect(await processed(store, level.body.id!)).toMatchObject({
       result: "applied",
-      record: { domain: "product", id: "8812736450011" },
+      domain: "product",
+      entityId: "8812736450011",
     });
     expect(await getEntity(shop.tenant.id, "product", "8812736450011")).toMatchObject({
       inventory: 16,

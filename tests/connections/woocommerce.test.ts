@@ -16,8 +16,9 @@ interface Delivery {
   id: string;
   topic: string;
   result: string;
-  reason: string | null;
-  record: { domain: string; id: string } | null;
+  reason?: string;
+  domain?: string;
+  entityId?: string;
 }
 
 let shop: TestShop;
@@ -96,7 +97,8 @@ describe("a WooCommerce store", () => {
     expect(reply).toMatchObject({ status: 200, body: { result: "received" } });
     expect(await processed(reply.body.id!)).toMatchObject({
       result: "applied",
-      record: { domain: "order", id: "7314" },
+      domain: "order",
+      entityId: "7314",
     });
     const [run] = await settledRuns(flowId);
     expect(run).toMatchObject({ status: "succeeded" });

@@ -153,7 +153,9 @@ function ConnectionCard({
   );
 }
 
-function RecordCell({ record }: { record: DeliveryView["record"] }) {
+function RecordCell({ delivery }: { delivery: DeliveryView }) {
+  const record =
+    delivery.domain && delivery.entityId ? { domain: delivery.domain, id: delivery.entityId } : null;
   if (!record) return <span className="text-zinc-400">—</span>;
   const label = isDomain(record.domain) ? DOMAIN_LABELS[record.domain].one : record.domain;
   const page = RECORD_PAGES[record.domain];
@@ -183,13 +185,13 @@ function DeliveriesTable({ name, deliveries }: { name: string; deliveries: Deliv
         {deliveries.map((d) => (
           <TR key={d.id} data-testid="delivery-row">
             <TD className="whitespace-nowrap">
-              <RelativeTime value={d.receivedAt} />
+              <RelativeTime value={d.at} />
             </TD>
             <TD>
               <code className="font-mono text-xs text-zinc-700">{d.topic}</code>
             </TD>
             <TD className="whitespace-nowrap">
-              <RecordCell record={d.record} />
+              <RecordCell delivery={d} />
             </TD>
             <TD>
               <Badge tone={RESULT_TONES[d.result]} dot>
