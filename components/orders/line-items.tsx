@@ -29,6 +29,11 @@ export function LineItems({
           <TR key={`${item.sku}-${i}`}>
             <TD>
               <p className="font-medium text-zinc-900">{item.title || item.sku}</p>
+              {(item.variantTitle || item.vendor) && (
+                <p className="text-xs text-zinc-600">
+                  {[item.variantTitle, item.vendor && `by ${item.vendor}`].filter(Boolean).join(" · ")}
+                </p>
+              )}
               <p className="font-mono text-xs text-zinc-500">{item.sku}</p>
             </TD>
             <TD align="right">{item.quantity}</TD>

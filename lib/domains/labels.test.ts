@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { DOMAIN_LABELS, DOMAINS } from "./domains";
 import { domainFields } from "./fields";
-import { entityLabel, entityTitle, fieldLabel, inSentence } from "./labels";
+import {
+  entityLabel,
+  entityTitle,
+  FINANCIAL_STATUS_LABELS,
+  FULFILLMENT_STATUS_LABELS,
+  fieldLabel,
+  inSentence,
+  salesChannelLabel,
+  statusWords,
+} from "./labels";
 
 describe("fieldLabel", () => {
   it.each([
@@ -39,6 +48,20 @@ describe("fieldLabel", () => {
         const label = fieldLabel(path);
         expect(label, path).not.toMatch(/[a-z][A-Z]|\.|\d\.|_/);
       }
+  });
+});
+
+describe("order statuses and channels in words", () => {
+  it("names payment and fulfillment statuses, and spells out one it does not know", () => {
+    expect(statusWords(FINANCIAL_STATUS_LABELS, "partially_refunded")).toBe("Partially refunded");
+    expect(statusWords(FULFILLMENT_STATUS_LABELS, "partial")).toBe("Partially fulfilled");
+    expect(statusWords(FINANCIAL_STATUS_LABELS, "on_hold")).toBe("On hold");
+  });
+
+  it("names the common sales channels and keeps another as the store named it", () => {
+    expect(salesChannelLabel("web")).toBe("Online store");
+    expect(salesChannelLabel("pos")).toBe("Point of sale");
+    expect(salesChannelLabel("Wholesale portal")).toBe("Wholesale portal");
   });
 });
 

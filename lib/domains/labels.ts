@@ -205,6 +205,22 @@ export const FULFILLMENT_STATUS_LABELS: Record<FulfillmentStatus, string> = {
   restocked: "Restocked",
 };
 
+/** Channels a store names in its own code (Shopify's `source_name`), as a merchant calls them. */
+const SALES_CHANNELS: Record<string, string> = {
+  web: "Online store",
+  pos: "Point of sale",
+  shopify_draft_order: "Draft order",
+  iphone: "Mobile app",
+  android: "Mobile app",
+  checkout: "Checkout",
+  admin: "Admin",
+};
+
+/** An order's sales channel (`sourceName`) in words: "Online store" for `web`; another as the store named it. */
+export function salesChannelLabel(sourceName: string): string {
+  return Object.hasOwn(SALES_CHANNELS, sourceName) ? SALES_CHANNELS[sourceName]! : sourceName;
+}
+
 /** The words for a stored payment or fulfillment status; a value this version does not know is spelt out. */
 export function statusWords(labels: Record<string, string>, value: string): string {
   return Object.hasOwn(labels, value) ? labels[value]! : spelt(value);

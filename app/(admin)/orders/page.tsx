@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { firstParam, readNumber, readString } from "@/components/entities/fields";
+import { firstParam, readNumber, readString, shipsTo } from "@/components/entities/fields";
 import { ListToolbar } from "@/components/entities/list-toolbar";
 import { StaleLinkNotice } from "@/components/entities/stale-link-notice";
 import { Pager } from "@/components/entities/pager";
@@ -93,6 +93,7 @@ function OrdersTable({ items }: { items: EntityListItem[] }) {
           <TH>Status</TH>
           <TH align="right">Total</TH>
           <TH>Email</TH>
+          <TH>Ships to</TH>
           <TH>Tags</TH>
           <TH>Updated</TH>
         </TR>
@@ -116,6 +117,7 @@ function OrdersTable({ items }: { items: EntityListItem[] }) {
               </TD>
               <TD align="right">{total === null ? "—" : formatMoney(total, currency)}</TD>
               <TD className="max-w-56 truncate">{readString(order.data, "email") ?? "—"}</TD>
+              <TD className="max-w-40 truncate">{shipsTo(order.data) ?? "—"}</TD>
               <TD>
                 <TagList tags={order.tags} />
               </TD>

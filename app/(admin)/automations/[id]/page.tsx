@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { FlowEditor } from "@/components/automations/editor/flow-editor";
+import { Providers } from "@/components/providers";
 import { Notice } from "@/components/ui/notice";
 import { BUILT_LEAD } from "@/lib/automations/ai/notes";
 import { hasRole } from "@/lib/identity/roles";
@@ -54,20 +55,24 @@ export default async function AutomationEditorPage({
   const draftGraph = withPositions(automation.draftGraph);
   // Opened straight after "Describe your automation": what the model was asked and what was assumed.
   const built = (await searchParams).built === "ai" && automation.description.startsWith(BUILT_LEAD);
+  // The Field picker asks the server what the shop's records carry (react-query).
   const editor = (
-    <FlowEditor
-      automation={{ ...automation, draftGraph }}
-      // The catalog, sentences and issues of the first paint, so the registry and zod load later.
-      firstPaint={editorFirstPaint({ ...automation, draftGraph }, serverFacts())}
-      canEdit={
-        automation.status !== "archived" && hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
-      }
-      canArchive={!automation.builtinSlug && hasRole(caller.role, "editor")}
-      isAdmin={hasRole(caller.role, "admin")}
-      waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
-      shopTimezone={caller.tenant.timezone}
-      credentials={credentials}
-    />
+    <Providers>
+      <FlowEditor
+        automation={{ ...automation, draftGraph }}
+        // The catalog, sentences and issues of the first paint, so the registry and zod load later.
+        firstPaint={editorFirstPaint({ ...automation, draftGraph }, serverFacts())}
+        canEdit={
+          automation.status !== "archived" &&
+          hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
+        }
+        canArchive={!automation.builtinSlug && hasRole(caller.role, "editor")}
+        isAdmin={hasRole(caller.role, "admin")}
+        waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
+        shopTimezone={caller.tenant.timezone}
+        credentials={credentials}
+      />
+    </Providers>
   );
   if (!built) return editor;
   return (

@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MarketingBadge } from "@/components/customers/marketing-badge";
-import { decodeParam, readBoolean, readNumber, readString } from "@/components/entities/fields";
+import { decodeParam, readBoolean, readNumber, readObject, readString } from "@/components/entities/fields";
 import { ActivityCard } from "@/components/entities/activity-card";
 import { NotesCard } from "@/components/entities/notes-card";
+import { StoreAttributesCard } from "@/components/entities/store-attributes-card";
 import { TagList } from "@/components/entities/tag-list";
 import { OrderStatusBadge } from "@/components/orders/order-status";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -60,6 +61,9 @@ export default async function CustomerPage({ params }: { params: Params }) {
   const email = readString(customer, "email");
   const ordersCount = readNumber(customer, "ordersCount");
   const totalSpent = readNumber(customer, "totalSpent");
+  const phone = readString(customer, "phone");
+  const city = readString(customer, "city");
+  const country = readString(customer, "country");
   const [orders, activity] = await Promise.all([
     recentOrders(caller.tenant.id, customer.id, email),
     entityActivity(caller.tenant.id, "customer", customer.id),
@@ -130,6 +134,10 @@ export default async function CustomerPage({ params }: { params: Params }) {
               </Table>
             )}
           </Card>
+          <StoreAttributesCard
+            attributes={readObject(customer, "attributes")}
+            timeZone={caller.tenant.timezone}
+          />
           <NotesCard notes={customer.notes} />
           <ActivityCard items={activity} limit={ACTIVITY_RUN_LIMIT} />
         </div>
@@ -143,6 +151,9 @@ export default async function CustomerPage({ params }: { params: Params }) {
                   { term: "Orders", detail: ordersCount === null ? "—" : formatCount(ordersCount) },
                   { term: "Total spent", detail: totalSpent === null ? "—" : formatDecimal(totalSpent) },
                   { term: "Email", detail: email ?? "—" },
+                  ...(phone ? [{ term: "Phone", detail: phone }] : []),
+                  ...(city ? [{ term: "City", detail: city }] : []),
+                  ...(country ? [{ term: "Country", detail: country }] : []),
                   {
                     term: "Marketing",
                     detail: <MarketingBadge accepts={readBoolean(customer, "acceptsMarketing")} />,

@@ -2,14 +2,25 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EventHistory } from "@/components/entities/event-history";
-import { decodeParam, readLineItems, readNumber, readString } from "@/components/entities/fields";
+import {
+  decodeParam,
+  readAddress,
+  readLineItems,
+  readNumber,
+  readObject,
+  readString,
+  readStringList,
+  type Address,
+} from "@/components/entities/fields";
 import { ActivityCard } from "@/components/entities/activity-card";
 import { NotesCard } from "@/components/entities/notes-card";
+import { StoreAttributesCard } from "@/components/entities/store-attributes-card";
 import { TagList } from "@/components/entities/tag-list";
 import { ChangeEmailForm } from "@/components/orders/change-email-form";
 import { ChangeStatusForm } from "@/components/orders/change-status-form";
 import { LineItems } from "@/components/orders/line-items";
 import { ORDER_STATUS_LABELS, OrderStatusBadge, isOrderStatus } from "@/components/orders/order-status";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import { formatMoney } from "@/components/ui/format";
@@ -20,6 +31,12 @@ import { requireCaller } from "@/lib/auth/session";
 import { getEntity, type EntityView } from "@/lib/entities/service";
 import { ACTIVITY_RUN_LIMIT, entityActivity } from "@/lib/entities/activity";
 import { AppError } from "@/lib/errors";
+import {
+  FINANCIAL_STATUS_LABELS,
+  FULFILLMENT_STATUS_LABELS,
+  salesChannelLabel,
+  statusWords,
+} from "@/lib/domains/labels";
 import { listEntityEvents } from "@/lib/events/list";
 
 const EVENT_LIMIT = 50;
@@ -38,6 +55,18 @@ async function findOrder(tenantId: string, id: string): Promise<EntityView | nul
 
 function statusLabel(status: string): string {
   return isOrderStatus(status) ? ORDER_STATUS_LABELS[status] : status;
+}
+
+/** "Berlin, Berlin 10115" and "Germany (DE)": the address's lines, leaving out the parts it lacks. */
+function addressLines(address: Address): string[] {
+  const place = [address.city, [address.province, address.zip].filter(Boolean).join(" ")]
+    .filter(Boolean)
+    .join(", ");
+  const country =
+    address.country && address.countryCode
+      ? `${address.country} (${address.countryCode})`
+      : (address.country ?? address.countryCode);
+  return [address.name, place, country].filter((line): line is string => Boolean(line));
 }
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
@@ -63,6 +92,11 @@ export default async function OrderPage({ params }: { params: Params }) {
   const customerId = readString(order, "customerId");
   const lineItems = readLineItems(order);
   const canEdit = hasRole(caller.role, "editor");
+  const address = readAddress(order);
+  const financialStatus = readString(order, "financialStatus");
+  const fulfillmentStatus = readString(order, "fulfillmentStatus");
+  const discountCodes = readStringList(order, "discountCodes");
+  const sourceName = readString(order, "sourceName");
 
   return (
     <>
@@ -87,6 +121,10 @@ export default async function OrderPage({ params }: { params: Params }) {
             <CardHeader title="Line items" />
             <LineItems items={lineItems} total={total} currency={currency} />
           </Card>
+          <StoreAttributesCard
+            attributes={readObject(order, "attributes")}
+            timeZone={caller.tenant.timezone}
+          />
           <NotesCard notes={order.notes} />
           <ActivityCard items={activity} limit={ACTIVITY_RUN_LIMIT} />
           <EventHistory
@@ -102,6 +140,23 @@ export default async function OrderPage({ params }: { params: Params }) {
               <p className="flex items-center gap-2 text-sm text-zinc-700" data-testid="order-status">
                 Current status: <OrderStatusBadge status={status} />
               </p>
+              {(financialStatus || fulfillmentStatus) && (
+                <DescriptionList
+                  items={[
+                    ...(financialStatus
+                      ? [{ term: "Payment", detail: statusWords(FINANCIAL_STATUS_LABELS, financialStatus) }]
+                      : []),
+                    ...(fulfillmentStatus
+                      ? [
+                          {
+                            term: "Fulfillment",
+                            detail: statusWords(FULFILLMENT_STATUS_LABELS, fulfillmentStatus),
+                          },
+                        ]
+                      : []),
+                  ]}
+                />
+              )}
               {canEdit && <ChangeStatusForm orderId={order.id} current={status} />}
             </CardBody>
           </Card>
@@ -130,6 +185,23 @@ export default async function OrderPage({ params }: { params: Params }) {
               />
             </CardBody>
           </Card>
+          {address && (
+            <Card>
+              <CardHeader title="Shipping address" />
+              <CardBody>
+                <address
+                  className="text-sm leading-6 text-zinc-900 not-italic"
+                  data-testid="shipping-address"
+                >
+                  {addressLines(address).map((line) => (
+                    <span key={line} className="block">
+                      {line}
+                    </span>
+                  ))}
+                </address>
+              </CardBody>
+            </Card>
+          )}
           <Card>
             <CardHeader title="Tags" />
             <CardBody>
@@ -143,6 +215,23 @@ export default async function OrderPage({ params }: { params: Params }) {
                 items={[
                   { term: "Order id", detail: <span className="font-mono text-xs">{order.id}</span> },
                   { term: "Currency", detail: currency ?? "—" },
+                  ...(sourceName ? [{ term: "Sales channel", detail: salesChannelLabel(sourceName) }] : []),
+                  ...(discountCodes.length > 0
+                    ? [
+                        {
+                          term: "Discount codes",
+                          detail: (
+                            <ul className="flex flex-wrap gap-1" aria-label="Discount codes">
+                              {discountCodes.map((code) => (
+                                <li key={code}>
+                                  <Badge>{code}</Badge>
+                                </li>
+                              ))}
+                            </ul>
+                          ),
+                        },
+                      ]
+                    : []),
                   { term: "Recorded", detail: <RelativeTime value={order.recordedAt} /> },
                   { term: "Last changed", detail: <RelativeTime value={order.changedAt} /> },
                 ]}

@@ -1,14 +1,18 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Input, Select } from "@/components/ui/form";
+import { listAttributePathsAction } from "@/lib/actions/entities/list-attribute-paths";
 import {
   fieldCondition,
   fieldConditionDomainIssues,
   type FieldOperator,
 } from "@/lib/automations/nodes/conditions/field";
 import { hasRecord } from "@/lib/automations/nodes/registry";
-import { domainFields, fieldAt, type FieldInfo } from "@/lib/domains/fields";
+import { ATTRIBUTES_KEY, DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
+import { domainFields, fieldAt, type FieldInfo, type FieldType } from "@/lib/domains/fields";
+import type { AttributePath, AttributeType } from "@/lib/entities/attribute-paths";
 import { fieldLabel } from "@/lib/domains/labels";
 import { Checkbox, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
@@ -53,6 +57,52 @@ function stepChoices(steps: readonly EarlierStep[]): StepChoice[] {
 }
 
 const NO_STEPS: readonly EarlierStep[] = [];
+const NO_ATTRIBUTES: readonly AttributePath[] = [];
+
+/** How the picker names what a store sent: "text", "yes or no"… */
+const ATTRIBUTE_TYPE_WORDS: Record<AttributeType, string> = {
+  text: "text",
+  number: "number",
+  boolean: "yes or no",
+  list: "list",
+  object: "group of fields",
+  empty: "always empty",
+  mixed: "mixed",
+};
+
+/** The field type a store's value behaves as, so the comparisons offered fit it; `any` when unsure. */
+const ATTRIBUTE_FIELD_TYPES: Record<AttributeType, FieldType> = {
+  text: "string",
+  number: "number",
+  boolean: "boolean",
+  list: "array",
+  object: "object",
+  empty: "any",
+  mixed: "any",
+};
+
+/** "note_attributes.0.value · text · e.g. Happy birthday": an attribute path as the Field select offers it. */
+export function attributeChoiceLabel(attribute: AttributePath): string {
+  const parts = [attribute.path.slice(ATTRIBUTES_KEY.length + 1), ATTRIBUTE_TYPE_WORDS[attribute.type]];
+  if (attribute.sample !== null) parts.push(`e.g. ${attribute.sample}`);
+  return parts.join(" · ");
+}
+
+/** The attribute paths this shop's latest records of `domain` carry, from the server; empty until loaded. */
+function useAttributePaths(domain: Domain | null) {
+  return useQuery({
+    queryKey: ["attribute-paths", domain],
+    enabled: domain !== null,
+    // What a shop's records carry changes slowly; one question per domain while the editor is open.
+    staleTime: 5 * 60_000,
+    queryFn: async () => {
+      if (!domain) return NO_ATTRIBUTES;
+      const answer = await listAttributePathsAction({ domain });
+      if (!answer.ok) throw new Error(answer.error);
+      return answer.data.paths;
+    },
+  });
+}
 
 function readValue(value: unknown): ConditionValue {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
@@ -78,19 +128,34 @@ export function FieldConditionConfig({
   onChange,
 }: ConfigFormProps) {
   const domain = hasRecord(triggerDomain) ? triggerDomain : null;
-  const fields = useMemo(() => (domain ? domainFields(domain) : []), [domain]);
+  // The open object itself is not offered: the paths under it are, from the shop's records.
+  const fields = useMemo(() => (domain ? domainFields(domain).filter((f) => !f.open) : []), [domain]);
   const steps = useMemo(() => stepChoices(earlierSteps), [earlierSteps]);
+  const attributeQuery = useAttributePaths(domain);
+  const attributes = attributeQuery.data ?? NO_ATTRIBUTES;
 
   const path = typeof params.path === "string" ? params.path : "";
   const operator: FieldOperator =
     typeof params.operator === "string" && isFieldOperator(params.operator) ? params.operator : "eq";
-  const field: FieldInfo | null = domain ? (fieldAt(domain, path) ?? null) : null;
+
+  /** The field at a path; under `attributes`, typed as the shop's records show it. */
+  function fieldFor(at: string): FieldInfo | null {
+    const known = domain ? (fieldAt(domain, at) ?? null) : null;
+    if (known?.type !== "any") return known;
+    const seen = attributes.find((a) => a.path === at);
+    return seen ? { path: at, type: ATTRIBUTE_FIELD_TYPES[seen.type] } : known;
+  }
+
+  const field = fieldFor(path);
   const kind = valueKindFor(field, operator);
 
-  const [other, setOther] = useState(
-    () =>
-      path !== "" && !fields.some((f) => f.path === path) && !steps.some((c) => !c.open && c.path === path),
-  );
+  const listed =
+    fields.some((f) => f.path === path) ||
+    steps.some((c) => !c.open && c.path === path) ||
+    attributes.some((a) => a.path === path);
+  // "Other path…" chosen, or typed in; a stored path the select does not list shows as typed.
+  const [otherChosen, setOtherChosen] = useState(false);
+  const other = otherChosen || (path !== "" && !listed);
   // A new start of a path (an earlier step's output to finish) starts the path input over.
   const [opened, setOpened] = useState(0);
   const [input, setInput] = useState<ValueInput>(() => valueToInput(kind, readValue(params.value)));
@@ -120,7 +185,7 @@ export function FieldConditionConfig({
 
   /** A new path keeps the comparison and value when they still fit, and starts them over when not. */
   function changePath(nextPath: string) {
-    const nextField = domain ? (fieldAt(domain, nextPath) ?? null) : null;
+    const nextField = fieldFor(nextPath);
     const allowed = operatorsFor(nextField?.type ?? null);
     const nextOperator = allowed.includes(operator) ? operator : (allowed[0] ?? "eq");
     const nextKind = valueKindFor(nextField, nextOperator);
@@ -157,16 +222,16 @@ export function FieldConditionConfig({
                 disabled={disabled}
                 onChange={(event) => {
                   if (event.target.value === OTHER) {
-                    setOther(true);
+                    setOtherChosen(true);
                     return;
                   }
                   if (event.target.value.startsWith(OPEN)) {
-                    setOther(true);
+                    setOtherChosen(true);
                     setOpened((n) => n + 1);
                     changePath(event.target.value.slice(OPEN.length));
                     return;
                   }
-                  setOther(false);
+                  setOtherChosen(false);
                   changePath(event.target.value);
                 }}
               >
@@ -180,6 +245,9 @@ export function FieldConditionConfig({
                     {fieldLabel(f.path)}
                   </option>
                 ))}
+                {domain && (
+                  <StoreChoices domain={domain} attributes={attributes} status={attributeQuery.status} />
+                )}
                 {steps.length > 0 && (
                   <optgroup label="From earlier steps">
                     {steps.map((choice) => (
@@ -200,8 +268,12 @@ export function FieldConditionConfig({
               path={path}
               error={pathError}
               disabled={disabled}
-              onChange={changePath}
-              hint="A dot path such as total, lineItems.0.sku or steps.h.body.points."
+              onChange={(next) => {
+                // Typing keeps the input open, even once the path is one the select lists.
+                setOtherChosen(true);
+                changePath(next);
+              }}
+              hint="A dot path such as total, lineItems.0.sku, attributes.gift_note or steps.h.body.points."
               focusEnd={opened > 0}
             />
           )}
@@ -247,6 +319,43 @@ export function FieldConditionConfig({
         onChange={(next) => emit(path, operator, next, field)}
       />
     </div>
+  );
+}
+
+/**
+ * The Field select's "From your store" group: the paths under `attributes` that the shop's latest
+ * records carry, each with its type and an example. While they load, or when they cannot, one
+ * disabled line says so; a shop whose records carry none gets no group.
+ */
+function StoreChoices({
+  domain,
+  attributes,
+  status,
+}: {
+  domain: Domain;
+  attributes: readonly AttributePath[];
+  status: "pending" | "error" | "success";
+}) {
+  if (status === "success" && attributes.length === 0) return null;
+  const many = DOMAIN_LABELS[domain].many;
+  return (
+    <optgroup label="From your store">
+      {status === "pending" && (
+        <option value="__store_loading__" disabled>
+          Looking through your latest {many}…
+        </option>
+      )}
+      {status === "error" && (
+        <option value="__store_error__" disabled>
+          Could not read your latest {many}; type a path with Other path…
+        </option>
+      )}
+      {attributes.map((attribute) => (
+        <option key={attribute.path} value={attribute.path}>
+          {attributeChoiceLabel(attribute)}
+        </option>
+      ))}
+    </optgroup>
   );
 }
 

@@ -1,8 +1,12 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { registry } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { NodeConfig } from "./node-config";
+
+// The Field picker asks what the shop's records carry; rendered to HTML, nothing is asked.
+vi.mock("@/lib/actions/entities/list-attribute-paths", () => ({ listAttributePathsAction: vi.fn() }));
 
 /**
  * The panel rendered to HTML (no DOM in these tests): what a screen reader and the Playwright
@@ -11,16 +15,18 @@ import { NodeConfig } from "./node-config";
 function render(
   type: string,
   params: Record<string, unknown>,
-  options: { domain?: TriggerDomain | null; readOnly?: boolean } = {},
+  options: { domain?: TriggerDomain | null; readOnly?: boolean; client?: QueryClient } = {},
 ): string {
   return renderToStaticMarkup(
-    <NodeConfig
-      node={{ id: "n1", type, params }}
-      triggerDomain={options.domain === undefined ? "order" : options.domain}
-      otherSteps={[{ id: "tag_1", label: "Add tag 'vip'" }]}
-      readOnly={options.readOnly ?? false}
-      onParamsChange={() => {}}
-    />,
+    <QueryClientProvider client={options.client ?? new QueryClient()}>
+      <NodeConfig
+        node={{ id: "n1", type, params }}
+        triggerDomain={options.domain === undefined ? "order" : options.domain}
+        otherSteps={[{ id: "tag_1", label: "Add tag 'vip'" }]}
+        readOnly={options.readOnly ?? false}
+        onParamsChange={() => {}}
+      />
+    </QueryClientProvider>,
   );
 }
 
@@ -144,6 +150,42 @@ describe("NodeConfig", () => {
     expect(html).toContain("is greater than");
     expect(html).not.toContain(">contains<");
     expect(html).toMatch(/<input[^>]*type="number"[^>]*value="100"/);
+  });
+
+  it("Check a field: the new known fields by name, and what the store sent once it is read", () => {
+    const loading = render("auto.condition.field", { path: "", operator: "eq", value: "" });
+    expect(loading).toContain('<option value="shippingAddress.countryCode">Shipping country code</option>');
+    expect(loading).toContain('<option value="financialStatus">Payment status</option>');
+    expect(loading).not.toContain('<option value="attributes">');
+    expect(loading).toContain('<optgroup label="From your store">');
+    expect(loading).toContain("Looking through your latest orders…");
+
+    const client = new QueryClient();
+    client.setQueryData(
+      ["attribute-paths", "order"],
+      [
+        { path: "attributes.note_attributes.0.value", type: "text", records: 3, sample: "Happy birthday" },
+        { path: "attributes.total_weight", type: "number", records: 2, sample: "1200" },
+      ],
+    );
+    const html = render(
+      "auto.condition.field",
+      { path: "attributes.total_weight", operator: "gt", value: 1000 },
+      { client },
+    );
+    expect(html).toContain(
+      '<option value="attributes.note_attributes.0.value">note_attributes.0.value · text · e.g. Happy birthday</option>',
+    );
+    // A listed path is chosen in the select, typed as the store's records show it: a number.
+    expect(html).toMatch(/<option value="attributes.total_weight" selected="">/);
+    expect(labels(html)).not.toContain("Path");
+    expect(html).toMatch(/<input[^>]*type="number"[^>]*value="1000"/);
+    expect(controlsWithoutLabel(html)).toEqual([]);
+
+    // A path under attributes the latest records do not carry is kept, typed, and not an error.
+    const typed = render("auto.condition.field", { path: "attributes.gift", operator: "exists" }, { client });
+    expect(typed).toMatch(/<input[^>]*value="attributes.gift"/);
+    expect(typed).not.toContain("is not a field");
   });
 
   it("Check a field: an enum gets a select of its values, exists no value at all", () => {

@@ -65,6 +65,16 @@ describe("sampleRecord", () => {
     expect(invoice).toMatchObject({ amount: 65, status: "draft", dueAt: now.toISOString(), id: "sample" });
     expect(sampleRecord("customer", now)).not.toHaveProperty("customer");
   });
+
+  it("gives an order a shipping address and an empty object for what the store sent", () => {
+    const order = sampleRecord("order", now);
+    expect(order).toMatchObject({ shippingAddress: { city: "Berlin", countryCode: "DE" }, attributes: {} });
+    const templating = fieldTemplating("order", upstream, { timeZone: "UTC", record: null }, now);
+    expect(templatedText("Ships to {entity.shippingAddress.city}", templating)).toEqual({
+      problem: undefined,
+      preview: "Ships to Berlin",
+    });
+  });
 });
 
 describe("the preview escapes as the step will", () => {

@@ -70,6 +70,20 @@ const SAMPLE_VALUES: Record<string, unknown> = {
   tracking: "JD014600006101",
   lineItems: [{ sku: "MUG-1", title: "Blue mug", quantity: 1, price: 65 }],
   items: [{ sku: "MUG-1", quantity: 1, price: 65 }],
+  shippingAddress: {
+    name: "Ada Lovelace",
+    city: "Berlin",
+    province: "Berlin",
+    country: "Germany",
+    countryCode: "DE",
+    zip: "10115",
+  },
+  discountCodes: ["WELCOME10"],
+  sourceName: "web",
+  phone: "+49 30 1234567",
+  city: "Berlin",
+  country: "Germany",
+  attributes: {},
 };
 
 /** A neutral record of `domain`: every top-level field, with a value that reads like a real one. */
@@ -83,6 +97,7 @@ export function sampleRecord(domain: Domain, now: Date): Record<string, unknown>
     else if (field.type === "number") record[field.path] = 1;
     else if (field.type === "boolean") record[field.path] = true;
     else if (field.type === "array") record[field.path] = [];
+    else if (field.type === "object") record[field.path] = {};
     else record[field.path] = field.path;
   }
   if (bringsCustomer(domain)) record[CUSTOMER_KEY] = sampleRecord("customer", now);
