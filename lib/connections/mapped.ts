@@ -47,6 +47,11 @@ export function text(value: unknown): string | undefined {
   return trimmed === "" ? undefined : trimmed;
 }
 
+/** Text cut to the most a known field keeps (the rest of a long value is of no use to a flow). */
+export function short(value: unknown, max: number): string | undefined {
+  return text(value)?.slice(0, max);
+}
+
 /** An id as text: platforms send ids as numbers (Shopify's exceed 2^53 only as strings). */
 export function idText(value: unknown): string | undefined {
   const id = text(value);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { domainSchemas } from "@/lib/domains/domains";
 import { mapShopify } from "./shopify";
 import { mapWooCommerce } from "./woocommerce";
 
@@ -28,6 +29,23 @@ describe("mapShopify", () => {
     expect(mapped.kind === "record" && mapped.sourceUpdatedAt?.toISOString()).toBe(
       "2026-11-28T15:00:00.000Z",
     );
+  });
+
+  test("a value longer than its field keeps is cut, not refused", () => {
+    const mapped = mapShopify("orders/create", {
+      id: 6,
+      order_number: "9".repeat(80),
+      line_items: [{ sku: "S".repeat(150), vendor: "V".repeat(300), title: "Mug", quantity: 1, price: "1" }],
+      shipping_address: { country_code: "DEU-LONG-CODE", zip: "1".repeat(80) },
+    });
+    expect(mapped).toMatchObject({
+      data: {
+        number: `#${"9".repeat(49)}`,
+        lineItems: [{ sku: "S".repeat(100), vendor: "V".repeat(200) }],
+        shippingAddress: { countryCode: "DEU-LONG-C", zip: "1".repeat(50) },
+      },
+    });
+    expect(domainSchemas.order.safeParse(mapped.kind === "record" && mapped.data).success).toBe(true);
   });
 
   test("a cancelled order is cancelled whatever its payment, and a completed checkout is a converted cart", () => {

@@ -1,9 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { credentials, storeConnections } from "@/lib/db/schema";
-import { open } from "@/lib/credentials/secret-box";
+import { executePrepared } from "@/lib/db/prepared";
 import { AppError, notFound } from "@/lib/errors";
 import { freshJobsSql } from "@/lib/jobs";
+import { connectionOf, forgetConnection, type KnownConnection } from "./lookup";
 import { PLATFORM_LABELS, type Platform } from "./platforms";
 import { PLATFORM_HEADERS, signatureMatches } from "./signature";
 
@@ -21,23 +21,6 @@ export interface Received {
   result: "received" | "duplicate" | "applied";
 }
 
-async function connectionOf(platform: Platform, token: string) {
-  if (!/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw notFound("This connection URL");
-  const [row] = await getDb()
-    .select({
-      id: storeConnections.id,
-      tenantId: storeConnections.tenantId,
-      platform: storeConnections.platform,
-      sealed: credentials.value,
-    })
-    .from(storeConnections)
-    .innerJoin(credentials, eq(credentials.id, storeConnections.credentialId))
-    .where(eq(storeConnections.token, token));
-  // Another platform's URL is not this one's: a Shopify webhook pasted into WooCommerce is a 404.
-  if (!row || row.platform !== platform) throw notFound("This connection URL");
-  return row;
-}
-
 /**
  * A webhook a connected store posted to `/api/connect/<platform>/<token>`. The token is checked
  * before the body is read; the signature before anything is written (a wrong one is a 401 and
@@ -51,7 +34,7 @@ export async function receiveDelivery(
   readBody: (maxBytes: number) => Promise<Buffer>,
   headers: Headers,
 ): Promise<Received> {
-  const connection = await connectionOf(platform, token);
+  let connection = await connectionOf(platform, token);
   const raw = await readBody(MAX_DELIVERY_BYTES);
   const names = PLATFORM_HEADERS[platform];
   const topic = headers.get(names.topic)?.trim() ?? "";
@@ -60,54 +43,77 @@ export async function receiveDelivery(
     if (ping) return recordPing(connection, ping[1]!);
   }
   const label = PLATFORM_LABELS[platform].label;
-  if (!signatureMatches(open(connection.sealed, connection.tenantId), raw, headers.get(names.signature)))
+  const signature = headers.get(names.signature);
+  let signed = signatureMatches(connection.secret, raw, signature);
+  // A remembered secret may have been rotated since: read it again before refusing.
+  if (!signed && !connection.fresh) {
+    connection = await connectionOf(platform, token, { fresh: true });
+    signed = signatureMatches(connection.secret, raw, signature);
+  }
+  if (!signed)
     throw new AppError(
       401,
       "unauthorized",
-      `The ${headers.get(names.signature) ? "signature does not match" : "signature header is missing"}: ${label} signs each webhook with its secret (${names.signature}: base64 HMAC-SHA256 of the body). Check that the connection's secret is the one ${label} shows.`,
+      `The ${signature ? "signature does not match" : "signature header is missing"}: ${label} signs each webhook with its secret (${names.signature}: base64 HMAC-SHA256 of the body). Check that the connection's secret is the one ${label} shows.`,
     );
   if (!/^[a-z_]+[/.][a-z_]+$/.test(topic))
     throw new AppError(400, "bad_request", `The ${names.topic} header is missing or is not a topic.`);
-  let body: unknown;
+  const json = raw.toString("utf8");
   try {
-    body = JSON.parse(raw.toString("utf8"));
+    JSON.parse(json);
   } catch {
     throw new AppError(400, "bad_request", "The body is not valid JSON; set the webhook's format to JSON.");
   }
   const deliveryId = names.deliveryIds.map((name) => headers.get(name)?.trim()).find(Boolean) ?? null;
-  return recordDelivery(connection, { topic, deliveryId: deliveryId?.slice(0, 200) ?? null, body });
+  // The body is stored as the store sent it (it parsed as JSON above): no second serialising.
+  const received = await recordDelivery(connection, token, {
+    topic,
+    deliveryId: deliveryId?.slice(0, 200) ?? null,
+    json,
+  });
+  if (received) return received;
+  forgetConnection(token);
+  throw notFound("This connection URL");
 }
 
+/**
+ * The delivery and its job, or a `duplicate` row for a copy, in one statement. It names the
+ * connection by id and token, so a connection deleted since it was remembered (lookup.ts) records
+ * nothing: null.
+ */
 async function recordDelivery(
-  connection: { id: string; tenantId: string },
-  delivery: { topic: string; deliveryId: string | null; body: unknown },
-): Promise<Received> {
-  const { id: connectionId, tenantId } = connection;
-  const values = sql`${tenantId}::uuid, ${connectionId}::uuid, ${delivery.topic}, ${delivery.deliveryId}`;
-  const [row] = await getDb().execute<{ fresh: string | null; copy: string | null }>(sql`
-    with fresh as (
+  connection: KnownConnection,
+  token: string,
+  delivery: { topic: string; deliveryId: string | null; json: string },
+): Promise<Received | null> {
+  const { deliveryId } = delivery;
+  const duplicate = `This delivery (${deliveryId}) was received before; nothing was done again.`;
+  const [row] = await executePrepared<{ fresh: string | null; copy: string | null }>(sql`
+    with connection as (
+      select id, tenant_id from store_connections where id = ${connection.id}::uuid and token = ${token}
+    ),
+    fresh as (
       insert into connection_deliveries (tenant_id, connection_id, topic, delivery_id, dedupe_key, body)
-      values (${values}, ${delivery.deliveryId}, ${JSON.stringify(delivery.body)}::jsonb)
+      select tenant_id, id, ${delivery.topic}, ${deliveryId}, ${deliveryId}, ${delivery.json}::jsonb from connection
       on conflict (connection_id, dedupe_key) do nothing
       returning id
     ),
     copy as (
       insert into connection_deliveries
         (tenant_id, connection_id, topic, delivery_id, result, reason, processed_at)
-      select ${values}, 'duplicate', ${`This delivery (${delivery.deliveryId}) was received before; nothing was done again.`}, now()
+      select tenant_id, id, ${delivery.topic}, ${deliveryId}, 'duplicate', ${duplicate}, now() from connection
       where not exists (select 1 from fresh)
       returning id
     ),
     ${freshJobsSql("jobs", "connection_delivery", sql`select json_build_object('deliveryId', id) as payload, null::text as key from fresh`)}
     select (select id from fresh) as fresh, (select id from copy) as copy, (select count(*) from jobs) as notified`);
-  return row!.fresh ? { id: row!.fresh, result: "received" } : { id: row!.copy!, result: "duplicate" };
+  if (row?.fresh) return { id: row.fresh, result: "received" };
+  if (row?.copy) return { id: row.copy, result: "duplicate" };
+  return null;
 }
 
 /** The ping is listed (once per WooCommerce webhook), so the merchant sees the store got through. */
-async function recordPing(
-  connection: { id: string; tenantId: string },
-  webhookId: string,
-): Promise<Received> {
+async function recordPing(connection: KnownConnection, webhookId: string): Promise<Received> {
   const [row] = await getDb().execute<{ id: string }>(sql`
     insert into connection_deliveries
       (tenant_id, connection_id, topic, delivery_id, dedupe_key, result, reason, processed_at)

@@ -8,6 +8,7 @@ import {
   instant,
   refused,
   rest,
+  short,
   tagList,
   text,
   type Mapped,
@@ -53,14 +54,15 @@ function lineItem(raw: unknown) {
   const item = asObject(raw) ?? {};
   return compact({
     // A custom item has no SKU; its variant (or line) id tells it apart.
-    sku: text(item.sku) ?? idText(item.variant_id) ?? idText(item.product_id) ?? idText(item.id) ?? "item",
+    sku:
+      short(item.sku, 100) ?? idText(item.variant_id) ?? idText(item.product_id) ?? idText(item.id) ?? "item",
     title: (text(item.title) ?? text(item.name) ?? "").slice(0, 200),
     quantity: Math.max(1, Math.trunc(amount(item.quantity) ?? 1)),
     price: Math.max(0, amount(item.price) ?? 0),
-    vendor: text(item.vendor),
-    productType: text(item.product_type),
+    vendor: short(item.vendor, 200),
+    productType: short(item.product_type, 200),
     productId: idText(item.product_id),
-    variantTitle: text(item.variant_title),
+    variantTitle: short(item.variant_title, 200),
   });
 }
 
@@ -68,14 +70,15 @@ function address(raw: unknown) {
   const a = asObject(raw);
   if (!a) return undefined;
   const name =
-    text(a.name) ?? ([text(a.first_name), text(a.last_name)].filter(Boolean).join(" ") || undefined);
+    short(a.name, 200) ??
+    ([text(a.first_name), text(a.last_name)].filter(Boolean).join(" ").slice(0, 200) || undefined);
   const mapped = compact({
     name,
-    city: text(a.city),
-    province: text(a.province),
-    country: text(a.country),
-    countryCode: text(a.country_code),
-    zip: text(a.zip),
+    city: short(a.city, 200),
+    province: short(a.province, 200),
+    country: short(a.country, 200),
+    countryCode: short(a.country_code, 10),
+    zip: short(a.zip, 50),
   });
   return Object.keys(mapped).length > 0 ? mapped : undefined;
 }
@@ -89,14 +92,14 @@ function order(p: Payload): Mapped {
   const id = idText(p.id);
   if (!id) return refused("The order has no id.");
   const discountCodes = asArray(p.discount_codes)
-    .map((d) => text(asObject(d)?.code))
+    .map((d) => short(asObject(d)?.code, 100))
     .filter((c): c is string => c !== undefined);
   return {
     kind: "record",
     domain: "order",
     id,
     data: compact({
-      number: text(p.name) ?? (text(p.order_number) ? `#${text(p.order_number)}` : `#${id}`),
+      number: short(p.name, 50) ?? `#${text(p.order_number) ?? id}`.slice(0, 50),
       status: orderStatus(p),
       total: amount(p.current_total_price) ?? amount(p.total_price) ?? 0,
       currency: text(p.currency) ?? "USD",
@@ -108,7 +111,7 @@ function order(p: Payload): Mapped {
       discountCodes: discountCodes.length > 0 ? discountCodes.slice(0, 50) : undefined,
       financialStatus: oneOf(p.financial_status, FINANCIAL),
       fulfillmentStatus: oneOf(p.fulfillment_status ?? "unfulfilled", FULFILLMENT),
-      sourceName: text(p.source_name)?.slice(0, 100),
+      sourceName: short(p.source_name, 100),
       attributes: rest(p, ["id", "name", "email", "currency", "total_price", "created_at"]),
     }),
     tags: tagList(p.tags),
@@ -137,9 +140,9 @@ function customer(p: Payload): Mapped {
       totalSpent: Math.max(0, amount(p.total_spent) ?? 0),
       acceptsMarketing: consent ? consent === "subscribed" : p.accepts_marketing === true,
       createdAt: instant(p.created_at)?.toISOString(),
-      phone: text(p.phone)?.slice(0, 50),
-      city: text(address.city),
-      country: text(address.country),
+      phone: short(p.phone, 50),
+      city: short(address.city, 200),
+      country: short(address.country, 200),
       attributes: rest(p, ["id", "email", "first_name", "last_name", "created_at"]),
     }),
     tags: tagList(p.tags),

@@ -8,6 +8,7 @@ import {
   instant,
   refused,
   rest,
+  short,
   text,
   type Mapped,
   type Payload,
@@ -52,17 +53,17 @@ function order(p: Payload): Mapped {
   const billing = asObject(p.billing) ?? {};
   const shipping = asObject(p.shipping) ?? {};
   const coupons = asArray(p.coupon_lines)
-    .map((c) => text(asObject(c)?.code))
+    .map((c) => short(asObject(c)?.code, 100))
     .filter((c): c is string => c !== undefined);
-  const country = text(shipping.country);
+  const country = short(shipping.country, 10);
   const shippingAddress = compact({
-    name: fullName(shipping),
-    city: text(shipping.city),
-    province: text(shipping.state),
+    name: fullName(shipping)?.slice(0, 200),
+    city: short(shipping.city, 200),
+    province: short(shipping.state, 200),
     // WooCommerce sends the country's ISO code only.
     country,
     countryCode: country,
-    zip: text(shipping.postcode),
+    zip: short(shipping.postcode, 50),
   });
   const customerId = amount(p.customer_id) ? idText(p.customer_id) : undefined;
   return {
@@ -70,7 +71,7 @@ function order(p: Payload): Mapped {
     domain: "order",
     id,
     data: compact({
-      number: `#${text(p.number) ?? id}`,
+      number: `#${text(p.number) ?? id}`.slice(0, 50),
       status,
       total: Math.max(0, amount(p.total) ?? 0),
       currency: text(p.currency) ?? "USD",
@@ -82,7 +83,7 @@ function order(p: Payload): Mapped {
           const item = asObject(raw) ?? {};
           return compact({
             sku:
-              text(item.sku) ??
+              short(item.sku, 100) ??
               (amount(item.variation_id) ? idText(item.variation_id) : undefined) ??
               idText(item.product_id) ??
               idText(item.id) ??
@@ -103,7 +104,7 @@ function order(p: Payload): Mapped {
             ? "paid"
             : "pending",
       fulfillmentStatus: status === "fulfilled" ? "fulfilled" : "unfulfilled",
-      sourceName: text(p.created_via)?.slice(0, 100),
+      sourceName: short(p.created_via, 100),
       attributes: rest(p, ["id", "number", "currency", "total", "customer_id", "date_created_gmt"]),
     }),
     tags: [],
@@ -130,9 +131,9 @@ function customer(p: Payload): Mapped {
       ordersCount: Math.max(0, Math.trunc(amount(p.orders_count) ?? 0)),
       totalSpent: Math.max(0, amount(p.total_spent) ?? 0),
       createdAt: gmt(p.date_created_gmt)?.toISOString(),
-      phone: text(billing.phone)?.slice(0, 50),
-      city: text(billing.city),
-      country: text(billing.country),
+      phone: short(billing.phone, 50),
+      city: short(billing.city, 200),
+      country: short(billing.country, 200),
       attributes: rest(p, ["id", "email", "first_name", "last_name", "date_created_gmt"]),
     }),
     tags: [],

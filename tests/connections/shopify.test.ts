@@ -4,7 +4,10 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { GET as connectionsRoute, POST as createConnectionRoute } from "@/app/api/v1/connections/route";
 import { DELETE as deleteConnectionRoute } from "@/app/api/v1/connections/[id]/route";
 import { GET as deliveriesRoute } from "@/app/api/v1/connections/[id]/deliveries/route";
-import { DELETE as deleteCredentialRoute } from "@/app/api/v1/credentials/[id]/route";
+import {
+  DELETE as deleteCredentialRoute,
+  PUT as rotateCredentialRoute,
+} from "@/app/api/v1/credentials/[id]/route";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, connectionDeliveries } from "@/lib/db/schema";
 import { getEntity } from "@/lib/entities/service";
@@ -443,6 +446,20 @@ describe("connections are the shop's own", () => {
     });
     expect(alone.status).toBe(409);
     expect(alone.body.error.message).toMatch(/Settings → Connections/);
+    // Delivered to once, the connection is remembered by the web server; a rotated secret is
+    // still taken at once, and the old one refused.
+    const order = { id: 31, name: "#31", currency: "EUR", total_price: "1.00" };
+    expect((await deliver("shopify", temporary, { topic: "orders/create", body: order })).status).toBe(200);
+    const rotated = await call(rotateCredentialRoute, {
+      method: "PUT",
+      key: shop.keys.editor,
+      params: { id: row!.credential_id },
+      body: { value: "rotated-secret-0042" },
+    });
+    expect(rotated.status).toBe(200);
+    const withNew = { ...temporary, secret: "rotated-secret-0042" };
+    expect((await deliver("shopify", withNew, { topic: "orders/create", body: order })).status).toBe(200);
+    expect((await deliver("shopify", temporary, { topic: "orders/create", body: order })).status).toBe(401);
     const gone = await call(deleteConnectionRoute, {
       method: "DELETE",
       key: shop.keys.editor,
@@ -453,6 +470,6 @@ describe("connections are the shop's own", () => {
       sql`select count(*)::int as n from credentials where id = ${row!.credential_id}`,
     );
     expect(left!.n).toBe(0);
-    expect((await deliver("shopify", temporary, { topic: "orders/create", body: {} })).status).toBe(404);
+    expect((await deliver("shopify", withNew, { topic: "orders/create", body: order })).status).toBe(404);
   });
 });

@@ -3,12 +3,13 @@ import zlib from "node:zlib";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { events } from "@/lib/db/schema";
+import { connectionDeliveries, events } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
 import { directRoute, serveDirect } from "@/server/direct-routes";
 import { prepareRequest } from "@/server/edge";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { closeServer, listenLocally } from "@/tests/helpers/receiver";
+import { connectStore, platformSignature } from "@/tests/helpers/stores";
 
 // The web server's own answer to the hot routes (server/direct-routes.ts), over real HTTP: what an
 // integration sees must be what Next.js would have answered with the same handler.
@@ -146,7 +147,42 @@ test("a large reply is gzipped for a client that accepts it; a small one is not"
   expect(single.headers.get("content-encoding")).toBeNull();
 });
 
-test("only POST /api/v1/events is answered directly; anything else goes to Next.js", async () => {
+test("a store's signed delivery is answered directly; a forged one is a 401 and an unknown URL a 404", async () => {
+  const store = await connectStore(shop.keys.editor, "shopify");
+  const body = JSON.stringify({ id: 4242, name: "#4242", currency: "EUR", total_price: "9.00" });
+  const deliver = (signature: string, path = `/api/connect/shopify/${store.token}`) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "X-Shopify-Topic": "orders/create",
+        "X-Shopify-Hmac-Sha256": signature,
+        "X-Shopify-Event-Id": "direct-evt-1",
+      },
+      body,
+    });
+  const signed = await deliver(platformSignature(store.secret, body));
+  expect(signed.status).toBe(200);
+  expect(await signed.json()).toMatchObject({ result: "received" });
+  expect(signed.headers.get("content-security-policy")).toBeTruthy();
+  expect((await deliver(platformSignature("wrong", body))).status).toBe(401);
+  expect(
+    (await deliver(platformSignature(store.secret, body), "/api/connect/shopify/not-a-real-token-000"))
+      .status,
+  ).toBe(404);
+  expect(
+    (await deliver(platformSignature(store.secret, body), "/api/connect/magento/" + store.token)).status,
+  ).toBe(404);
+  const rows = await getDb()
+    .select()
+    .from(connectionDeliveries)
+    .where(eq(connectionDeliveries.connectionId, store.id));
+  expect(rows.map((r) => r.deliveryId)).toEqual(["direct-evt-1"]);
+});
+
+test("only POST /api/v1/events and store deliveries are answered directly; anything else goes to Next.js", async () => {
+  expect((await fetch(`${base}/api/connect/shopify/x`)).status).toBe(418);
+  expect((await fetch(`${base}/api/connect/shopify/x/y`, { method: "POST", body: "{}" })).status).toBe(418);
   expect((await fetch(`${base}/api/v1/events`)).status).toBe(418);
   expect((await fetch(`${base}/api/v1/events/`, { method: "POST", body: "{}" })).status).toBe(418);
   expect((await fetch(`${base}/api/health`)).status).toBe(418);
