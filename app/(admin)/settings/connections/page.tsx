@@ -133,7 +133,7 @@ function ConnectionCard({
             </code>{" "}
             <span className="text-zinc-600">
               kept as the credential “{connection.credential.name}”; rotate it in{" "}
-              <Link href="/settings/credentials" className="text-indigo-700 hover:underline">
+              <Link href="/settings/credentials" className="text-indigo-700 underline">
                 Credentials
               </Link>{" "}
               when {platform} shows a new one.
