@@ -1,17 +1,26 @@
 /**
  * `npm run bench -- connect`: a Shopify store's webhooks against the production web server and
- * worker as `npm start` runs them (SPEC §2 "Store connections"). A connection is made through the
- * public API; each delivery is a real-sized Shopify `orders/create` (tests/fixtures/shopify/order.json,
- * about 8 KB, a new order id each time) signed as Shopify signs it. In order:
+ * worker processes as `npm start` runs them (SPEC §2 "Store connections"). A connection is made
+ * through the public API; each delivery is a real-sized Shopify `orders/create`
+ * (tests/fixtures/shopify/order.json, about 8 KB, a new order id each time) signed as Shopify signs
+ * it. One flow listens, so both an event and a delivery start one run, as in `bench -- live`:
  *
- *   1. `POST /api/v1/events`, closed loop at concurrency 32: single events accepted/s (the baseline);
- *   2. signed deliveries to `/api/connect/shopify/<token>`, closed loop at concurrency 32:
- *      accepted/s, accept p50/p99, and the ratio to (1) (target ≥ 0.50);
- *   3. signed deliveries at an open-loop BENCH_CONNECT_RATE per second: delivery → record stored
- *      p50/p99, from the client's send time to the delivery's `processed_at` (the transaction that
- *      stored the order and its events; one machine, one clock).
+ *   order_created ──▶ add_tag(connected)
  *
- * Sizes (env): BENCH_CONNECT_SECONDS (10; sections 1 and 2), BENCH_CONNECT_CONCURRENCY (32),
+ * A delivery is answered once it is recorded and applied by the worker afterwards, so intake and
+ * processing are measured apart, as two machines' worth of work that shares two cores otherwise:
+ *
+ *   1. intake, the web server and the database only (no worker yet), closed loops at concurrency
+ *      32: `POST /api/v1/events` (`order.created` about one of 500 stored orders) accepted/s, then
+ *      signed deliveries to `/api/connect/shopify/<token>` accepted/s, accept p50/p99, and the
+ *      ratio of the two (target ≥ 0.50);
+ *   2. processing: a worker process starts and applies the deliveries of (1): stored/s, from its
+ *      start to the last delivery's `processed_at` (each one's order, events and run written);
+ *   3. both at once, the backlog's runs done: signed deliveries at an open-loop BENCH_CONNECT_RATE
+ *      per second, delivery → record stored p50/p99, from the client's send time to the
+ *      delivery's `processed_at` (one machine, one clock).
+ *
+ * Sizes (env): BENCH_CONNECT_SECONDS (10; section 1, each side), BENCH_CONNECT_CONCURRENCY (32),
  * BENCH_CONNECT_RATE (50), BENCH_CONNECT_OPEN_SECONDS (20).
  */
 import crypto from "node:crypto";
@@ -21,7 +30,8 @@ import postgres from "postgres";
 import { percentile, report, type Metrics } from "./harness";
 import { startLiveApp } from "./live-app";
 import { closedLoop, HttpClient, openLoop, wallMs, type Reply } from "./live-load";
-import { putOrders } from "./live-shop";
+import { publishFlow, putOrders } from "./live-shop";
+import { startWorkers } from "./workers";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env("BENCH_CONNECT_SECONDS", 10);
@@ -58,16 +68,23 @@ function delivery(store: Store, tag: string, i: number): { raw: string; headers:
   };
 }
 
+type Loop = (
+  concurrency: number,
+  ms: number,
+  send: (i: number) => Promise<Reply>,
+) => ReturnType<typeof closedLoop>;
+
 async function deliveries(
   client: HttpClient,
   store: Store,
   tag: string,
-  send: typeof closedLoop,
-  ...args: [number, number]
+  loop: Loop,
+  rate: number,
+  ms: number,
 ) {
   const sentAt = new Map<string, number>();
   let accepted = 0;
-  const result = await send(args[0], args[1], async (i): Promise<Reply> => {
+  const result = await loop(rate, ms, async (i): Promise<Reply> => {
     const { raw, headers } = delivery(store, tag, i);
     sentAt.set(`${tag}-${i}`, wallMs());
     const reply = await client.send("POST", store.path, raw, headers);
@@ -93,9 +110,10 @@ async function processedTimes(sql: postgres.Sql, store: Store, tag: string, expe
 }
 
 export async function benchConnect(): Promise<void> {
-  const app = await startLiveApp();
+  const app = await startLiveApp({ worker: false });
   const client = new HttpClient(app.baseUrl, app.apiKey, CONCURRENCY);
   const sql = postgres(app.databaseUrl, { max: 2, onnotice: () => {} });
+  let stopWorkers = async () => {};
   try {
     const secret = crypto.randomBytes(24).toString("hex");
     const made = await client.expect<{ id: string; url: string }>("POST", "/api/v1/connections", [201], {
@@ -106,43 +124,65 @@ export async function benchConnect(): Promise<void> {
     const store: Store = { path: new URL(made.url).pathname, secret, connectionId: made.id };
     const tag = `b${Date.now()}`;
     await putOrders(client, "connect-", ORDERS, CONCURRENCY);
+    await publishFlow(client, "Bench: tag new orders", {
+      nodes: [
+        { id: "t", type: "auto.trigger.order_created", params: {} },
+        { id: "a", type: "auto.action.add_tag", params: { tag: "connected" } },
+      ],
+      edges: [{ id: "e1", source: "t", target: "a" }],
+    });
+    const event = (id: string, i: number) => ({
+      id,
+      type: "order.created",
+      domain: "order",
+      entityId: `connect-${i % ORDERS}`,
+    });
 
-    // Warm-up: both paths, unmeasured.
+    // 1. Intake. A warm-up of both first, unmeasured.
     await closedLoop(CONCURRENCY, 3_000, (i) =>
-      client.request("POST", "/api/v1/events", {
-        type: "order.updated",
-        domain: "order",
-        entityId: `connect-${i % ORDERS}`,
-      }),
+      client.request("POST", "/api/v1/events", event(`${tag}-w-${i}`, i)),
     );
     const warm = await deliveries(client, store, `${tag}w`, closedLoop, CONCURRENCY, 3_000);
-    await processedTimes(sql, store, `${tag}w`, warm.accepted);
-
     let events = 0;
     const baseline = await closedLoop(CONCURRENCY, SECONDS * 1000, async (i) => {
-      const reply = await client.request("POST", "/api/v1/events", {
-        id: `${tag}-e-${i}`,
-        type: "order.updated",
-        domain: "order",
-        entityId: `connect-${i % ORDERS}`,
-      });
+      const reply = await client.request("POST", "/api/v1/events", event(`${tag}-e-${i}`, i));
       if (reply.status === 201) events++;
       return reply;
     });
     const eventsPerSecond = events / baseline.seconds;
-    console.log(`events: ${round(eventsPerSecond)}/s accepted`);
-
+    console.log(`intake: ${round(eventsPerSecond)} events/s accepted`);
     const closed = await deliveries(client, store, `${tag}c`, closedLoop, CONCURRENCY, SECONDS * 1000);
     const acceptedPerSecond = closed.accepted / closed.result.seconds;
+    console.log(`intake: ${round(acceptedPerSecond)} deliveries/s accepted`);
+
+    // 2. Processing: a worker applies the backlog (the events' runs are in it too).
+    const alive = async () => {
+      const res = await fetch(`${app.baseUrl}/api/health?scope=web`);
+      const body = (await res.json()) as { workerDetail?: { running?: number } | null };
+      return body.workerDetail?.running ?? 0;
+    };
+    const startedMs = wallMs();
+    const workers = await startWorkers(1, app.databaseUrl, alive);
+    stopWorkers = () => workers.stop();
+    await processedTimes(sql, store, `${tag}w`, warm.accepted);
     const closedDone = await processedTimes(sql, store, `${tag}c`, closed.accepted);
     const lastProcessed = Math.max(...closedDone.map((r) => r.ms));
-    const firstSent = Math.min(...closed.sentAt.values());
-    console.log(`deliveries: ${round(acceptedPerSecond)}/s accepted`);
+    const storedPerSecond = closedDone.length / ((lastProcessed - startedMs) / 1000);
+    console.log(`processing: ${round(storedPerSecond)} deliveries/s stored`);
 
+    // 3. Both at once, at a steady rate, once the runs of (1) are done too.
+    const drainDeadline = Date.now() + 10 * 60_000;
+    while (Date.now() < drainDeadline) {
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from automation_runs where status in ('queued', 'running')`;
+      if (row!.n === 0) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
     const open = await deliveries(client, store, `${tag}o`, openLoop, RATE, OPEN_SECONDS * 1000);
     const openDone = await processedTimes(sql, store, `${tag}o`, open.accepted);
     const latencies = openDone.map((r) => r.ms - (open.sentAt.get(r.key) ?? r.ms)).sort((a, b) => a - b);
 
+    const all = [...closedDone, ...openDone];
     const ratio = acceptedPerSecond / eventsPerSecond;
     const metrics: Metrics = {
       eventsAcceptedPerSecond: round(eventsPerSecond),
@@ -150,10 +190,11 @@ export async function benchConnect(): Promise<void> {
       deliveryAcceptP50Ms: round(percentile(closed.result.latencies, 50), 1),
       deliveryAcceptP99Ms: round(percentile(closed.result.latencies, 99), 1),
       deliveriesRefused: closed.result.done - closed.accepted + closed.result.failed,
-      deliveriesStoredPerSecond: round(closedDone.length / ((lastProcessed - firstSent) / 1000)),
-      deliveriesApplied: [...closedDone, ...openDone].filter((r) => r.result === "applied").length,
-      deliveriesNotApplied: [...closedDone, ...openDone].filter((r) => r.result !== "applied").length,
+      deliveriesStoredPerSecond: round(storedPerSecond),
+      deliveriesApplied: all.filter((r) => r.result === "applied").length,
+      deliveriesNotApplied: all.filter((r) => r.result !== "applied").length,
       openRatePerSecond: RATE,
+      openAcceptP99Ms: round(percentile(open.result.latencies, 99), 1),
       deliveryToStoredP50Ms: round(percentile(latencies, 50), 1),
       deliveryToStoredP99Ms: round(percentile(latencies, 99), 1),
       ratioToEvents: round(ratio, 3),
@@ -163,6 +204,7 @@ export async function benchConnect(): Promise<void> {
     report("connect", metrics);
   } finally {
     client.close();
+    await stopWorkers();
     await sql.end();
     await app.stop();
   }

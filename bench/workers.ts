@@ -39,7 +39,7 @@ const BACKLOG = Number(process.env.BENCH_WORKERS_BACKLOG ?? 20_000);
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 
-interface Workers {
+export interface Workers {
   children: ChildProcess[];
   probes: Record<string, Probe>;
   stop(): Promise<void>;
@@ -49,7 +49,7 @@ interface Workers {
  * `count` worker processes as `npm run worker` starts them, on `databaseUrl`, returned once each
  * one beats (`worker_heartbeats`, read through `heartbeatsAlive`).
  */
-async function startWorkers(
+export async function startWorkers(
   count: number,
   databaseUrl: string,
   heartbeatsAlive: () => Promise<number>,

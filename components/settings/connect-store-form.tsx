@@ -100,7 +100,7 @@ export function ConnectStoreForm() {
               className="mt-1.5 font-mono"
             />
             <FieldHint id={ids.secretHint}>
-              {label.secretHint} Tillflow checks every delivery's signature with it; nobody can read it back.
+              {label.secretHint} Tillflow checks every delivery’s signature with it; nobody can read it back.
             </FieldHint>
             {errors.secret && (
               <p id={`${ids.secret}-error`} className="mt-1 text-xs text-red-700">

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
-import { connectionDeliveries, entities, storeConnections, type DeliveryResult } from "@/lib/db/schema";
+import { executePrepared } from "@/lib/db/prepared";
+import { entities, type DeliveryResult } from "@/lib/db/schema";
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
 import { upsertFromSource } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
@@ -31,26 +32,31 @@ interface Outcome {
  */
 export async function processDelivery(deliveryId: string): Promise<void> {
   await getDb().transaction(async (tx) => {
-    const [delivery] = await tx
-      .select({
-        tenantId: connectionDeliveries.tenantId,
-        topic: connectionDeliveries.topic,
-        body: connectionDeliveries.body,
-        platform: storeConnections.platform,
-        name: storeConnections.name,
-      })
-      .from(connectionDeliveries)
-      .innerJoin(storeConnections, eq(storeConnections.id, connectionDeliveries.connectionId))
-      .where(and(eq(connectionDeliveries.id, deliveryId), eq(connectionDeliveries.result, "received")))
-      .for("update", { of: connectionDeliveries });
+    // Prepared (lib/db/prepared.ts): the two statements every delivery makes, one round trip each.
+    const [delivery] = await executePrepared<{
+      tenantId: string;
+      topic: string;
+      body: unknown;
+      platform: Platform;
+      name: string;
+    }>(
+      sql`select d.tenant_id as "tenantId", d.topic, d.body, c.platform, c.name
+        from connection_deliveries d join store_connections c on c.id = d.connection_id
+        where d.id = ${deliveryId}::uuid and d.result = 'received'
+        for update of d`,
+      tx,
+    );
     if (!delivery) return;
     const author = `${PLATFORM_LABELS[delivery.platform].label} · ${delivery.name}`;
     const mapped = MAPPERS[delivery.platform](delivery.topic, delivery.body);
     const outcome = await apply(tx, delivery.tenantId, mapped, author);
-    await tx
-      .update(connectionDeliveries)
-      .set({ ...outcome, processedAt: new Date() })
-      .where(eq(connectionDeliveries.id, deliveryId));
+    await executePrepared(
+      sql`update connection_deliveries
+        set result = ${outcome.result}, reason = ${outcome.reason}, domain = ${outcome.domain ?? null},
+            entity_id = ${outcome.entityId ?? null}, processed_at = clock_timestamp()
+        where id = ${deliveryId}::uuid`,
+      tx,
+    );
   });
 }
 
@@ -62,12 +68,14 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
     typeof attributes === "object" && attributes !== null ? (attributes as Record<string, unknown>) : {},
   );
   const where = { domain: mapped.domain, entityId: mapped.id };
-  // A record the store sent that our schema refuses is listed with the 422's words; the savepoint
-  // keeps the delivery's own row writable after the refusal.
+  // A record the store sent that our schema refuses is listed with the 422's words. It is refused
+  // before anything is written, so the transaction goes on to record that.
   try {
-    const written = await tx.transaction((sp) =>
-      upsertFromSource(sp, tenantId, { ...mapped, data: { ...known, attributes: kept }, author }),
-    );
+    const written = await upsertFromSource(tx, tenantId, {
+      ...mapped,
+      data: { ...known, attributes: kept },
+      author,
+    });
     if (written.stale)
       return {
         result: "stale",
@@ -86,7 +94,8 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
     ];
     return { result: "applied", reason: notes.join(""), ...where };
   } catch (error) {
-    if (error instanceof AppError && error.status < 500) {
+    // A 409 (the record created at the same moment by another delivery) is retried by the job.
+    if (error instanceof AppError && (error.status === 400 || error.status === 422)) {
       const details = error.issues?.map((i) => `${i.path}: ${i.message}`).join("; ");
       return {
         result: "refused",

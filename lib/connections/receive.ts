@@ -105,7 +105,7 @@ async function recordDelivery(
       where not exists (select 1 from fresh)
       returning id
     ),
-    ${freshJobsSql("jobs", "connection_delivery", sql`select json_build_object('deliveryId', id) as payload, null::text as key from fresh`)}
+    ${freshJobsSql("jobs", "connection_delivery", sql`select json_build_object('deliveryId', id) as payload, null::text as key from fresh`, { wake: "when-idle" })}
     select (select id from fresh) as fresh, (select id from copy) as copy, (select count(*) from jobs) as notified`);
   if (row?.fresh) return { id: row.fresh, result: "received" };
   if (row?.copy) return { id: row.copy, result: "duplicate" };

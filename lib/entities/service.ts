@@ -140,7 +140,8 @@ export async function upsertEntity(
   });
 }
 
-export type SourceUpsert = { stale: true; heldSince: Date } | ({ stale: false } & UpsertResult);
+export type SourceUpsert =
+  { stale: true; heldSince: Date } | ({ stale: false } & Omit<UpsertResult, "entity">);
 
 /**
  * A record as a connected store sent it (lib/connections/process.ts), in the caller's transaction:
@@ -169,7 +170,8 @@ export async function upsertFromSource(
   if (held && record.sourceUpdatedAt && record.sourceUpdatedAt < held)
     return { stale: true, heldSince: held };
   const input = { ...parsed, tags: [...new Set([...(existing?.tags ?? []), ...record.tags])].slice(0, 250) };
-  const result = await writeEntity(tx, {
+  // The store's worker needs no view of the record back: one read fewer a delivery.
+  const result = await writeRecord(tx, {
     tenantId,
     domain,
     id,
@@ -190,8 +192,17 @@ async function lockEntity(tx: Tx, tenantId: string, domain: Domain, id: string) 
   return row ?? null;
 }
 
+type Write = Parameters<typeof writeRecord>[1];
+
+/** Writes a parsed PUT body over the locked `existing` row (or creates it), and reads it back. */
+async function writeEntity(tx: Tx, write: Write): Promise<UpsertResult> {
+  const result = await writeRecord(tx, write);
+  const entity = await loadEntity(tx, write.tenantId, write.domain, write.id);
+  return { entity: entity!, ...result };
+}
+
 /** Writes a parsed PUT body over the locked `existing` row (or creates it), with notes and events. */
-async function writeEntity(
+async function writeRecord(
   tx: Tx,
   write: {
     tenantId: string;
@@ -203,7 +214,7 @@ async function writeEntity(
     /** From a connected store: its clock's `updated_at`, and the record's status announced on creation. */
     source?: { updatedAt: Date | null };
   },
-): Promise<UpsertResult> {
+): Promise<Omit<UpsertResult, "entity">> {
   const { tenantId, domain, id, existing, author, source } = write;
   const { tags, notes, ...data } = write.input;
   const values = {
@@ -241,8 +252,7 @@ async function writeEntity(
     announceStatus: source !== undefined,
   });
   const events = await recordEvents(tx, tenantId, implied);
-  const entity = await loadEntity(tx, tenantId, domain, id);
-  return { entity: entity!, created: !existing, events };
+  return { created: !existing, events };
 }
 
 /** Adds notes; with `skipExisting`, a note whose text is already on the entity is not added twice (idempotent PUT). */
