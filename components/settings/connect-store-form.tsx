@@ -3,10 +3,10 @@
 import { useId, useState, useTransition, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { createConnectionAction } from "@/lib/actions/connections/create-connection";
+import { ConnectionUrl } from "./connection-url";
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from "@/lib/connections/platforms";
 
 const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
@@ -120,11 +120,8 @@ export function ConnectStoreForm() {
             <p>
               Connected “{made.name}”. Paste this URL into {PLATFORM_LABELS[made.platform].label}:
             </p>
-            <p className="mt-2 flex flex-wrap items-center gap-2">
-              <code className="rounded bg-white px-1.5 py-0.5 font-mono text-xs break-all text-zinc-800">
-                {made.url}
-              </code>
-              <CopyButton value={made.url} label="Copy URL" />
+            <p className="mt-2">
+              <ConnectionUrl url={made.url} />
             </p>
             <p className="mt-2">{PLATFORM_LABELS[made.platform].setup}</p>
           </Notice>

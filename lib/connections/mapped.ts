@@ -89,3 +89,23 @@ export function rest(payload: Payload, consumed: readonly string[]): Payload {
   const skip = new Set(consumed);
   return Object.fromEntries(Object.entries(payload).filter(([key]) => !skip.has(key)));
 }
+
+/**
+ * A platform's delivery of `topic` read by the reader its `topics` table names for it; a topic
+ * Tillflow does not read, or a body that is not an object, is refused with what to do.
+ */
+export function readTopic(
+  platform: string,
+  topics: Record<string, (payload: Payload) => Mapped>,
+  topic: string,
+  body: unknown,
+): Mapped {
+  const read = Object.hasOwn(topics, topic) ? topics[topic] : undefined;
+  if (!read)
+    return refused(
+      `Tillflow does not use ${platform}'s '${topic}' webhooks; it reads ${Object.keys(topics).join(", ")}. Delete that webhook in ${platform} to stop these.`,
+    );
+  const payload = asObject(body);
+  if (!payload) return refused("The body is not a JSON object.");
+  return read(payload);
+}

@@ -1,4 +1,4 @@
-import { orderStatuses } from "@/lib/domains/domains";
+import { financialStatuses, fulfillmentStatuses, orderStatuses } from "@/lib/domains/domains";
 import {
   amount,
   asArray,
@@ -6,6 +6,7 @@ import {
   compact,
   idText,
   instant,
+  readTopic,
   refused,
   rest,
   short,
@@ -23,17 +24,6 @@ import {
  */
 
 type OrderStatus = (typeof orderStatuses)[number];
-
-const FINANCIAL = [
-  "pending",
-  "authorized",
-  "partially_paid",
-  "paid",
-  "partially_refunded",
-  "refunded",
-  "voided",
-];
-const FULFILLMENT = ["unfulfilled", "partial", "fulfilled", "restocked"];
 
 /** Our status from Shopify's three: cancelled wins, then refunded, fulfilled, paid. */
 function orderStatus(order: Payload): OrderStatus {
@@ -109,8 +99,8 @@ function order(p: Payload): Mapped {
       createdAt: instant(p.created_at)?.toISOString(),
       shippingAddress: address(p.shipping_address),
       discountCodes: discountCodes.length > 0 ? discountCodes.slice(0, 50) : undefined,
-      financialStatus: oneOf(p.financial_status, FINANCIAL),
-      fulfillmentStatus: oneOf(p.fulfillment_status ?? "unfulfilled", FULFILLMENT),
+      financialStatus: oneOf(p.financial_status, financialStatuses),
+      fulfillmentStatus: oneOf(p.fulfillment_status ?? "unfulfilled", fulfillmentStatuses),
       sourceName: short(p.source_name, 100),
       attributes: rest(p, ["id", "name", "email", "currency", "total_price", "created_at"]),
     }),
@@ -295,12 +285,5 @@ export const SHOPIFY_TOPICS = Object.keys(TOPICS);
 
 /** A Shopify delivery of `topic` read into what it means for the shop's records. */
 export function mapShopify(topic: string, body: unknown): Mapped {
-  const read = Object.hasOwn(TOPICS, topic) ? TOPICS[topic] : undefined;
-  if (!read)
-    return refused(
-      `Tillflow does not use Shopify's '${topic}' webhooks; it reads ${SHOPIFY_TOPICS.join(", ")}. Remove that webhook in Shopify to stop these.`,
-    );
-  const payload = asObject(body);
-  if (!payload) return refused("The body is not a JSON object.");
-  return read(payload);
+  return readTopic("Shopify", TOPICS, topic, body);
 }

@@ -6,6 +6,7 @@ import {
   compact,
   idText,
   instant,
+  readTopic,
   refused,
   rest,
   short,
@@ -178,12 +179,5 @@ export const WOOCOMMERCE_TOPICS = Object.keys(TOPICS);
 
 /** A WooCommerce delivery of `topic` read into what it means for the shop's records. */
 export function mapWooCommerce(topic: string, body: unknown): Mapped {
-  const read = Object.hasOwn(TOPICS, topic) ? TOPICS[topic] : undefined;
-  if (!read)
-    return refused(
-      `Tillflow does not use WooCommerce's '${topic}' webhooks; it reads ${WOOCOMMERCE_TOPICS.join(", ")}. Delete that webhook in WooCommerce to stop these.`,
-    );
-  const payload = asObject(body);
-  if (!payload) return refused("The body is not a JSON object.");
-  return read(payload);
+  return readTopic("WooCommerce", TOPICS, topic, body);
 }

@@ -13,19 +13,16 @@ import { automationRuns, connectionDeliveries } from "@/lib/db/schema";
 import { getEntity } from "@/lib/entities/service";
 import { call } from "@/tests/helpers/fixtures";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
-import { until } from "@/tests/helpers/poll";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
-import { connectStore, deliver, storeFixture, type Connection } from "@/tests/helpers/stores";
+import {
+  connectStore,
+  deliver,
+  listedDeliveries,
+  processedDelivery,
+  storeFixture,
+  type Connection,
+} from "@/tests/helpers/stores";
 import { workerForFile } from "@/tests/helpers/worker";
-
-interface Delivery {
-  id: string;
-  topic: string;
-  result: string;
-  reason?: string;
-  domain?: string;
-  entityId?: string;
-}
 
 let shop: TestShop;
 let other: TestShop;
@@ -38,20 +35,9 @@ beforeAll(async () => {
 });
 workerForFile();
 
-async function deliveries(connection: Connection, key = shop.keys.viewer) {
-  const listed = await call<{ items: Delivery[] }>(deliveriesRoute, { key, params: { id: connection.id } });
-  expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-  return listed.body.items;
-}
-
-/** Waits until the worker has processed the delivery, and returns it as the list shows it. */
-async function processed(connection: Connection, deliveryId: string) {
-  return until(
-    async () => (await deliveries(connection)).find((d) => d.id === deliveryId),
-    (d) => d !== undefined && d.result !== "received",
-    { timeoutMs: 15_000, what: `delivery ${deliveryId} to be processed` },
-  ).then((d) => d!);
-}
+const deliveries = (connection: Connection) => listedDeliveries(shop.keys.viewer, connection);
+const processed = (connection: Connection, deliveryId: string) =>
+  processedDelivery(shop.keys.viewer, connection, deliveryId);
 
 const runCount = async (automationId: string) =>
   (await getDb().select().from(automationRuns).where(eq(automationRuns.automationId, automationId))).length;
@@ -355,7 +341,7 @@ describe("a Shopify store's orders", () => {
     });
     expect(await processed(store, reply.body.id!)).toMatchObject({
       result: "refused",
-      reason: expect.stringContaining("Remove that webhook in Shopify"),
+      reason: expect.stringContaining("Delete that webhook in Shopify"),
     });
   });
 });

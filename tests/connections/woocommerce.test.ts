@@ -1,25 +1,19 @@
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { GET as deliveriesRoute } from "@/app/api/v1/connections/[id]/deliveries/route";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, connectionDeliveries } from "@/lib/db/schema";
 import { getEntity } from "@/lib/entities/service";
-import { call } from "@/tests/helpers/fixtures";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
-import { until } from "@/tests/helpers/poll";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
-import { connectStore, deliver, storeFixture, type Connection } from "@/tests/helpers/stores";
+import {
+  connectStore,
+  deliver,
+  processedDelivery,
+  storeFixture,
+  type Connection,
+} from "@/tests/helpers/stores";
 import { workerForFile } from "@/tests/helpers/worker";
-
-interface Delivery {
-  id: string;
-  topic: string;
-  result: string;
-  reason?: string;
-  domain?: string;
-  entityId?: string;
-}
 
 let shop: TestShop;
 let store: Connection;
@@ -30,19 +24,7 @@ beforeAll(async () => {
 });
 workerForFile();
 
-async function processed(deliveryId: string) {
-  return until(
-    async () => {
-      const listed = await call<{ items: Delivery[] }>(deliveriesRoute, {
-        key: shop.keys.viewer,
-        params: { id: store.id },
-      });
-      return listed.body.items.find((d) => d.id === deliveryId);
-    },
-    (d) => d !== undefined && d.result !== "received",
-    { timeoutMs: 15_000, what: `delivery ${deliveryId} to be processed` },
-  ).then((d) => d!);
-}
+const processed = (deliveryId: string) => processedDelivery(shop.keys.viewer, store, deliveryId);
 
 const deliveryCount = async () =>
   (

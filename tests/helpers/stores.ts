@@ -2,9 +2,11 @@ import crypto from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { POST as connectRoute } from "@/app/api/connect/[platform]/[token]/route";
+import { GET as deliveriesRoute } from "@/app/api/v1/connections/[id]/deliveries/route";
 import { POST as createConnectionRoute } from "@/app/api/v1/connections/route";
 import { expect } from "vitest";
 import { call } from "./fixtures";
+import { until } from "./poll";
 
 /** A sample payload from tests/fixtures/<platform>/<name>.json, as a fresh object. */
 export function storeFixture(platform: "shopify" | "woocommerce", name: string): Record<string, unknown> {
@@ -71,4 +73,33 @@ export async function deliver(
   const res = await connectRoute(req, { params: Promise.resolve({ platform, token: connection.token }) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : {} };
+}
+
+/** A delivery as `GET /api/v1/connections/:id/deliveries` lists it. */
+export interface ListedDelivery {
+  id: string;
+  topic: string;
+  result: string;
+  reason?: string;
+  domain?: string;
+  entityId?: string;
+}
+
+/** A connection's deliveries, newest first, as `key` (a viewer's, say) reads them. */
+export async function listedDeliveries(key: string, connection: Connection): Promise<ListedDelivery[]> {
+  const listed = await call<{ items: ListedDelivery[] }>(deliveriesRoute, {
+    key,
+    params: { id: connection.id },
+  });
+  expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+  return listed.body.items;
+}
+
+/** Waits until the worker has processed the delivery, and returns it as the list shows it. */
+export async function processedDelivery(key: string, connection: Connection, deliveryId: string) {
+  return until(
+    async () => (await listedDeliveries(key, connection)).find((d) => d.id === deliveryId),
+    (d) => d !== undefined && d.result !== "received",
+    { timeoutMs: 15_000, what: `delivery ${deliveryId} to be processed` },
+  ).then((d) => d!);
 }

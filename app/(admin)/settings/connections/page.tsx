@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ConnectStoreForm } from "@/components/settings/connect-store-form";
+import { ConnectionUrl } from "@/components/settings/connection-url";
 import { DisconnectButton, SendTestDeliveryButton } from "@/components/settings/connection-buttons";
 import { AutoRefresh } from "@/components/runs/auto-refresh";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -120,11 +120,8 @@ function ConnectionCard({
       <CardBody className="space-y-4">
         <dl className="grid gap-3 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-6">
           <dt className="font-medium text-zinc-700">Webhook URL</dt>
-          <dd className="flex flex-wrap items-center gap-2">
-            <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs break-all text-zinc-800">
-              {connection.url}
-            </code>
-            <CopyButton value={connection.url} label="Copy URL" />
+          <dd>
+            <ConnectionUrl url={connection.url} />
           </dd>
           <dt className="font-medium text-zinc-700">Secret</dt>
           <dd>
