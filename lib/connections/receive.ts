@@ -106,10 +106,29 @@ async function recordDelivery(
       returning id
     ),
     ${freshJobsSql("jobs", "connection_delivery", sql`select json_build_object('deliveryId', id) as payload, null::text as key from fresh`, { wake: "when-idle" })}
-    select (select id from fresh) as fresh, (select id from copy) as copy, (select count(*) from jobs) as notified`);
+    select (select id from fresh) as fresh, (select id from copy) as copy, (select count(*) from jobs) as notified`).catch(
+    (error: unknown) => {
+      throw unstorable(error) ?? error;
+    },
+  );
   if (row?.fresh) return { id: row.fresh, result: "received" };
   if (row?.copy) return { id: row.copy, result: "duplicate" };
   return null;
+}
+
+/**
+ * JSON that PostgreSQL cannot keep as jsonb — a NUL character (`\u0000`) or half of a surrogate
+ * pair — is the store's to fix: a 400 that says so, not a 500 (the platform shows it in its
+ * delivery log).
+ */
+function unstorable(error: unknown): AppError | null {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : null;
+  if (code !== "22P05" && code !== "22021" && code !== "22P02") return null;
+  return new AppError(
+    400,
+    "bad_request",
+    "The body holds text that cannot be stored (a NUL character, \\u0000, or half of a surrogate pair); nothing was recorded.",
+  );
 }
 
 /** The ping is listed (once per WooCommerce webhook), so the merchant sees the store got through. */

@@ -272,6 +272,12 @@ describe("a Shopify store's orders", () => {
       signature: crypto.createHmac("sha256", store.secret).update(JSON.stringify(order)).digest("base64"),
     });
     expect(swapped.status).toBe(401);
+    // Signed, but holding text PostgreSQL cannot keep: the store is told, and nothing is recorded.
+    for (const raw of ['{"id": 9, "note": "a\\u0000b"}', '{"id": 9, "note": "\\ud83d"}']) {
+      const unstorable = await deliver("shopify", store, { topic: "orders/create", raw, body: null });
+      expect(unstorable.status, raw).toBe(400);
+      expect(unstorable.body.error?.message).toMatch(/cannot be stored/);
+    }
     expect(await count()).toBe(before);
   });
 
