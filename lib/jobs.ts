@@ -29,13 +29,19 @@ export const taskPayloads = {
   email_send: z.strictObject({ outboxId: z.uuid() }),
   /** Applies one webhook a connected store posted (lib/connections/process.ts). */
   connection_delivery: z.strictObject({ deliveryId: z.uuid() }),
+  /** Daily: deletes store deliveries older than 30 days (lib/connections/prune.ts). */
+  connection_prune: z.object({}).passthrough(),
 } as const;
 
 export type TaskName = keyof typeof taskPayloads;
 export type TaskPayload<T extends TaskName> = z.infer<(typeof taskPayloads)[T]>;
 
 /** The worker's crontab: graphile-worker's syntax, one task a line. */
-const MAINTENANCE = ["* * * * * worker_sweep ?max=1", "*/5 * * * * automation_reap ?max=1"];
+const MAINTENANCE = [
+  "* * * * * worker_sweep ?max=1",
+  "*/5 * * * * automation_reap ?max=1",
+  "17 3 * * * connection_prune ?max=1",
+];
 // The schedules' heartbeat. No backfill: due fire times are read from `next_fire_at`, so the
 // first tick after a restart catches up by itself (see schedules/tick.ts for what still runs).
 const HEARTBEAT = "* * * * * schedule_tick ?max=1";

@@ -5,6 +5,7 @@ import { automationLater } from "./automation-later";
 import { automationReap } from "./automation-reap";
 import { automationResume } from "./automation-resume";
 import { connectionDelivery } from "./connection-delivery";
+import { connectionPrune } from "./connection-prune";
 import { emailSend } from "./email-send";
 import { scheduleFanout } from "./schedule-fanout";
 import { scheduleTickTask } from "./schedule-tick";
@@ -21,4 +22,5 @@ export const tasks: Record<TaskName, Task> = {
   schedule_fanout: scheduleFanout,
   email_send: emailSend,
   connection_delivery: connectionDelivery,
+  connection_prune: connectionPrune,
 };

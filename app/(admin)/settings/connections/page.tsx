@@ -41,6 +41,15 @@ const RECORD_PAGES: Partial<Record<string, string>> = { order: "/orders", custom
 
 const SHOWN_DELIVERIES = 25;
 
+/**
+ * Whether a delivery that just came is still being applied: the page refreshes itself until it is.
+ * One stuck for longer stays listed as received, without the page reloading itself for ever.
+ */
+function beingApplied(deliveries: DeliveryView[]): boolean {
+  const since = Date.now() - 5 * 60_000;
+  return deliveries.some((d) => d.result === "received" && Date.parse(d.at) > since);
+}
+
 export default async function ConnectionsPage() {
   const caller = await requireCaller();
   const canWrite = hasRole(caller.role, "editor");
@@ -51,7 +60,7 @@ export default async function ConnectionsPage() {
       deliveries: (await listDeliveries(caller.tenant.id, connection.id, { limit: SHOWN_DELIVERIES })).items,
     })),
   );
-  const processing = withDeliveries.some(({ deliveries }) => deliveries.some((d) => d.result === "received"));
+  const processing = withDeliveries.some(({ deliveries }) => beingApplied(deliveries));
 
   return (
     <div className="space-y-6">
