@@ -152,7 +152,20 @@ export async function startOrFindEmbedded(
         if (stopped) return;
         stopped = true;
         fs.rmSync(portFile, { force: true });
-        await pgCtl(["stop", "-D", dataDir, "-m", "fast", "-w"]);
+        // pg_ctl runs in this process's group: a second Ctrl-C at the terminal reaches it too and
+        // kills it mid-wait. Then it is asked again (the server goes on stopping meanwhile).
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await pgCtl(["stop", "-D", dataDir, "-m", "fast", "-w"]);
+            return;
+          } catch (error) {
+            // The Ctrl-C reached the server too, and it stopped before pg_ctl asked it to.
+            if (!fs.existsSync(path.join(dataDir, "postmaster.pid"))) return;
+            const signalled =
+              typeof error === "object" && error !== null && "signal" in error && error.signal;
+            if (!signalled || attempt >= 3) throw error;
+          }
+        }
       },
     };
   });
