@@ -4,6 +4,7 @@ import { EventEmitter } from "node:events";
 import { parseCrontab, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import { crontabFor } from "@/lib/jobs";
+import { serveMetrics } from "@/lib/metrics/serve";
 import { workerLogger } from "@/lib/worker/logger";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
 import {
@@ -53,6 +54,8 @@ export interface StartWorkerOptions {
   completeBatchDelay?: number;
   /** Extra tasks (benchmarks register a no-op). */
   extraTasks?: TaskList;
+  /** Serve this process's metrics on the port (`GET /metrics`). Default `TILLFLOW_METRICS_PORT`, else none. */
+  metricsPort?: number;
 }
 
 /**
@@ -203,6 +206,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       .finally(() => (sweeping = false));
   }, SWEEP_EVERY_MS);
   sweeper.unref();
+  const metricsPort = options.metricsPort ?? (Number(process.env.TILLFLOW_METRICS_PORT) || undefined);
+  const metricsServer = metricsPort === undefined ? null : await serveMetrics(metricsPort);
 
   return {
     workerId,
@@ -218,6 +223,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
         await wakeTimer.stop();
         await runner.stop();
         await markStopped(workerId);
+        metricsServer?.closeAllConnections();
+        await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)));
       })()),
   };
 }

@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
 import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/domains/domains";
 import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
+import { metrics } from "@/lib/metrics/metrics";
 import { recordGrouped } from "./group";
 import { recordIngested, withId } from "./record-ingested";
 import type { RecordedEvent } from "./types";
@@ -58,6 +59,7 @@ export async function ingestEvent(
   if (outcome.missing) {
     throw new AppError(404, "not_found", notFoundMessage(event.domain, event.entityId ?? ""));
   }
+  if (outcome.createdAt !== null) metrics().events.inc();
   return {
     event: {
       id: event.id,
@@ -171,6 +173,7 @@ export async function ingestEvents(tenantId: string, body: unknown[]): Promise<{
       missing.map((i) => missingRecord(i, valid[i]!)),
     );
   }
+  metrics().events.inc(insertedAt.size);
   return { items: valid.map((e) => ({ id: e.id, duplicate: !insertedAt.has(e.id) })) };
 }
 

@@ -5,6 +5,7 @@ import { uuidArray } from "@/lib/db/array-literal";
 import { isDomain } from "@/lib/domains/domains";
 import { registry } from "@/lib/automations/nodes/registry";
 import { finishRuns } from "@/lib/automations/store/runs";
+import { metrics } from "@/lib/metrics/metrics";
 import { loadVersion } from "@/lib/automations/store/versions";
 import { cancelPendingWaitsOf, completeSteps } from "@/lib/automations/store/waits";
 import { claimRuns, claimWaits, stillPending, type ClaimedLeg } from "./claim";
@@ -370,6 +371,7 @@ export async function runLegs(
     }
   };
   await executeLegs(legs, { reload, onError, stop }, apart);
+  metrics().legs.inc(legs.length);
 
   for (const request of requests)
     if (!results.has(keyOf(request)) && !later.includes(keyOf(request))) results.set(keyOf(request), "noop");

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
+import { metrics } from "@/lib/metrics/metrics";
 import { uuidArray } from "@/lib/db/array-literal";
 import { automationRuns, type RunStatus } from "@/lib/db/schema";
 
@@ -54,7 +55,7 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
   // Each run's steps and pending waits are counted by its own index lookups (LATERAL), whatever
   // the planner believes of the tables: a batch of one must never scan every step or wait (found
   // by bench -- live: with stale statistics a hash join read all of a month's steps per leg).
-  await executePrepared(
+  const settled = await executePrepared<{ status: string }>(
     sql`
     with ids as (
       select distinct on (id) id, leg from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, leg int)
@@ -95,9 +96,11 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
       -- was claimed for the next leg (legs moved on, status running), that leg owns the run's
       -- status and settles it when it ends. (Found by the chaos suite: this statement, blocked on
       -- the run row by that claim, would otherwise write 'waiting' over it from its older reading.)
-      and (ids.leg is null or r.legs = ids.leg or r.status <> 'running')`,
+      and (ids.leg is null or r.legs = ids.leg or r.status <> 'running')
+    returning r.status`,
     tx,
   );
+  countEnded(settled);
 }
 
 /** A leg that ended or paused; `leg` null settles whatever leg the run is on (a run stopped by hand). */
@@ -123,15 +126,23 @@ export async function finishRuns(tx: DbOrTx, endings: RunEnding[]): Promise<void
     reason: e.reason ?? null,
     error: e.error ?? null,
   }));
-  await executePrepared(
+  const ended = await executePrepared<{ status: string }>(
     sql`
     update automation_runs r set status = v.status, reason = v.reason, error = v.error, resume_at = null,
       finished_at = now(), duration_ms = ${RUN_DURATION_MS}, updated_at = now()
     from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text)
     where r.id = any(${uuidArray(rows.map((row) => row.id))}::uuid[]) and r.id = v.id
-      and case r.status when 'queued' then true when 'running' then true when 'waiting' then true else false end`,
+      and case r.status when 'queued' then true when 'running' then true when 'waiting' then true else false end
+    returning r.status`,
     tx,
   );
+  countEnded(ended);
+}
+
+/** Runs that ended, by outcome, for `tillflow_runs_total` (lib/metrics). */
+function countEnded(rows: { status: string }[]): void {
+  const runs = metrics().runs;
+  for (const { status } of rows) if (status !== "waiting") runs.inc({ status });
 }
 
 /** Settles one run (see `settleRuns`). */

@@ -3,6 +3,7 @@ import { SIGNATURE_HEADERS, signatureHeaders } from "@/lib/credentials/standard-
 import { signingSecretOf } from "@/lib/credentials/signing-secret";
 import { UnreadableSecretError } from "@/lib/credentials/secret-box";
 import { RefusedUrlError, checkUrl, literalRefusal, parseHttpUrl } from "@/lib/net/guard";
+import { metrics } from "@/lib/metrics/metrics";
 import {
   guardedRequest,
   RedirectError,
@@ -203,6 +204,7 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
       });
     } catch (error) {
       const durationMs = Date.now() - started;
+      metrics().httpAction.observe({ outcome: "no_answer" }, durationMs / 1000);
       // A refused address or an unfollowable redirect would fail the same way again: not retried.
       if (error instanceof RefusedUrlError || error instanceof RedirectError)
         throw new ActionError(error.message, { durationMs }, null);
@@ -223,6 +225,10 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
       ...answerBody(response),
     };
     const ok = response.status >= 200 && response.status < 300;
+    metrics().httpAction.observe(
+      { outcome: ok ? "2xx" : `${Math.floor(response.status / 100)}xx` },
+      output.durationMs / 1000,
+    );
     if (!ok)
       throw new ActionError(
         `${hostOf(response.url)} answered ${response.status} ${response.statusText}.`.trim(),
