@@ -47,6 +47,12 @@ export function text(value: unknown): string | undefined {
   return trimmed === "" ? undefined : trimmed;
 }
 
+/** An email address, or undefined for anything that is not one (the domains' schemas refuse it). */
+export function email(value: unknown): string | undefined {
+  const v = text(value);
+  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : undefined;
+}
+
 /** Text cut to the most a known field keeps (the rest of a long value is of no use to a flow). */
 export function short(value: unknown, max: number): string | undefined {
   return text(value)?.slice(0, max);

@@ -4,6 +4,7 @@ import {
   asArray,
   asObject,
   compact,
+  email,
   idText,
   instant,
   readTopic,
@@ -71,11 +72,6 @@ function address(raw: unknown) {
     zip: short(a.zip, 50),
   });
   return Object.keys(mapped).length > 0 ? mapped : undefined;
-}
-
-function email(value: unknown): string | undefined {
-  const v = text(value);
-  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : undefined;
 }
 
 function order(p: Payload): Mapped {

@@ -6,6 +6,7 @@ import { recordAudit } from "@/lib/audit";
 import { appUrl } from "@/lib/auth/auth";
 import { insertCredential } from "@/lib/credentials/store";
 import { getDb, type DbOrTx } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { connectionDeliveries, credentials, storeConnections } from "@/lib/db/schema";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
@@ -148,11 +149,6 @@ export async function getConnection(tenantId: string, id: string): Promise<Conne
   return view(row, (await lastDeliveries(db, tenantId, row.id)).get(row.id) ?? null);
 }
 
-function nameTaken(error: unknown): boolean {
-  const cause = error instanceof Error && "cause" in error ? error.cause : error;
-  return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "23505";
-}
-
 /**
  * Connects a store: its secret becomes a credential ("<Platform> · <name>") and the connection a
  * URL of its own, in one transaction, audited.
@@ -189,7 +185,7 @@ export async function createConnection(caller: Caller, body: unknown): Promise<C
     });
   } catch (error) {
     if (error instanceof AppError && error.status === 409) throw nameConflict(input.name);
-    if (nameTaken(error)) throw nameConflict(input.name);
+    if (isUniqueViolation(error)) throw nameConflict(input.name);
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import {
   asArray,
   asObject,
   compact,
+  email,
   idText,
   instant,
   readTopic,
@@ -36,11 +37,6 @@ const ORDER_STATUS: Record<string, OrderStatus> = {
 };
 
 const gmt = (value: unknown) => instant(value, { utcIfBare: true });
-
-function email(value: unknown): string | undefined {
-  const v = text(value);
-  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : undefined;
-}
 
 function fullName(party: Payload): string | undefined {
   return [text(party.first_name), text(party.last_name)].filter(Boolean).join(" ") || undefined;

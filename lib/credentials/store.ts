@@ -4,6 +4,7 @@ import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb, type DbOrTx } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { automations, credentials, storeConnections } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { allowsHost } from "@/lib/net/allow-list";
@@ -81,11 +82,6 @@ export async function getCredential(tenantId: string, id: string): Promise<Crede
   return view(await loadCredential(getDb(), tenantId, id));
 }
 
-function nameTaken(error: unknown): boolean {
-  const cause = error instanceof Error && "cause" in error ? error.cause : error;
-  return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "23505";
-}
-
 const takenError = (taken: string) =>
   new AppError(
     409,
@@ -113,7 +109,7 @@ export async function insertCredential(
       })
       .returning();
   } catch (error) {
-    if (nameTaken(error)) throw takenError(input.name);
+    if (isUniqueViolation(error)) throw takenError(input.name);
     throw error;
   }
   await recordAudit(db, caller, {
@@ -153,7 +149,7 @@ export async function rotateCredential(caller: Caller, id: string, body: unknown
         .where(eq(credentials.id, row.id))
         .returning();
     } catch (error) {
-      if (nameTaken(error) && input.name) throw takenError(input.name);
+      if (isUniqueViolation(error) && input.name) throw takenError(input.name);
       throw error;
     }
     await recordAudit(tx, caller, {
