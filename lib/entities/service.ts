@@ -91,7 +91,11 @@ function impliedEvents(
     entityId: id,
     payload: { status: statusOf(after) },
   };
-  if (!before && !options.announceStatus) return [created];
+  // A store's new record announces a status only where it has an event of its own: an order that
+  // arrives paid is "order paid" (as the store's own webhook says), one that arrives pending is
+  // only "order created", as through PUT.
+  const announced = options.announceStatus && STATUS_EVENTS[domain]?.[statusOf(after) ?? ""] !== undefined;
+  if (!before && !announced) return [created];
   const events: NewEvent[] = before ? [] : [created];
   const from = before ? statusOf(before) : null;
   const to = statusOf(after);

@@ -124,6 +124,8 @@ describe("a Shopify store's orders", () => {
     expect(delivery).toMatchObject({
       topic: "orders/create",
       result: "applied",
+      // Pending, it is only "order created", as through PUT.
+      reason: "Created the order; events: order created.",
       domain: "order",
       entityId: "5829374652001",
     });

@@ -79,6 +79,8 @@ describe("a WooCommerce store", () => {
     expect(reply).toMatchObject({ status: 200, body: { result: "received" } });
     expect(await processed(reply.body.id!)).toMatchObject({
       result: "applied",
+      // It arrived paid: "order paid" flows start too, as WooCommerce's own paid webhook would.
+      reason: "Created the order; events: order created, order status changed, order paid.",
       domain: "order",
       entityId: "7314",
     });
