@@ -3,8 +3,8 @@ import type { RunStatus } from "@/lib/db/schema";
 /**
  * Outcomes: a run's status as insights group it (browser-safe, shared by the queries and the
  * charts): succeeded · nothing (succeeded having taken no action: "Nothing to do", SPEC §2) ·
- * partial · failed · cancelled · waiting · running (queued and running together: the run is in
- * progress).
+ * partial · failed · cancelled · waiting (held by a cap too: it waits for a person) · running
+ * (queued and running together: the run is in progress).
  */
 export const OUTCOMES = [
   "succeeded",
@@ -30,6 +30,7 @@ export interface DayCounts {
  */
 export function outcomeOf(status: RunStatus, actionsTaken: number | null = null): Outcome {
   if (status === "succeeded" && actionsTaken === 0) return "nothing";
+  if (status === "held") return "waiting";
   return status === "queued" || status === "running" ? "running" : status;
 }
 

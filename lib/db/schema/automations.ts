@@ -51,6 +51,16 @@ export const automations = pgTable(
       .default(sql`'{}'::text[]`),
     activatedAt: timestamp("activated_at", { withTimezone: true }),
     /**
+     * Limits on how many runs start (lib/automations/caps/): a run over one is `held` for a person
+     * to release or discard. Changed at once, without a new version; null when there are none.
+     */
+    caps: jsonb("caps").$type<AutomationCaps>(),
+    /**
+     * Bumped by every change of `caps`: it is part of the listeners' stamp (engine/listeners.ts), so
+     * a cap set in one process holds in every other at the next event, with no version bump.
+     */
+    capsRevision: integer("caps_revision").notNull().default(0),
+    /**
      * Set on the platform's built-in automations (`schedules/builtins.ts`): the slug they are
      * seeded and re-created by. Immutable; a built-in can be disabled but never archived.
      */
@@ -149,6 +159,13 @@ export const automationRuns = pgTable(
     rerunOf: uuid("rerun_of"),
     /** A re-run from a step: the node its first leg starts at, itself included (null: the trigger). */
     rerunFrom: text("rerun_from"),
+    /**
+     * Why a cap held this run when it started (lib/automations/caps/): set while `held` and kept
+     * after; a held run that was released has `released_at`, one discarded is `cancelled`.
+     */
+    heldReason: text("held_reason"),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    releasedBy: text("released_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -221,6 +238,12 @@ export const automationRunWaits = pgTable(
     matchKey: text("match_key"),
     /** The event that woke it (claimed once); the resumed leg follows `received` with it, `timed_out` without. */
     wokenEvent: jsonb("woken_event").$type<RunEvent>(),
+    /**
+     * A pending approval's reminder to its approvers (`remindAfterHours`) and escalation to the
+     * shop's admins (`escalateAfterHours`), each sent once: set when it was sent.
+     */
+    remindedAt: timestamp("reminded_at", { withTimezone: true }),
+    escalatedAt: timestamp("escalated_at", { withTimezone: true }),
   },
   (t) => [
     index("automation_run_waits_run_idx").on(t.tenantId, t.runId),
@@ -239,6 +262,10 @@ export const automationRunWaits = pgTable(
     index("automation_run_waits_event_match_idx")
       .on(t.tenantId, t.matchEvent, t.matchKey)
       .where(sql`${t.status} = 'pending' and ${t.kind} = 'event'`),
+    // Approvals still waiting for a decision: what reminders, escalations and alerts look through.
+    index("automation_run_waits_pending_approvals_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending' and ${t.kind} = 'approval'`),
     uniqueIndex("automation_run_waits_later_key_unique")
       .on(t.automationId, t.key)
       .where(sql`${t.status} = 'pending' and ${t.kind} = 'later' and ${t.key} is not null`),
@@ -397,7 +424,25 @@ export const staffTasks = pgTable(
   ],
 );
 
-export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled";
+export type RunStatus =
+  | "queued"
+  | "running"
+  | "waiting"
+  | "succeeded"
+  | "partial"
+  | "failed"
+  | "cancelled"
+  | "held";
+
+/** An automation's caps (SPEC §2 "Alerts and caps"): each limit is off when absent. */
+export interface AutomationCaps {
+  /** Runs started in any rolling hour, held past it. */
+  maxRunsPerHour?: number;
+  /** Runs for one record within `hours`, held past `count` ("one email per customer per 16 h"). */
+  maxPerRecord?: { count: number; hours: number };
+  /** Pause the automation when `maxRunsPerHour` holds a run. */
+  pauseOnStorm?: boolean;
+}
 export type StepStatus = "success" | "failed" | "skipped" | "waiting";
 export type DeliveryStatus = "sending" | "delivered" | "failed";
 export type WaitKind = "delay" | "approval" | "retry" | "later" | "event";
