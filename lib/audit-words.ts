@@ -17,9 +17,14 @@ export const AUDIT_KINDS = {
       "automation.run_now",
       "automation.later_tried",
       "automation.run_on_record",
+      "automation.caps_set",
+      "automation.paused_on_storm",
     ],
   },
-  runs: { label: "Runs", actions: ["run.rerun", "runs.rerun"] },
+  runs: {
+    label: "Runs",
+    actions: ["run.rerun", "runs.rerun", "run.released", "run.discarded", "runs.released", "runs.discarded"],
+  },
   waits: { label: "Waiting runs", actions: ["wait.cancelled", "wait.resumed_now", "waits.cancelled_all"] },
   approvals: { label: "Approvals", actions: ["approval.decided"] },
   users: { label: "Users", actions: ["user.added", "user.removed", "user.role_changed"] },
@@ -98,6 +103,20 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
     case "runs.rerun": {
       const n = Number(d.count ?? 0);
       return `${who} re-ran ${n === 1 ? "1 run" : `${n} runs`}${entry.subjectType === "shop" ? "" : of} ${d.from === "failed_step" ? "from the steps they failed at" : "from the start"}`;
+    }
+    case "automation.caps_set":
+      return `${who} set the caps of ${name}: ${text(d.sentence) ?? "changed"}`;
+    case "automation.paused_on_storm":
+      return `${who} paused ${name}: it passed its cap of ${text(d.maxRunsPerHour) ?? "?"} runs an hour and pauses on a storm. ${text(d.impact) ?? ""}`.trimEnd();
+    case "run.released":
+      return `${who} released a held run${of}`;
+    case "run.discarded":
+      return `${who} discarded a held run${of}`;
+    case "runs.released":
+    case "runs.discarded": {
+      const n = Number(d.count ?? 0);
+      const verb = entry.action === "runs.released" ? "released" : "discarded";
+      return `${who} ${verb} ${n === 1 ? "1 held run" : `${n} held runs`}${entry.subjectType === "shop" ? "" : of}`;
     }
     case "wait.cancelled":
       return `${who} cancelled a ${WAIT_KIND[String(d.kind)] ?? "wait"}${of}`;

@@ -29,6 +29,11 @@ export const taskPayloads = {
   email_send: z.strictObject({ outboxId: z.uuid() }),
   /** Applies one webhook a connected store posted (lib/connections/process.ts). */
   connection_delivery: z.strictObject({ deliveryId: z.uuid() }),
+  /**
+   * Pauses an automation with `pauseOnStorm` whose hourly cap held a run (job_key
+   * `storm:<automationId>`, added where the run was held; lifecycle/pause-on-storm.ts).
+   */
+  automation_storm: z.strictObject({ automationId: z.uuid() }),
   /** Daily: deletes store deliveries older than 30 days (lib/connections/prune.ts). */
   connection_prune: z.object({}).passthrough(),
 } as const;

@@ -8,6 +8,7 @@ export const RUN_STATUS_VALUES = [
   "partial",
   "failed",
   "cancelled",
+  "held",
 ] as const;
 export type RunStatusValue = (typeof RUN_STATUS_VALUES)[number];
 
@@ -37,6 +38,12 @@ export const RUN_STATUS_INFO: Record<RunStatusValue, { label: string; tone: Badg
     tone: "neutral",
     meaning:
       "Stopped without acting further: someone cancelled it, or the automation was paused or edited while it waited.",
+  },
+  held: {
+    label: "Held",
+    tone: "warning",
+    meaning:
+      "Stopped before it started by one of the automation's caps; it starts when someone releases it from the Held list, or never if they discard it.",
   },
 };
 

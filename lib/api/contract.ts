@@ -11,6 +11,8 @@ import { createConnectionInput, listDeliveriesQuery } from "@/lib/connections/st
 import { createCredentialInput, rotateCredentialInput } from "@/lib/credentials/store";
 import { bulkRerunInput, MAX_BULK_RERUN, rerunInput } from "@/lib/automations/runs/rerun";
 import { runsQuery } from "@/lib/automations/runs/history";
+import { heldFilter, MAX_BULK_HELD } from "@/lib/automations/runs/held";
+import { capsInput } from "@/lib/automations/caps/caps";
 import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
 import { previewInput } from "@/lib/automations/schedules/preview";
 import { createInput } from "@/lib/automations/lifecycle/create";
@@ -115,6 +117,8 @@ const cancelled = {
 
 const A = "/api/v1/automations/{id}";
 
+const heldOutcomeShape = z.object({ runIds: z.array(z.uuid()), impact: z.string() });
+
 export const CONTRACT: readonly Endpoint[] = [
   // ── Automations ────────────────────────────────────────────────────────────────────────────
   {
@@ -192,6 +196,19 @@ export const CONTRACT: readonly Endpoint[] = [
       schema: publishShape,
     },
     errors: [409],
+  },
+  {
+    method: "PUT",
+    path: `${A}/caps`,
+    summary: "Set an automation's caps",
+    description:
+      'Limits on the runs it starts, changed at once without a new version: `maxRunsPerHour` (rolling hour), `maxPerRecord {count, hours}` ("one email per customer per 16 h"), `pauseOnStorm` (pause when the hourly cap holds a run). A run past a cap is `held` until released or discarded. Fields left out keep their value; `null` takes a limit off.',
+    tag: "Automations",
+    role: "editor",
+    body: capsInput,
+    example: { maxRunsPerHour: 100, maxPerRecord: { count: 1, hours: 16 }, pauseOnStorm: true },
+    ok: automation,
+    errors: [422],
   },
   {
     method: "POST",
@@ -372,6 +389,51 @@ export const CONTRACT: readonly Endpoint[] = [
       description: "The new runs' ids, and what was done.",
       schema: z.object({ runIds: z.array(z.uuid()), impact: z.string() }),
     },
+  },
+
+  {
+    method: "POST",
+    path: "/api/v1/runs/{id}/release",
+    summary: "Release a held run",
+    description:
+      "Starts a run a cap held, exactly once, on the version it was held on; releasing it again, or a run that is not held, is a 409 that says why. The automation must be active.",
+    tag: "Runs",
+    role: "editor",
+    ok: { status: 200, description: "The run released.", schema: heldOutcomeShape },
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/runs/{id}/discard",
+    summary: "Discard a held run",
+    description: "Cancels a run a cap held; it never starts. A run that is not held is a 409.",
+    tag: "Runs",
+    role: "editor",
+    ok: { status: 200, description: "The run discarded.", schema: heldOutcomeShape },
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/runs/release",
+    summary: "Release the held runs a filter picks",
+    description: `Every held run of \`automationId\`, or the held runs among \`ids\`, or all of the shop's, oldest first, at most ${MAX_BULK_HELD}; each starts exactly once.`,
+    tag: "Runs",
+    role: "editor",
+    body: heldFilter,
+    bodyOptional: true,
+    ok: { status: 200, description: "The runs released.", schema: heldOutcomeShape },
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/runs/discard",
+    summary: "Discard the held runs a filter picks",
+    description: `Every held run of \`automationId\`, or the held runs among \`ids\`, or all of the shop's, oldest first, at most ${MAX_BULK_HELD}.`,
+    tag: "Runs",
+    role: "editor",
+    body: heldFilter,
+    bodyOptional: true,
+    ok: { status: 200, description: "The runs discarded.", schema: heldOutcomeShape },
   },
 
   // ── Waits and approvals ────────────────────────────────────────────────────────────────────

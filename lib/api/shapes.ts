@@ -77,6 +77,15 @@ export const readyIssueShape = z.looseObject({
   message: z.string(),
 });
 
+/** An automation's caps as stored: each limit absent when off. */
+export const capsShape = z
+  .looseObject({
+    maxRunsPerHour: z.int().min(1).optional(),
+    maxPerRecord: z.object({ count: z.int().min(1), hours: z.int().min(1) }).optional(),
+    pauseOnStorm: z.boolean().optional(),
+  })
+  .register(docs, { id: "Caps" });
+
 export const automationShape = z
   .looseObject({
     id: z.uuid(),
@@ -92,6 +101,7 @@ export const automationShape = z
     readyIssues: z.array(readyIssueShape),
     hasUnpublishedChanges: z.boolean(),
     builtinSlug: z.string().nullable(),
+    caps: capsShape,
     createdAt: instant,
     updatedAt: instant,
   })

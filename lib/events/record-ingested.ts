@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import {
   insertRunsSql,
   listenersKeptChanging,
@@ -7,10 +7,12 @@ import {
   PLANNED_COLUMNS,
   plannedJson,
   plannedRuns,
+  holdOverCaps,
+  type PlannedRun,
 } from "@/lib/automations/engine/start";
 import { listenersFor, stampMatches } from "@/lib/automations/engine/listeners";
 import { wakeEventWaitsSql } from "@/lib/automations/engine/event-waits";
-import { getDb } from "@/lib/db/client";
+import { getDb, type DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { entities, events as eventsTable } from "@/lib/db/schema";
 import { isDomain } from "@/lib/domains/domains";
@@ -66,11 +68,43 @@ export async function recordIngested(
   const facts = events.map((e) => ({ ...e, entityId: e.entityId ?? null }));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { listeners, stamp } = await listenersFor(getDb(), tenantId, types, { fresh: attempt > 0 });
+    const planned = plannedRuns(facts, listeners);
+    // A capped automation's runs are decided under its lock, in a transaction (caps/usage.ts);
+    // everything else is the one statement below, on its own.
+    const result = planned.some((r) => listeners.find((l) => l.id === r.automationId)?.caps)
+      ? await getDb().transaction(async (tx) => {
+          const recorded = await alreadyRecorded(tx, tenantId, events);
+          const fresh = planned.filter((r) => !recorded.has(r.eventId));
+          const held = new Map(
+            (await holdOverCaps(tx, tenantId, fresh, listeners)).map((r) => [
+              `${r.automationId} ${r.eventId}`,
+              r,
+            ]),
+          );
+          return recordStatement(
+            planned.map((r) => held.get(`${r.automationId} ${r.eventId}`) ?? r),
+            stamp,
+            tx,
+          );
+        })
+      : await recordStatement(planned, stamp);
+    if (!result) break;
+    if (result.ok || (allOrNothing && result.missing.length > 0)) {
+      return {
+        missing: result.missing,
+        insertedAt: new Map(result.inserted.map((r) => [r.id, new Date(r.createdAt)])),
+      };
+    }
+  }
+  throw listenersKeptChanging();
+
+  async function recordStatement(planned: PlannedRun[], stamp: string, db: DbOrTx = getDb()) {
     const [result] = await executePrepared<{
       ok: boolean;
       missing: number[];
       inserted: { id: string; createdAt: string }[];
-    }>(sql`
+    }>(
+      sql`
       with input as (
         select * from json_to_recordset(${input}::json)
           as x(i int, id text, type text, domain text, entity_id text, payload jsonb, stored boolean)
@@ -97,8 +131,9 @@ export async function recordIngested(
       ),
       planned as (
         select p.automation_id, p.automation_version, p.event_id, p.trigger_node_id, p.event, p.domain,
-               p.entity_id, to_char(ev.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at
-        from json_to_recordset(${plannedJson(plannedRuns(facts, listeners))}::json) as p(${PLANNED_COLUMNS})
+               p.entity_id, to_char(ev.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
+               p.held_reason
+        from json_to_recordset(${plannedJson(planned)}::json) as p(${PLANNED_COLUMNS})
         join ev on ev.id = p.event_id
       ),
       ${insertRunsSql(tenantId, sql`planned`, sql`true`)},
@@ -111,14 +146,26 @@ export async function recordIngested(
              coalesce((select json_agg(i) from missing), '[]') as missing,
              coalesce((select json_agg(json_build_object('id', id, 'createdAt', created_at)) from ev), '[]')
                as inserted,
-             (select count(*) from jobs) as jobs`);
-    if (!result) break;
-    if (result.ok || (allOrNothing && result.missing.length > 0)) {
-      return {
-        missing: result.missing,
-        insertedAt: new Map(result.inserted.map((r) => [r.id, new Date(r.createdAt)])),
-      };
-    }
+             (select count(*) from jobs) as jobs`,
+      db,
+    );
+    return result;
   }
-  throw listenersKeptChanging();
+}
+
+/** The ids of `events` the shop has already recorded: their runs were decided when they were. */
+async function alreadyRecorded(tx: DbOrTx, tenantId: string, events: IngestedEvent[]): Promise<Set<string>> {
+  const rows = await tx
+    .select({ id: eventsTable.id })
+    .from(eventsTable)
+    .where(
+      and(
+        eq(eventsTable.tenantId, tenantId),
+        inArray(
+          eventsTable.id,
+          events.map((e) => e.id),
+        ),
+      ),
+    );
+  return new Set(rows.map((r) => r.id));
 }

@@ -285,6 +285,13 @@ const REGISTRY: Record<string, Entry> = {
     crossShop: { expect: 404, invoke: route(`POST ${A}/activate`, { params: id }) },
     viewer: route(`POST ${A}/activate`, { params: id }),
   },
+  [`PUT ${A}/caps`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PUT ${A}/caps`, { params: id, body: () => ({ maxRunsPerHour: 1 }) }),
+    },
+    viewer: route(`PUT ${A}/caps`, { params: id, body: () => ({ maxRunsPerHour: 1 }) }),
+  },
   [`POST ${A}/pause`]: {
     crossShop: { expect: 404, invoke: route(`POST ${A}/pause`, { params: id }) },
     viewer: route(`POST ${A}/pause`, { params: id }),
@@ -391,6 +398,34 @@ const REGISTRY: Record<string, Entry> = {
       invoke: route("POST /api/v1/runs/rerun", { body: () => ({ ids: [ids.run] }) }),
     },
     viewer: route("POST /api/v1/runs/rerun", { body: () => ({ ids: [ids.run] }) }),
+  },
+  "POST /api/v1/runs/[id]/release": {
+    crossShop: {
+      expect: 404,
+      invoke: route("POST /api/v1/runs/[id]/release", { params: () => ({ id: ids.run }) }),
+    },
+    viewer: route("POST /api/v1/runs/[id]/release", { params: () => ({ id: ids.run }) }),
+  },
+  "POST /api/v1/runs/release": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/runs/release", { body: () => ({ ids: [ids.run] }) }),
+    },
+    viewer: route("POST /api/v1/runs/release", { body: () => ({ ids: [ids.run] }) }),
+  },
+  "POST /api/v1/runs/[id]/discard": {
+    crossShop: {
+      expect: 404,
+      invoke: route("POST /api/v1/runs/[id]/discard", { params: () => ({ id: ids.run }) }),
+    },
+    viewer: route("POST /api/v1/runs/[id]/discard", { params: () => ({ id: ids.run }) }),
+  },
+  "POST /api/v1/runs/discard": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/runs/discard", { body: () => ({ ids: [ids.run] }) }),
+    },
+    viewer: route("POST /api/v1/runs/discard", { body: () => ({ ids: [ids.run] }) }),
   },
   "GET /api/v1/tasks": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/tasks") } },
   "POST /api/v1/tasks/[id]/done": {

@@ -4,6 +4,7 @@ import { automationExecute } from "./automation-execute";
 import { automationLater } from "./automation-later";
 import { automationReap } from "./automation-reap";
 import { automationResume } from "./automation-resume";
+import { automationStorm } from "./automation-storm";
 import { connectionDelivery } from "./connection-delivery";
 import { connectionPrune } from "./connection-prune";
 import { emailSend } from "./email-send";
@@ -18,6 +19,7 @@ export const tasks: Record<TaskName, Task> = {
   automation_execute: automationExecute,
   automation_resume: automationResume,
   automation_later: automationLater,
+  automation_storm: automationStorm,
   schedule_tick: scheduleTickTask,
   schedule_fanout: scheduleFanout,
   email_send: emailSend,

@@ -1,6 +1,6 @@
 import { and, arrayOverlaps, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import { automations } from "@/lib/db/schema";
+import { automations, type AutomationCaps } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
 
 /**
@@ -8,7 +8,7 @@ import type { Graph } from "@/lib/automations/graph/schema";
  * stream of events does not read every listener's graph for each one.
  *
  * Terminology: a *listener* is an active automation whose `trigger_events` include the type; the
- * *stamp* of a set of listeners is their `id:version` pairs, sorted and joined. A remembered set
+ * *stamp* of a set of listeners is their `id:version:capsRevision` triples, sorted and joined. A remembered set
  * is never trusted blindly: the statement that starts runs from it first recomputes the stamp in
  * the database (`stampMatches`, in the same statement, so on the same snapshot) and writes nothing
  * when it differs; the caller then reads the listeners afresh and tries again. So an event right
@@ -17,13 +17,17 @@ import type { Graph } from "@/lib/automations/graph/schema";
  *
  * This relies on one invariant of the automations table: the active graph never changes without
  * the version changing (publishing, reverting and resetting a built-in all publish version N+1),
- * and switching an automation on or off changes `status`, which decides membership.
+ * and switching an automation on or off changes `status`, which decides membership. Caps change
+ * without a version, so they bump `caps_revision`, which the stamp carries too.
  */
 
 export interface Listener {
   id: string;
   version: number;
   graph: Graph;
+  /** Its caps (caps/): runs past one are held. Null for most automations. */
+  caps: AutomationCaps | null;
+  capsRevision: number;
 }
 
 /** How long a remembered set is kept. Correctness does not depend on it (see above). Default 60 s. */
@@ -49,8 +53,8 @@ function remember(key: string, listeners: Listener[]): void {
 }
 
 /** The stamp of a set of listeners: what `stampMatches` recomputes in the database. */
-export function stampOf(listeners: Pick<Listener, "id" | "version">[]): string {
-  return [...new Set(listeners.map((l) => `${l.id}:${l.version}`))].sort().join(",");
+export function stampOf(listeners: Pick<Listener, "id" | "version" | "capsRevision">[]): string {
+  return [...new Set(listeners.map((l) => `${l.id}:${l.version}:${l.capsRevision}`))].sort().join(",");
 }
 
 /**
@@ -78,6 +82,8 @@ export async function listenersFor(
         version: automations.version,
         graph: automations.activeGraph,
         triggerEvents: automations.triggerEvents,
+        caps: automations.caps,
+        capsRevision: automations.capsRevision,
       })
       .from(automations)
       .where(
@@ -89,7 +95,9 @@ export async function listenersFor(
       );
     for (const type of missing) {
       const listeners = rows.flatMap((r) =>
-        r.graph && r.triggerEvents.includes(type) ? [{ id: r.id, version: r.version, graph: r.graph }] : [],
+        r.graph && r.triggerEvents.includes(type)
+          ? [{ id: r.id, version: r.version, graph: r.graph, caps: r.caps, capsRevision: r.capsRevision }]
+          : [],
       );
       remember(entryKey(tenantId, type), listeners);
       for (const l of listeners) found.set(l.id, l);
@@ -105,7 +113,7 @@ export async function listenersFor(
  */
 export function stampMatches(tenantId: string, types: string[], stamp: string): SQL {
   return sql`select coalesce((
-      select string_agg(${automations.id}::text || ':' || ${automations.version}, ',' order by ${automations.id}::text collate "C")
+      select string_agg(${automations.id}::text || ':' || ${automations.version} || ':' || ${automations.capsRevision}, ',' order by ${automations.id}::text collate "C")
       from ${automations}
       where ${automations.tenantId} = ${tenantId} and ${automations.status} = 'active'
         and ${automations.activeGraph} is not null

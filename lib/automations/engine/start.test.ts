@@ -9,6 +9,8 @@ const listener = (
   id,
   version: 3,
   graph: { nodes: nodes.map((n) => ({ params: {}, ...n })), edges: [] },
+  caps: null,
+  capsRevision: 0,
 });
 
 //  onPaid:    [t: order_status_changed to=paid] ──▶ …
@@ -55,6 +57,6 @@ test("a target aims the event at one automation's trigger node only", () => {
 });
 
 test("the stamp names each listener once, by id and version, in a fixed order", () => {
-  expect(stampOf([onPaid, onAny, onPaid])).toBe("a-any:3,a-paid:3");
+  expect(stampOf([onPaid, onAny, onPaid])).toBe("a-any:3:0,a-paid:3:0");
   expect(stampOf([])).toBe("");
 });

@@ -4,7 +4,9 @@ import { executePrepared } from "@/lib/db/prepared";
 import { automationRuns, type RunEvent } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { RecordedEvent } from "@/lib/events/types";
-import { freshJobsSql } from "@/lib/jobs";
+import { enqueueJobs, freshJobsSql } from "@/lib/jobs";
+import { decideCaps } from "@/lib/automations/caps/decide";
+import { lockAndCountCaps } from "@/lib/automations/caps/usage";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { listenersFor, stampMatches, type Listener } from "./listeners";
 import { wakeEventWaitsSql } from "./event-waits";
@@ -56,6 +58,8 @@ export interface PlannedRun {
   event: Omit<RunEvent, "occurredAt">;
   domain: string;
   entityId: string | null;
+  /** Why a cap holds it (caps/): it is inserted `held`, with no job. Null: it starts. */
+  heldReason: string | null;
 }
 
 /** The runs `events` start: one per (listener whose trigger accepts the event, event). Pure. */
@@ -75,6 +79,7 @@ export function plannedRuns(events: EventFacts[], listeners: Listener[], target?
         event: runEvent,
         domain: effectiveDomain(trigger) ?? event.domain,
         entityId: event.entityId,
+        heldReason: null,
       });
     }
   }
@@ -94,19 +99,45 @@ export const listenersKeptChanging = () =>
 
 /**
  * The SQL that inserts `runs` (a CTE of planned runs with an `occurred_at` text column), skipping
- * those already started (unique per automation and event), and adds their `automation_execute`
- * jobs (freshJobsSql): CTEs `runs` (the ids created) and `jobs` (one row when any job was added).
+ * those already started (unique per automation and event), and adds the `automation_execute` jobs
+ * of those that start (freshJobsSql): CTEs `runs` (the ids created) and `jobs` (one row when any
+ * job was added). A run with a `held_reason` is inserted `held`, with no job, until released.
  */
 export function insertRunsSql(tenantId: string, planned: SQL, where: SQL): SQL {
   return sql`runs as (
-      insert into ${automationRuns} (tenant_id, automation_id, automation_version, event_id, trigger_node_id, event, domain, entity_id)
+      insert into ${automationRuns} (tenant_id, automation_id, automation_version, event_id, trigger_node_id, event, domain, entity_id, status, held_reason)
       select ${tenantId}, p.automation_id, p.automation_version, p.event_id, p.trigger_node_id,
-             p.event || jsonb_build_object('occurredAt', p.occurred_at), p.domain, p.entity_id
+             p.event || jsonb_build_object('occurredAt', p.occurred_at), p.domain, p.entity_id,
+             case when p.held_reason is null then 'queued' else 'held' end, p.held_reason
       from ${planned} p where ${where}
       on conflict do nothing
-      returning id
+      returning id, held_reason
     ),
-    ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id as key from runs`)}`;
+    ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id as key from runs where held_reason is null`)}`;
+}
+
+/**
+ * Holds the planned runs that pass a cap of their automation (caps/), in the caller's transaction:
+ * locks the capped automations' starts, counts what they started, marks the runs over a cap with
+ * their reason, and adds an `automation_storm` job for each automation with `pauseOnStorm` whose
+ * hourly cap held a run. Runs of automations without caps pass through untouched, with no query.
+ */
+export async function holdOverCaps(tx: DbOrTx, tenantId: string, runs: PlannedRun[], listeners: Listener[]) {
+  const capsById = new Map(listeners.map((l) => [l.id, l.caps]));
+  const capsOf = (id: string) => capsById.get(id) ?? null;
+  if (!runs.some((r) => capsOf(r.automationId))) return runs;
+  const usage = await lockAndCountCaps(tx, tenantId, runs, capsOf);
+  const { heldReasons, stormed } = decideCaps(runs, capsOf, usage);
+  const pausing = stormed.filter((id) => capsOf(id)?.pauseOnStorm);
+  await enqueueJobs(
+    tx,
+    pausing.map((automationId) => ({
+      task: "automation_storm" as const,
+      payload: { automationId },
+      jobKey: `storm:${automationId}`,
+    })),
+  );
+  return runs.map((run, i) => ({ ...run, heldReason: heldReasons[i] ?? null }));
 }
 
 /** The planned runs as JSON for `json_to_recordset`, matching `PLANNED_COLUMNS`. */
@@ -121,12 +152,13 @@ export function plannedJson(runs: PlannedRun[], occurredAt?: (run: PlannedRun) =
       domain: r.domain,
       entity_id: r.entityId,
       occurred_at: occurredAt?.(r) ?? null,
+      held_reason: r.heldReason,
     })),
   );
 }
 
 export const PLANNED_COLUMNS = sql.raw(
-  "automation_id uuid, automation_version int, event_id text, trigger_node_id text, event jsonb, domain text, entity_id text, occurred_at text",
+  "automation_id uuid, automation_version int, event_id text, trigger_node_id text, event jsonb, domain text, entity_id text, occurred_at text, held_reason text",
 );
 
 /**
@@ -161,7 +193,7 @@ export async function startRuns(
   );
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { listeners, stamp } = await listenersFor(tx, tenantId, types, { fresh: attempt > 0 });
-    const runs = plannedRuns(fresh, listeners, target);
+    const runs = await holdOverCaps(tx, tenantId, plannedRuns(fresh, listeners, target), listeners);
     const wake =
       attempt === 0
         ? wakeEventWaitsSql(

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
-import { automations } from "@/lib/db/schema";
+import { automations, type AutomationCaps } from "@/lib/db/schema";
 import { AppError, isUuid, notFound } from "@/lib/errors";
 import { type Graph } from "@/lib/automations/graph/schema";
 import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
@@ -25,6 +25,8 @@ export interface AutomationView {
   activatedAt: string | null;
   /** The slug of a built-in automation (seeded by the platform; can be reset, never archived), else null. */
   builtinSlug: string | null;
+  /** Its caps (`PUT …/caps`): runs past one are held. Empty when there are none. */
+  caps: AutomationCaps;
   createdAt: string;
   updatedAt: string;
 }
@@ -49,6 +51,7 @@ export function view(row: AutomationRow): AutomationView {
     hasUnpublishedChanges: row.version === 0 || !sameGraph(row.draftGraph, row.activeGraph),
     activatedAt: row.activatedAt?.toISOString() ?? null,
     builtinSlug: row.builtinSlug,
+    caps: row.caps ?? {},
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -19,6 +19,7 @@ export const RUN_STATUSES = [
   "partial",
   "failed",
   "cancelled",
+  "held",
 ] as const;
 
 /**

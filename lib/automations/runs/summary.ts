@@ -42,6 +42,11 @@ export interface RunSummary {
   fate: WaitFate | null;
   /** A re-run: the run it repeats. */
   rerunOf: string | null;
+  /** Why a cap held it, when one did (kept after it was released or discarded). */
+  heldReason: string | null;
+  /** A held run someone released: when and who. */
+  releasedAt: string | null;
+  releasedBy: string | null;
 }
 
 export type RunRow = typeof automationRuns.$inferSelect;
@@ -77,10 +82,14 @@ export function summary(
     createdAt: r.createdAt.toISOString(),
     resumeAt: r.status === "waiting" ? (r.resumeAt?.toISOString() ?? null) : null,
     nextWait: r.status === "waiting" ? next : null,
-    reason: r.reason,
+    // A held run's reason is the cap's until someone releases or discards it.
+    reason: r.reason ?? (r.status === "held" ? r.heldReason : null),
     error: r.error,
     awaitingApproval: false,
     fate: null,
     rerunOf: r.rerunOf,
+    heldReason: r.heldReason,
+    releasedAt: r.releasedAt?.toISOString() ?? null,
+    releasedBy: r.releasedBy,
   };
 }
