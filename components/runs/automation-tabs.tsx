@@ -4,7 +4,7 @@ import { NavLink } from "@/components/ui/nav-link";
 import { PageHeader } from "@/components/ui/page-header";
 
 /**
- * The small header of an automation's Runs and Waiting pages: its name and status, a link back to
+ * The small header of an automation's Runs, Waiting, Held and Insights pages: its name and status, a link back to
  * the editor, and the tabs.
  */
 export function AutomationOpsHeader({
@@ -40,6 +40,7 @@ export function AutomationOpsHeader({
         {[
           { href: `${base}/runs`, label: "Runs" },
           { href: `${base}/waiting`, label: "Waiting" },
+          { href: `${base}/held`, label: "Held" },
           { href: `${base}/insights`, label: "Insights" },
         ].map((tab) => (
           <NavLink

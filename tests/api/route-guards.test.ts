@@ -827,6 +827,45 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: action("lib/actions/users/remove-user.ts#removeUserAction", () => ({ userId: ids.user })),
   },
+  "lib/actions/automations/set-caps.ts#setCapsAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/automations/set-caps.ts#setCapsAction", () => ({
+        id: ids.automation,
+        maxRunsPerHour: 5,
+      })),
+    },
+    viewer: action("lib/actions/automations/set-caps.ts#setCapsAction", () => ({
+      id: ids.automation,
+      maxRunsPerHour: 5,
+    })),
+  },
+  "lib/actions/runs/held.ts#settleHeldRunAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/runs/held.ts#settleHeldRunAction", () => ({
+        runId: ids.run,
+        verb: "release",
+      })),
+    },
+    viewer: action("lib/actions/runs/held.ts#settleHeldRunAction", () => ({
+      runId: ids.run,
+      verb: "discard",
+    })),
+  },
+  "lib/actions/runs/held.ts#settleHeldRunsAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/runs/held.ts#settleHeldRunsAction", () => ({
+        automationId: ids.automation,
+        verb: "release",
+      })),
+    },
+    viewer: action("lib/actions/runs/held.ts#settleHeldRunsAction", () => ({
+      automationId: ids.automation,
+      verb: "discard",
+    })),
+  },
   "lib/actions/waits/cancel-all-waits.ts#cancelAllWaitsAction": {
     crossShop: {
       expect: 404,

@@ -126,6 +126,13 @@ export async function settleHeldRuns(caller: Caller, input: unknown, verb: Verb)
   assertRole(caller, "editor");
   const filter = parseOrThrow(heldFilter, input ?? {}, "That filter is not valid");
   return getDb().transaction(async (tx) => {
+    if (filter.automationId) {
+      const [found] = await tx
+        .select({ id: automations.id })
+        .from(automations)
+        .where(and(eq(automations.tenantId, caller.tenant.id), eq(automations.id, filter.automationId)));
+      if (!found) throw notFound("That automation");
+    }
     const conditions: SQL[] = [];
     if (filter.automationId) conditions.push(sql`${automationRuns.automationId} = ${filter.automationId}`);
     if (filter.ids)
