@@ -46,6 +46,11 @@ function create() {
       labelNames: ["task"] as const,
       registers,
     }),
+    heldRuns: new client.Gauge({
+      name: "tillflow_runs_held",
+      help: "Runs a cap holds now, waiting for someone to release or discard them.",
+      registers,
+    }),
     oldestJobAge: new client.Gauge({
       name: "tillflow_job_oldest_age_seconds",
       help: "How long the oldest due job not yet taken has waited, by task.",
@@ -63,7 +68,7 @@ export function metrics(): Metrics {
   return (held[KEY] ??= create());
 }
 
-/** Reads the queue's gauges from graphile-worker's jobs (one indexed query), then renders all. */
+/** Reads the queue's gauges from graphile-worker's jobs and the held runs' count, then renders all. */
 export async function renderMetrics(): Promise<{ text: string; contentType: string }> {
   const m = metrics();
   const rows = await getDb().execute<{ task: string; waiting: number; oldest: number }>(sql`
@@ -79,5 +84,10 @@ export async function renderMetrics(): Promise<{ text: string; contentType: stri
     m.jobsWaiting.set({ task: row.task }, row.waiting);
     m.oldestJobAge.set({ task: row.task }, row.waiting > 0 ? row.oldest : 0);
   }
+  // Few runs are ever held: the status index answers this without reading the others.
+  const [held] = await getDb().execute<{ n: number }>(
+    sql`select count(*)::int as n from automation_runs where status = 'held'`,
+  );
+  m.heldRuns.set(held?.n ?? 0);
   return { text: await m.registry.metrics(), contentType: m.registry.contentType };
 }

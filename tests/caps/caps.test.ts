@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { PUT as capsRoute } from "@/app/api/v1/automations/[id]/caps/route";
 import { POST as activateRoute } from "@/app/api/v1/automations/[id]/activate/route";
@@ -9,6 +10,7 @@ import { POST as releaseAllRoute } from "@/app/api/v1/runs/release/route";
 import { POST as discardAllRoute } from "@/app/api/v1/runs/discard/route";
 import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
 import { getDb } from "@/lib/db/client";
+import { renderMetrics } from "@/lib/metrics/metrics";
 import { auditEvents, automationRuns, automations } from "@/lib/db/schema";
 import { getEntity, upsertEntity } from "@/lib/entities/service";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
@@ -75,6 +77,14 @@ const runsOf = (automationId: string) =>
     .where(eq(automationRuns.automationId, automationId))
     .orderBy(automationRuns.createdAt, automationRuns.eventId);
 
+/** `tillflow_runs_held` as Prometheus reads it from this process's metrics. */
+async function heldGauge(): Promise<number> {
+  const families = parsePrometheusTextFormat((await renderMetrics()).text);
+  const family = families.find((f) => f.name === "tillflow_runs_held");
+  const value = family?.metrics[0] && "value" in family.metrics[0] ? family.metrics[0].value : undefined;
+  return Number(value);
+}
+
 const notesOn = async (orderId: string) => (await getEntity(shop.tenant.id, "order", orderId)).notes.length;
 
 async function setCaps(id: string, body: unknown, key = shop.keys.editor) {
@@ -115,6 +125,7 @@ describe("a per-record cap", () => {
     );
     expect(await notesOn("rec-1")).toBe(1);
     expect(await notesOn("rec-2")).toBe(1);
+    expect(await heldGauge()).toBe(1);
 
     // The Held list, as GET /api/v1/runs?status=held shows it, with the reason.
     const list = await call<{ items: { id: string; status: string; reason: string }[] }>(listRunsRoute, {
@@ -158,6 +169,7 @@ describe("a per-record cap", () => {
         what: "the released run to succeed",
       },
     );
+    expect(await heldGauge()).toBe(0);
     // Exactly once: the order has the first run's note and the released run's, no more.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await notesOn("rec-1")).toBe(2);
