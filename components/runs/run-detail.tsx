@@ -96,6 +96,15 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
           <span data-testid="run-reason">{run.reason}</span>
         </Notice>
       )}
+      {run.status === "held" && run.reason && (
+        <Notice tone="warning" title="Held by a cap" className="mb-4">
+          <span data-testid="run-reason">{run.reason}</span>{" "}
+          <Link href={`/automations/${run.automationId}/held`} className="font-medium underline">
+            Release or discard it in the Held list
+          </Link>
+          .
+        </Notice>
+      )}
       <OutcomeNotice run={run} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
