@@ -40,6 +40,13 @@ function create() {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
+    waitLateness: new client.Histogram({
+      name: "tillflow_wait_lateness_seconds",
+      help: "How long after its time a wait (delay, retry or time-out) was taken up, by kind.",
+      labelNames: ["kind"] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 3600],
+      registers,
+    }),
     jobsWaiting: new client.Gauge({
       name: "tillflow_jobs_waiting",
       help: "Jobs due and not yet taken by a worker, by task.",

@@ -1,10 +1,13 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import parsePrometheusTextFormat, { type ParsedFamily } from "parse-prometheus-text-format";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { POST as eventsRoute } from "@/app/api/v1/events/route";
+import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
+import { until } from "@/tests/helpers/poll";
 import { call } from "@/tests/helpers/fixtures";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { closeServer, listenLocally } from "@/tests/helpers/receiver";
@@ -128,6 +131,75 @@ describe("GET /api/metrics", () => {
     );
     expect(family(after, "tillflow_job_oldest_age_seconds").type).toBe("GAUGE");
     expect(valueOf(after, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
+  });
+});
+
+describe("wait lateness", () => {
+  test("observes how late a wait that came due was taken up, by kind", async () => {
+    process.env.METRICS_TOKEN = TOKEN;
+    //  order_paid ──▶ Wait 1 hour ──▶ add_tag(late)
+    const id = await publishFlow(
+      shop.keys.editor,
+      "Late",
+      flow(
+        [
+          { id: "t", type: "auto.trigger.order_paid" },
+          { id: "w", type: "auto.control.wait", params: { duration: 1, unit: "hours" } },
+          { id: "tag", type: "auto.action.add_tag", params: { tag: "late" } },
+        ],
+        [
+          ["t", "w"],
+          ["w", "tag"],
+        ],
+      ),
+    );
+    await upsertEntity(
+      shop.tenant.id,
+      "order",
+      "late-1",
+      { number: "#2", status: "pending", total: 5, currency: "EUR" },
+      "test",
+    );
+    const beforeText = (await scrape(`Bearer ${TOKEN}`)).text;
+    const worker = await startTestWorker();
+    try {
+      await call(eventsRoute, {
+        method: "POST",
+        key: shop.keys.editor,
+        body: { type: "order.paid", domain: "order", entityId: "late-1" },
+      });
+      const [wait] = await until(
+        () =>
+          getDb().execute<{ id: string }>(
+            sql`select id from automation_run_waits where automation_id = ${id}`,
+          ),
+        (rows) => rows.length === 1,
+        { timeoutMs: 15_000, what: "the run to wait" },
+      );
+      // The wait's time passed 3 s ago and its job is due now: it is taken up about 3 s late.
+      await getDb().execute(
+        sql`update automation_run_waits set resume_at = now() - interval '3 seconds' where id = ${wait!.id}`,
+      );
+      await getDb().execute(
+        sql`update graphile_worker._private_jobs set run_at = now() where key = ${wait!.id}`,
+      );
+      const [run] = await settledRuns(id);
+      expect(run!.status).toBe("succeeded");
+    } finally {
+      await worker.stop();
+    }
+    const afterText = (await scrape(`Bearer ${TOKEN}`)).text;
+    expect(family(parsePrometheusTextFormat(afterText), "tillflow_wait_lateness_seconds").type).toBe(
+      "HISTOGRAM",
+    );
+    // The parser keeps a histogram's buckets but not its labels: the kind's series are read from the text.
+    const sample = (text: string, series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}.+]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+    const delta = (series: string) => sample(afterText, series) - sample(beforeText, series);
+    expect(delta('tillflow_wait_lateness_seconds_count{kind="delay"}')).toBe(1);
+    // In the 5 s bucket and not the 2.5 s one: about 3 s late.
+    expect(delta('tillflow_wait_lateness_seconds_bucket{le="5",kind="delay"}')).toBe(1);
+    expect(delta('tillflow_wait_lateness_seconds_bucket{le="2.5",kind="delay"}')).toBe(0);
   });
 });
 

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { metrics } from "@/lib/metrics/metrics";
 import { executePrepared } from "@/lib/db/prepared";
 import { uuidArray } from "@/lib/db/array-literal";
 import type { RunEvent } from "@/lib/db/schema";
@@ -112,7 +113,8 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       from automation_runs r
       where r.id = w.run_id and w.id in (select id from candidates) and w.status = 'pending'
       returning w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event
+        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event,
+        extract(epoch from clock_timestamp() - w.resume_at)::float8 as late_s
     ), runs as (
       update automation_runs r set legs = c.resume_leg, status = 'running', updated_at = now()
       from claimed c where r.id = c.run_id
@@ -121,12 +123,14 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       select c.*, false as replay from claimed c join runs on runs.id = c.run_id
       union all
       select w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event, true as replay
+        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event,
+        null::float8 as late_s, true as replay
       from automation_run_waits w join automation_runs r on r.id = w.run_id
       where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
         and r.status = 'running' and r.legs = w.resume_leg
     )
     select l.*, ${automationState("l")} from legs l`);
+  observeLateness(rows);
   return rows.map((row) => ({
     tenantId: String(row.tenant_id),
     runId: String(row.run_id),
@@ -160,4 +164,17 @@ export async function stillPending(waitIds: string[]): Promise<string[]> {
     select id from automation_run_waits
     where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending' and kind <> 'later'`);
   return rows.map((r) => String(r.id));
+}
+
+/**
+ * How late each wait that came due by its time was taken up (`tillflow_wait_lateness_seconds`):
+ * waits, retries and time-outs. A decided approval or a woken event wait is moved to "now" when
+ * it wakes, so it is left out, as is a replay (taken up before, by a worker that died).
+ */
+function observeLateness(rows: Record<string, unknown>[]): void {
+  const lateness = metrics().waitLateness;
+  for (const row of rows) {
+    if (row.replay === true || row.late_s === null || row.decision || row.woken_event) continue;
+    lateness.observe({ kind: String(row.kind) }, Math.max(0, Number(row.late_s)));
+  }
 }
