@@ -5,6 +5,7 @@ import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/rout
 import { POST as decideRoute } from "@/app/api/v1/approvals/[waitId]/route";
 import { auditSentence } from "@/lib/audit-words";
 import { addMember } from "@/lib/auth/users";
+import { getRun } from "@/lib/automations/runs/detail";
 import { dueApprovalsSql, sendApprovalFollowUps } from "@/lib/automations/waits/reminders";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, automationRuns, automationRunWaits, outboxEmails } from "@/lib/db/schema";
@@ -212,6 +213,13 @@ describe("approval reminders and escalation", () => {
       "Tillflow reminded the approvers of 'Big order review': nobody had decided 'Review order #r-1' yet",
       "Tillflow told the admins that nobody had decided 'Review order #r-1' in 'Big order review'",
     ]);
+    // The run's page says when each was sent.
+    const detail = await getRun(shop.tenant.id, wait.runId);
+    expect(detail.waits.find((w) => w.id === wait.id)?.approval).toMatchObject({
+      state: "pending",
+      remindedAt: after(asked, 1.1).toISOString(),
+      escalatedAt: after(asked, 2.1).toISOString(),
+    });
     // Still waiting for a decision: the follow-ups do not decide or move the run.
     expect(escalated).toMatchObject({ status: "pending", decision: null, resumeAt: wait.resumeAt });
   });
