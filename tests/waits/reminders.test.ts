@@ -2,10 +2,12 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
+import { GET as listRoute } from "@/app/api/v1/approvals/route";
 import { POST as decideRoute } from "@/app/api/v1/approvals/[waitId]/route";
 import { auditSentence } from "@/lib/audit-words";
 import { addMember } from "@/lib/auth/users";
 import { getRun } from "@/lib/automations/runs/detail";
+import type { ApprovalView } from "@/lib/automations/waits/approvals";
 import { dueApprovalsSql, sendApprovalFollowUps } from "@/lib/automations/waits/reminders";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, automationRuns, automationRunWaits, outboxEmails } from "@/lib/db/schema";
@@ -165,6 +167,16 @@ describe("approval reminders and escalation", () => {
     expect((await auditOf(wait.id)).map((a) => [a.action, a.actor])).toEqual([
       ["approval.reminded", "Tillflow"],
     ]);
+    // The Approvals inbox (GET /api/v1/approvals) says when.
+    const inbox = await call<{ items: ApprovalView[] }>(listRoute, {
+      key: shop.keys.viewer,
+      path: "/api/v1/approvals?status=pending",
+    });
+    expect(inbox.body.items.find((a) => a.waitId === wait.id)).toMatchObject({
+      status: "pending",
+      remindedAt: reminded.remindedAt!.toISOString(),
+      escalatedAt: null,
+    });
   });
 
   test("an approval reminds its approvers after remindAfterHours, then tells the admins after escalateAfterHours, each exactly once", async () => {
