@@ -236,6 +236,33 @@ describe("approval reminders and escalation", () => {
     expect(escalated).toMatchObject({ status: "pending", decision: null, resumeAt: wait.resumeAt });
   });
 
+  test("a tick that dies before its commit sends nothing, and the next sends the reminder once", async () => {
+    const id = await publishFlow(shop.keys.editor, "Crashy review", reviewFlow());
+    await paidOrder("c-1");
+    const wait = await approvalFor(id, "c-1");
+    // The database fails the tick at its last write (the audit entry), after the claim and the
+    // emails: as a worker killed mid-transaction, nothing of it may be left.
+    await getDb().execute(sql`
+      create function fail_reminder_audit() returns trigger language plpgsql as $$
+      begin raise exception 'the worker died here'; end $$`);
+    await getDb().execute(sql`
+      create trigger fail_reminder_audit before insert on audit_events
+      for each row when (new.action = 'approval.reminded') execute function fail_reminder_audit()`);
+    try {
+      await expect(sendApprovalFollowUps({ now: after(wait.createdAt, 1.5) })).rejects.toThrow();
+    } finally {
+      await getDb().execute(sql`drop trigger fail_reminder_audit on audit_events`);
+      await getDb().execute(sql`drop function fail_reminder_audit()`);
+    }
+    expect((await waitRow(wait.id)).remindedAt).toBeNull();
+    expect((await emailsOf(wait.runId)).filter((e) => e.subject.startsWith("Reminder"))).toEqual([]);
+
+    await sendApprovalFollowUps({ now: after(wait.createdAt, 1.5) });
+    await sendApprovalFollowUps({ now: after(wait.createdAt, 1.6) });
+    expect((await emailsOf(wait.runId)).filter((e) => e.subject.startsWith("Reminder"))).toHaveLength(2);
+    expect((await waitRow(wait.id)).remindedAt).toEqual(after(wait.createdAt, 1.5));
+  });
+
   test("an approval decided while its run has not resumed yet is never reminded", async () => {
     const id = await publishFlow(shop.keys.editor, "Quick review", reviewFlow());
     await paidOrder("q-1");
@@ -306,6 +333,19 @@ describe("approval reminders and escalation", () => {
     const wait = await approvalFor(id, "p-1");
     await sendApprovalFollowUps({ now: after(wait.createdAt, 71) });
     expect(await waitRow(wait.id)).toMatchObject({ remindedAt: null, escalatedAt: null });
+  });
+
+  test("a paused automation's approvals are not followed up until it is active again", async () => {
+    const id = await publishFlow(shop.keys.editor, "Paused review", reviewFlow());
+    await paidOrder("z-1");
+    const wait = await approvalFor(id, "z-1");
+    // The status alone, set in SQL: what pausing does to waiting runs is the pause's own business.
+    await getDb().execute(sql`update automations set status = 'paused' where id = ${id}`);
+    await sendApprovalFollowUps({ now: after(wait.createdAt, 1.5) });
+    expect((await waitRow(wait.id)).remindedAt).toBeNull();
+    await getDb().execute(sql`update automations set status = 'active' where id = ${id}`);
+    await sendApprovalFollowUps({ now: after(wait.createdAt, 1.5) });
+    expect((await waitRow(wait.id)).remindedAt).toEqual(after(wait.createdAt, 1.5));
   });
 
   test("a reminder at or after the time-out is refused with a sentence naming the step", async () => {
