@@ -116,9 +116,9 @@ const HELP: Record<string, string> = {
   timeoutHours: "1 to 720 hours (30 days). Nobody decided by then: the flow follows 'Timed out'.",
   approverRole: "They get an email and decide in the Approvals inbox or on the run's page.",
   remindAfterHours:
-    "Optional. Nobody decided by then: the approvers get one reminder by email. Less than the time-out.",
+    "Nobody decided by then: the approvers get one reminder by email. Less than the time-out.",
   escalateAfterHours:
-    "Optional. Still nobody decided by then: the shop's admins get one email. After the reminder, before the time-out.",
+    "Still nobody decided by then: the shop's admins get one email. After the reminder, before the time-out.",
 };
 
 /**
