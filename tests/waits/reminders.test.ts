@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
@@ -405,6 +407,26 @@ describe("approval reminders and escalation", () => {
     ).toEqual(jobBefore);
     const run = (await getDb().select().from(automationRuns).where(eq(automationRuns.id, wait.runId)))[0]!;
     expect(run.status).toBe("waiting");
+
+    // Nothing a GET reaches can decide: the code that decides is called only from the approval's
+    // POST route, the decision box's server action (a POST), and the MCP server (JSON-RPC over POST).
+    const root = path.resolve(import.meta.dirname, "../..");
+    const deciders = ["app", "components", "lib", "server", "worker"]
+      .flatMap((dir) =>
+        fs
+          .readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+          .filter((d) => d.isFile() && /\.tsx?$/.test(d.name) && !/\.test\.tsx?$/.test(d.name))
+          .map((d) => path.relative(root, path.join(d.parentPath, d.name))),
+      )
+      .filter((file) => /\bdecideApproval(Action)?\(/.test(fs.readFileSync(path.join(root, file), "utf8")))
+      .sort();
+    expect(deciders).toEqual([
+      "app/api/v1/approvals/[waitId]/route.ts",
+      "components/approvals/decision-box.tsx",
+      "lib/actions/approvals/decide-approval.ts",
+      "lib/automations/waits/approvals.ts", // where it is defined
+      "lib/mcp/server.ts",
+    ]);
 
     // Only the button's POST decides.
     const decided = await call<ErrorReply>(decideRoute, {
