@@ -26,7 +26,7 @@ export const AUDIT_KINDS = {
     actions: ["run.rerun", "runs.rerun", "run.released", "run.discarded", "runs.released", "runs.discarded"],
   },
   waits: { label: "Waiting runs", actions: ["wait.cancelled", "wait.resumed_now", "waits.cancelled_all"] },
-  approvals: { label: "Approvals", actions: ["approval.decided"] },
+  approvals: { label: "Approvals", actions: ["approval.decided", "approval.reminded", "approval.escalated"] },
   users: { label: "Users", actions: ["user.added", "user.removed", "user.role_changed"] },
   api_keys: { label: "API keys", actions: ["api_key.created", "api_key.revoked"] },
   credentials: {
@@ -129,6 +129,10 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
     }
     case "approval.decided":
       return `${who} ${d.decision === "approved" ? "approved" : "rejected"} ${quoted(d.title, "an approval")}${note}`;
+    case "approval.reminded":
+      return `${who} reminded the approvers${of}: nobody had decided ${quoted(d.title, "an approval")} yet`;
+    case "approval.escalated":
+      return `${who} told the admins that nobody had decided ${quoted(d.title, "an approval")}${automationName ? ` in '${automationName}'` : ""}`;
     case "user.added":
       return `${who} added ${text(d.email) ?? "a user"} as ${text(d.role) ?? "a member"}`;
     case "user.removed":

@@ -36,6 +36,11 @@ export const taskPayloads = {
   automation_storm: z.strictObject({ automationId: z.uuid() }),
   /** Daily: deletes store deliveries older than 30 days (lib/connections/prune.ts). */
   connection_prune: z.object({}).passthrough(),
+  /**
+   * Every minute: reminds the approvers of approvals nobody has decided, then tells the shop's
+   * admins, once each (lib/automations/waits/reminders.ts).
+   */
+  approval_remind: z.object({}).passthrough(),
 } as const;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -46,6 +51,8 @@ const MAINTENANCE = [
   "* * * * * worker_sweep ?max=1",
   "*/5 * * * * automation_reap ?max=1",
   "17 3 * * * connection_prune ?max=1",
+  // Not a schedule: an approval's reminder is due whether or not schedules are on.
+  "* * * * * approval_remind ?max=1",
 ];
 // The schedules' heartbeat. No backfill: due fire times are read from `next_fire_at`, so the
 // first tick after a restart catches up by itself (see schedules/tick.ts for what still runs).

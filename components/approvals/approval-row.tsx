@@ -12,6 +12,7 @@ import type { Role } from "@/lib/identity/roles";
 import { hasRole } from "@/lib/identity/roles";
 import type { ApprovalView } from "@/lib/automations/waits/approvals";
 import { shortRunId } from "@/lib/automations/runs/short-id";
+import { ApprovalFollowUps } from "./approval-follow-ups";
 import { ApprovalOutcome, ApprovalStateBadge } from "./approval-state";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 import { RunProgress } from "./run-progress";
@@ -115,6 +116,7 @@ export function ApprovalRow({
               Run {shortRunId(approval.runId)}
             </RunLink>
           </p>
+          <ApprovalFollowUps remindedAt={approval.remindedAt} escalatedAt={approval.escalatedAt} />
         </div>
         {refusal ? (
           // What this page knew is stale; the run's live status below says what happened.

@@ -5,6 +5,7 @@ import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { Notice } from "@/components/ui/notice";
 import { hasRole, type Role } from "@/lib/identity/roles";
 import { approvalFromStep, approverText, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
+import { ApprovalFollowUps } from "./approval-follow-ups";
 import { ApprovalOutcome } from "./approval-state";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 
@@ -36,6 +37,7 @@ export function ApprovalStep({ step, wait, role }: ApprovalStepProps) {
           {refusal.message}
         </Notice>
       )}
+      <ApprovalFollowUps remindedAt={info.remindedAt} escalatedAt={info.escalatedAt} />
       {info.state === "pending" ? (
         <>
           {info.timesOutAt && <TimesOutIn value={info.timesOutAt} className="block text-xs text-zinc-600" />}

@@ -1,5 +1,6 @@
 import type { Task } from "graphile-worker";
 import type { TaskName } from "@/lib/jobs";
+import { approvalRemind } from "./approval-remind";
 import { automationExecute } from "./automation-execute";
 import { automationLater } from "./automation-later";
 import { automationReap } from "./automation-reap";
@@ -25,4 +26,5 @@ export const tasks: Record<TaskName, Task> = {
   email_send: emailSend,
   connection_delivery: connectionDelivery,
   connection_prune: connectionPrune,
+  approval_remind: approvalRemind,
 };

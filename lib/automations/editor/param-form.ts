@@ -80,6 +80,8 @@ const TYPE_LABELS: Record<string, Record<string, string>> = {
     title: "What to decide",
     timeoutHours: "Time out after (hours)",
     approverRole: "Who decides",
+    remindAfterHours: "Remind approvers after (hours)",
+    escalateAfterHours: "Tell admins after (hours)",
   },
 };
 
@@ -113,6 +115,10 @@ const HELP: Record<string, string> = {
   secret: "With a secret, only requests signed with it (HMAC) are accepted.",
   timeoutHours: "1 to 720 hours (30 days). Nobody decided by then: the flow follows 'Timed out'.",
   approverRole: "They get an email and decide in the Approvals inbox or on the run's page.",
+  remindAfterHours:
+    "Nobody decided by then: the approvers get one reminder by email. Less than the time-out.",
+  escalateAfterHours:
+    "Still nobody decided by then: the shop's admins get one email. After the reminder, before the time-out.",
 };
 
 /**

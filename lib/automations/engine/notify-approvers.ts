@@ -16,6 +16,15 @@ export function timesOut(resumeAt: unknown, timeZone: string): string {
     : "when its time limit passes";
 }
 
+/**
+ * The link an approval's emails carry: the Approvals inbox with that approval marked. A page, never
+ * an action: mail scanners open links, so a GET of it only shows the approval, and deciding takes a
+ * button press (a POST to /api/v1/approvals/:waitId).
+ */
+export function approvalLink(waitId: string): string {
+  return `${appUrl()}/approvals?wait=${encodeURIComponent(waitId)}`;
+}
+
 /** The roles that may decide an approval asked of `role`. */
 export function decidingRoles(role: unknown): string[] {
   return role === "admin" ? ["admin"] : ["editor", "admin"];
@@ -31,10 +40,10 @@ export async function notifyApprovers(
   asked: { waitId: string; nodeId: string; leg: LegContext; output: Record<string, unknown> }[],
 ): Promise<void> {
   if (asked.length === 0) return;
-  const rows = asked.map(({ waitId, nodeId, leg, output }) => {
+  const rows: StaffEmail[] = asked.map(({ waitId, nodeId, leg, output }) => {
     const title = String(output.title ?? "A decision");
     const about = leg.entity ? entityLabel(leg.entity.domain, leg.entity.id, leg.entity.data) : null;
-    const link = `${appUrl()}/approvals?wait=${waitId}`;
+    const link = approvalLink(waitId);
     return {
       t: leg.tenantId,
       r: leg.runId,
@@ -49,6 +58,28 @@ export async function notifyApprovers(
       ].join("\n"),
     };
   });
+  await emailStaff(tx, rows);
+}
+
+/** One email to the shop's staff of some roles, about a step of a run. */
+export interface StaffEmail {
+  /** The tenant, run and node the email is about. */
+  t: string;
+  r: string;
+  n: string;
+  /** Every member with one of these roles gets it. */
+  roles: string[];
+  subject: string;
+  html: string;
+}
+
+/**
+ * Writes emails to the members of the given roles into the outbox (and queues them for SMTP when
+ * it is configured), in the caller's transaction: an email is written exactly when the change it
+ * tells of commits. Shared by the approval's first email and its reminder and escalation.
+ */
+export async function emailStaff(tx: Tx, rows: StaffEmail[]): Promise<number> {
+  if (rows.length === 0) return 0;
   const smtp = Boolean(process.env.SMTP_URL);
   const emails = await tx.execute<{ id: string }>(sql`
     insert into outbox_emails (tenant_id, run_id, node_id, "to", subject, body_html, status)
@@ -66,4 +97,5 @@ export async function notifyApprovers(
         jobKey: `email:${e.id}`,
       })),
     );
+  return emails.length;
 }

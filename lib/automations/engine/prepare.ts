@@ -118,6 +118,10 @@ export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
         title: renderTemplate(params.title, templateContext(leg)),
         approverRole: params.approverRole,
         timeoutHours: params.timeoutHours,
+        // Kept with what was asked, so the reminders task reads the hours the run paused with,
+        // not those of a version published since.
+        ...(params.remindAfterHours !== undefined ? { remindAfterHours: params.remindAfterHours } : {}),
+        ...(params.escalateAfterHours !== undefined ? { escalateAfterHours: params.escalateAfterHours } : {}),
       },
     };
   } catch (error) {

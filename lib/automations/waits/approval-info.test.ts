@@ -35,6 +35,21 @@ describe("approval info", () => {
       decidedAt: null,
       note: null,
       resolvedAt: null,
+      remindedAt: null,
+      escalatedAt: null,
+    });
+  });
+
+  test("the reminder to the approvers and the word to the admins are read from the wait", () => {
+    const followedUp = {
+      ...pendingWait,
+      remindedAt: new Date("2026-12-02T10:00:00.000Z"),
+      escalatedAt: "2026-12-03T10:00:00.000Z",
+    };
+    expect(approvalInfo(followedUp, asked)).toMatchObject({
+      state: "pending",
+      remindedAt: "2026-12-02T10:00:00.000Z",
+      escalatedAt: "2026-12-03T10:00:00.000Z",
     });
   });
 

@@ -23,6 +23,10 @@ export interface ApprovalInfo {
   note: string | null;
   /** When the wait ended: the instant it timed out, or was cancelled. */
   resolvedAt: string | null;
+  /** When its approvers were reminded (`remindAfterHours`), null until then or without a reminder. */
+  remindedAt: string | null;
+  /** When the shop's admins were told nobody had decided (`escalateAfterHours`). */
+  escalatedAt: string | null;
 }
 
 /** The fields of a wait row that say how an approval ended. */
@@ -34,6 +38,9 @@ export interface ApprovalWaitFields {
   decidedBy: string | null;
   decidedAt: Date | string | null;
   note: string | null;
+  /** When the follow-ups were sent (`waits/reminders.ts`); absent where the caller has no wait row. */
+  remindedAt?: Date | string | null;
+  escalatedAt?: Date | string | null;
 }
 
 function iso(value: Date | string | null | undefined): string | null {
@@ -83,6 +90,8 @@ export function approvalInfo(
     decidedAt: iso(wait.decidedAt) ?? iso(text(asked.decidedAt)),
     note: wait.note ?? text(asked.note),
     resolvedAt: iso(wait.resolvedAt),
+    remindedAt: iso(wait.remindedAt),
+    escalatedAt: iso(wait.escalatedAt),
   };
 }
 

@@ -52,6 +52,10 @@ export interface ApprovalView {
   note: string | null;
   /** Why its wait was cancelled or dropped, in words. */
   reason: string | null;
+  /** When its approvers were reminded (`remindAfterHours`), null until then. */
+  remindedAt: string | null;
+  /** When the shop's admins were told nobody had decided (`escalateAfterHours`), null until then. */
+  escalatedAt: string | null;
 }
 
 /** A page of approvals (`GET /api/v1/approvals`). */
@@ -252,6 +256,8 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
       decidedAt: w.decidedAt?.toISOString() ?? null,
       note: w.note,
       reason: w.reason,
+      remindedAt: w.remindedAt?.toISOString() ?? null,
+      escalatedAt: w.escalatedAt?.toISOString() ?? null,
     };
   });
 }

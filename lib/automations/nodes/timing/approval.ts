@@ -7,6 +7,10 @@ import type { NodeDefinition } from "../types";
  * above approves or rejects it (run page, Approvals inbox, API); the run then follows the
  * `approved` or `rejected` out. If nobody decides within `timeoutHours`, it follows `timed_out`.
  * An unconnected out ends that branch. The engine persists it as a wait of kind `approval`.
+ *
+ * While nobody decides, the approvers are reminded once after `remindAfterHours`, and the shop's
+ * admins are told once after `escalateAfterHours` (both optional, both before the time-out; the
+ * worker's `approval_remind` task sends them, `waits/reminders.ts`).
  */
 
 export const APPROVER_ROLES = ["editor", "admin"] as const;
@@ -14,22 +18,65 @@ export type ApproverRole = (typeof APPROVER_ROLES)[number];
 export const APPROVAL_OUTS = ["approved", "rejected", "timed_out"] as const;
 export type ApprovalOut = (typeof APPROVAL_OUTS)[number];
 
+/** "72 hours", "1 hour": the hours a setting names, as the messages below say them. */
+function hours(value: number): string {
+  return value === 1 ? "1 hour" : `${value} hours`;
+}
+
 export const approvalParams = paramsObject({
   title: line(200),
   timeoutHours: integer(1, 720),
   approverRole: z.enum(APPROVER_ROLES, { error: `must be one of ${APPROVER_ROLES.join(", ")}` }),
+  remindAfterHours: integer(1, 720).optional(),
+  escalateAfterHours: integer(1, 720).optional(),
+}).superRefine((params, ctx) => {
+  // A reminder or an escalation at or after the time-out would reach people about a run that has
+  // already followed 'Timed out', so the schema refuses it wherever params are checked: the
+  // editor's form, the save, and the engine when the run reaches the step.
+  const { timeoutHours, remindAfterHours, escalateAfterHours } = params;
+  if (remindAfterHours !== undefined && remindAfterHours >= timeoutHours)
+    ctx.addIssue({
+      code: "custom",
+      path: ["remindAfterHours"],
+      message: `must be less than the time-out (${hours(timeoutHours)}), or the reminder would come after the run has moved on`,
+    });
+  if (escalateAfterHours !== undefined && escalateAfterHours >= timeoutHours)
+    ctx.addIssue({
+      code: "custom",
+      path: ["escalateAfterHours"],
+      message: `must be less than the time-out (${hours(timeoutHours)}), or the admins would hear of it after the run has moved on`,
+    });
+  else if (
+    remindAfterHours !== undefined &&
+    escalateAfterHours !== undefined &&
+    escalateAfterHours <= remindAfterHours
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["escalateAfterHours"],
+      message: `must be more than the reminder (${hours(remindAfterHours)}): the approvers are reminded first, then the admins are told`,
+    });
 });
 export type ApprovalParams = z.infer<typeof approvalParams>;
+
+/** "· reminder after 24 h · admins after 48 h": the follow-ups a summary mentions, if any. */
+function followUps(params: ApprovalParams): string {
+  const parts = [
+    params.remindAfterHours !== undefined ? ` · reminder after ${params.remindAfterHours} h` : "",
+    params.escalateAfterHours !== undefined ? ` · admins after ${params.escalateAfterHours} h` : "",
+  ];
+  return parts.join("");
+}
 
 export const approval = {
   type: "auto.control.approval",
   category: "wait",
   label: "Approval",
   description:
-    "Pauses the flow until someone approves or rejects it (from the Approvals inbox or the run's page), or until the time limit passes. Then the flow follows 'Approved', 'Rejected' or 'Timed out'.",
+    "Pauses the flow until someone approves or rejects it (from the Approvals inbox or the run's page), or until the time limit passes. Then the flow follows 'Approved', 'Rejected' or 'Timed out'. Nobody decided after a while? It can remind the approvers, then tell the admins.",
   params: approvalParams,
   defaultParams: () => ({ title: "Review this", timeoutHours: 72, approverRole: "editor" }),
   handles: { in: true, out: APPROVAL_OUTS },
   templated: ["title"],
-  summarise: (params) => `Approval: ${params.title} · ${params.timeoutHours} h`,
+  summarise: (params) => `Approval: ${params.title} · ${params.timeoutHours} h${followUps(params)}`,
 } satisfies NodeDefinition<typeof approvalParams>;
