@@ -17,3 +17,6 @@ export async function recordAudit(
     detail: event.detail ?? {},
   });
 }
+
+/** Who the audit log names for what Tillflow does by itself (a storm's pause, a reminder sent). */
+export const TILLFLOW_ACTOR = "Tillflow";

@@ -1,4 +1,5 @@
 import { and, eq, gt, sql } from "drizzle-orm";
+import { TILLFLOW_ACTOR } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, automationRuns, automations } from "@/lib/db/schema";
 import { HOURLY_HOLD_MARK } from "@/lib/automations/caps/caps";
@@ -6,9 +7,6 @@ import { enqueueJobs } from "@/lib/jobs";
 import { syncSchedules } from "./schedule-sync";
 import { automationSubject, loadRow } from "./read";
 import { impactOf } from "./impact";
-
-/** Who the audit log names for what Tillflow does by itself. */
-export const TILLFLOW_ACTOR = "Tillflow";
 
 /**
  * The `automation_storm` job: pauses an automation whose hourly cap held a run, when its caps say

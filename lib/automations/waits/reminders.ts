@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { TILLFLOW_ACTOR } from "@/lib/audit";
 import { getDb, type Tx } from "@/lib/db/client";
 import { isDomain } from "@/lib/domains/domains";
 import { entityLabel } from "@/lib/domains/labels";
@@ -37,8 +38,6 @@ const FOLLOW_UPS: Record<FollowUpKind, { hours: string; column: string; audit: s
   escalate: { hours: "escalateAfterHours", column: "escalated_at", audit: "approval.escalated" },
 };
 
-/** The actor the audit log names for what Tillflow did by itself. */
-const TILLFLOW = "Tillflow";
 
 export interface FollowUpTotals {
   /** Approvals whose approvers were reminded in this tick. */
@@ -162,7 +161,7 @@ async function auditFollowUps(tx: Tx, kind: FollowUpKind, rows: Claimed[], now: 
   }));
   await tx.execute(sql`
     insert into audit_events (tenant_id, actor, action, subject_type, subject_id, detail, created_at)
-    select v.t, ${TILLFLOW}, ${FOLLOW_UPS[kind].audit}, 'approval', v.s, v.d, ${now.toISOString()}::timestamptz
+    select v.t, ${TILLFLOW_ACTOR}, ${FOLLOW_UPS[kind].audit}, 'approval', v.s, v.d, ${now.toISOString()}::timestamptz
     from json_to_recordset(${JSON.stringify(entries)}::json) as v(t uuid, s text, d jsonb)`);
 }
 
