@@ -38,7 +38,6 @@ const FOLLOW_UPS: Record<FollowUpKind, { hours: string; column: string; audit: s
   escalate: { hours: "escalateAfterHours", column: "escalated_at", audit: "approval.escalated" },
 };
 
-
 export interface FollowUpTotals {
   /** Approvals whose approvers were reminded in this tick. */
   reminded: number;

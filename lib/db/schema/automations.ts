@@ -425,14 +425,7 @@ export const staffTasks = pgTable(
 );
 
 export type RunStatus =
-  | "queued"
-  | "running"
-  | "waiting"
-  | "succeeded"
-  | "partial"
-  | "failed"
-  | "cancelled"
-  | "held";
+  "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled" | "held";
 
 /** An automation's caps (SPEC §2 "Alerts and caps"): each limit is off when absent. */
 export interface AutomationCaps {
