@@ -1,3 +1,5 @@
+import { config } from "@/lib/config/config";
+
 /**
  * Gathers the ids (runs to start, waits to resume) of jobs that begin at about the same moment and
  * hands them to the leg pipeline together, so a thousand legs cost a handful of statements instead
@@ -24,11 +26,11 @@ export class RunBatcher<Outcome> {
   constructor(
     private readonly execute: (ids: string[], release: () => void) => Promise<Map<string, Outcome | Error>>,
     /** Largest batch. Default 500 (or `WORKER_BATCH_SIZE`). */
-    private readonly maxBatch = Number(process.env.WORKER_BATCH_SIZE ?? 500),
+    private readonly maxBatch = config().WORKER_BATCH_SIZE,
     /** How long the first job of a batch waits for company, in ms. Default 3. */
     private readonly maxWaitMs = 3,
     /** Partial batches running at once. Default 2 (or `WORKER_BATCHES_IN_FLIGHT`). */
-    private readonly maxInFlight = Number(process.env.WORKER_BATCHES_IN_FLIGHT ?? 2),
+    private readonly maxInFlight = config().WORKER_BATCHES_IN_FLIGHT,
   ) {}
 
   submit(id: string): Promise<Outcome> {

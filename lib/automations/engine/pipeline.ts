@@ -21,6 +21,7 @@ import { startingLeg, type Leg, type RecordedAction } from "./leg-state";
 import { executeLegs } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
 import { messageOf } from "@/lib/errors";
+import { log } from "@/lib/log/logger";
 
 /**
  * The leg pipeline: every leg of every run — a first leg from its trigger, a resumed leg from its
@@ -356,7 +357,7 @@ export async function runLegs(
       results.set(key, asError(error));
       return;
     }
-    console.error(`Resuming wait ${key} failed`, error);
+    log().error({ err: error }, `Resuming wait ${key} failed`);
     try {
       await stopLegs([
         {
