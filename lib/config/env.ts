@@ -199,7 +199,7 @@ export const VARIABLES = {
   BETTER_AUTH_SECRET: text({
     group: "Security",
     description:
-      "Signs sessions; at least 32 random characters. Unset: one is generated and kept in the data directory (one machine only).",
+      "Signs session cookies (`openssl rand -base64 32`). Required with more than one web server, the same on all of them. Unset: one is generated in the data directory (one machine only).",
     accepts: "at least 32 characters",
     defaultText: "generated in the data directory",
     secret: true,
@@ -207,8 +207,8 @@ export const VARIABLES = {
   TILLFLOW_SECRET_KEY: text({
     group: "Security",
     description:
-      "Encrypts credentials at rest; keep it safe, credentials cannot be read without it. Unset: one is generated and kept in the data directory.",
-    accepts: "at least 32 characters",
+      "Encrypts credentials and shops' signing secrets at rest (`openssl rand -base64 32`). Required in every deployment, the same on every process, and kept: a secret stored under one key cannot be read under another. Unset: one is generated in the data directory (development only).",
+    accepts: "32 bytes as base64 or 64 hex digits",
     defaultText: "generated in the data directory",
     secret: true,
   }),
@@ -230,7 +230,7 @@ export const VARIABLES = {
   DATABASE_URL: variable(postgresUrl, {
     group: "Database",
     description:
-      "Postgres connection string. Unset: the embedded database under the data directory is started (one machine only).",
+      "Postgres connection string. Set it in every deployment. Unset: an embedded Postgres under the data directory is started or found (development only).",
     accepts: "a postgres:// or postgresql:// URL",
     defaultText: "the embedded database",
     example: "postgres://tillflow:secret@localhost:5432/tillflow",
