@@ -341,7 +341,9 @@ export async function runLegs(
   const later = claims.length > 0 ? await stillPending(waitIds.filter((id) => !claimed.has(id))) : [];
 
   const { legs, claimOf } = await prepareLegs(claims, results);
-  const jobIdOf = new Map(requests.flatMap((r) => (r.jobId === undefined ? [] : [[keyOf(r), r.jobId] as const])));
+  const jobIdOf = new Map(
+    requests.flatMap((r) => (r.jobId === undefined ? [] : [[keyOf(r), r.jobId] as const])),
+  );
   /** The fields of a leg's log lines (docs/logging.md). */
   const fieldsOf = (leg: Leg) => ({
     tenantId: leg.ctx.tenantId,
@@ -388,7 +390,10 @@ export async function runLegs(
   for (const leg of legs) {
     const outcome = results.get(claimKey(claimOf.get(leg)!));
     if (outcome instanceof Error)
-      log().warn({ ...fieldsOf(leg), err: outcome }, `Leg ${leg.ctx.leg} of run ${leg.ctx.runId} failed; its job will retry it.`);
+      log().warn(
+        { ...fieldsOf(leg), err: outcome },
+        `Leg ${leg.ctx.leg} of run ${leg.ctx.runId} failed; its job will retry it.`,
+      );
     else log().debug({ ...fieldsOf(leg), outcome }, `Leg ${leg.ctx.leg} of run ${leg.ctx.runId} ${outcome}.`);
   }
 
