@@ -1,8 +1,9 @@
 import { defineConfig } from "drizzle-kit";
+import { config } from "./lib/config/config";
 
 export default defineConfig({
   dialect: "postgresql",
   schema: "./lib/db/schema/index.ts",
   out: "./drizzle",
-  dbCredentials: { url: process.env.DATABASE_URL ?? "postgres://localhost/tillflow" },
+  dbCredentials: { url: config().DATABASE_URL ?? "postgres://localhost/tillflow" },
 });

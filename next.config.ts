@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { config } from "./lib/config/config";
 import { securityHeaders } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
@@ -12,6 +13,9 @@ const nextConfig: NextConfig = {
     // The code step's sandbox loads its WebAssembly file from the package at run time.
     "quickjs-emscripten",
     "quickjs-emscripten-core",
+    // The logger writes with sonic-boom and formats with pino-pretty at run time (lib/log).
+    "pino",
+    "pino-pretty",
   ],
   typedRoutes: false,
   // No `X-Powered-By: Next.js`: it tells a scanner which exploits to try.
@@ -24,7 +28,7 @@ const nextConfig: NextConfig = {
   // Types are checked by `tsc --noEmit` over the whole project (`npm test` runs it before it builds,
   // `npm run typecheck`); `npm test`'s build after a clean check, and `npm start`'s, skip Next's own
   // second type check of the same files (about 30 s).
-  typescript: { ignoreBuildErrors: process.env.TILLFLOW_SKIP_BUILD_TYPECHECK === "1" },
+  typescript: { ignoreBuildErrors: config().TILLFLOW_SKIP_BUILD_TYPECHECK },
 };
 
 export default nextConfig;

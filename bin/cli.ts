@@ -1,3 +1,4 @@
+import "@/lib/config/check-at-start";
 import crypto from "node:crypto";
 import { Command, InvalidArgumentError } from "commander";
 import { createApiKey } from "@/lib/auth/api-keys";
@@ -10,6 +11,7 @@ import { migrateDatabase } from "@/lib/migrate";
 import { AppError } from "@/lib/errors";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
+import { logTo } from "@/lib/log/logger";
 import { readPassword, type PasswordInput } from "./password-input";
 
 function role(value: string): Role {
@@ -171,6 +173,9 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A command's stdout is its answer (a new API key, fire times), so its log lines go to stderr;
+  // `tillflow worker` is a long-running process like `npm run worker` and logs to stdout.
+  if (argv[2] !== "worker") logTo(2);
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {

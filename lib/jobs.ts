@@ -1,6 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { DbOrTx } from "@/lib/db/client";
+import { config } from "@/lib/config/config";
+import type { Config } from "@/lib/config/env";
 
 /**
  * Every graphile-worker task, with the schema of its payload. Names contain no dots (crontab
@@ -65,8 +67,8 @@ const CRONTAB = [...MAINTENANCE, HEARTBEAT].join("\n");
  * tests assert exact run lists, and the demo's built-ins would otherwise fire on the quarter hour
  * in the middle of them. Schedules are tested with the real heartbeat in tests/schedules/.
  */
-export function crontabFor(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return env.TILLFLOW_SCHEDULES === "off" ? MAINTENANCE.join("\n") : CRONTAB;
+export function crontabFor(settings: Pick<Config, "TILLFLOW_SCHEDULES"> = config()): string {
+  return settings.TILLFLOW_SCHEDULES ? CRONTAB : MAINTENANCE.join("\n");
 }
 
 /**

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { dataRoot } from "@/lib/db/embedded";
+import { config } from "@/lib/config/config";
 
 /**
  * A secret for a local install: generated on first start into `.data/<name>` and kept there, so it
@@ -30,5 +31,5 @@ export function localSecret(name: string): string {
  * on first start and kept in `.data/auth-secret` so sessions survive restarts.
  */
 export function authSecret(): string {
-  return process.env.BETTER_AUTH_SECRET || localSecret("auth-secret");
+  return config().BETTER_AUTH_SECRET || localSecret("auth-secret");
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { executePrepared } from "@/lib/db/prepared";
+import { log } from "@/lib/log/logger";
 
 /**
  * Request limits shared by every web process: a fixed window per key, counted in Postgres
@@ -123,7 +124,7 @@ export class Counter {
     } catch (error) {
       // The requests stay counted here; the next flush adds them.
       local.pending += count;
-      console.error("Could not add to the shared rate-limit count; will try again", error);
+      log().error({ err: error }, "Could not add to the shared rate-limit count; will try again");
     } finally {
       local.flushing = false;
     }

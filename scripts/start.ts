@@ -12,6 +12,7 @@
  * a worker-only host, and the launcher's own tests), TILLFLOW_WORKER=off (the database and the web
  * server only: workers run elsewhere, as `tillflow worker` processes; `bench -- workers` uses it).
  */
+import "@/lib/config/check-at-start";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,12 +20,15 @@ import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, resetEmbeddedDatabase, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/migrate";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from "@/lib/seed/demo";
+import { childEnvironment, config } from "@/lib/config/config";
 import { childEnv } from "./child-env";
 
 const dev = process.argv.includes("--dev");
-const web = process.env.TILLFLOW_WEB !== "off";
-const runWorker = process.env.TILLFLOW_WORKER !== "off" || !web;
-const port = Number(process.env.PORT ?? 3000);
+const web = config().TILLFLOW_WEB;
+const runWorker = config().TILLFLOW_WORKER || !web;
+const port = config().PORT;
+// The children write to pipes, which would make them log JSON: they log as this terminal would.
+const logFormat = config().LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json");
 const root = process.cwd();
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 const SOURCES = [
@@ -58,7 +62,8 @@ function prefixOutput(child: ChildProcess, label: string, onLine?: (line: string
     stream?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n")) {
         if (!line.trim()) continue;
-        process.stdout.write(`${label} ${line}\n`);
+        // A JSON line stays one, to be shipped as it is (its pid says which process wrote it).
+        process.stdout.write(line.startsWith("{") ? `${line}\n` : `${label} ${line}\n`);
         onLine?.(line);
       }
     });
@@ -88,7 +93,7 @@ const children: ChildProcess[] = [];
 function build(): Promise<void> {
   console.log("Building the app (first start or changed sources)…");
   const child = spawn(process.execPath, [nextBin, "build"], {
-    env: childEnv(process.env, { TILLFLOW_SKIP_BUILD_TYPECHECK: "1" }),
+    env: childEnv(childEnvironment(), { TILLFLOW_SKIP_BUILD_TYPECHECK: "1" }),
     stdio: "inherit",
   });
   // Among the children while it runs, so a stop ends it too.
@@ -162,7 +167,7 @@ async function main(): Promise<void> {
   // longer of the two, not for both one after the other.
   const prepared = (async () => {
     const url = await ensureDatabaseUrl();
-    if (process.env.TILLFLOW_RESET === "1") await resetEmbeddedDatabase();
+    if (config().TILLFLOW_RESET) await resetEmbeddedDatabase();
     await migrateDatabase(url);
     if (await seedDemo()) console.log("Seeded the demo shop “Demo Store”.");
     await closeDb();
@@ -174,7 +179,7 @@ async function main(): Promise<void> {
   const url = await prepared;
   if (stopping) return;
 
-  const env = childEnv(process.env, { DATABASE_URL: url, PORT: String(port) });
+  const env = childEnv(childEnvironment(), { DATABASE_URL: url, PORT: String(port), LOG_FORMAT: logFormat });
   let workerRunning!: () => void;
   const workerStarted = new Promise<void>((resolve) => (workerRunning = resolve));
   if (web) {

@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { childEnvironment } from "@/lib/config/config";
 
 interface Tally {
   name: string;
@@ -18,7 +19,7 @@ fs.mkdirSync("test-results", { recursive: true });
 
 function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
   console.log(`\n$ ${command} ${args.join(" ")}`);
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, { stdio: "inherit", env: childEnvironment(env) });
   return result.status === 0;
 }
 

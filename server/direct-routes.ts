@@ -14,6 +14,7 @@ import { MAX_DELIVERY_BYTES } from "@/lib/connections/receive";
 import { errorResponse, MAX_BATCH_BYTES } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
 import { securityHeaders } from "@/lib/http/security-headers";
+import { log } from "@/lib/log/logger";
 
 const gzip = promisify(zlib.gzip);
 
@@ -140,7 +141,15 @@ export async function serveDirect(
     const context = { params: Promise.resolve(params) as Promise<never> };
     await send(req, res, await route.handler(toRequest(req, body), context));
   } catch (error) {
-    console.error("Unhandled error serving", req.method, req.url, error);
+    log().error(
+      {
+        err: error,
+        method: req.method,
+        path: req.url?.split("?")[0],
+        requestId: req.headers["x-request-id"],
+      },
+      `Unhandled error serving ${req.method} ${req.url?.split("?")[0]}.`,
+    );
     if (res.headersSent) return void res.destroy();
     const reply = errorResponse(
       new AppError(500, "internal", "Something went wrong on our side. It has been logged."),

@@ -8,6 +8,9 @@
  * - a reply sent before its request's body was read to the end (a 413, a 404 for an unknown webhook)
  *   closes the connection a moment later, without reading the rest: the client has its answer,
  *   and whatever it still sends is neither read nor allowed to hold the connection;
+ * - every request has an id (`X-Request-Id`: the client's or a proxy's when sane, else a new one),
+ *   passed on to the handlers in the same header, returned on the reply, and on the one log line
+ *   written when the reply has gone (lib/log);
  * - HSTS on replies to https requests: a TLS socket, or a trusted proxy saying
  *   `X-Forwarded-Proto: https`. Over plain http the header would be ignored, or, on a machine
  *   reached by its address, pin a browser to an https that is not there.
@@ -15,6 +18,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { hstsHeader } from "@/lib/http/security-headers";
+import { log } from "@/lib/log/logger";
+import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/log/request-id";
 import {
   CLIENT_ADDRESS_HEADER,
   clientAddressOf,
@@ -43,14 +48,39 @@ function isHttps(req: IncomingMessage): boolean {
 /** Long enough for the client to read the reply before the connection goes. */
 const CLOSE_UNREAD_AFTER_MS = 1000;
 
-export function prepareRequest(req: IncomingMessage, res: ServerResponse): void {
-  const client = clientAddressOf(req.socket.remoteAddress, header(req, "x-forwarded-for"));
-  // Whatever the client wrote under our header's name goes, from both views of the headers.
+/** Sets a request header in both views of the headers, replacing whatever the client sent under its name. */
+function replaceHeader(req: IncomingMessage, name: string, value: string): void {
   for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) {
-    if (req.rawHeaders[i]!.toLowerCase() === CLIENT_ADDRESS_HEADER) req.rawHeaders.splice(i, 2);
+    if (req.rawHeaders[i]!.toLowerCase() === name) req.rawHeaders.splice(i, 2);
   }
-  req.rawHeaders.push(CLIENT_ADDRESS_HEADER, client);
-  req.headers[CLIENT_ADDRESS_HEADER] = client;
+  req.rawHeaders.push(name, value);
+  req.headers[name] = value;
+}
+
+/** The request's line, once its reply has gone: API requests at info, pages and assets at debug. */
+function logRequest(req: IncomingMessage, res: ServerResponse, requestId: string, started: bigint): void {
+  const path = (req.url ?? "/").split("?")[0]!;
+  const fields = {
+    requestId,
+    method: req.method,
+    path,
+    status: res.statusCode,
+    durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+  };
+  const message = `${req.method} ${path} ${res.statusCode}`;
+  if (path.startsWith("/api/")) log().info(fields, message);
+  else log().debug(fields, message);
+}
+
+export function prepareRequest(req: IncomingMessage, res: ServerResponse): string {
+  const started = process.hrtime.bigint();
+  const requestId = requestIdOf(header(req, REQUEST_ID_HEADER));
+  replaceHeader(req, REQUEST_ID_HEADER, requestId);
+  res.setHeader("X-Request-Id", requestId);
+  res.once("finish", () => logRequest(req, res, requestId, started));
+  const client = clientAddressOf(req.socket.remoteAddress, header(req, "x-forwarded-for"));
+  // Whatever the client wrote under our header's name goes.
+  replaceHeader(req, CLIENT_ADDRESS_HEADER, client);
   if (isHttps(req)) res.setHeader(hstsHeader.key, hstsHeader.value);
   // Closing at once would reset the connection over a reply the client may not have read yet
   // (a socket closed with input unread sends a reset): the reply is sent, reading stops, and the
@@ -67,4 +97,5 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse): void 
     req.pause();
     setTimeout(() => req.socket.destroy(), CLOSE_UNREAD_AFTER_MS).unref();
   });
+  return requestId;
 }

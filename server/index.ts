@@ -3,11 +3,15 @@
  * page and route, except the few hot API routes the server answers itself (direct-routes.ts), with
  * the same handlers. `npm run dev` uses `next dev` alone.
  *
- * Env: PORT (default 3000; every interface, as `next start`), DATABASE_URL (else the embedded
- * database, found or started as instrumentation.ts does for Next), TRUSTED_PROXIES (server/edge.ts).
+ * Env (lib/config/env.ts, checked before anything loads): PORT (default 3000; every interface, as
+ * `next start`), DATABASE_URL (else the embedded database, found or started as instrumentation.ts
+ * does for Next), TRUSTED_PROXIES (server/edge.ts).
  * SIGINT or SIGTERM stops taking connections, lets requests in flight finish (at most 10 s) and exits.
  */
+import "@/lib/config/check-at-start";
 import http from "node:http";
+import { config, setEnv } from "@/lib/config/config";
+import { log, withLogContext } from "@/lib/log/logger";
 import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl } from "@/lib/db/connection";
 import { directRoute, serveDirect } from "./direct-routes";
@@ -16,8 +20,8 @@ import { prepareRequest, startEdge } from "./edge";
 const DRAIN_MS = 10_000;
 
 async function main(): Promise<void> {
-  (process.env as Record<string, string | undefined>).NODE_ENV ??= "production";
-  const port = Number(process.env.PORT ?? 3000);
+  if (!config().NODE_ENV) setEnv("NODE_ENV", "production");
+  const port = config().PORT;
   await ensureDatabaseUrl();
   // Loaded after NODE_ENV is set: Next.js reads it when it loads.
   const { default: next } = await import("next");
@@ -26,10 +30,13 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   startEdge();
   const server = http.createServer((req, res) => {
-    prepareRequest(req, res);
-    const route = directRoute(req);
-    if (route) void serveDirect(route, req, res);
-    else void handle(req, res);
+    const requestId = prepareRequest(req, res);
+    // Every line logged while answering carries the request's id.
+    withLogContext({ requestId }, () => {
+      const route = directRoute(req);
+      if (route) void serveDirect(route, req, res);
+      else void handle(req, res);
+    });
   });
   let stopping = false;
   const stop = () => {
@@ -41,10 +48,10 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  server.listen(port, () => console.log(`Web server listening on port ${port}.`));
+  server.listen(port, () => log().info({ port }, `Web server listening on port ${port}.`));
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  log().fatal({ err: error }, "The web server could not start.");
   process.exit(1);
 });

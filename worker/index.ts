@@ -1,3 +1,4 @@
+import "@/lib/config/check-at-start";
 import {
   ensureDatabaseUrl,
   stopOwnedDatabase,
@@ -6,6 +7,8 @@ import {
 } from "@/lib/db/connection";
 import { closeDb } from "@/lib/db/client";
 import { assertSchemaCurrent, migrateDatabase, SchemaBehindError } from "@/lib/migrate";
+import { config, defaultEnv } from "@/lib/config/config";
+import { log } from "@/lib/log/logger";
 import { startWorker } from "./run";
 
 export interface WorkerMainOptions {
@@ -25,10 +28,10 @@ export interface WorkerMainOptions {
  */
 export async function main(options: WorkerMainOptions = {}): Promise<void> {
   // The worker runs many legs at once; give its drizzle pool more room than the web server's.
-  process.env.DB_POOL_MAX ??= "20";
+  defaultEnv("DB_POOL_MAX", "20");
   surviveDatabaseRestarts();
-  const external = Boolean(process.env.DATABASE_URL);
-  const migrate = options.migrate ?? (!external || process.env.TILLFLOW_MIGRATE === "1");
+  const external = Boolean(config().DATABASE_URL);
+  const migrate = options.migrate ?? (!external || config().TILLFLOW_MIGRATE);
   const url = await ensureDatabaseUrl();
   // A worker started while Postgres restarts (a supervisor bringing it back after a crash) waits
   // for the database instead of exiting.
@@ -37,7 +40,7 @@ export async function main(options: WorkerMainOptions = {}): Promise<void> {
     else await whileDatabaseUnavailable("checking the schema", () => assertSchemaCurrent(url));
   } catch (error) {
     if (!(error instanceof SchemaBehindError)) throw error;
-    console.error(error.message);
+    log().fatal(error.message);
     await stopOwnedDatabase();
     process.exit(2);
   }
@@ -48,7 +51,7 @@ export async function main(options: WorkerMainOptions = {}): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`Worker received ${signal}; finishing running jobs…`);
+    log().info({ signal }, `Worker received ${signal}; finishing running jobs…`);
     await worker.stop();
     await closeDb();
     await stopOwnedDatabase();
@@ -57,12 +60,12 @@ export async function main(options: WorkerMainOptions = {}): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   // Only now: a supervisor that reads this line and stops the worker at once gets a clean stop.
-  console.log(`Worker ${worker.workerId} is running. Press Ctrl-C to stop.`);
+  log().info({ workerId: worker.workerId }, `Worker ${worker.workerId} is running. Press Ctrl-C to stop.`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main({ migrate: process.argv.includes("--migrate") ? true : undefined }).catch((error: unknown) => {
-    console.error("The worker could not start:", error);
+    log().fatal({ err: error }, "The worker could not start.");
     process.exit(1);
   });
 }

@@ -6,6 +6,8 @@ import pg from "pg";
 import { crontabFor } from "@/lib/jobs";
 import { serveMetrics } from "@/lib/metrics/serve";
 import { workerLogger } from "@/lib/worker/logger";
+import { config } from "@/lib/config/config";
+import { log } from "@/lib/log/logger";
 import { WakeTimer } from "@/lib/automations/engine/wake-timer";
 import {
   beat,
@@ -69,7 +71,7 @@ function queuePool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, options: "-c synchronous_commit=off" });
   // An idle connection cut by a Postgres restart: the pool replaces it; graphile-worker retries.
   const failed = (error: Error) =>
-    console.error("A graphile-worker database connection failed.", error.message);
+    log().error({ err: error }, "A graphile-worker database connection failed.");
   pool.on("error", failed);
   pool.on("connect", (client) => client.on("error", failed));
   return pool;
@@ -93,16 +95,20 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   const sweep = async () => {
     const swept = await sweepSilentWorkers(forceUnlock, { self: workerId });
     if (swept.length > 0)
-      console.warn(`Released the jobs of workers that stopped beating: ${swept.join(", ")}.`);
+      log().warn(
+        { workers: swept },
+        `Released the jobs of workers that stopped beating: ${swept.join(", ")}.`,
+      );
   };
-  await sweep().catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error));
+  await sweep().catch((error: unknown) =>
+    log().error({ err: error }, "Sweeping dead workers failed; will retry."),
+  );
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
-  const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10_000);
+  const concurrency = options.concurrency ?? config().WORKER_CONCURRENCY;
   // At most 1,000 jobs fetched (and locked, each attempt counted) per process at once: a process
   // that took all of a backlog and was then killed took every job's attempt with it, and a few
   // such kills in a row used up the attempts of thousands of jobs (the chaos suite saw it).
-  const localQueueSize =
-    options.localQueueSize ?? Math.min(concurrency, Number(process.env.WORKER_LOCAL_QUEUE ?? 1_000));
+  const localQueueSize = options.localQueueSize ?? Math.min(concurrency, config().WORKER_LOCAL_QUEUE);
   // The pool ids of each runner: graphile-worker 0.17 locks every job with its pool's id (the
   // individual workers' ids never appear in `locked_by`), so these are what the heartbeat reports.
   const poolIdsOf = new Map<Runner, string[]>();
@@ -155,12 +161,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
    */
   const watch = (current: Runner) => {
     void current.promise
-      .catch((error: unknown) => console.error("graphile-worker stopped with an error.", error))
+      .catch((error: unknown) => log().error({ err: error }, "graphile-worker stopped with an error."))
       .then(async () => {
         if (stopping) return;
         const orphaned = poolIdsOf.get(current) ?? [];
         poolIdsOf.delete(current);
-        console.error("graphile-worker stopped by itself; releasing its jobs and starting it again.");
+        log().error("graphile-worker stopped by itself; releasing its jobs and starting it again.");
         while (!stopping) {
           try {
             await whileDatabaseUnavailable("releasing the stopped runner's jobs", () =>
@@ -171,10 +177,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
             runner = next;
             watch(next);
             if (stopping) await next.stop();
-            console.log("graphile-worker is running again.");
+            log().info("graphile-worker is running again.");
             return;
           } catch (error) {
-            console.error("graphile-worker could not start again; will retry in 1 s.", error);
+            log().error({ err: error }, "graphile-worker could not start again; will retry in 1 s.");
             await new Promise((r) => setTimeout(r, 1_000));
           }
         }
@@ -189,9 +195,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     beat(workerId, [...lockIds])
       .then((live) => {
         if (!live)
-          console.warn("A peer had declared this worker dead (its heartbeats were late); beating again.");
+          log().warn("A peer had declared this worker dead (its heartbeats were late); beating again.");
       })
-      .catch((error: unknown) => console.error("Worker heartbeat failed; will retry.", error));
+      .catch((error: unknown) => log().error({ err: error }, "Worker heartbeat failed; will retry."));
   await sendBeat();
   // Only once the heartbeat names its lock id: a job it locks must be one the sweeper can free.
   wakeTimer.start();
@@ -202,11 +208,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     if (sweeping) return;
     sweeping = true;
     sweep()
-      .catch((error: unknown) => console.error("Sweeping dead workers failed; will retry.", error))
+      .catch((error: unknown) => log().error({ err: error }, "Sweeping dead workers failed; will retry."))
       .finally(() => (sweeping = false));
   }, SWEEP_EVERY_MS);
   sweeper.unref();
-  const metricsPort = options.metricsPort ?? (Number(process.env.TILLFLOW_METRICS_PORT) || undefined);
+  const metricsPort = options.metricsPort ?? config().TILLFLOW_METRICS_PORT;
   const metricsServer = metricsPort === undefined ? null : await serveMetrics(metricsPort);
 
   return {

@@ -4,6 +4,7 @@ import type { Role } from "@/lib/identity/roles";
 import { findUnstorable, unstorableError } from "@/lib/api/storable";
 import { currentCaller } from "@/lib/auth/session";
 import { AppError, zodIssues, type ErrorCode, type Issue } from "@/lib/errors";
+import { log } from "@/lib/log/logger";
 
 /** What every server action returns: data, or an error a form can show next to its fields. */
 export type ActionResult<T> =
@@ -34,7 +35,7 @@ export function action<S extends z.ZodType, T>(
     } catch (error) {
       if (error instanceof AppError)
         return { ok: false, error: error.message, issues: error.issues, code: error.code };
-      console.error("Unhandled error in server action", error);
+      log().error({ err: error }, "Unhandled error in server action");
       return { ok: false, error: "Something went wrong on our side. It has been logged; try again." };
     }
   };

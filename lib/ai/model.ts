@@ -9,6 +9,9 @@ import {
 } from "ai";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { config } from "@/lib/config/config";
+import type { Config } from "@/lib/config/env";
+import { log } from "@/lib/log/logger";
 
 /**
  * The shop's model, shared by the AI builder (`automations/ai/`) and the AI step
@@ -43,18 +46,23 @@ export interface AiConfig {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** The variables `aiConfig` reads (lib/config/env.ts). */
+export type AiSettings = Pick<
+  Config,
+  "AI_BASE_URL" | "AI_MODEL" | "AI_API_KEY" | "AI_TIMEOUT_MS" | "AI_STRUCTURED_OUTPUTS"
+>;
+
 /** The configured provider, or null when `AI_BASE_URL` or `AI_MODEL` is not set. */
-export function aiConfig(env: NodeJS.ProcessEnv = process.env): AiConfig | null {
-  const baseURL = env.AI_BASE_URL?.trim();
-  const model = env.AI_MODEL?.trim();
+export function aiConfig(settings: AiSettings = config()): AiConfig | null {
+  const baseURL = settings.AI_BASE_URL?.trim();
+  const model = settings.AI_MODEL?.trim();
   if (!baseURL || !model) return null;
-  const timeout = Number(env.AI_TIMEOUT_MS);
   return {
     baseURL: baseURL.replace(/\/+$/, ""),
-    apiKey: env.AI_API_KEY?.trim() || undefined,
+    apiKey: settings.AI_API_KEY?.trim() || undefined,
     model,
-    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
-    structuredOutputs: !/^(false|0|no|off)$/i.test(env.AI_STRUCTURED_OUTPUTS?.trim() ?? ""),
+    timeoutMs: settings.AI_TIMEOUT_MS,
+    structuredOutputs: settings.AI_STRUCTURED_OUTPUTS,
   };
 }
 
@@ -89,7 +97,7 @@ export class ModelError extends AppError {
  * merchant's sentence never names the endpoint, the key or the environment.
  */
 function logForOperator(asker: Asker, detail: string): void {
-  console.warn(`${asker.log}: ${detail}`);
+  log().warn(`${asker.log}: ${detail}`);
 }
 
 function seconds(ms: number): string {

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { Counter, type RateRule } from "@/lib/rate-limit";
+import { config } from "@/lib/config/config";
 
 /** The API's per-key limits on the shared counter of `lib/rate-limit.ts`. */
 
@@ -13,12 +14,6 @@ export class RateLimitedError extends AppError {
   }
 }
 
-function envInt(name: string, fallback: number): number {
-  const text = process.env[name];
-  const value = Number(text);
-  return text !== undefined && text !== "" && Number.isFinite(value) ? Math.floor(value) : fallback;
-}
-
 /**
  * Per API key, per minute. Defaults are far above what `npm run bench -- live` sends (about 660
  * single events and 5 arrays a second), so only a runaway client meets them.
@@ -28,8 +23,8 @@ function envInt(name: string, fallback: number): number {
  */
 export function apiRules(): Record<"ingest" | "write", RateRule> {
   return {
-    ingest: { max: envInt("API_INGEST_RATE_LIMIT_PER_MINUTE", 120_000), windowSeconds: 60 },
-    write: { max: envInt("API_RATE_LIMIT_PER_MINUTE", 12_000), windowSeconds: 60 },
+    ingest: { max: config().API_INGEST_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 },
+    write: { max: config().API_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 },
   };
 }
 

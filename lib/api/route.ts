@@ -7,21 +7,19 @@ import { readBodyText } from "./body";
 import { limitApiKey, RateLimitedError } from "./rate-limit";
 import { assertSameOriginWrite } from "./same-origin";
 import { assertStorableJson, findUnstorable, unstorableError } from "./storable";
-
-function bytesFromEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return process.env[name] && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
-}
+import { config } from "@/lib/config/config";
+import { log, withLogContext } from "@/lib/log/logger";
+import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/log/request-id";
 
 /** The largest body a route reads unless it asks for more (`readJsonSized`). `API_MAX_BODY_BYTES`, default 1 MB. */
-export const MAX_BODY_BYTES = bytesFromEnv("API_MAX_BODY_BYTES", 1_000_000);
+export const MAX_BODY_BYTES = config().API_MAX_BODY_BYTES;
 
 /**
  * The largest array of events `POST /api/v1/events` reads. `API_MAX_BATCH_BYTES`, default 5 MB: 1,000
  * events with a realistic payload (an order's fields and three line items, about 700 bytes) are
  * about 0.7 MB, and with a 4 KB payload each about 4.2 MB.
  */
-export const MAX_BATCH_BYTES = bytesFromEnv("API_MAX_BATCH_BYTES", 5_000_000);
+export const MAX_BATCH_BYTES = config().API_MAX_BATCH_BYTES;
 
 /** Replies smaller than this go out uncompressed (the `compression` middleware's own threshold). */
 const COMPRESS_FROM_BYTES = 1024;
@@ -110,6 +108,18 @@ export async function readBody<T extends z.ZodType>(
   return parseOrThrow(schema, await readJson(req), lead);
 }
 
+/** The reply with its request's id in `X-Request-Id` (a copy when its headers are immutable). */
+function withRequestId(response: Response, requestId: string): Response {
+  try {
+    response.headers.set("X-Request-Id", requestId);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("X-Request-Id", requestId);
+    return copy;
+  }
+}
+
 /** A `/api/v1` handler as `apiRoute` makes it: a Next.js route handler that knows its minimum role. */
 export type ApiHandler<P> = ((req: Request, context: { params: Promise<P> }) => Promise<Response>) & {
   readonly role: Role;
@@ -133,6 +143,12 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
   handler: (ctx: RouteContext<P>) => Promise<unknown>,
 ): ApiHandler<P> {
   const route = async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+    // The production server has set it (server/edge.ts); `next dev` has not, so it is made here.
+    const requestId = requestIdOf(req.headers.get(REQUEST_ID_HEADER));
+    const response = await withLogContext({ requestId }, () => answer(req, context));
+    return withRequestId(response, requestId);
+  };
+  const answer = async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       const caller = await resolveCaller(req.headers);
       if (!caller) throw unauthorized();
@@ -140,11 +156,17 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
       assertRole(caller, options.role);
       if (caller.actor.kind === "api_key" && req.method !== "GET" && req.method !== "HEAD")
         await limitApiKey(caller.actor.apiKeyId, options.limit ?? "write");
-      const result = await handler({ req, params: await context.params, caller });
+      const result = await withLogContext({ tenantId: caller.tenant.id }, async () =>
+        handler({ req, params: await context.params, caller }),
+      );
       return result instanceof Response ? result : json(result);
     } catch (error) {
       if (error instanceof AppError) return errorResponse(error);
-      console.error("Unhandled error in API route", req.method, new URL(req.url).pathname, error);
+      const path = new URL(req.url).pathname;
+      log().error(
+        { err: error, method: req.method, path },
+        `Unhandled error in API route ${req.method} ${path}.`,
+      );
       return errorResponse(
         new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
       );

@@ -8,12 +8,13 @@ import * as schema from "@/lib/db/schema";
 import { authIpAddress, authRateLimit } from "./rate-limit";
 import { authSecret } from "@/lib/local-secret";
 import { admitSignIn, clearAccountFailures } from "./sign-in-limits";
+import { config } from "@/lib/config/config";
 
 /** The app's own address: BETTER_AUTH_URL in production, else this machine at PORT. */
 function appOrigins(): { baseURL: string; trustedOrigins: string[] } {
-  if (process.env.BETTER_AUTH_URL)
-    return { baseURL: process.env.BETTER_AUTH_URL, trustedOrigins: [process.env.BETTER_AUTH_URL] };
-  const port = process.env.PORT ?? "3000";
+  const { BETTER_AUTH_URL, PORT } = config();
+  if (BETTER_AUTH_URL) return { baseURL: BETTER_AUTH_URL, trustedOrigins: [BETTER_AUTH_URL] };
+  const port = String(PORT);
   return {
     baseURL: `http://localhost:${port}`,
     trustedOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
@@ -94,7 +95,7 @@ const holder = globalThis as unknown as { __tillflowAuth?: { url: string; auth: 
 
 /** The better-auth instance bound to the current database (rebuilt if DATABASE_URL changes, as in tests). */
 export function getAuth(): Auth {
-  const url = process.env.DATABASE_URL ?? "";
+  const url = config().DATABASE_URL ?? "";
   if (holder.__tillflowAuth?.url !== url) holder.__tillflowAuth = { url, auth: createAuth() };
   return holder.__tillflowAuth.auth;
 }

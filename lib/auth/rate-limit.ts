@@ -1,6 +1,7 @@
 import type { BetterAuthOptions } from "better-auth";
 import { consume } from "@/lib/rate-limit";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/net/client-address";
+import { config } from "@/lib/config/config";
 
 /**
  * better-auth's own limiter for its HTTP endpoints, counted in Postgres (`rate_limit_windows`) so
@@ -17,7 +18,7 @@ const WINDOW_SECONDS = 60;
 
 export function authRateLimit(): NonNullable<BetterAuthOptions["rateLimit"]> {
   return {
-    enabled: process.env.AUTH_RATE_LIMIT !== "off",
+    enabled: config().AUTH_RATE_LIMIT,
     window: WINDOW_SECONDS,
     max: 300,
     customRules: { "/sign-in/email": false },

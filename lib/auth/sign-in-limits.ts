@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { consume } from "@/lib/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/net/client-address";
+import { config } from "@/lib/config/config";
 
 /**
  * Sign-in limits (SPEC §2 "Trust at the edges"), counted in Postgres (`rate_limit_windows`) so
@@ -36,12 +37,11 @@ export interface SignInRefusal {
 }
 
 function enabled(): boolean {
-  return process.env.AUTH_RATE_LIMIT !== "off";
+  return config().AUTH_RATE_LIMIT;
 }
 
 function attemptsPerMinute(): number {
-  const value = Number(process.env.SIGN_IN_ATTEMPTS_PER_MINUTE);
-  return process.env.SIGN_IN_ATTEMPTS_PER_MINUTE && Number.isFinite(value) ? Math.floor(value) : 10;
+  return config().SIGN_IN_ATTEMPTS_PER_MINUTE;
 }
 
 /** "45 seconds", "1 minute", "2 minutes". */

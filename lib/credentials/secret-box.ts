@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { localSecret } from "@/lib/local-secret";
+import { config } from "@/lib/config/config";
 
 /**
  * Secrets at rest (SPEC §2 "Credentials"): AES-256-GCM under `TILLFLOW_SECRET_KEY` (32 bytes,
@@ -23,7 +24,7 @@ function decodeKey(text: string): Buffer {
 }
 
 function secretKey(): Buffer {
-  const source = process.env.TILLFLOW_SECRET_KEY || localSecret("secret-key");
+  const source = config().TILLFLOW_SECRET_KEY || localSecret("secret-key");
   if (cachedKey?.source !== source) cachedKey = { source, key: decodeKey(source) };
   return cachedKey.key;
 }

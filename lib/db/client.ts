@@ -2,10 +2,11 @@ import "server-only";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as schema from "./schema";
+import { config } from "@/lib/config/config";
 
 function connect(url: string) {
   const client = postgres(url, {
-    max: Number(process.env.DB_POOL_MAX ?? 10),
+    max: config().DB_POOL_MAX ?? 10,
     onnotice: () => {},
     // See recycleAfterClose: a pool whose connection closed under it is replaced by a fresh one.
     onclose: () => recycleAfterClose(client),
@@ -24,11 +25,11 @@ export type DbOrTx = Db | Tx;
 const holder = globalThis as unknown as { __tillflowDb?: { url: string; db: Db } };
 
 /**
- * The shared drizzle client for `process.env.DATABASE_URL`. Processes call `ensureDatabaseUrl()`
+ * The shared drizzle client for `DATABASE_URL`. Processes call `ensureDatabaseUrl()`
  * at start-up (the web server from `instrumentation.ts`), so the URL is known by the first query.
  */
 export function getDb(): Db {
-  const url = process.env.DATABASE_URL;
+  const url = config().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: call ensureDatabaseUrl() at process start.");
   if (holder.__tillflowDb?.url !== url) holder.__tillflowDb = { url, db: connect(url) };
   return holder.__tillflowDb.db;

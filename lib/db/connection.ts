@@ -3,20 +3,25 @@ import path from "node:path";
 import postgres from "postgres";
 import { recycleDb } from "./client";
 import { messageOf } from "@/lib/errors";
+import { config, setEnv } from "@/lib/config/config";
+import { log } from "@/lib/log/logger";
 
 let cluster: EmbeddedCluster | null = null;
 
 /**
- * Makes sure `process.env.DATABASE_URL` points at a live database and returns it.
+ * Makes sure `DATABASE_URL` points at a live database and returns it.
  * With `DATABASE_URL` already set this does nothing; otherwise it finds or starts the embedded
  * cluster under `.data/pg` and creates the `tillflow` database on first use.
  */
 export async function ensureDatabaseUrl(): Promise<string> {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const given = config().DATABASE_URL;
+  if (given) return given;
   cluster = await startOrFindEmbedded(path.join(dataRoot(), "pg"));
   await createDatabaseIfMissing(cluster.serverUrl, "tillflow");
-  process.env.DATABASE_URL = databaseUrl(cluster.serverUrl, "tillflow");
-  return process.env.DATABASE_URL;
+  const url = databaseUrl(cluster.serverUrl, "tillflow");
+  // Recorded in the environment: the processes this one starts (the launcher's) inherit it.
+  setEnv("DATABASE_URL", url);
+  return url;
 }
 
 /** Stops the embedded cluster if this process started it. */
@@ -104,7 +109,7 @@ export async function whileDatabaseUnavailable<T>(
       if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
       if (attempt === 1) {
         const message = messageOf(error);
-        console.warn(
+        log().warn(
           `The database is not available yet (${message}); ${what} will be tried again every second.`,
         );
       }
@@ -133,13 +138,13 @@ function isWriteAfterClose(error: unknown): boolean {
 export function surviveDatabaseRestarts(): void {
   process.on("uncaughtException", (error) => {
     if (isWriteAfterClose(error)) {
-      console.warn(
+      log().warn(
         "A database connection closed with a write pending (Postgres restarted?); opening a new pool.",
       );
       recycleDb();
       return;
     }
-    console.error(error);
+    log().fatal({ err: error }, "Uncaught exception; stopping.");
     process.exit(1);
   });
 }

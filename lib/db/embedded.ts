@@ -4,6 +4,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { config } from "@/lib/config/config";
+import { log } from "@/lib/log/logger";
 
 /**
  * Terminology
@@ -34,7 +36,7 @@ const USER = "postgres";
 const PASSWORD = "tillflow";
 
 export function dataRoot(): string {
-  return process.env.TILLFLOW_DATA_DIR ?? path.join(process.cwd(), ".data");
+  return config().TILLFLOW_DATA_DIR ?? path.join(process.cwd(), ".data");
 }
 
 function urlFor(port: number, database = "postgres"): string {
@@ -281,7 +283,7 @@ async function startCluster(dataDir: string, disposable: boolean): Promise<numbe
       createPostgresUser: isRoot(),
       onLog: () => {},
       onError: (message) => {
-        if (process.env.TILLFLOW_PG_DEBUG) console.error(message);
+        if (config().TILLFLOW_PG_DEBUG) log().debug({ component: "postgres" }, String(message));
       },
     });
     await pg.initialise();
@@ -300,7 +302,7 @@ async function startCluster(dataDir: string, disposable: boolean): Promise<numbe
     // TILLFLOW_PG_PROFILE=1 (when the cluster starts): every statement's calls and time in
     // pg_stat_statements (`create extension pg_stat_statements` once), and the plan of each one
     // slower than 10 ms, with its actual rows, in <data dir>/server.log (auto_explain).
-    ...(process.env.TILLFLOW_PG_PROFILE === "1"
+    ...(config().TILLFLOW_PG_PROFILE
       ? [
           "-c shared_preload_libraries=pg_stat_statements,auto_explain",
           "-c auto_explain.log_min_duration=10ms",

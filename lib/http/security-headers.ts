@@ -1,3 +1,5 @@
+import { config } from "../config/config";
+
 /**
  * The security headers every reply carries (SPEC §2 "Trust at the edges"): next.config.ts sends
  * them on what Next.js answers, and the production server's direct routes (server/direct-routes.ts)
@@ -16,7 +18,7 @@ export interface SecurityHeader {
   value: string;
 }
 
-export function contentSecurityPolicy(dev = process.env.NODE_ENV === "development"): string {
+export function contentSecurityPolicy(dev = config().NODE_ENV === "development"): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
@@ -32,7 +34,7 @@ export function contentSecurityPolicy(dev = process.env.NODE_ENV === "developmen
   ].join("; ");
 }
 
-export function securityHeaders(dev = process.env.NODE_ENV === "development"): SecurityHeader[] {
+export function securityHeaders(dev = config().NODE_ENV === "development"): SecurityHeader[] {
   return [
     { key: "Content-Security-Policy", value: contentSecurityPolicy(dev) },
     { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },

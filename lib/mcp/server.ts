@@ -17,6 +17,7 @@ import { setActive } from "@/lib/automations/lifecycle/set-active";
 import { tryLater, tryLaterInput } from "@/lib/automations/runs/try-later";
 import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log/logger";
 
 /**
  * The MCP server (SPEC §4 `POST /api/mcp`): the tools an assistant uses to read and change a
@@ -53,7 +54,7 @@ async function reply(work: () => Promise<unknown>): Promise<CallToolResult> {
       };
       return { isError: true, content: [{ type: "text", text: error.message }], structuredContent: body };
     }
-    console.error("Unhandled error in an MCP tool", error);
+    log().error({ err: error }, "Unhandled error in an MCP tool");
     return {
       isError: true,
       content: [{ type: "text", text: "Something went wrong on our side. It has been logged." }],

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { config } from "@/lib/config/config";
 
 /**
  * Who may read the metrics: a bearer `METRICS_TOKEN`. Without the variable the metrics are off
@@ -6,7 +7,7 @@ import crypto from "node:crypto";
  */
 export function metricsAccess(
   authorization: string | null,
-  token = process.env.METRICS_TOKEN,
+  token = config().METRICS_TOKEN,
 ): "off" | "denied" | "ok" {
   if (!token) return "off";
   const given = Buffer.from(authorization?.replace(/^Bearer\s+/i, "").trim() ?? "");

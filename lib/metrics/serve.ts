@@ -2,6 +2,8 @@ import "server-only";
 import http from "node:http";
 import { metricsAccess } from "./access";
 import { renderMetrics } from "./metrics";
+import { config } from "@/lib/config/config";
+import { log } from "@/lib/log/logger";
 
 /**
  * A worker's metrics on `port` (`TILLFLOW_METRICS_PORT`): `GET /metrics`, Prometheus text. With
@@ -15,7 +17,7 @@ export async function serveMetrics(port: number, host = "0.0.0.0"): Promise<http
         res.writeHead(404, { "content-type": "text/plain" }).end("Not found: the metrics are at /metrics.\n");
         return;
       }
-      if (process.env.METRICS_TOKEN && metricsAccess(req.headers.authorization ?? null) !== "ok") {
+      if (config().METRICS_TOKEN && metricsAccess(req.headers.authorization ?? null) !== "ok") {
         res
           .writeHead(401, { "content-type": "text/plain" })
           .end("Send Authorization: Bearer $METRICS_TOKEN.\n");
@@ -25,7 +27,7 @@ export async function serveMetrics(port: number, host = "0.0.0.0"): Promise<http
         const { text, contentType } = await renderMetrics();
         res.writeHead(200, { "content-type": contentType }).end(text);
       } catch (error) {
-        console.error("Rendering the metrics failed.", error);
+        log().error({ err: error }, "Rendering the metrics failed.");
         res
           .writeHead(500, { "content-type": "text/plain" })
           .end("The metrics could not be read; see the worker's log.\n");

@@ -1,4 +1,5 @@
 import { isIpLiteral, parseRange } from "./address";
+import { config } from "@/lib/config/config";
 
 /**
  * `HTTP_ACTION_ALLOW`: hosts and networks an administrator lets the HTTP action call even though
@@ -42,7 +43,7 @@ export function parseAllowList(text: string): AllowList {
 
 /** The allow list from the environment, read on every call (tests change it) and parsed once per value. */
 export function allowList(): AllowList {
-  const text = process.env.HTTP_ACTION_ALLOW ?? "";
+  const text = config().HTTP_ACTION_ALLOW ?? "";
   if (cached?.text !== text) cached = { text, list: parseAllowList(text) };
   return cached.list;
 }

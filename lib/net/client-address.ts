@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { parseRange } from "./address";
+import { config } from "@/lib/config/config";
 
 /**
  * The client's address as the web server saw it, for limits counted per client (sign-in).
@@ -27,7 +28,7 @@ let cached: { text: string; matchers: ((address: string) => boolean)[] } | null 
 
 /** `TRUSTED_PROXIES`, read on every call (tests change it) and parsed once per value. */
 function trustedProxies(): ((address: string) => boolean)[] {
-  const text = process.env.TRUSTED_PROXIES ?? "";
+  const text = config().TRUSTED_PROXIES ?? "";
   if (cached?.text !== text) {
     const matchers = text
       .split(",")

@@ -10,9 +10,10 @@ import { getDb } from "@/lib/db/client";
 import { tenants } from "@/lib/db/schema";
 import type { Domain } from "@/lib/domains/domains";
 import { upsertEntity } from "@/lib/entities/service";
+import { config } from "@/lib/config/config";
 
 export const DEMO_SLUG = "demo";
-export const DEMO_PASSWORD = process.env.TILLFLOW_DEMO_PASSWORD ?? "tillflow-demo";
+export const DEMO_PASSWORD = config().TILLFLOW_DEMO_PASSWORD ?? "tillflow-demo";
 export const DEMO_USERS = [
   { email: "admin@demo.test", name: "Ada Admin", role: "admin" },
   { email: "editor@demo.test", name: "Eddie Editor", role: "editor" },

@@ -4,6 +4,7 @@ import { and, desc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { textArray } from "@/lib/db/array-literal";
 import { getDb } from "@/lib/db/client";
 import { workerHeartbeats } from "@/lib/db/schema";
+import { config } from "@/lib/config/config";
 
 /**
  * Terminology
@@ -17,24 +18,19 @@ import { workerHeartbeats } from "@/lib/db/schema";
  *   `SWEEP_EVERY_MS` and once as it starts; graphile-worker alone would hold them for four hours.
  */
 
-function envMs(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 /**
  * A worker silent for longer than this is presumed dead and its jobs are released. Default 15 s
  * (`TILLFLOW_WORKER_DEAD_AFTER_MS`). It bounds how long a killed worker's jobs wait when the
  * dead worker ran on another host; on the same host the sweeper sees the pid is gone at once.
  */
-export const DEAD_AFTER_MS = envMs("TILLFLOW_WORKER_DEAD_AFTER_MS", 15_000);
+export const DEAD_AFTER_MS = config().TILLFLOW_WORKER_DEAD_AFTER_MS;
 /**
  * How often a worker beats. Default 3 s, and never more than a third of `DEAD_AFTER_MS`, so two
  * late beats in a row (a busy event loop, a Postgres restart) never make a live worker look dead.
  */
-export const BEAT_EVERY_MS = Math.min(envMs("TILLFLOW_WORKER_BEAT_MS", 3_000), Math.floor(DEAD_AFTER_MS / 3));
+export const BEAT_EVERY_MS = Math.min(config().TILLFLOW_WORKER_BEAT_MS, Math.floor(DEAD_AFTER_MS / 3));
 /** How often a live worker looks for dead peers. Default 2 s (`TILLFLOW_WORKER_SWEEP_EVERY_MS`). */
-export const SWEEP_EVERY_MS = envMs("TILLFLOW_WORKER_SWEEP_EVERY_MS", 2_000);
+export const SWEEP_EVERY_MS = config().TILLFLOW_WORKER_SWEEP_EVERY_MS;
 /** A worker is reported alive (health) when it has beaten within this window. */
 export const ALIVE_WITHIN_MS = Math.max(DEAD_AFTER_MS, 2 * BEAT_EVERY_MS);
 

@@ -3,15 +3,15 @@ import { RunBatcher } from "@/lib/automations/engine/batcher";
 import { runLegs } from "@/lib/automations/engine/pipeline";
 import { taskPayloads } from "@/lib/jobs";
 
-const batcher = new RunBatcher((runIds, release) =>
+const batcher = new RunBatcher((runIds, release, jobIds) =>
   runLegs(
-    runIds.map((runId) => ({ kind: "start", runId })),
+    runIds.map((runId) => ({ kind: "start", runId, jobId: jobIds.get(runId) })),
     release,
   ),
 );
 
 /** Runs the first leg of a run, together with the runs starting alongside it. */
-export const automationExecute: Task = async (payload) => {
+export const automationExecute: Task = async (payload, helpers) => {
   const { runId } = taskPayloads.automation_execute.parse(payload);
-  await batcher.submit(runId);
+  await batcher.submit(runId, helpers.job.id);
 };

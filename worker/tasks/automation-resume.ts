@@ -5,18 +5,18 @@ import { taskPayloads } from "@/lib/jobs";
 
 // How a due wait is resumed, in one place for both ways in: the job below, and the worker's
 // WakeTimer (worker/run.ts), which takes the jobs of waits due soon at their exact time.
-const resume = (waitIds: string[], release?: () => void) =>
+const resume = (waitIds: string[], release?: () => void, jobIds?: ReadonlyMap<string, string>) =>
   runLegs(
-    waitIds.map((waitId) => ({ kind: "resume", waitId })),
+    waitIds.map((waitId) => ({ kind: "resume", waitId, jobId: jobIds?.get(waitId) })),
     release,
   );
 
 const batcher = new RunBatcher(resume);
 
 /** Resumes a run at a wait whose time has come, together with the waits due alongside it. */
-export const automationResume: Task = async (payload) => {
+export const automationResume: Task = async (payload, helpers) => {
   const { waitId } = taskPayloads.automation_resume.parse(payload);
-  await batcher.submit(waitId);
+  await batcher.submit(waitId, helpers.job.id);
 };
 
 /**

@@ -6,6 +6,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getAuth } from "@/lib/auth/auth";
 import { membershipsOf } from "@/lib/auth/users";
+import { log } from "@/lib/log/logger";
 
 /** What the sign-in form shows after an attempt: the error, and the email to keep in the field. */
 export interface SignInState {
@@ -43,7 +44,7 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
         return { error: error.body?.message ?? "Too many attempts. Wait a minute, then try again.", email };
       return { error: "Wrong email or password.", email };
     }
-    console.error("Sign-in failed unexpectedly", error);
+    log().error({ err: error }, "Sign-in failed unexpectedly");
     return { error: "Something went wrong on our side. Try again in a moment.", email };
   }
   redirect("/dashboard");

@@ -1,3 +1,5 @@
+import { config } from "@/lib/config/config";
+
 /**
  * Gathers the ids (runs to start, waits to resume) of jobs that begin at about the same moment and
  * hands them to the leg pipeline together, so a thousand legs cost a handful of statements instead
@@ -17,23 +19,33 @@
  * of the worker from starting until they ended (`npm run bench -- code`).
  */
 export class RunBatcher<Outcome> {
-  private pending: { id: string; resolve: (outcome: Outcome) => void; reject: (e: unknown) => void }[] = [];
+  private pending: {
+    id: string;
+    jobId: string | undefined;
+    resolve: (outcome: Outcome) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private inFlight = 0;
 
   constructor(
-    private readonly execute: (ids: string[], release: () => void) => Promise<Map<string, Outcome | Error>>,
+    /** `jobIds`: the graphile-worker job of each id, for the leg's log lines. */
+    private readonly execute: (
+      ids: string[],
+      release: () => void,
+      jobIds: ReadonlyMap<string, string>,
+    ) => Promise<Map<string, Outcome | Error>>,
     /** Largest batch. Default 500 (or `WORKER_BATCH_SIZE`). */
-    private readonly maxBatch = Number(process.env.WORKER_BATCH_SIZE ?? 500),
+    private readonly maxBatch = config().WORKER_BATCH_SIZE,
     /** How long the first job of a batch waits for company, in ms. Default 3. */
     private readonly maxWaitMs = 3,
     /** Partial batches running at once. Default 2 (or `WORKER_BATCHES_IN_FLIGHT`). */
-    private readonly maxInFlight = Number(process.env.WORKER_BATCHES_IN_FLIGHT ?? 2),
+    private readonly maxInFlight = config().WORKER_BATCHES_IN_FLIGHT,
   ) {}
 
-  submit(id: string): Promise<Outcome> {
+  submit(id: string, jobId?: string): Promise<Outcome> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ id, resolve, reject });
+      this.pending.push({ id, jobId, resolve, reject });
       if (this.pending.length >= this.maxBatch) this.flush();
       else if (this.inFlight < this.maxInFlight)
         this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
@@ -54,7 +66,8 @@ export class RunBatcher<Outcome> {
       // The ids that arrived while every slot was busy have waited long enough.
       if (this.pending.length > 0 && !this.timer) this.flush();
     };
-    this.execute([...new Set(batch.map((b) => b.id))], release)
+    const jobIds = new Map(batch.flatMap((b) => (b.jobId === undefined ? [] : [[b.id, b.jobId] as const])));
+    this.execute([...new Set(batch.map((b) => b.id))], release, jobIds)
       .then(
         (outcomes) => {
           for (const b of batch) {

@@ -1,11 +1,12 @@
 import pLimit from "p-limit";
+import { config } from "@/lib/config/config";
 
 /**
  * Outside effects (HTTP calls) in flight at once per worker process, however many jobs the worker
  * holds: thousands of simultaneous calls to merchants' servers would be a flood, not throughput.
  * Default 32 (or `WORKER_OUTSIDE_CONCURRENCY`).
  */
-export const outsideLimit = pLimit(Number(process.env.WORKER_OUTSIDE_CONCURRENCY ?? 32));
+export const outsideLimit = pLimit(config().WORKER_OUTSIDE_CONCURRENCY);
 
 /**
  * Legs claim their runs or waits as soon as their jobs arrive (so a storm of due waits all
@@ -13,4 +14,4 @@ export const outsideLimit = pLimit(Number(process.env.WORKER_OUTSIDE_CONCURRENCY
  * at a time keep the database busy without the contention of dozens fighting over it.
  * Default 2 (or `WORKER_BATCH_TRANSACTIONS`).
  */
-export const batchTransactionLimit = pLimit(Number(process.env.WORKER_BATCH_TRANSACTIONS ?? 2));
+export const batchTransactionLimit = pLimit(config().WORKER_BATCH_TRANSACTIONS);

@@ -7,6 +7,7 @@ import { handleLabel } from "@/lib/automations/nodes/catalog";
 import { formatInZone } from "@/lib/time/cron";
 import { enqueueJobs } from "@/lib/jobs";
 import type { LegContext } from "./leg";
+import { config } from "@/lib/config/config";
 
 /** When an approval times out, in the shop's zone: "on Fri, 4 Dec 2026, 10:00 CET". */
 export function timesOut(resumeAt: unknown, timeZone: string): string {
@@ -80,7 +81,7 @@ export interface StaffEmail {
  */
 export async function emailStaff(tx: Tx, rows: StaffEmail[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const smtp = Boolean(process.env.SMTP_URL);
+  const smtp = Boolean(config().SMTP_URL);
   const emails = await tx.execute<{ id: string }>(sql`
     insert into outbox_emails (tenant_id, run_id, node_id, "to", subject, body_html, status)
     select v.t, v.r, v.n, u.email, v.subject, v.html, ${smtp ? "queued" : "stored"}

@@ -19,6 +19,7 @@ import { batchTransactionLimit, outsideLimit } from "./limits";
 import { DeliveryConflict, insertDeliveries, PhaseWrites, writeWaits } from "./phase-writes";
 import { lookBackForEvents } from "./event-waits";
 import { prepareAction } from "./prepare";
+import { log } from "@/lib/log/logger";
 
 /**
  * Executing legs: the part of the pipeline after the claim and the wake decision.
@@ -233,7 +234,7 @@ async function lookBackAfterCommit(waitIds: string[]): Promise<void> {
   try {
     await lookBackForEvents(getDb(), waitIds);
   } catch (error) {
-    console.warn("Looking back for the events of new waits failed; the reaper's sweep will.", error);
+    log().warn({ err: error }, "Looking back for the events of new waits failed; the reaper's sweep will.");
   }
 }
 
@@ -274,7 +275,7 @@ export async function executeLegs(legs: Leg[], hooks: LegHooks, apart?: () => vo
     restore.forEach((undo) => undo());
     if (legs.length === 1) return hooks.onError(legs[0]!, error);
     if (!(error instanceof DeliveryConflict))
-      console.warn(`A phase of ${legs.length} legs failed; running them one by one.`, error);
+      log().warn({ err: error }, `A phase of ${legs.length} legs failed; running them one by one.`);
     await Promise.all(
       legs.map(async (leg) => {
         await hooks.reload(leg);

@@ -21,6 +21,7 @@ import { startingLeg, type Leg, type RecordedAction } from "./leg-state";
 import { executeLegs } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
 import { messageOf } from "@/lib/errors";
+import { log } from "@/lib/log/logger";
 
 /**
  * The leg pipeline: every leg of every run — a first leg from its trigger, a resumed leg from its
@@ -34,7 +35,10 @@ import { messageOf } from "@/lib/errors";
  * twice replays what the first attempt recorded instead of repeating it.
  */
 
-export type LegRequest = { kind: "start"; runId: string } | { kind: "resume"; waitId: string };
+/** `jobId`: the graphile-worker job that asked for the leg, for its log lines. */
+export type LegRequest = ({ kind: "start"; runId: string } | { kind: "resume"; waitId: string }) & {
+  jobId?: string;
+};
 
 /** `ran`: the leg executed · `stopped`: it ended its run without acting · `noop`: nothing to claim. */
 export type LegOutcome = "ran" | "stopped" | "noop";
@@ -337,6 +341,17 @@ export async function runLegs(
   const later = claims.length > 0 ? await stillPending(waitIds.filter((id) => !claimed.has(id))) : [];
 
   const { legs, claimOf } = await prepareLegs(claims, results);
+  const jobIdOf = new Map(
+    requests.flatMap((r) => (r.jobId === undefined ? [] : [[keyOf(r), r.jobId] as const])),
+  );
+  /** The fields of a leg's log lines (docs/logging.md). */
+  const fieldsOf = (leg: Leg) => ({
+    tenantId: leg.ctx.tenantId,
+    runId: leg.ctx.runId,
+    leg: leg.ctx.leg,
+    jobId: jobIdOf.get(claimKey(claimOf.get(leg)!)),
+    automationId: leg.ctx.automationId,
+  });
   for (const leg of legs) results.set(claimKey(claimOf.get(leg)!), "ran");
   const reload = async (leg: Leg) => {
     leg.recorded = (await loadRecorded([leg])).get(leg.ctx.runId) ?? new Map();
@@ -356,7 +371,7 @@ export async function runLegs(
       results.set(key, asError(error));
       return;
     }
-    console.error(`Resuming wait ${key} failed`, error);
+    log().error({ ...fieldsOf(leg), err: error, waitId: key }, `Resuming wait ${key} failed.`);
     try {
       await stopLegs([
         {
@@ -372,6 +387,15 @@ export async function runLegs(
   };
   await executeLegs(legs, { reload, onError, stop }, apart);
   metrics().legs.inc(legs.length);
+  for (const leg of legs) {
+    const outcome = results.get(claimKey(claimOf.get(leg)!));
+    if (outcome instanceof Error)
+      log().warn(
+        { ...fieldsOf(leg), err: outcome },
+        `Leg ${leg.ctx.leg} of run ${leg.ctx.runId} failed; its job will retry it.`,
+      );
+    else log().debug({ ...fieldsOf(leg), outcome }, `Leg ${leg.ctx.leg} of run ${leg.ctx.runId} ${outcome}.`);
+  }
 
   for (const request of requests)
     if (!results.has(keyOf(request)) && !later.includes(keyOf(request))) results.set(keyOf(request), "noop");

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { messageOf } from "@/lib/errors";
+import { log } from "@/lib/log/logger";
 
 /**
  * Terminology
@@ -111,7 +112,9 @@ export class WakeTimer {
   }
 
   private track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => console.error("Wake timer failed; will retry.", error));
+    const tracked = work.catch((error: unknown) =>
+      log().error({ err: error }, "Wake timer failed; will retry."),
+    );
     this.inFlight.add(tracked);
     void tracked.finally(() => this.inFlight.delete(tracked));
   }
@@ -229,7 +232,10 @@ export class WakeTimer {
     try {
       if (waitIds.length > 0) await this.resume(waitIds);
     } catch (error) {
-      console.error(`Resuming ${waitIds.length} waits on time failed; their jobs will retry them.`, error);
+      log().error(
+        { err: error },
+        `Resuming ${waitIds.length} waits on time failed; their jobs will retry them.`,
+      );
       await this.release(jobIds, messageOf(error));
       return;
     }
@@ -240,7 +246,7 @@ export class WakeTimer {
         where id = any(${jobIdArray(jobIds)}::bigint[]) and locked_by = ${this.lockId}`);
     } catch (error) {
       // A redelivered resume is a no-op, so giving the jobs back instead is safe.
-      console.error(`Completing ${jobIds.length} resumed jobs failed; releasing them later.`, error);
+      log().error({ err: error }, `Completing ${jobIds.length} resumed jobs failed; releasing them later.`);
       for (const id of jobIds) this.stranded.add(id);
     }
   }
@@ -259,7 +265,7 @@ export class WakeTimer {
           last_error = coalesce(${error}::text, last_error)
         where id = any(${jobIdArray(jobIds)}::bigint[]) and locked_by = ${this.lockId}`);
     } catch (releaseError) {
-      console.error(`Releasing ${jobIds.length} held jobs failed; will retry.`, releaseError);
+      log().error({ err: releaseError }, `Releasing ${jobIds.length} held jobs failed; will retry.`);
       for (const id of jobIds) this.stranded.add(id);
     }
   }

@@ -4,9 +4,10 @@ import { automationRuns, automations, scheduleFires, type RunEvent } from "@/lib
 import { runJobKey } from "@/lib/automations/engine/start";
 import { enqueueJobs, freshJobsSql } from "@/lib/jobs";
 import { audienceWhere } from "./audience";
+import { config } from "@/lib/config/config";
 
 /** Customers per fan-out batch (one transaction each). Default 1,000, or `SCHEDULE_FANOUT_BATCH`. */
-export const FANOUT_BATCH = Number(process.env.SCHEDULE_FANOUT_BATCH ?? 1_000);
+export const FANOUT_BATCH = config().SCHEDULE_FANOUT_BATCH;
 
 export const FANOUT_CANCELLED =
   "The automation was switched off while this fire's runs were being created, so the rest were not.";

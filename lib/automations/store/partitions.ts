@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/lib/db/client";
+import { log } from "@/lib/log/logger";
 
 /**
  * Run history's month partitions (migration 0010, lib/db/schema/PARTITIONS.md): making them ahead
@@ -161,7 +162,7 @@ export async function dropExpiredPartitions(tenantId: string, before: string): P
     } catch (error) {
       // A lock not granted in time, a row linked to the month meanwhile, or another shop's purge
       // that dropped it first: the batched delete still runs, and the next purge looks again.
-      console.warn(`Run history partition ${part.runs} was not dropped this time:`, error);
+      log().warn({ err: error }, `Run history partition ${part.runs} was not dropped this time:`);
     }
   }
   return dropped;

@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { getDb } from "@/lib/db/client";
 import { outboxEmails } from "@/lib/db/schema";
 import { messageOf } from "@/lib/errors";
+import { config } from "@/lib/config/config";
 
 let transport: Transporter | null = null;
 
@@ -14,12 +15,12 @@ let transport: Transporter | null = null;
 export async function sendOutboxEmail(outboxId: string): Promise<void> {
   const [email] = await getDb().select().from(outboxEmails).where(eq(outboxEmails.id, outboxId));
   if (!email || email.status === "sent") return;
-  const url = process.env.SMTP_URL;
+  const url = config().SMTP_URL;
   if (!url) return;
   transport ??= nodemailer.createTransport(url);
   try {
     await transport.sendMail({
-      from: process.env.SMTP_FROM ?? "Tillflow <no-reply@tillflow.local>",
+      from: config().SMTP_FROM ?? "Tillflow <no-reply@tillflow.local>",
       to: email.to,
       subject: email.subject,
       html: email.bodyHtml,

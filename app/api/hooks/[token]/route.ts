@@ -2,6 +2,7 @@ import { readBodyText } from "@/lib/api/body";
 import { errorResponse, json } from "@/lib/api/route";
 import { hookBodyTooLarge, receiveWebhook } from "@/lib/automations/hooks/receive";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log/logger";
 
 /**
  * Inbound webhook trigger: authenticated by the URL's token, and when the trigger has a secret by
@@ -16,7 +17,7 @@ export async function POST(req: Request, context: { params: Promise<{ token: str
     return json(result, 202);
   } catch (error) {
     if (error instanceof AppError) return errorResponse(error);
-    console.error("Unhandled error in webhook", error);
+    log().error({ err: error }, "Unhandled error in webhook");
     return errorResponse(
       new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
     );

@@ -13,6 +13,7 @@ import {
   type AiTask,
   type FieldKind,
 } from "./ai";
+import { config } from "@/lib/config/config";
 
 /**
  * The AI step's question (SPEC §2 "AI step"), asked of the shop's configured model outside the
@@ -40,11 +41,8 @@ export const AI_STEP: Asker = {
 export const DEFAULT_AI_CALLS_PER_HOUR = 1_000;
 
 /** Calls per shop per hour: `AI_CALLS_PER_HOUR`, default 1,000; 0 turns the limit off. */
-export function aiCallsPerHour(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const value = Number(env.AI_CALLS_PER_HOUR);
-  return env.AI_CALLS_PER_HOUR?.trim() && Number.isInteger(value) && value >= 0
-    ? value
-    : DEFAULT_AI_CALLS_PER_HOUR;
+export function aiCallsPerHour(): number {
+  return config().AI_CALLS_PER_HOUR;
 }
 
 function bytes(text: string): number {

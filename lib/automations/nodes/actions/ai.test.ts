@@ -156,10 +156,21 @@ describe("AI step requests and answers", () => {
     expect(checkAnswer(request, { text: "Thank you. " })).toEqual({ text: "Thank you." });
   });
 
-  it("reads the hourly allowance from AI_CALLS_PER_HOUR, 1,000 by default", () => {
-    expect(aiCallsPerHour({})).toBe(1000);
-    expect(aiCallsPerHour({ AI_CALLS_PER_HOUR: "25" })).toBe(25);
-    expect(aiCallsPerHour({ AI_CALLS_PER_HOUR: "lots" })).toBe(1000);
+  it("reads the hourly allowance from AI_CALLS_PER_HOUR, 1,000 by default, and refuses a bad one", () => {
+    const saved = process.env.AI_CALLS_PER_HOUR;
+    try {
+      delete process.env.AI_CALLS_PER_HOUR;
+      expect(aiCallsPerHour()).toBe(1000);
+      process.env.AI_CALLS_PER_HOUR = "25";
+      expect(aiCallsPerHour()).toBe(25);
+      process.env.AI_CALLS_PER_HOUR = "lots";
+      expect(() => aiCallsPerHour()).toThrow(
+        'AI_CALLS_PER_HOUR must be a whole number from 0 to 100,000,000 (got "lots").',
+      );
+    } finally {
+      if (saved === undefined) delete process.env.AI_CALLS_PER_HOUR;
+      else process.env.AI_CALLS_PER_HOUR = saved;
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { outboxEmails } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
 import { type DatabaseExecutor } from "../executor";
+import { config } from "@/lib/config/config";
 
 interface EmailParams {
   to: string;
@@ -41,7 +42,7 @@ export const sendEmailExecutor: DatabaseExecutor<EmailParams, { to: string; subj
     }),
     check: (request) => recipientsProblem(request.to),
     async run(tx, request, ctx) {
-      const smtp = Boolean(process.env.SMTP_URL);
+      const smtp = Boolean(config().SMTP_URL);
       const [email] = await tx
         .insert(outboxEmails)
         .values({

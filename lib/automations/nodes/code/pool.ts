@@ -4,6 +4,8 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { SCRIPT_LIMITS, type ScriptInput, type ScriptOutcome } from "./sandbox";
 import type { ThreadReply, ThreadTask } from "./script-thread";
+import { config } from "@/lib/config/config";
+import { log } from "@/lib/log/logger";
 
 /**
  * The script pool: every code step — a run's, a dry run's, "Run on a record" — runs on one of a
@@ -43,8 +45,7 @@ const THREAD_FILE = path.join(
 /** Past the sandbox's own wall-time limit, the pool stops waiting for the thread. */
 const HARD_STOP_MARGIN_MS = 2_000;
 
-const defaultThreads = () =>
-  Number(process.env.CODE_THREADS) || Math.min(4, Math.max(2, os.availableParallelism()));
+const defaultThreads = () => config().CODE_THREADS ?? Math.min(4, Math.max(2, os.availableParallelism()));
 
 const failure = (error: string, ms: number, limit?: "wall"): ScriptOutcome => ({
   ok: false,
@@ -178,7 +179,7 @@ export class ScriptPool {
           !(!reply.outcome.ok && reply.outcome.limit) && reply.memoryBytes <= this.recycleBytes,
         ),
       broke: (error) => {
-        console.error("A code step's thread stopped unexpectedly:", error);
+        log().error({ err: error }, "A code step's thread stopped unexpectedly:");
         finish(
           failure("The code step's sandbox stopped unexpectedly; the script did not finish.", ms()),
           false,

@@ -3,6 +3,7 @@ import { errorResponse, json } from "@/lib/api/route";
 import { PLATFORMS, type Platform } from "@/lib/connections/platforms";
 import { deliveryTooLarge, receiveDelivery } from "@/lib/connections/receive";
 import { AppError, notFound } from "@/lib/errors";
+import { log } from "@/lib/log/logger";
 
 const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
 
@@ -19,7 +20,7 @@ export async function POST(req: Request, context: { params: Promise<{ platform: 
     return json(await receiveDelivery(platform, token, readBody, req.headers), 200);
   } catch (error) {
     if (error instanceof AppError) return errorResponse(error);
-    console.error("Unhandled error in a store's delivery", error);
+    log().error({ err: error }, "Unhandled error in a store's delivery");
     return errorResponse(
       new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
     );
