@@ -14,6 +14,7 @@ import { addMember } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 import { alertHistory, auditEvents, automationRuns, automationRunWaits, outboxEmails } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
+import { enqueueJobs } from "@/lib/jobs";
 import { renderMetrics } from "@/lib/metrics/metrics";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { flow, publishFlow, waitThenTag } from "@/tests/helpers/flows";
@@ -578,5 +579,39 @@ describe("rules through the API", () => {
     expect(theirs.body.items).toEqual([]);
     const bad = await call(historyRoute, { key: shop.keys.viewer, path: "/api/v1/alerts/history?limit=0" });
     expect(bad.status).toBe(422);
+  });
+});
+
+describe("the worker", () => {
+  test("its alert_evaluate task makes the alerts and its alert_send jobs send them", async () => {
+    const id = await publishFlow(
+      shop.keys.editor,
+      "Tag shipments",
+      flow(
+        [
+          { id: "t", type: "auto.trigger.customer_created" },
+          { id: "tag", type: "auto.action.add_tag", params: { tag: "shipped" } },
+        ],
+        [["t", "tag"]],
+      ),
+    );
+    await pastRuns(id, 4, 0, 2);
+    const made = await rule({
+      kind: "storm",
+      automationId: id,
+      params: { maxRunsPerHour: 2 },
+      channel: { type: "webhook", url: `${base}/worker`, secret: SECRET },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await enqueueJobs(getDb(), [{ task: "alert_evaluate", payload: {} }]);
+    const [sent] = await until(
+      () => historyOf(made.body.id),
+      (rows) => rows[0]?.status === "sent",
+      { timeoutMs: 20_000, what: "the worker's storm alert, sent" },
+    );
+    expect(sent!.message).toBe(
+      "'Tag shipments' started 4 runs in the last hour, more than the 2 runs an hour this alert allows.",
+    );
+    expect(at("/worker")).toHaveLength(1);
   });
 });
