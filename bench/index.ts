@@ -2,6 +2,7 @@
  * `npm run bench -- <name>`: runs one benchmark (or all with no name) against a fresh database and
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
+import { benchAlerts } from "./alerts";
 import { benchCode } from "./code";
 import { benchConnect } from "./connect";
 import { benchEditorJs } from "./editor-js";
@@ -26,6 +27,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   floor: benchFloor,
   "event-wait": benchEventWait,
   connect: benchConnect,
+  alerts: benchAlerts,
 };
 
 async function main() {

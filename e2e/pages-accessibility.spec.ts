@@ -80,6 +80,8 @@ const PAGES = [
   ["an order", "/orders/axe-1"],
   ["the settings", "/settings"],
   ["the shop's settings", "/settings/shop"],
+  ["the alerts", "/settings/alerts"],
+  ["the alerts' history", "/settings/alerts/history"],
 ] as const;
 
 test("axe finds nothing serious on any page of the admin (each page's findings are reported)", async ({

@@ -34,6 +34,7 @@ export const AUDIT_KINDS = {
     actions: ["credential.created", "credential.rotated", "credential.deleted", "credentials.moved"],
   },
   connections: { label: "Store connections", actions: ["connection.created", "connection.deleted"] },
+  alerts: { label: "Alerts", actions: ["alert.created", "alert.updated", "alert.deleted"] },
   shop: {
     label: "Shop settings",
     actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated"],
@@ -133,6 +134,18 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} reminded the approvers${of}: nobody had decided ${quoted(d.title, "an approval")} yet`;
     case "approval.escalated":
       return `${who} told the admins that nobody had decided ${quoted(d.title, "an approval")}${automationName ? ` in '${automationName}'` : ""}`;
+    case "alert.created":
+    case "alert.updated":
+    case "alert.deleted": {
+      const verb =
+        entry.action === "alert.created" ? "added" : entry.action === "alert.updated" ? "changed" : "deleted";
+      const about = d.automationId
+        ? automationName
+          ? `'${automationName}'`
+          : "an automation"
+        : "every automation";
+      return `${who} ${verb} an alert about ${about}: ${text(d.sentence) ?? "an alert"} (${text(d.channel) ?? "email"})`;
+    }
     case "user.added":
       return `${who} added ${text(d.email) ?? "a user"} as ${text(d.role) ?? "a member"}`;
     case "user.removed":

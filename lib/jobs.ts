@@ -43,6 +43,10 @@ export const taskPayloads = {
    * admins, once each (lib/automations/waits/reminders.ts).
    */
   approval_remind: z.object({}).passthrough(),
+  /** Every minute: finds what the shops' alert rules should say now and keeps it (lib/alerts/evaluate.ts). */
+  alert_evaluate: z.object({}).passthrough(),
+  /** Sends one kept alert through its rule's channel (job_key `alert:<id>`; lib/alerts/send.ts). */
+  alert_send: z.strictObject({ alertId: z.uuid() }),
 } as const;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -55,6 +59,8 @@ const MAINTENANCE = [
   "17 3 * * * connection_prune ?max=1",
   // Not a schedule: an approval's reminder is due whether or not schedules are on.
   "* * * * * approval_remind ?max=1",
+  // Alerts watch the engine itself (failures, silence, storms), so they tick whatever schedules do.
+  "* * * * * alert_evaluate ?max=1",
 ];
 // The schedules' heartbeat. No backfill: due fire times are read from `next_fire_at`, so the
 // first tick after a restart catches up by itself (see schedules/tick.ts for what still runs).

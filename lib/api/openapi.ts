@@ -211,6 +211,8 @@ const TAGS: Record<Endpoint["tag"], string> = {
     "The shop's secrets, which flows refer to by id: write-only, shown by name and last 4 characters.",
   "Store connections":
     "Shopify and WooCommerce stores posting their webhooks to `/api/connect/<platform>/<token>`, and what each delivery did.",
+  Alerts:
+    "Rules that tell the shop's staff (email), Slack or a signed webhook when runs fail, go quiet, storm or wait too long; and what was sent.",
   Meta: "The audit log, the step registry and this document.",
 };
 

@@ -58,6 +58,12 @@ function create() {
       help: "Runs a cap holds now, waiting for someone to release or discard them.",
       registers,
     }),
+    alertSends: new client.Counter({
+      name: "tillflow_alert_sends_total",
+      help: "Alerts this process tried to send, by kind, channel (email, slack, webhook) and outcome (sent, failed).",
+      labelNames: ["kind", "channel", "outcome"] as const,
+      registers,
+    }),
     oldestJobAge: new client.Gauge({
       name: "tillflow_job_oldest_age_seconds",
       help: "How long the oldest due job not yet taken has waited, by task.",

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { addMember } from "@/lib/auth/users";
+import { createAlertRule } from "@/lib/alerts/rules";
 import { createConnection } from "@/lib/connections/store";
 import { createCredential } from "@/lib/credentials/store";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
@@ -74,6 +75,7 @@ const ids = {
   apiKey: "",
   credential: "",
   connection: "",
+  alert: "",
   entity: "a-only-order",
 };
 
@@ -181,6 +183,13 @@ beforeAll(async () => {
       secret: "shpss_guarded_1234",
     })
   ).id;
+  ids.alert = (
+    await createAlertRule(await callerOf(a, "admin"), {
+      kind: "failed_runs",
+      automationId: ids.automation,
+      channel: { type: "email" },
+    })
+  ).id;
   const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, ids.run));
   expect(run?.tenantId).toBe(a.tenant.id);
 });
@@ -251,6 +260,8 @@ const credential = () => ({ id: ids.credential });
 const C = "/api/v1/credentials/[id]";
 const connection = () => ({ id: ids.connection });
 const S = "/api/v1/connections/[id]";
+const alert = () => ({ id: ids.alert });
+const AL = "/api/v1/alerts/[id]";
 
 // ── The registry ─────────────────────────────────────────────────────────────────────────────
 
@@ -559,7 +570,76 @@ const REGISTRY: Record<string, Entry> = {
     crossShop: { expect: 404, invoke: route(`GET ${S}/deliveries`, { params: connection }) },
   },
 
+  // REST: alerts (admins change; every role reads)
+  "GET /api/v1/alerts": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/alerts") } },
+  "POST /api/v1/alerts": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/alerts", { body: () => ({ kind: "storm", channel: { type: "email" } }) }),
+    },
+    viewer: route("POST /api/v1/alerts", { body: () => ({ kind: "storm", channel: { type: "email" } }) }),
+  },
+  "GET /api/v1/alerts/history": {
+    crossShop: { expect: "isolated", invoke: route("GET /api/v1/alerts/history") },
+  },
+  [`GET ${AL}`]: { crossShop: { expect: 404, invoke: route(`GET ${AL}`, { params: alert }) } },
+  [`PUT ${AL}`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PUT ${AL}`, { params: alert, body: () => ({ enabled: false }) }),
+    },
+    viewer: route(`PUT ${AL}`, { params: alert, body: () => ({ enabled: false }) }),
+  },
+  [`DELETE ${AL}`]: {
+    crossShop: { expect: 404, invoke: route(`DELETE ${AL}`, { params: alert }) },
+    viewer: route(`DELETE ${AL}`, { params: alert }),
+  },
+  [`POST ${AL}/test`]: {
+    crossShop: { expect: 404, invoke: route(`POST ${AL}/test`, { params: alert }) },
+    viewer: route(`POST ${AL}/test`, { params: alert }),
+  },
+
   // Server actions
+  "lib/actions/alerts/create-alert.ts#createAlertAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/alerts/create-alert.ts#createAlertAction", () => ({
+        kind: "silence",
+        channel: { type: "email" },
+      })),
+    },
+    viewer: action("lib/actions/alerts/create-alert.ts#createAlertAction", () => ({
+      kind: "silence",
+      channel: { type: "email" },
+    })),
+  },
+  "lib/actions/alerts/update-alert.ts#updateAlertAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/alerts/update-alert.ts#updateAlertAction", () => ({
+        id: ids.alert,
+        changes: { enabled: false },
+      })),
+    },
+    viewer: action("lib/actions/alerts/update-alert.ts#updateAlertAction", () => ({
+      id: ids.alert,
+      changes: { enabled: false },
+    })),
+  },
+  "lib/actions/alerts/delete-alert.ts#deleteAlertAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/alerts/delete-alert.ts#deleteAlertAction", () => ({ id: ids.alert })),
+    },
+    viewer: action("lib/actions/alerts/delete-alert.ts#deleteAlertAction", () => ({ id: ids.alert })),
+  },
+  "lib/actions/alerts/send-test-alert.ts#sendTestAlertAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/alerts/send-test-alert.ts#sendTestAlertAction", () => ({ id: ids.alert })),
+    },
+    viewer: action("lib/actions/alerts/send-test-alert.ts#sendTestAlertAction", () => ({ id: ids.alert })),
+  },
   "lib/actions/credentials/create-credential.ts#createCredentialAction": {
     crossShop: {
       expect: "isolated",
@@ -1025,7 +1105,9 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select signing_secret from tenants where id = ${tenantId}) as signing_secret,
       (select string_agg(value || last4 || name, ',' order by id) from credentials where tenant_id = ${tenantId}) as credentials,
       (select string_agg(name || token, ',' order by id) from store_connections where tenant_id = ${tenantId}) as connections,
-      (select count(*) from connection_deliveries where tenant_id = ${tenantId}) as deliveries`,
+      (select count(*) from connection_deliveries where tenant_id = ${tenantId}) as deliveries,
+      (select string_agg(kind || enabled || channel::text || updated_at, ',' order by id) from alert_rules where tenant_id = ${tenantId}) as alerts,
+      (select count(*) from alert_history where tenant_id = ${tenantId}) as alerts_sent`,
   );
   return JSON.stringify(rows[0], (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 }

@@ -1,5 +1,7 @@
 import type { Task } from "graphile-worker";
 import type { TaskName } from "@/lib/jobs";
+import { alertEvaluate } from "./alert-evaluate";
+import { alertSend } from "./alert-send";
 import { approvalRemind } from "./approval-remind";
 import { automationExecute } from "./automation-execute";
 import { automationLater } from "./automation-later";
@@ -27,4 +29,6 @@ export const tasks: Record<TaskName, Task> = {
   connection_delivery: connectionDelivery,
   connection_prune: connectionPrune,
   approval_remind: approvalRemind,
+  alert_evaluate: alertEvaluate,
+  alert_send: alertSend,
 };

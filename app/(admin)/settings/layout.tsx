@@ -8,6 +8,7 @@ const TABS = [
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/credentials", label: "Credentials" },
   { href: "/settings/connections", label: "Connections" },
+  { href: "/settings/alerts", label: "Alerts" },
   { href: "/settings/api", label: "API reference" },
   { href: "/settings/users", label: "Users" },
   { href: "/settings/activity", label: "Activity" },

@@ -64,9 +64,9 @@ export async function notifyApprovers(
 
 /** One email to the shop's staff of some roles, about a step of a run. */
 export interface StaffEmail {
-  /** The tenant, run and node the email is about. */
+  /** The tenant, run and node the email is about (no run: an alert, lib/alerts/). */
   t: string;
-  r: string;
+  r: string | null;
   n: string;
   /** Every member with one of these roles gets it. */
   roles: string[];

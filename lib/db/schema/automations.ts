@@ -188,6 +188,10 @@ export const automationRuns = pgTable(
     index("automation_runs_active_idx")
       .on(t.status, t.updatedAt)
       .where(sql`${t.status} in ('queued', 'running')`),
+    // Alerts' failed-runs digest: a shop's failed and partial runs by when they finished (lib/alerts/).
+    index("automation_runs_failed_idx")
+      .on(t.tenantId, t.finishedAt)
+      .where(sql`${t.status} in ('failed', 'partial')`),
   ],
 );
 

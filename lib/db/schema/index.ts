@@ -9,3 +9,4 @@ export * from "./limits";
 export * from "./credentials";
 export * from "./data-moves";
 export * from "./connections";
+export * from "./alerts";

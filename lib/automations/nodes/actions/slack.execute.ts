@@ -82,6 +82,94 @@ export function slackText(rendered: string, origin: string, runId: string): stri
 }
 
 /**
+ * Posts `message` (`{ text }`, and `channel` for the webhooks that honour it) as JSON to the Slack
+ * incoming webhook a `slack_webhook` credential holds: the Slack step's send, and alerts' Slack
+ * channel (lib/alerts/). Failures are ActionErrors saying what to do; `transient` when a later try
+ * may succeed.
+ */
+export async function postToSlack(
+  tenantId: string,
+  credentialId: string,
+  message: { text: string; channel?: string },
+  idempotencyKey: string,
+): Promise<{ status: number; durationMs: number }> {
+  let credential: Awaited<ReturnType<typeof credentialSecret>>;
+  try {
+    credential = await credentialSecret(tenantId, credentialId);
+  } catch (error) {
+    // A secret this key cannot open fails the same way every time; a database error may pass.
+    const unreadable = error instanceof UnreadableSecretError;
+    throw new ActionError(
+      `The message was not posted: ${unreadable ? error.message : "the shop's secrets could not be read just now."}`,
+      {},
+      unreadable ? null : {},
+    );
+  }
+  if (!credential)
+    throw new ActionError(
+      "The Slack webhook this step posts to was deleted. Choose another in the step's settings and publish again.",
+      {},
+      null,
+    );
+  if (credential.kind !== "slack_webhook")
+    throw new ActionError(
+      `'${credential.name}' is not a Slack incoming webhook. Choose a Slack webhook in the step's settings and publish again.`,
+      {},
+      null,
+    );
+  const url = credential.value.trim();
+  const scrub = (message: string) => withoutUrl(message, url);
+  try {
+    parseHttpUrl(url);
+  } catch {
+    throw new ActionError(
+      `The Slack webhook '${credential.name}' does not hold a web address. Paste the URL Slack gave you into it in Settings → Credentials.`,
+      {},
+      null,
+    );
+  }
+  const body = JSON.stringify(message);
+  const started = Date.now();
+  let response: GuardedResponse;
+  try {
+    response = await guardedRequest({
+      url,
+      method: "POST",
+      headers: {
+        "user-agent": "Tillflow-Automations/1",
+        "content-type": "application/json",
+        "idempotency-key": idempotencyKey,
+      },
+      body,
+      timeoutMs: TIMEOUT_MS,
+      // Slack answers "ok" or a short code; nothing longer is worth reading.
+      maxBytes: 4_096,
+    });
+  } catch (error) {
+    const durationMs = Date.now() - started;
+    // A refused address or an unfollowable redirect would fail the same way again: not retried.
+    if (error instanceof RefusedUrlError || error instanceof RedirectError)
+      throw new ActionError(scrub(error.message), { durationMs }, null);
+    const cause =
+      error instanceof RequestTimeoutError
+        ? `no answer within ${TIMEOUT_MS / 1000} s`
+        : error instanceof Error
+          ? (error.cause instanceof Error ? error.cause.message : error.message).replace(/\.$/, "")
+          : String(error);
+    throw new ActionError(scrub(`Could not reach Slack: ${cause}.`), { durationMs }, {});
+  }
+  const output = { status: response.status, durationMs: Date.now() - started };
+  if (response.status >= 200 && response.status < 300) return output;
+  if (TRANSIENT.has(response.status) || response.status >= 500)
+    throw new ActionError(
+      `Slack could not take the message just now (${response.status}${response.statusText ? ` ${response.statusText}` : ""}).`,
+      output,
+      { retryAfterMs: retryAfterMs(response.headers["retry-after"]) },
+    );
+  throw new ActionError(scrub(refusalSentence(response.status, response.body)), output, null);
+}
+
+/**
  * Posts `{ "text": … }` as JSON to the Slack incoming webhook a `slack_webhook` credential holds
  * (SPEC §3 `auto.action.slack`), through the outbound guard (lib/net: only public addresses unless
  * HTTP_ACTION_ALLOW lists the host, redirects checked hop by hop). The URL is read at send time,
@@ -102,81 +190,7 @@ export const slackExecutor: OutsideExecutor<SlackParams, SlackRequest> = {
     request.text.replace(/<[^>]*\|View the run in Tillflow>$/, "").trim() === ""
       ? "The message is empty once its tokens are filled in; there is nothing to post."
       : null,
-  async send(request, ctx) {
-    let credential: Awaited<ReturnType<typeof credentialSecret>>;
-    try {
-      credential = await credentialSecret(ctx.tenantId, request.credentialId);
-    } catch (error) {
-      // A secret this key cannot open fails the same way every time; a database error may pass.
-      const unreadable = error instanceof UnreadableSecretError;
-      throw new ActionError(
-        `The message was not posted: ${unreadable ? error.message : "the shop's secrets could not be read just now."}`,
-        {},
-        unreadable ? null : {},
-      );
-    }
-    if (!credential)
-      throw new ActionError(
-        "The Slack webhook this step posts to was deleted. Choose another in the step's settings and publish again.",
-        {},
-        null,
-      );
-    if (credential.kind !== "slack_webhook")
-      throw new ActionError(
-        `'${credential.name}' is not a Slack incoming webhook. Choose a Slack webhook in the step's settings and publish again.`,
-        {},
-        null,
-      );
-    const url = credential.value.trim();
-    const scrub = (message: string) => withoutUrl(message, url);
-    try {
-      parseHttpUrl(url);
-    } catch {
-      throw new ActionError(
-        `The Slack webhook '${credential.name}' does not hold a web address. Paste the URL Slack gave you into it in Settings → Credentials.`,
-        {},
-        null,
-      );
-    }
-    const body = JSON.stringify({ text: request.text });
-    const started = Date.now();
-    let response: GuardedResponse;
-    try {
-      response = await guardedRequest({
-        url,
-        method: "POST",
-        headers: {
-          "user-agent": "Tillflow-Automations/1",
-          "content-type": "application/json",
-          "idempotency-key": ctx.dedupeKey,
-        },
-        body,
-        timeoutMs: TIMEOUT_MS,
-        // Slack answers "ok" or a short code; nothing longer is worth reading.
-        maxBytes: 4_096,
-      });
-    } catch (error) {
-      const durationMs = Date.now() - started;
-      // A refused address or an unfollowable redirect would fail the same way again: not retried.
-      if (error instanceof RefusedUrlError || error instanceof RedirectError)
-        throw new ActionError(scrub(error.message), { durationMs }, null);
-      const cause =
-        error instanceof RequestTimeoutError
-          ? `no answer within ${TIMEOUT_MS / 1000} s`
-          : error instanceof Error
-            ? (error.cause instanceof Error ? error.cause.message : error.message).replace(/\.$/, "")
-            : String(error);
-      throw new ActionError(scrub(`Could not reach Slack: ${cause}.`), { durationMs }, {});
-    }
-    const output = { status: response.status, durationMs: Date.now() - started };
-    if (response.status >= 200 && response.status < 300) return output;
-    if (TRANSIENT.has(response.status) || response.status >= 500)
-      throw new ActionError(
-        `Slack could not take the message just now (${response.status}${response.statusText ? ` ${response.statusText}` : ""}).`,
-        output,
-        { retryAfterMs: retryAfterMs(response.headers["retry-after"]) },
-      );
-    throw new ActionError(scrub(refusalSentence(response.status, response.body)), output, null);
-  },
+  send: (request, ctx) =>
+    postToSlack(ctx.tenantId, request.credentialId, { text: request.text }, ctx.dedupeKey),
   resendReason: "Posted again after an interruption; Slack may show the message twice.",
 };
