@@ -33,8 +33,9 @@ describe("the script pool", () => {
     const outcomes = await Promise.all(["a", "b"].map((shop) => pool!.run(shop, LOOP, input)));
     clearInterval(ticker);
     expect(outcomes.map((o) => (o.ok ? "ok" : o.error))).toEqual([CPU_STOP, CPU_STOP]);
-    // On the event loop, each loop would hold it for a whole second.
-    expect(worstLateMs).toBeLessThan(100);
+    // On the event loop, each loop would hold it for a whole second; off it, a tick is late by
+    // milliseconds, and by a few hundred only when other processes crowd the two cores (108 ms seen).
+    expect(worstLateMs).toBeLessThan(500);
   });
 
   it("gives one shop at most half the threads: another shop's script does not wait behind its loops", async () => {
