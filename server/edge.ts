@@ -18,7 +18,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { hstsHeader } from "@/lib/http/security-headers";
-import { log } from "@/lib/log/logger";
+import { rootLogger } from "@/lib/log/logger";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/log/request-id";
 import {
   CLIENT_ADDRESS_HEADER,
@@ -68,8 +68,9 @@ function logRequest(req: IncomingMessage, res: ServerResponse, requestId: string
     durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
   };
   const message = `${req.method} ${path} ${res.statusCode}`;
-  if (path.startsWith("/api/")) log().info(fields, message);
-  else log().debug(fields, message);
+  // The root logger: the line names its request itself, and the request's context would say it twice.
+  if (path.startsWith("/api/")) rootLogger().info(fields, message);
+  else rootLogger().debug(fields, message);
 }
 
 export function prepareRequest(req: IncomingMessage, res: ServerResponse): string {
