@@ -4,7 +4,9 @@ import { expect, signIn, test } from "./helpers";
 /*
  * Settings → Alerts, as an admin uses it: an alert added in plain words shows in the list, a test
  * alert goes out through the outbox (the worker sends it), and the history says it was sent, in the
- * shop's time. A viewer reads the list but gets no form.
+ * shop's time. A viewer reads the list but gets no form. The file's name puts it after
+ * blank-shop.spec.ts (whose outbox must still be empty), and its last test deletes the alert so
+ * later specs' failed runs send no alert emails.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -55,4 +57,16 @@ test("a viewer reads the alerts but cannot change them", async ({ page }) => {
   await expect(page.getByTestId("alert-row").first()).toContainText("Failed runs");
   await expect(page.getByRole("button", { name: /Send a test alert/ })).toHaveCount(0);
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+});
+
+test("an admin deletes the alert; it stops alerting and its history stays", async ({ page }) => {
+  await signIn(page, "admin", { then: "/settings/alerts" });
+  const row = page.getByTestId("alert-row").filter({ hasText: "Failed runs" }).first();
+  await row.getByRole("button", { name: /^Delete the alert/ }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete alert" }).click();
+  await expect(page.getByTestId("alert-row").filter({ hasText: "Failed runs" })).toHaveCount(0);
+  await page.getByRole("link", { name: "History" }).click();
+  await expect(page.getByTestId("alert-history-row").first()).toContainText(
+    "This is a test of the 'Failed runs' alert",
+  );
 });
