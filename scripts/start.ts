@@ -59,13 +59,24 @@ function buildIsStale(): boolean {
 
 function prefixOutput(child: ChildProcess, label: string, onLine?: (line: string) => void): void {
   for (const stream of [child.stdout, child.stderr]) {
+    // A chunk may end mid-line: the rest waits for the next one, so a JSON line is never cut in two.
+    let partial = "";
     stream?.on("data", (chunk: Buffer) => {
-      for (const line of chunk.toString().split("\n")) {
+      const lines = (partial + chunk.toString()).split("\n");
+      partial = lines.pop()!;
+      let out = "";
+      for (const line of lines) {
         if (!line.trim()) continue;
         // A JSON line stays one, to be shipped as it is (its pid says which process wrote it).
-        process.stdout.write(line.startsWith("{") ? `${line}\n` : `${label} ${line}\n`);
+        out += line.startsWith("{") ? `${line}\n` : `${label} ${line}\n`;
         onLine?.(line);
       }
+      // One write per chunk: under load a chunk holds hundreds of request lines.
+      if (out) process.stdout.write(out);
+    });
+    stream?.on("end", () => {
+      if (partial.trim())
+        process.stdout.write(partial.startsWith("{") ? `${partial}\n` : `${label} ${partial}\n`);
     });
   }
 }

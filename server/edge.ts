@@ -57,7 +57,10 @@ function replaceHeader(req: IncomingMessage, name: string, value: string): void 
   req.headers[name] = value;
 }
 
-/** The request's line, once its reply has gone: API requests at info, pages and assets at debug. */
+/**
+ * The request's line, once its reply has gone: API requests at info; pages, assets and the health
+ * check (a load balancer asks every few seconds) at debug.
+ */
 function logRequest(req: IncomingMessage, res: ServerResponse, requestId: string, started: bigint): void {
   const path = (req.url ?? "/").split("?")[0]!;
   const fields = {
@@ -69,7 +72,7 @@ function logRequest(req: IncomingMessage, res: ServerResponse, requestId: string
   };
   const message = `${req.method} ${path} ${res.statusCode}`;
   // The root logger: the line names its request itself, and the request's context would say it twice.
-  if (path.startsWith("/api/")) rootLogger().info(fields, message);
+  if (path.startsWith("/api/") && path !== "/api/health") rootLogger().info(fields, message);
   else rootLogger().debug(fields, message);
 }
 

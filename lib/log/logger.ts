@@ -51,6 +51,11 @@ export interface LoggerOptions {
   format: "json" | "pretty";
   /** A file descriptor (1 stdout, 2 stderr) or a stream (tests). */
   destination: number | DestinationStream;
+  /**
+   * JSON to a file descriptor: each line written at once (`true`: a short-lived command's), or
+   * gathered while a write is under way and written together (a server's; flushed at exit).
+   */
+  sync?: boolean;
 }
 
 /** A logger with Tillflow's fields, redaction and format. */
@@ -75,7 +80,9 @@ export function makeLogger(options: LoggerOptions): Logger {
   }
   return pino(
     base,
-    fd === null ? (options.destination as DestinationStream) : pino.destination({ fd, sync: true }),
+    fd === null
+      ? (options.destination as DestinationStream)
+      : pino.destination({ fd, sync: options.sync ?? true }),
   );
 }
 
@@ -101,6 +108,9 @@ export function rootLogger(): Logger {
     level: settings.LOG_LEVEL ?? "info",
     format: settings.LOG_FORMAT ?? (tty ? "pretty" : "json"),
     destination: fd,
+    // The CLI logs to stderr and exits when done; the web server's and worker's lines, a line per
+    // request or leg under load, are written in batches rather than a system call each.
+    sync: fd === 2,
   });
   return holder.__tillflowLogger;
 }
