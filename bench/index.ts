@@ -3,6 +3,7 @@
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
 import { benchAlerts } from "./alerts";
+import { benchBacktest } from "./backtest";
 import { benchCode } from "./code";
 import { benchConnect } from "./connect";
 import { benchEditorJs } from "./editor-js";
@@ -28,6 +29,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "event-wait": benchEventWait,
   connect: benchConnect,
   alerts: benchAlerts,
+  backtest: benchBacktest,
 };
 
 async function main() {

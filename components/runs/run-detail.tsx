@@ -226,7 +226,11 @@ function OutcomeNotice({ run }: { run: RunDetailData }) {
         <span data-testid="run-nothing-to-do">
           {run.stoppedAt.length > 0
             ? run.stoppedAt
-                .map((c) => `Stopped at “${c.label}”: it was ${c.result ? "true" : "false"}.`)
+                .map((c) =>
+                  c.why
+                    ? `Stopped at “${c.label}”: ${c.why.text}.`
+                    : `Stopped at “${c.label}”: it was ${c.result ? "true" : "false"}.`,
+                )
                 .join(" ")
             : "No step of this run needed an action."}{" "}
           No action was taken, so this run is left out of the success rate.

@@ -4,6 +4,7 @@ import type { Role } from "@/lib/identity/roles";
 import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
 import { EVENT_WAIT_NODE_TYPE, eventWaitFromStep } from "@/lib/automations/waits/event-wait-info";
 import { cutMarkOf } from "@/lib/automations/nodes/outputs";
+import { handleLabel } from "@/lib/automations/nodes/catalog";
 import type { RunStep, RunWait } from "@/lib/automations/runs/detail";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";
@@ -104,6 +105,12 @@ function StepItem({
       </div>
       {step.nodeType === APPROVAL_NODE_TYPE && <ApprovalStep step={step} wait={wait} role={role} />}
       {step.nodeType === EVENT_WAIT_NODE_TYPE && <EventWaitStep step={step} />}
+      {step.why && (
+        <p className="mt-2 text-sm text-zinc-700" data-testid="condition-why">
+          <span className="font-medium">Why: </span>
+          {step.why.text}, so it went {handleLabel(step.output?.result === true ? "true" : "false")}.
+        </p>
+      )}
       {/* A wait for an event says what came in its own words, above; its reason names the event's type. */}
       {step.reason && !note && !(step.nodeType === EVENT_WAIT_NODE_TYPE && eventWaitFromStep(step)) && (
         <p className="mt-2 text-sm text-zinc-700">

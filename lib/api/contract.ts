@@ -6,6 +6,7 @@ import type { Role } from "@/lib/identity/roles";
 import { buildInput } from "@/lib/automations/ai/input";
 import { approvalsQuery, decisionInput } from "@/lib/automations/waits/approvals";
 import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
+import { backtestInput } from "@/lib/automations/backtest/backtest";
 import { outboxQuery } from "@/lib/automations/work/outbox";
 import { createConnectionInput, listDeliveriesQuery } from "@/lib/connections/store";
 import { createCredentialInput, rotateCredentialInput } from "@/lib/credentials/store";
@@ -44,6 +45,7 @@ import {
   recordListShape,
   runListShape,
   runShape,
+  backtestShape,
   waitListShape,
   waitShape,
 } from "./shapes";
@@ -311,6 +313,19 @@ export const CONTRACT: readonly Endpoint[] = [
     body: dryRunInput,
     bodyOptional: true,
     ok: { status: 200, description: "The steps it would take." },
+  },
+  {
+    method: "POST",
+    path: `${A}/backtest`,
+    summary: "Backtest the draft on the latest real runs (changes nothing)",
+    description:
+      "Replays the automation's latest real runs (`limit`, 50 by default, at most 500) through the draft, or the `graph` sent, with no effects, each on its record as it is now, up to its first wait: `then` and `now` count the runs that reached each step, `changed` lists the runs whose path changed, `sentences` say it in words.",
+    tag: "Automations",
+    role: "editor",
+    body: backtestInput,
+    bodyOptional: true,
+    example: { limit: 50 },
+    ok: { status: 200, description: "What the runs did then and would do now.", schema: backtestShape },
   },
   {
     method: "POST",

@@ -224,6 +224,18 @@ const runSummaryFields = {
 
 export const runListShape = listShape(z.looseObject(runSummaryFields).register(docs, { id: "RunSummary" }));
 
+/** A condition step's reason (SPEC §2 "Backtest and why"): what it read and compared, in words. */
+export const conditionWhyShape = z
+  .looseObject({
+    path: z.string().optional().meta({ description: "The field read: `total`, `steps.code1.score`." }),
+    value: z.unknown().optional().meta({ description: "The value read; absent when it was missing." }),
+    missing: z.boolean(),
+    operator: z.string().meta({ description: "The field condition's operator, or `has_tag`." }),
+    compared: z.unknown().optional().meta({ description: "What the value was compared with." }),
+    text: z.string().meta({ description: 'In words: "Total is 80, not more than 100".' }),
+  })
+  .register(docs, { id: "ConditionWhy" });
+
 export const runShape = z
   .looseObject({
     ...runSummaryFields,
@@ -235,11 +247,32 @@ export const runShape = z
         status: z.string(),
         leg: z.int(),
         error: z.string().nullable(),
+        why: conditionWhyShape.optional(),
       }),
     ),
     waits: z.array(waitShape),
   })
   .register(docs, { id: "Run" });
+
+/** A backtest's answer (POST /api/v1/automations/{id}/backtest). */
+export const backtestShape = z
+  .looseObject({
+    runs: z.int().meta({ description: "The real runs replayed." }),
+    then: z.record(z.string(), z.int()).meta({ description: "Node id → the runs that reached it." }),
+    now: z.record(z.string(), z.int()).meta({ description: "Node id → the runs that would reach it now." }),
+    changed: z.array(
+      z.looseObject({
+        runId: z.uuid(),
+        entity: z.looseObject({ domain: z.string(), id: z.string(), label: z.string() }).nullable(),
+        then: z.array(z.string()),
+        now: z.array(z.string()),
+      }),
+    ),
+    sentences: z.array(z.string()),
+    labels: z.record(z.string(), z.string()),
+    notes: z.array(z.string()),
+  })
+  .register(docs, { id: "Backtest" });
 
 export const entityShape = z
   .looseObject({

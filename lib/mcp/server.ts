@@ -160,7 +160,8 @@ export function createMcpServer(caller: Caller): McpServer {
   server.registerTool(
     "get_run",
     {
-      description: "One run: its event, every step of every leg, and its waits.",
+      description:
+        "One run: its event, every step of every leg (a condition step with `why`: what it read and compared it with), and its waits.",
       inputSchema: z.strictObject({ id }),
       annotations: { readOnlyHint: true },
     },

@@ -315,6 +315,11 @@ const REGISTRY: Record<string, Entry> = {
     readOnly: true,
     crossShop: { expect: 404, invoke: route(`POST ${A}/dry-run`, { params: id, body: () => ({}) }) },
   },
+  // Changes nothing, yet editors only: a draft's code step runs its script on the shop's records.
+  [`POST ${A}/backtest`]: {
+    crossShop: { expect: 404, invoke: route(`POST ${A}/backtest`, { params: id, body: () => ({}) }) },
+    viewer: route(`POST ${A}/backtest`, { params: id, body: () => ({}) }),
+  },
   [`GET ${A}/fires`]: { crossShop: { expect: 404, invoke: route(`GET ${A}/fires`, { params: id }) } },
   [`POST ${A}/publish`]: {
     crossShop: { expect: 404, invoke: route(`POST ${A}/publish`, { params: id, body: () => ({}) }) },
@@ -1022,6 +1027,7 @@ const REGISTRY: Record<string, Entry> = {
 function automationActions(): Record<string, Entry> {
   const byId: [file: string, name: string, input: () => Record<string, unknown>, readOnly?: true][] = [
     ["archive-automation", "archiveAutomationAction", () => ({ id: ids.automation })],
+    ["backtest", "backtestAction", () => ({ automationId: ids.automation })],
     ["dry-run", "dryRunAction", () => ({ automationId: ids.automation }), true],
     ["get-impact", "getImpactAction", () => ({ id: ids.automation, action: "pause" }), true],
     ["list-schedule-fires", "listScheduleFiresAction", () => ({ id: ids.automation }), true],

@@ -233,7 +233,7 @@ test("a dry run runs the script and lists the actions it would take, taking none
       "would_run",
       expect.stringMatching(/^Would run this automation again from step 'check-in' at /),
     ],
-    ["if", "false", "Score from step 'code' is \"low\", so it follows 'False'."],
+    ["if", "false", "Score from step 'code' is 'low', not 'high', so it follows 'False'."],
     ["small", "would_run", expect.stringMatching(/^Would add a note/)],
   ]);
   expect(await tagsOf("c-4")).toEqual(tagsBefore);

@@ -132,7 +132,7 @@ describe("dry run", () => {
     });
 
     const byId = Object.fromEntries(steps.map((s) => [s.nodeId, s]));
-    expect(byId.big!.detail).toEqual(["Total is 150, so it follows 'True'."]);
+    expect(byId.big!.detail).toEqual(["Total is 150, more than 100, so it follows 'True'."]);
     expect(byId.tag!.resolvedParams).toEqual({ tag: "big-EUR" });
     expect(byId.tag!.detail).toEqual([
       "Would add tag 'big-EUR' to order #1001; it already has it, so nothing would change.",

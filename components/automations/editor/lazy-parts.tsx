@@ -21,6 +21,9 @@ export const TryLaterButton = dynamic(() =>
 export const DryRunPanel = dynamic(() => import("./panels/dry-run-panel").then((m) => m.DryRunPanel), {
   loading: Loading,
 });
+export const BacktestTab = dynamic(() => import("./panels/backtest-tab").then((m) => m.BacktestTab), {
+  loading: Loading,
+});
 export const VersionsTab = dynamic(() => import("./versions-tab").then((m) => m.VersionsTab), {
   loading: Loading,
 });

@@ -7,17 +7,18 @@ import type { ReadyIssue } from "@/lib/automations/review/validate";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
 import type { AutomationView } from "@/lib/automations/lifecycle/read";
-import { DryRunPanel, SettingsTab, StepPanel, VersionsTab } from "./lazy-parts";
+import { BacktestTab, DryRunPanel, SettingsTab, StepPanel, VersionsTab } from "./lazy-parts";
 import { PublishState } from "./panels/publish-state";
 import { ReadyIssuesPanel } from "./ready-issues-panel";
 import type { StepPanelProps } from "./step-panel";
 
-export type Panel = "step" | "issues" | "settings" | "versions" | "dry-run";
+export type Panel = "step" | "issues" | "settings" | "versions" | "dry-run" | "backtest";
 
 export const PANEL_TABS: { id: Panel; label: string }[] = [
   { id: "issues", label: "Issues" },
   { id: "step", label: "Step" },
   { id: "dry-run", label: "Dry run" },
+  { id: "backtest", label: "Backtest" },
   { id: "versions", label: "Versions" },
   { id: "settings", label: "Settings" },
 ];
@@ -138,6 +139,14 @@ export function SidePanel(props: SidePanelProps) {
               onResult={props.onDryRunResult}
             />
           </div>
+        )}
+        {panel === "backtest" && (
+          <BacktestTab
+            automationId={automation.id}
+            version={automation.version}
+            canEdit={canEdit}
+            getGraph={() => props.graph}
+          />
         )}
         {panel === "versions" && (
           <VersionsTab

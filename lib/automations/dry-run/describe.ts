@@ -1,9 +1,8 @@
-import { readPath } from "@/lib/domains/fields";
 import type { PlannedStep } from "@/lib/automations/engine/interpreter";
 import type { LegContext } from "@/lib/automations/engine/leg";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
-import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
-import { conditionFieldLabel, readsStepOutput } from "@/lib/automations/nodes/conditions/field";
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
+import type { Graph } from "@/lib/automations/graph/schema";
 import { handleLabel } from "@/lib/automations/nodes/catalog";
 import { templateContext } from "@/lib/automations/engine/leg";
 import { formatInZone } from "@/lib/time/cron";
@@ -161,37 +160,10 @@ export function stepHeading(graph: Graph, step: PlannedStep, leg: LegContext) {
   };
 }
 
-/** A value a condition read, as the merchant reads it: a time in the shop's zone, text as it is. */
-function shown(value: unknown, timeZone: string): string {
-  if (value === undefined || value === null) return "not set";
-  if (
-    typeof value === "string" &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) &&
-    !Number.isNaN(Date.parse(value))
-  )
-    return formatInZone(new Date(value), timeZone);
-  return JSON.stringify(value);
-}
-
-/** Why a condition came out as it did: the value it read. */
-export function conditionDetail(node: GraphNode, leg: LegContext, result: boolean): string {
+/** Why a condition came out as it did — what it read, against what — and the way it follows. */
+export function conditionDetail(why: ConditionWhy | null, result: boolean): string {
   const verdict = `so it follows '${handleLabel(result ? "true" : "false")}'.`;
-  const { entity } = leg;
-  const path = node.type === "auto.condition.field" ? node.params.path : undefined;
-  if (typeof path === "string" && readsStepOutput(path)) {
-    const value = readPath(leg.steps, path.slice("steps.".length));
-    return `${conditionFieldLabel(path)} is ${shown(value, leg.timeZone)}, ${verdict}`;
-  }
-  if (!entity) return `There is no record to check, ${verdict}`;
-  if (node.type === "auto.condition.field" && typeof node.params.path === "string") {
-    const value = readPath(entity.data, node.params.path);
-    return `${conditionFieldLabel(node.params.path)} is ${shown(value, leg.timeZone)}, ${verdict}`;
-  }
-  if (node.type === "auto.condition.has_tag") {
-    const tags = Array.isArray(entity.data.tags) ? entity.data.tags.map(String) : [];
-    return `${tags.length > 0 ? `Its tags are ${tags.join(", ")}` : "It has no tags"}, ${verdict}`;
-  }
-  return `It is ${result ? "true" : "false"}, ${verdict}`;
+  return why ? `${why.text}, ${verdict}` : `It is ${result ? "true" : "false"}, ${verdict}`;
 }
 
 /** "in 2 days", "in 3 hours", "in 45 minutes". */

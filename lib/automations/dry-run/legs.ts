@@ -9,6 +9,7 @@ import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "@/lib/automations/engine
 import { newLeg } from "@/lib/automations/engine/leg";
 import { startingLeg, type Leg } from "@/lib/automations/engine/leg-state";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import { registry } from "@/lib/automations/nodes/registry";
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { readPath } from "@/lib/domains/fields";
@@ -53,6 +54,8 @@ class DryWalk implements WalkMode {
   constructor(
     private readonly start: DryRunStart,
     private readonly trail: Trail,
+    /** Stop at the first wait (a backtest): it is written down as "would wait", nothing after it. */
+    private readonly firstLegOnly: boolean,
   ) {
     this.pending = [{ start: start.trigger.id, now: start.now, order: 0 }];
   }
@@ -63,7 +66,7 @@ class DryWalk implements WalkMode {
     return this.pending.shift();
   }
 
-  condition(leg: Leg, step: ConditionStep) {
+  condition(leg: Leg, step: ConditionStep, why: ConditionWhy | null) {
     const node = this.start.graph.nodes.find((n) => n.id === step.nodeId)!;
     // A condition on an earlier action's output (an HTTP answer) finds nothing in a dry run: say so.
     const path = (node.params as { path?: unknown }).path;
@@ -77,7 +80,8 @@ class DryWalk implements WalkMode {
       ...stepHeading(this.start.graph, step, leg.ctx),
       kind: "condition",
       outcome: step.result ? "true" : "false",
-      detail: [conditionDetail(node, leg.ctx, step.result)],
+      detail: [conditionDetail(why, step.result)],
+      ...(why ? { why } : {}),
     });
   }
 
@@ -102,6 +106,7 @@ class DryWalk implements WalkMode {
       this.trail.eventWaits = (this.trail.eventWaits ?? 0) + 1;
     }
     this.trail.steps.push(waitStep);
+    if (this.firstLegOnly) return;
     // Nobody can decide in a dry run, so an approval is followed as if it timed out.
     const approval = wait.kind === "approval";
     if (approval) this.trail.approvals += 1;
@@ -173,9 +178,17 @@ function planLeg(run: DryRunOf, start: DryRunStart, trail: Trail, pending: Pendi
   return startingLeg(ctx, start.graph, walk.steps);
 }
 
-/** Walks every leg of the run, in the order their waits come due, into `trail`. */
-export async function walkLegs(run: DryRunOf, start: DryRunStart, trail: Trail): Promise<void> {
-  const mode = new DryWalk(start, trail);
+/**
+ * Walks every leg of the run, in the order their waits come due, into `trail` — or, with
+ * `firstLegOnly`, the first leg, up to and including the waits it meets.
+ */
+export async function walkLegs(
+  run: DryRunOf,
+  start: DryRunStart,
+  trail: Trail,
+  { firstLegOnly = false }: { firstLegOnly?: boolean } = {},
+): Promise<void> {
+  const mode = new DryWalk(start, trail, firstLegOnly);
   for (let pending = mode.next(); pending; pending = mode.next()) {
     const leg = planLeg(run, start, trail, pending);
     if (!leg) return;

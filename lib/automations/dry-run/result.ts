@@ -1,3 +1,5 @@
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
+
 /** What a dry run replies (the API's, the MCP tool's and the editor's panel's), and what its walk gathers. */
 
 export interface DryRunStep {
@@ -14,6 +16,8 @@ export interface DryRunStep {
   email?: DryRunEmail;
   resumeAt?: string;
   error?: string;
+  /** A condition's: what it read and what it compared it with (nodes/conditions/why.ts). */
+  why?: ConditionWhy;
 }
 
 export interface DryRunEmail {

@@ -1,5 +1,7 @@
 import { reachableFrom } from "@/lib/automations/graph/reachability";
 import type { ActionOutput } from "@/lib/automations/nodes/executor";
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
+import { explainCondition } from "./evaluate";
 import { continueAfter, type Continuation } from "./follow-up";
 import type { PlannedStep } from "./interpreter";
 import type { Leg } from "./leg-state";
@@ -10,6 +12,7 @@ import { prepareWait, type PreparedWait } from "./prepare";
  * (`dry-run/`) both take, so each kind of step is handled here once.
  *
  *   condition  its result becomes the leg's `{steps.<id>.result}`, then the mode records it
+ *              with why it went that way (what it read, what it compared it with)
  *   wait       prepared (when it resumes, what it asks) and handed to the mode
  *   action     the walk stops with the cursor on it: the caller takes it — a phase acts, a dry
  *              run describes — and moves on with `actionDone` (its follow-up joins the plan) or
@@ -25,8 +28,11 @@ export type WaitStep = Extract<PlannedStep, { kind: "wait" }>;
 
 /** What a caller does with the steps the walk passes on its way to the next action. */
 export interface WalkMode {
-  /** A condition was decided (its result is in the leg's outputs already). */
-  condition(leg: Leg, step: ConditionStep): void;
+  /**
+   * A condition was decided (its result is in the leg's outputs already), for the reason `why`
+   * (null when it could not be: an undecided condition, or settings that no longer parse).
+   */
+  condition(leg: Leg, step: ConditionStep, why: ConditionWhy | null): void;
   /** A wait was met: prepared, or why it cannot be. What follows it is a later leg's. */
   wait(leg: Leg, step: WaitStep, wait: PreparedWait): void;
 }
@@ -47,7 +53,11 @@ export function nextAction(leg: Leg, mode: WalkMode): ActionStep | null {
         return step;
       case "condition":
         leg.ctx.steps[step.nodeId] = { result: step.result };
-        mode.condition(leg, step);
+        mode.condition(
+          leg,
+          step,
+          step.error ? null : explainCondition(leg.ctx, leg.graph, step.nodeId, step.result),
+        );
         break;
       case "wait":
         mode.wait(leg, step, prepareWait(leg.ctx, step));

@@ -1,5 +1,7 @@
-import type { ConditionDefinition } from "@/lib/automations/nodes/types";
-import type { GraphNode } from "@/lib/automations/graph/schema";
+import { DOMAIN_LABELS } from "@/lib/domains/domains";
+import type { ConditionDefinition, ConditionWhy } from "@/lib/automations/nodes/types";
+import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
+import { registry } from "@/lib/automations/nodes/registry";
 import { UndecidedConditionError, type Evaluate } from "./interpreter";
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { cutRead } from "./kept-output";
@@ -26,4 +28,33 @@ export function evaluatorFor(leg: LegContext): Evaluate {
       steps: leg.steps,
     });
   };
+}
+
+/**
+ * Why the condition `nodeId` of `graph` came out `result` in this leg: what it read and what it
+ * compared it with (conditions/why.ts). Null when its stored settings no longer parse (it then
+ * takes 'false' without reading anything).
+ */
+export function explainCondition(
+  leg: LegContext,
+  graph: Graph,
+  nodeId: string,
+  result: boolean,
+): ConditionWhy | null {
+  const node = graph.nodes.find((n) => n.id === nodeId);
+  const definition = node ? registry.get(node.type) : undefined;
+  if (!node || definition?.category !== "condition") return null;
+  const params = definition.params.safeParse(node.params);
+  if (!params.success) return null;
+  return (definition as ConditionDefinition).explain(
+    params.data,
+    {
+      entity: leg.entity?.data ?? null,
+      event: { ...leg.event },
+      steps: leg.steps,
+      subject: leg.entity ? `the ${DOMAIN_LABELS[leg.entity.domain].one}` : "the record",
+      timeZone: leg.timeZone,
+    },
+    result,
+  );
 }

@@ -3,6 +3,7 @@ import type { Tx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import type { actionDeliveries, WaitKind } from "@/lib/db/schema";
 import type { ActionOutput } from "@/lib/automations/nodes/executor";
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import type { StepRecord } from "@/lib/automations/store/steps";
 import { createWaitsWithSteps } from "@/lib/automations/store/waits";
 import type { ConditionStep, WalkMode, WaitStep } from "./advance";
@@ -58,13 +59,13 @@ export class PhaseWrites implements WalkMode {
     };
   }
 
-  condition(leg: Leg, step: ConditionStep) {
+  condition(leg: Leg, step: ConditionStep, why: ConditionWhy | null) {
     this.steps.push({
       ...this.base(leg, step),
       category: "condition",
       ...(step.error
         ? { status: "failed" as const, error: step.error }
-        : { status: "success" as const, output: { result: step.result } }),
+        : { status: "success" as const, output: { result: step.result }, why }),
     });
   }
 

@@ -80,8 +80,37 @@ export interface EvaluationContext {
   steps: Record<string, Record<string, unknown>>;
 }
 
+/** What a condition's `explain` reads besides the evaluation's: how to name the record, the shop's zone. */
+export interface ExplainContext extends EvaluationContext {
+  /** The run's record in words: "the order". */
+  subject: string;
+  /** The shop's IANA time zone, which times are written in. */
+  timeZone: string;
+}
+
+/**
+ * Why a condition went its way (conditions/why.ts): the field it read, the value found there or
+ * that none was, the comparison and the value compared with, and all of it in a sentence.
+ */
+export interface ConditionWhy {
+  /** The field read (`total`, `steps.code1.score`); none for a tag check. */
+  path?: string;
+  /** The value read (a long text or big object cut); absent when it was missing. */
+  value?: unknown;
+  /** Nothing was there: the field is absent or empty, or there was no record. */
+  missing: boolean;
+  /** A field condition's operator (`gt`, `in`, …), or `has_tag`. */
+  operator: string;
+  /** What the value was compared with: the condition's value, or the tag. */
+  compared?: unknown;
+  /** In the merchant's words: "Total is 80, not more than 100". */
+  text: string;
+}
+
 export interface ConditionDefinition<P extends z.ZodType = z.ZodType> extends NodeDefinition<P> {
   category: "condition";
   /** Pure: decides the branch. Never throws for missing data; a missing field is simply not equal. */
   evaluate(params: z.infer<P>, ctx: EvaluationContext): boolean;
+  /** Pure: why `evaluate` came out `result` on the same context. */
+  explain(params: z.infer<P>, ctx: ExplainContext, result: boolean): ConditionWhy;
 }

@@ -21,6 +21,7 @@ import type { WaitRow } from "@/lib/automations/store/waits";
 import { isUuid, notFound } from "@/lib/errors";
 import { eventView } from "@/lib/automations/nodes/context";
 import type { TemplateContext } from "@/lib/automations/tokens/render";
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import { nextWaitOf, nodeStatuses, numberOccurrences } from "./timeline";
 import { entityJoin, summary, type RunRow, type RunSummary } from "./summary";
 
@@ -41,6 +42,8 @@ export interface RunStep {
   error: string | null;
   /** Why it was skipped or stopped, in words. */
   reason: string | null;
+  /** A condition's: what it read, what it compared it with, and in words ("Total is 80, not more than 100"). */
+  why?: ConditionWhy;
   startedAt: string;
   finishedAt: string | null;
   durationMs: number | null;
@@ -83,6 +86,8 @@ export interface StoppedAt {
   label: string;
   /** What it answered. */
   result: boolean;
+  /** What it read and compared: "Total is 80, not more than 100" (runs recorded before it: none). */
+  why?: ConditionWhy;
 }
 
 /** One run with every step of every leg, its waits and the graph it ran on (`GET /api/v1/runs/{id}`). */
@@ -251,6 +256,7 @@ function shapeSteps(steps: StepRow[], graph: Graph | null, values: TemplateConte
       output: s.output,
       error: s.error,
       reason: s.reason,
+      ...(s.why ? { why: s.why } : {}),
       startedAt: s.startedAt.toISOString(),
       finishedAt: s.finishedAt?.toISOString() ?? null,
       durationMs: s.durationMs,
@@ -325,7 +331,8 @@ function stoppedAt(steps: RunStep[], graph: Graph | null): StoppedAt[] {
     if (step.category !== "condition" || typeof result !== "boolean") continue;
     const handle = result ? "true" : "false";
     const goesOn = graph?.edges.some((e) => e.source === step.nodeId && e.sourceHandle === handle) ?? false;
-    if (!goesOn) out.push({ nodeId: step.nodeId, label: step.label, result });
+    if (!goesOn)
+      out.push({ nodeId: step.nodeId, label: step.label, result, ...(step.why ? { why: step.why } : {}) });
   }
   return out;
 }

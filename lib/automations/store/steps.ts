@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import type { StepStatus } from "@/lib/db/schema";
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
 
 export interface StepRecord {
   tenantId: string;
@@ -17,6 +18,8 @@ export interface StepRecord {
   output?: Record<string, unknown> | null;
   error?: string | null;
   reason?: string | null;
+  /** A condition's: why it went its way. */
+  why?: ConditionWhy | null;
   startedAt: Date;
   finishedAt?: Date | null;
 }
@@ -37,6 +40,7 @@ function row(step: StepRecord) {
     output: step.output ?? null,
     error: step.error ?? null,
     reason: step.reason ?? null,
+    why: step.why ?? null,
     started_at: step.startedAt.toISOString(),
     finished_at: finishedAt?.toISOString() ?? null,
     duration_ms: finishedAt ? finishedAt.getTime() - step.startedAt.getTime() : null,
@@ -44,7 +48,7 @@ function row(step: StepRecord) {
 }
 
 const STEP_COLUMNS = sql.raw(`tenant_id uuid, run_id uuid, node_id text, node_type text, category text,
-      status text, leg int, position int, input jsonb, output jsonb, error text, reason text,
+      status text, leg int, position int, input jsonb, output jsonb, error text, reason text, why jsonb,
       started_at timestamptz, finished_at timestamptz, duration_ms int`);
 
 /**
@@ -57,10 +61,11 @@ export async function recordSteps(tx: DbOrTx, steps: StepRecord[]): Promise<void
   await executePrepared(
     sql`
     insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position,
-      input, output, error, reason, started_at, finished_at, duration_ms)
+      input, output, error, reason, why, started_at, finished_at, duration_ms)
     select * from json_to_recordset(${JSON.stringify(steps.map(row))}::json) as x(${STEP_COLUMNS})
     on conflict (run_id, node_id, leg) do update set status = excluded.status, position = excluded.position,
       input = excluded.input, output = excluded.output, error = excluded.error, reason = excluded.reason,
+      why = excluded.why,
       finished_at = excluded.finished_at, duration_ms = excluded.duration_ms`,
     tx,
   );
@@ -74,7 +79,7 @@ export async function recordSteps(tx: DbOrTx, steps: StepRecord[]): Promise<void
 export function newStepsSql(steps: StepRecord[]): SQL {
   return sql`
     insert into automation_run_steps (tenant_id, run_id, node_id, node_type, category, status, leg, position,
-      input, output, error, reason, started_at, finished_at, duration_ms)
+      input, output, error, reason, why, started_at, finished_at, duration_ms)
     select * from json_to_recordset(${JSON.stringify(steps.map(row))}::json) as x(${STEP_COLUMNS})
     on conflict do nothing
     returning id, run_id, node_id`;

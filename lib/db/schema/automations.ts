@@ -14,6 +14,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { Graph } from "@/lib/automations/graph/schema";
+import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import { users } from "./auth";
 import { tenants } from "./tenants";
 
@@ -336,6 +337,8 @@ export const automationRunSteps = pgTable(
     output: jsonb("output").$type<Record<string, unknown>>(),
     error: text("error"),
     reason: text("reason"),
+    /** A condition's: what it read and compared, and in words (nodes/conditions/why.ts). */
+    why: jsonb("why").$type<ConditionWhy>(),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),

@@ -10,6 +10,7 @@ import { describeDiff, diffGraphs } from "@/lib/automations/review/diff";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { needsName } from "@/lib/automations/editor/names";
 import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
+import { Backtest } from "./backtest";
 import { FailureNotice, type Failure } from "./failure-notice";
 import { PolicyChoice, WAITS_KEEP_THEIR_TIME } from "./policy-choice";
 
@@ -85,7 +86,7 @@ export function PublishDialog(props: PublishDialogProps) {
         // Escape (or a form with method="dialog") closed it; tell the owner, who holds `open`.
         if (open) onClose();
       }}
-      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg rounded-xl border border-zinc-200 bg-white p-0 text-left text-zinc-900 shadow-xl backdrop:bg-zinc-900/30"
+      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg overflow-y-auto rounded-xl border border-zinc-200 bg-white p-0 text-left text-zinc-900 shadow-xl backdrop:bg-zinc-900/30"
     >
       {open && <PublishForm {...props} titleId={titleId} noteRef={note} busyRef={busy} />}
     </dialog>
@@ -361,6 +362,18 @@ function PublishForm({
             </ul>
           )}
         </section>
+
+        {automation.version > 0 && (
+          <section aria-labelledby={`${titleId}-backtest`} className="mt-5">
+            <h3 id={`${titleId}-backtest`} className="text-sm font-medium text-zinc-800">
+              On real runs
+            </h3>
+            <p className="mt-1 mb-2 text-sm text-zinc-600">
+              What version {next} would have done on the latest runs, with nothing sent.
+            </p>
+            <Backtest automationId={automation.id} getGraph={() => draftGraph} />
+          </section>
+        )}
 
         <section aria-labelledby={`${titleId}-waiting`} className="mt-5">
           <h3 id={`${titleId}-waiting`} className="text-sm font-medium text-zinc-800">

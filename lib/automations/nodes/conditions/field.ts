@@ -4,7 +4,8 @@ import { fieldAt, readPath } from "@/lib/domains/fields";
 import { fieldLabel } from "@/lib/domains/labels";
 import { paramsObject, text } from "../params";
 import { aDomain } from "../triggers";
-import type { ConditionDefinition } from "../types";
+import type { ConditionDefinition, EvaluationContext } from "../types";
+import { fieldWhy, noRecordWhy } from "./why";
 
 /**
  * Compares one field of the run's record with a value. Comparisons are forgiving in the ways a
@@ -138,7 +139,7 @@ function equals(actual: unknown, expected: Value): boolean {
 }
 
 /** Negative, zero or positive like a comparator; `null` when the two cannot be ordered. */
-function compare(actual: unknown, expected: Value): number | null {
+export function compareFields(actual: unknown, expected: Value): number | null {
   const a = asNumber(actual);
   const b = asNumber(expected);
   if (a !== null && b !== null) return a - b;
@@ -161,7 +162,7 @@ function contains(actual: unknown, expected: Value | Value[]): boolean {
 }
 
 /** The value list of `in`: a list, or a comma-separated string ("paid, fulfilled"). */
-function listOf(value: Value | Value[]): Value[] {
+export function listOf(value: Value | Value[]): Value[] {
   if (Array.isArray(value)) return value;
   if (typeof value === "string") {
     return value
@@ -204,7 +205,7 @@ export function compareField(
     case "lt":
     case "lte": {
       if (Array.isArray(value)) return false;
-      const order = compare(actual, value);
+      const order = compareFields(actual, value);
       if (order === null) return false;
       if (operator === "gt") return order > 0;
       if (operator === "gte") return order >= 0;
@@ -270,6 +271,13 @@ export function fieldConditionDomainIssues(params: FieldConditionParams, domain:
   return [];
 }
 
+/** The value a condition's path reads: a field of the record, or of an earlier step's output. */
+function fieldRead(path: string, ctx: EvaluationContext): unknown {
+  return readsStepOutput(path)
+    ? readPath(ctx.steps, path.slice("steps.".length))
+    : readPath(ctx.entity, path);
+}
+
 export const fieldCondition = {
   type: "auto.condition.field",
   category: "condition",
@@ -281,12 +289,21 @@ export const fieldCondition = {
   handles: { in: true, out: ["true", "false"] },
   summarise: describeFieldCondition,
   outputs: () => [{ path: "result", label: "whether it was true" }],
-  evaluate: (params, ctx) =>
-    compareField(
-      params.operator,
-      readsStepOutput(params.path)
-        ? readPath(ctx.steps, params.path.slice("steps.".length))
-        : readPath(ctx.entity, params.path),
-      params.value,
-    ),
+  evaluate: (params, ctx) => compareField(params.operator, fieldRead(params.path, ctx), params.value),
+  explain: (params, ctx, result) => {
+    if (ctx.entity === null && !readsStepOutput(params.path))
+      return noRecordWhy(params.operator, params.path);
+    const { operator, value } = params;
+    const actual = fieldRead(params.path, ctx);
+    const compared = value === undefined ? [] : operator === "in" ? listOf(value) : [value].flat();
+    const ordering = ORDERING.has(operator);
+    const unordered =
+      ordering && (value === undefined || Array.isArray(value) || compareFields(actual, value) === null);
+    return fieldWhy(
+      params,
+      { field: conditionFieldLabel(params.path), actual, compared, unordered },
+      result,
+      ctx.timeZone,
+    );
+  },
 } satisfies ConditionDefinition<typeof fieldParams>;

@@ -1,5 +1,6 @@
 import { paramsObject, tagName } from "../params";
 import type { ConditionDefinition, EvaluationContext } from "../types";
+import { noRecordWhy, tagWhy } from "./why";
 
 /** True when the record carries the tag; tags compare without regard to case or surrounding spaces. */
 export function entityHasTag(entity: EvaluationContext["entity"], tag: string): boolean {
@@ -22,4 +23,6 @@ export const hasTagCondition = {
   summarise: ({ tag }) => `Has tag '${tag}'`,
   outputs: () => [{ path: "result", label: "whether it was true" }],
   evaluate: (params, ctx) => entityHasTag(ctx.entity, params.tag),
+  explain: (params, ctx, result) =>
+    ctx.entity ? tagWhy(params.tag, ctx.entity.tags, result, ctx.subject) : noRecordWhy("has_tag"),
 } satisfies ConditionDefinition<typeof hasTagParams>;

@@ -1,0 +1,1 @@
+ALTER TABLE "automation_run_steps" ADD COLUMN "why" jsonb;
