@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, publishViaApi, putAwayAfterAll, signIn, test } from "./helpers";
 
@@ -5,14 +6,24 @@ import { expect, publishViaApi, putAwayAfterAll, signIn, test } from "./helpers"
  * Backtest (SPEC §2 "Backtest and why"): ten paid orders ran a live "total over 100 → tag" flow;
  * an editor lowers the threshold to 50 on the canvas, opens the publish dialog, tries the edit on
  * the last 50 real runs, reads the four orders that would now be tagged and opens one — whose run
- * page says why its condition went the way it did then. Nothing is published. Named to run after
- * blank-shop.spec.ts (files run in name order): it starts runs.
+ * page says why its condition went the way it did then. Nothing is published. The editor's
+ * Backtest tab does the same for the canvas. Named to run after blank-shop.spec.ts (files run in
+ * name order): it starts runs.
  */
+test.describe.configure({ mode: "serial" });
 
 const NAME = "E2E backtest: tag big orders";
 const TOTALS = [20, 40, 60, 70, 80, 90, 110, 130, 150, 200];
 const published: string[] = [];
 putAwayAfterAll(published);
+let automationId = "";
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 const tagOver = (threshold: number) => ({
   nodes: [
@@ -49,6 +60,7 @@ test("an editor tries a lower threshold on the last 50 real runs from the publis
   await signIn(page, "editor");
   const id = await publishViaApi(page.request, NAME, tagOver(100));
   published.push(id);
+  automationId = id;
   await payOrders(page);
   await expect
     .poll(
@@ -100,4 +112,22 @@ test("an editor tries a lower threshold on the last 50 real runs from the publis
   expect(((await automation.json()) as { version: number }).version).toBe(1);
   const order = await page.request.get("/api/v1/entities/order/e2e_bt_5");
   expect(((await order.json()) as { tags: string[] }).tags).not.toContain("e2e-big");
+});
+
+test("the editor's Backtest tab tries the canvas, unsaved edits included, by keyboard", async ({ page }) => {
+  await signIn(page, "editor", { then: `/automations/${automationId}` });
+  const tab = page.getByRole("tab", { name: "Backtest" });
+  await tab.focus();
+  await page.keyboard.press("Enter");
+  const panel = page.getByRole("tabpanel", { name: "Backtest" });
+  await expect(panel).toContainText("Nothing is saved or sent");
+  await panel.getByRole("button", { name: "Try on the last 50 real runs" }).focus();
+  await page.keyboard.press("Enter");
+  // The draft saved above (over 50) is on the canvas: the same four orders.
+  await expect(panel.getByTestId("backtest-summary")).toHaveText(
+    "Replayed 10 real runs: 4 runs would newly reach “Add tag 'e2e-big'”.",
+    { timeout: 15_000 },
+  );
+  await expect(panel.getByRole("link")).toHaveCount(4);
+  expect(await seriousViolations(page)).toEqual([]);
 });

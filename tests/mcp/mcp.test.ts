@@ -197,6 +197,44 @@ describe("MCP at /api/mcp", () => {
     expect(again.text).toMatch(/already cancelled/);
   });
 
+  test("get_run says why each condition went its way: the value it read and the one it compared", async () => {
+    const client = await connect(shop.keys.viewer);
+    //  order_created ──▶ total > 100 ──true──▶ add_tag(big)
+    const checkId = await publishFlow(
+      shop.keys.editor,
+      "Big orders",
+      flow(
+        [
+          { id: "t", type: "auto.trigger.order_created" },
+          { id: "big", type: "auto.condition.field", params: { path: "total", operator: "gt", value: 100 } },
+          { id: "tag", type: "auto.action.add_tag", params: { tag: "big" } },
+        ],
+        [
+          ["t", "big"],
+          ["big", "tag", "true"],
+        ],
+      ),
+    );
+    await upsertEntity(
+      shop.tenant.id,
+      "order",
+      "m-why",
+      { number: "2", status: "pending", total: 80, currency: "EUR" },
+      "test",
+    );
+    const [run] = await settledRuns(checkId);
+    const read = await callTool<{ steps: { nodeId: string; why?: { text: string; value: unknown } }[] }>(
+      client,
+      "get_run",
+      { id: run!.id },
+    );
+    expect(read.isError, read.text).toBe(false);
+    expect(read.data.steps.find((s) => s.nodeId === "big")?.why).toMatchObject({
+      value: 80,
+      text: "Total is 80, not more than 100",
+    });
+  });
+
   test("another shop's key finds nothing of this shop", async () => {
     const client = await connect(other.keys.admin);
     const read = await callTool(client, "get_automation", { id: automationId });

@@ -139,7 +139,7 @@ function equals(actual: unknown, expected: Value): boolean {
 }
 
 /** Negative, zero or positive like a comparator; `null` when the two cannot be ordered. */
-export function compareFields(actual: unknown, expected: Value): number | null {
+function compare(actual: unknown, expected: Value): number | null {
   const a = asNumber(actual);
   const b = asNumber(expected);
   if (a !== null && b !== null) return a - b;
@@ -162,7 +162,7 @@ function contains(actual: unknown, expected: Value | Value[]): boolean {
 }
 
 /** The value list of `in`: a list, or a comma-separated string ("paid, fulfilled"). */
-export function listOf(value: Value | Value[]): Value[] {
+function listOf(value: Value | Value[]): Value[] {
   if (Array.isArray(value)) return value;
   if (typeof value === "string") {
     return value
@@ -205,7 +205,7 @@ export function compareField(
     case "lt":
     case "lte": {
       if (Array.isArray(value)) return false;
-      const order = compareFields(actual, value);
+      const order = compare(actual, value);
       if (order === null) return false;
       if (operator === "gt") return order > 0;
       if (operator === "gte") return order >= 0;
@@ -298,7 +298,7 @@ export const fieldCondition = {
     const compared = value === undefined ? [] : operator === "in" ? listOf(value) : [value].flat();
     const ordering = ORDERING.has(operator);
     const unordered =
-      ordering && (value === undefined || Array.isArray(value) || compareFields(actual, value) === null);
+      ordering && (value === undefined || Array.isArray(value) || compare(actual, value) === null);
     return fieldWhy(
       params,
       { field: conditionFieldLabel(params.path), actual, compared, unordered },

@@ -4,13 +4,13 @@ import type { ConditionWhy } from "../types";
 /**
  * Why a condition went its way, in the merchant's words and as data (SPEC §2 "Backtest and why"):
  * the field it read, the value it found there or that it found none, the comparison and the value
- * it compared with — "Total is 80, not more than 100", "Shipping address › Country code is
+ * it compared with — "Total is 80, not more than 100", "Shipping country code is
  * missing", "Tag 'vip' is not on the order". Pure; a run records it on its condition step, a dry
  * run and a backtest say it.
  */
 
 /** A value as a sentence shows it: text quoted, a time in the shop's zone, a list joined. */
-export function shownValue(value: unknown, timeZone: string): string {
+function shownValue(value: unknown, timeZone: string): string {
   if (value === undefined || value === null) return "missing";
   if (typeof value === "string") {
     if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && !Number.isNaN(Date.parse(value)))
