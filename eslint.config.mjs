@@ -41,13 +41,6 @@ const config = [
     },
   },
   {
-    // No two modules import each other, however long the way round. Tests are leaves: nothing
-    // imports a test, so they are left out (the rule is the slowest of the lint).
-    files: ["{lib,components,app,server,worker,bin,scripts,bench}/**/*.{ts,tsx,mjs}"],
-    settings: { "import/cache": { lifetime: Infinity } },
-    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
-  },
-  {
     ignores: [
       ".next/**",
       ".data/**",

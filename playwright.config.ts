@@ -1,22 +1,6 @@
-import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
 
-/**
- * `E2E_PART=1` or `2`: half of the spec files, in name order, on a shop of its own — `npm test`
- * runs the two halves side by side (scripts/test.ts). Part 2 starts at this file; the specs that
- * need a fresh shop (blank-shop, automations) are in part 1, and part 2's specs set up what they
- * read, so each half passes alone.
- */
-const PART_TWO_FROM = "outcomes.spec.ts";
-const PART = process.env.E2E_PART;
-const PORT = Number(process.env.E2E_PORT ?? (PART === "2" ? 3101 : 3100));
-const specs = fs
-  .readdirSync("e2e")
-  .filter((name) => name.endsWith(".spec.ts"))
-  .sort();
-const inPart = specs.filter((name) =>
-  PART === "1" ? name < PART_TWO_FROM : PART === "2" ? name >= PART_TWO_FROM : true,
-);
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 /**
  * End-to-end tests drive Debian's Chromium against the production build, started by the same
@@ -25,8 +9,6 @@ const inPart = specs.filter((name) =>
  */
 export default defineConfig({
   testDir: "e2e",
-  testMatch: inPart.map((name) => `**/${name}`),
-  outputDir: PART ? `test-results/e2e-part-${PART}` : "test-results/e2e",
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
@@ -54,7 +36,7 @@ export default defineConfig({
     // No schedules' heartbeat (lib/jobs.ts crontabFor): the demo's built-ins would start runs mid-test.
     env: {
       PORT: String(PORT),
-      TILLFLOW_DATA_DIR: PART ? `.data/e2e-part-${PART}` : ".data/e2e",
+      TILLFLOW_DATA_DIR: ".data/e2e",
       TILLFLOW_RESET: "1",
       TILLFLOW_SCHEDULES: "off",
       LOG_LEVEL: "warn", // a line per API request would bury the specs' own output in CI's log

@@ -83,7 +83,14 @@ describe("actions taken", () => {
     const run = await getRun(shop.tenant.id, row!.id);
     expect(run.status).toBe("succeeded");
     expect(run.actionsTaken).toBe(0);
-    expect(run.stoppedAt).toEqual([{ nodeId: "big", label: expect.any(String), result: false }]);
+    expect(run.stoppedAt).toEqual([
+      {
+        nodeId: "big",
+        label: expect.any(String),
+        result: false,
+        why: expect.objectContaining({ path: "total", value: 20, text: "Total is 20, not more than 100" }),
+      },
+    ]);
 
     await placeOrder(shop, "big-1", { total: 150 });
     const runs = await settledRuns(id, 2);
