@@ -94,8 +94,8 @@ test("at 1440×900 every side-panel tab shows and opens, and the editor toolbar 
   // Nothing scrolls inside the tab list, and every tab sits wholly inside it, in one row.
   expect(await tablist.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const tabs = tablist.getByRole("tab");
-  await expect(tabs).toHaveCount(5);
-  const names = [/^Issues/, /^Step$/, /^Dry run$/, /^Versions$/, /^Settings$/];
+  await expect(tabs).toHaveCount(6);
+  const names = [/^Issues/, /^Step$/, /^Dry run$/, /^Backtest$/, /^Versions$/, /^Settings$/];
   for (const name of names) {
     const tab = tablist.getByRole("tab", { name });
     await expect(tab).toBeVisible();

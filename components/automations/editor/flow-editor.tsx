@@ -237,7 +237,7 @@ function Editor({
       />
 
       {/* Below md only the canvas shows (read-only); the palette and the panel need the room. */}
-      <div className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[12rem_minmax(0,1fr)_19rem] xl:grid-cols-[15rem_minmax(0,1fr)_24rem]">
+      <div className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[12rem_minmax(0,1fr)_19rem] xl:grid-cols-[15rem_minmax(0,1fr)_26rem]">
         <div className="hidden min-h-0 md:grid md:grid-cols-[minmax(0,1fr)] md:grid-rows-[minmax(0,1fr)]">
           <Palette
             nodes={firstPaint.nodes}
