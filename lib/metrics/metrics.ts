@@ -28,6 +28,11 @@ function create() {
       help: "Legs of runs this process executed (a run's first leg, and each after a wait).",
       registers,
     }),
+    legsTakenOver: new client.Counter({
+      name: "tillflow_legs_taken_over_total",
+      help: "Writes refused because a peer had taken the leg over while this worker was cut off (engine/fence.ts).",
+      registers,
+    }),
     events: new client.Counter({
       name: "tillflow_events_ingested_total",
       help: "Events recorded through POST /api/v1/events (duplicates not counted).",

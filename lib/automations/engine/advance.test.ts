@@ -31,7 +31,7 @@ function legOf(g: Graph, tags: string[] = []): Leg {
     timeZone: "UTC",
   });
   const plan = planFrom(g, "trigger", registry, evaluatorFor(ctx));
-  return { ctx, graph: g, plan, cursor: 0, recorded: null, opening: null, outside: null };
+  return { ctx, graph: g, plan, cursor: 0, claim: null, recorded: null, opening: null, outside: null };
 }
 
 /** A mode that writes down what the walk passes: `vip?true`, `wait:w`. */

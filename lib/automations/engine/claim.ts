@@ -24,6 +24,11 @@ export interface ClaimedLeg {
   automation: LiveAutomation;
   /** An earlier attempt of this very leg may have recorded steps and deliveries. */
   replay: boolean;
+  /**
+   * The fencing token this claim raised on the run (a first leg) or on the wait it resumes: the
+   * leg's writes go through only while it is still the latest (fence.ts).
+   */
+  token: number;
   /** A resumed leg: the wait it continues and that wait's step row. */
   wait: { id: string; stepId: string | null } | null;
   /**
@@ -70,10 +75,11 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
   // `now()`), so that is a replay, like a run with steps; reading a replay's records is harmless.
   const rows = await executePrepared<Record<string, unknown>>(sql`
     update automation_runs r set
-      status = 'running', started_at = coalesce(r.started_at, now()), legs = greatest(r.legs, 1), updated_at = now()
+      status = 'running', started_at = coalesce(r.started_at, now()), legs = greatest(r.legs, 1),
+      claim = r.claim + 1, updated_at = now()
     where r.id = any(${uuidArray(runIds)}::uuid[])
       and case r.status when 'queued' then true when 'running' then true else false end
-    returning r.id, r.tenant_id, r.automation_id, r.automation_version, r.event, r.trigger_node_id, r.rerun_from,
+    returning r.id, r.tenant_id, r.automation_id, r.automation_version, r.event, r.trigger_node_id, r.rerun_from, r.claim,
       r.started_at < now() as started_before,
       ${automationState("r")},
       exists (select 1 from automation_run_steps s where s.run_id = r.id) as has_steps`);
@@ -89,6 +95,7 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
     ...(row.rerun_from ? { includeStart: true } : {}),
     automation: liveOf(row.automation as LiveRow | null),
     replay: row.started_before === true || row.has_steps === true,
+    token: Number(row.claim),
     wait: null,
   }));
 }
@@ -109,25 +116,31 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       where id = any(${ids}::uuid[]) and status = 'pending' and kind <> 'later'
       order by run_id, resume_at, id
     ), claimed as (
-      update automation_run_waits w set status = 'resumed', resolved_at = now(), resume_leg = r.legs + 1
+      update automation_run_waits w set status = 'resumed', resolved_at = now(), resume_leg = r.legs + 1,
+        claim = w.claim + 1
       from automation_runs r
       where r.id = w.run_id and w.id in (select id from candidates) and w.status = 'pending'
       returning w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
         w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event,
-        extract(epoch from clock_timestamp() - w.resume_at)::float8 as late_s
+        extract(epoch from clock_timestamp() - w.resume_at)::float8 as late_s, w.claim
     ), runs as (
       update automation_runs r set legs = c.resume_leg, status = 'running', updated_at = now()
       from claimed c where r.id = c.run_id
       returning r.id
+    ), replayed as (
+      -- A leg begun by a worker since lost: claimed again with a new token, so that worker, should
+      -- it come back, can no longer write for it (fence.ts).
+      update automation_run_waits w set claim = w.claim + 1
+      from automation_runs r
+      where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
+        and r.id = w.run_id and r.status = 'running' and r.legs = w.resume_leg
+      returning w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
+        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event,
+        null::float8 as late_s, w.claim
     ), legs as (
       select c.*, false as replay from claimed c join runs on runs.id = c.run_id
       union all
-      select w.id, w.tenant_id, w.run_id, w.automation_id, w.automation_version, w.node_id, w.step_id,
-        w.resume_leg, w.event, w.kind, w.decision, w.attempt, w.leg as key_leg, w.woken_event,
-        null::float8 as late_s, true as replay
-      from automation_run_waits w join automation_runs r on r.id = w.run_id
-      where w.id = any(${ids}::uuid[]) and w.status = 'resumed' and w.kind <> 'later'
-        and r.status = 'running' and r.legs = w.resume_leg
+      select p.*, true as replay from replayed p
     )
     select l.*, ${automationState("l")} from legs l`);
   observeLateness(rows);
@@ -141,6 +154,7 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
     startNodeId: String(row.node_id),
     automation: liveOf(row.automation as LiveRow | null),
     replay: row.replay === true,
+    token: Number(row.claim),
     wait: { id: String(row.id), stepId: row.step_id === null ? null : String(row.step_id) },
     ...(row.kind === "approval" ? { startHandle: row.decision ? String(row.decision) : "timed_out" } : {}),
     ...(row.kind === "event"

@@ -2,6 +2,7 @@ import type { DeliveryStatus } from "@/lib/db/schema";
 import type { OutsideExecutor } from "@/lib/automations/nodes/executor";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { PlannedStep } from "./interpreter";
+import type { LegClaim } from "./fence";
 import type { LegContext } from "./leg";
 
 /*
@@ -27,6 +28,8 @@ export interface Leg {
   plan: PlannedStep[];
   /** The next step of `plan` to take. */
   cursor: number;
+  /** The claim its writes are fenced by (fence.ts); null in a dry run, which writes nothing. */
+  claim: LegClaim | null;
   /** A replay's recorded actions by node id; null for a leg nobody tried before. */
   recorded: Map<string, RecordedAction> | null;
   /** A resumed leg's wait step, completed by the leg's first phase (with the wake note, if any). */
@@ -57,6 +60,7 @@ export function startingLeg(
   graph: Graph,
   plan: PlannedStep[],
   opening: Leg["opening"] = null,
+  claim: LegClaim | null = null,
 ): Leg {
-  return { ctx, graph, plan, cursor: 0, recorded: null, opening, outside: null };
+  return { ctx, graph, plan, cursor: 0, claim, recorded: null, opening, outside: null };
 }

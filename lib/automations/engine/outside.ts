@@ -6,6 +6,7 @@ import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/r
 import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
 import { actionDone, endBranch } from "./advance";
+import { holdClaims } from "./fence";
 import { keptOutput } from "./kept-output";
 import { actionContext, dedupeKey, redact, waitOf } from "./leg";
 import type { Leg, LegHooks } from "./leg-state";
@@ -22,10 +23,14 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
   const { step, executor, request, resend } = leg.outside!;
   const key = { runId: leg.ctx.runId, nodeId: step.nodeId, leg: leg.ctx.leg };
   const where = sql`run_id = ${key.runId} and node_id = ${key.nodeId} and leg = ${key.leg}`;
-  if (resend) {
-    await getDb().execute(sql`update action_deliveries set attempts = attempts + 1 where ${where}`);
-  } else {
-    const [fresh] = await getDb()
+  // Nothing is sent for a leg a peer took over while this worker was cut off (fence.ts).
+  const fresh = await getDb().transaction(async (tx) => {
+    await holdClaims(tx, [leg.claim]);
+    if (resend) {
+      await tx.execute(sql`update action_deliveries set attempts = attempts + 1 where ${where}`);
+      return true;
+    }
+    const inserted = await tx
       .insert(actionDeliveries)
       .values({
         tenantId: leg.ctx.tenantId,
@@ -37,11 +42,12 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
       })
       .onConflictDoNothing()
       .returning({ id: actionDeliveries.id });
-    if (!fresh) {
-      leg.outside = null;
-      await hooks.reload(leg);
-      return;
-    }
+    return inserted.length > 0;
+  });
+  if (!fresh) {
+    leg.outside = null;
+    await hooks.reload(leg);
+    return;
   }
   const startedAt = new Date();
   let output: ActionOutput;
@@ -65,6 +71,7 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
   // on is held when it is handed on (`follow-up.ts`).
   if (!executor.followUp) output = keptOutput(leg.ctx, step, output);
   await getDb().transaction(async (tx) => {
+    await holdClaims(tx, [leg.claim]);
     await tx.execute(sql`
       update action_deliveries set status = ${failure ? "failed" : "delivered"}, response = ${JSON.stringify(output)}::jsonb,
         error = ${failure}, completed_at = now()

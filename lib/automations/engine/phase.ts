@@ -19,6 +19,7 @@ import { batchTransactionLimit, outsideLimit } from "./limits";
 import { DeliveryConflict, insertDeliveries, PhaseWrites, writeWaits } from "./phase-writes";
 import { lookBackForEvents } from "./event-waits";
 import { prepareAction } from "./prepare";
+import { holdClaims, LegTakenOver } from "./fence";
 import { log } from "@/lib/log/logger";
 
 /**
@@ -186,6 +187,11 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
  * an event it wrote.
  */
 async function writePhase(tx: Tx, legs: Leg[]): Promise<string[]> {
+  // First, and held to the commit: a leg a peer took over writes nothing (fence.ts).
+  await holdClaims(
+    tx,
+    legs.map((leg) => leg.claim),
+  );
   const writes = new PhaseWrites();
   await completeSteps(
     tx,
@@ -274,7 +280,7 @@ export async function executeLegs(legs: Leg[], hooks: LegHooks, apart?: () => vo
     apart?.();
     restore.forEach((undo) => undo());
     if (legs.length === 1) return hooks.onError(legs[0]!, error);
-    if (!(error instanceof DeliveryConflict))
+    if (!(error instanceof DeliveryConflict || error instanceof LegTakenOver))
       log().warn({ err: error }, `A phase of ${legs.length} legs failed; running them one by one.`);
     await Promise.all(
       legs.map(async (leg) => {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { isDatabaseUnavailable } from "@/lib/db/connection";
+import { isDatabaseUnavailable } from "@/lib/db/reachability";
 import { getDb } from "@/lib/db/client";
 import { uuidArray } from "@/lib/db/array-literal";
 import { isDomain } from "@/lib/domains/domains";
@@ -9,6 +9,7 @@ import { metrics } from "@/lib/metrics/metrics";
 import { loadVersion } from "@/lib/automations/store/versions";
 import { cancelPendingWaitsOf, completeSteps } from "@/lib/automations/store/waits";
 import { claimRuns, claimWaits, stillPending, type ClaimedLeg } from "./claim";
+import { LegTakenOver, lostClaims, type LegClaim } from "./fence";
 import { EntityNotFoundError, loadRunRecords } from "./entity";
 import { evaluatorFor } from "./evaluate";
 import { followUpOf } from "./follow-up";
@@ -45,6 +46,11 @@ export type LegOutcome = "ran" | "stopped" | "noop";
 
 const keyOf = (request: LegRequest) => (request.kind === "start" ? request.runId : request.waitId);
 const claimKey = (claim: ClaimedLeg) => claim.wait?.id ?? claim.runId;
+const legClaimOf = (claim: ClaimedLeg): LegClaim => ({
+  runId: claim.runId,
+  waitId: claim.wait?.id ?? null,
+  token: claim.token,
+});
 
 interface Stop {
   claim: ClaimedLeg;
@@ -52,10 +58,22 @@ interface Stop {
   message: string;
 }
 
-/** Ends legs that will not run: their wait steps, their runs' other waits, and the runs. */
-async function stopLegs(stops: Stop[]): Promise<void> {
-  if (stops.length === 0) return;
-  await getDb().transaction(async (tx) => {
+/**
+ * Ends legs that will not run: their wait steps, their runs' other waits, and the runs — but not
+ * a leg a peer took over meanwhile (fence.ts). Returns the claim keys of the legs it ended.
+ */
+async function stopLegs(all: Stop[]): Promise<Set<string>> {
+  if (all.length === 0) return new Set();
+  return getDb().transaction(async (tx) => {
+    const lost = new Set(
+      (
+        await lostClaims(
+          tx,
+          all.map((s) => legClaimOf(s.claim)),
+        )
+      ).map((c) => c.waitId ?? c.runId),
+    );
+    const stops = all.filter((s) => !lost.has(claimKey(s.claim)));
     await completeSteps(
       tx,
       stops.flatMap(({ claim, status, message }) =>
@@ -83,6 +101,7 @@ async function stopLegs(stops: Stop[]): Promise<void> {
         ...(status === "cancelled" ? { reason: message } : { error: message }),
       })),
     );
+    return new Set(stops.map((s) => claimKey(s.claim)));
   });
 }
 
@@ -277,12 +296,14 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
       decision.version.graph,
       plan,
       claim.wait ? openingOf(claim, decision.note, woken) : null,
+      legClaimOf(claim),
     );
     legs.push(leg);
     claimOf.set(leg, claim);
   }
-  await stopLegs(stops);
-  for (const stop of stops) results.set(claimKey(stop.claim), "stopped");
+  const ended = await stopLegs(stops);
+  for (const stop of stops)
+    results.set(claimKey(stop.claim), ended.has(claimKey(stop.claim)) ? "stopped" : "noop");
   if (moved.length > 0) {
     await getDb().execute(sql`
       update automation_runs r set automation_version = v.version
@@ -358,12 +379,18 @@ export async function runLegs(
   };
   const stop = async (leg: Leg, reason: string) => {
     const claim = claimOf.get(leg)!;
-    await stopLegs([{ claim, status: "failed", message: reason }]);
-    results.set(claimKey(claim), "stopped");
+    const ended = await stopLegs([{ claim, status: "failed", message: reason }]);
+    results.set(claimKey(claim), ended.size > 0 ? "stopped" : "noop");
   };
   const onError = async (leg: Leg, error: unknown) => {
     const claim = claimOf.get(leg)!;
     const key = claimKey(claim);
+    if (error instanceof LegTakenOver) {
+      // Cut off long enough for a peer to take the leg over: the peer finishes it (fence.ts).
+      log().warn({ ...fieldsOf(leg), err: error }, error.message);
+      results.set(key, "noop");
+      return;
+    }
     // The database itself was unavailable (a Postgres restart): not the run's fault. The job is
     // retried like a first leg's, and claimWaits returns the leg as a replay (keyed steps and
     // deliveries, nothing repeated) instead of failing a run a restart happened to interrupt.
@@ -373,14 +400,14 @@ export async function runLegs(
     }
     log().error({ ...fieldsOf(leg), err: error, waitId: key }, `Resuming wait ${key} failed.`);
     try {
-      await stopLegs([
+      const ended = await stopLegs([
         {
           claim,
           status: "failed",
           message: `The run could not continue after the wait: ${asError(error).message}`,
         },
       ]);
-      results.set(key, "stopped");
+      results.set(key, ended.size > 0 ? "stopped" : "noop");
     } catch (recording) {
       results.set(key, asError(recording));
     }

@@ -143,6 +143,13 @@ export const automationRuns = pgTable(
     domain: text("domain").notNull(),
     entityId: text("entity_id"),
     legs: integer("legs").notNull().default(0),
+    /**
+     * The first leg's fencing token: raised by each claim of it (the first, or a replay after its
+     * worker was lost). The leg's writes check in their own transaction that their claim is still
+     * the latest (engine/fence.ts), so a worker cut off while a peer took its leg over cannot
+     * write after it. Resumed legs are fenced by their wait's `claim`.
+     */
+    claim: integer("claim").notNull().default(0),
     /** The earliest pending wait's due time while the run is `waiting` (kept by pause, resume and settle). */
     resumeAt: timestamp("resume_at", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }),
@@ -222,6 +229,8 @@ export const automationRunWaits = pgTable(
     /** The leg that paused here; the resumed leg is numbered when the wait is claimed. */
     leg: integer("leg").notNull(),
     resumeLeg: integer("resume_leg"),
+    /** The resumed leg's fencing token, raised by each claim of it (see the run's `claim`). */
+    claim: integer("claim").notNull().default(0),
     event: jsonb("event").$type<RunEvent>().notNull(),
     kind: text("kind").$type<WaitKind>().notNull(),
     status: text("status").$type<WaitStatus>().notNull().default("pending"),
