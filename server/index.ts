@@ -14,6 +14,7 @@ import { config, setEnv } from "@/lib/config/config";
 import { log, withLogContext } from "@/lib/log/logger";
 import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl } from "@/lib/db/connection";
+import { watchDatabase } from "@/lib/db/reachability";
 import { directRoute, serveDirect } from "./direct-routes";
 import { prepareRequest, startEdge } from "./edge";
 
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
   if (!config().NODE_ENV) setEnv("NODE_ENV", "production");
   const port = config().PORT;
   await ensureDatabaseUrl();
+  // A partition from Postgres gets 503s with a sentence, not hung requests (lib/db/reachability.ts).
+  watchDatabase();
   // Loaded after NODE_ENV is set: Next.js reads it when it loads.
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd(), port });

@@ -9,6 +9,7 @@ import { assertSameOriginWrite } from "./same-origin";
 import { assertStorableJson, findUnstorable, unstorableError } from "./storable";
 import { config } from "@/lib/config/config";
 import { log, withLogContext } from "@/lib/log/logger";
+import { assertDatabaseReachable, databaseUnavailable, isDatabaseUnavailable } from "@/lib/db/reachability";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/log/request-id";
 
 /** The largest body a route reads unless it asks for more (`readJsonSized`). `API_MAX_BODY_BYTES`, default 1 MB. */
@@ -150,6 +151,7 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
   };
   const answer = async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
+      assertDatabaseReachable();
       const caller = await resolveCaller(req.headers);
       if (!caller) throw unauthorized();
       assertSameOriginWrite(req, caller);
@@ -162,6 +164,7 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
       return result instanceof Response ? result : json(result);
     } catch (error) {
       if (error instanceof AppError) return errorResponse(error);
+      if (isDatabaseUnavailable(error)) return errorResponse(databaseUnavailable());
       const path = new URL(req.url).pathname;
       log().error(
         { err: error, method: req.method, path },

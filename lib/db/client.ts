@@ -59,6 +59,16 @@ export function recycleDb(): void {
   if (current) recycleAfterClose(current.db.$client);
 }
 
+/**
+ * Drops the current pool at once: its connections are cut and the queries waiting on them fail
+ * (`CONNECTION_DESTROYED`). For a database that stopped answering (lib/db/reachability.ts).
+ */
+export function dropDb(): void {
+  const current = holder.__tillflowDb;
+  holder.__tillflowDb = undefined;
+  if (current) void current.db.$client.end({ timeout: 0 }).catch(() => {});
+}
+
 export async function closeDb(): Promise<void> {
   const current = holder.__tillflowDb;
   holder.__tillflowDb = undefined;

@@ -5,6 +5,7 @@ import { recycleDb } from "./client";
 import { messageOf } from "@/lib/errors";
 import { config, setEnv } from "@/lib/config/config";
 import { log } from "@/lib/log/logger";
+import { isDatabaseUnavailable } from "./reachability";
 
 let cluster: EmbeddedCluster | null = null;
 
@@ -59,36 +60,6 @@ export async function resetEmbeddedDatabase(): Promise<void> {
     await sql.end();
   }
   await createDatabaseIfMissing(cluster.serverUrl, "tillflow");
-}
-
-/** Errors that mean "the server is not reachable right now" (restarting, starting up, gone away). */
-const UNAVAILABLE = new Set([
-  "57P01", // admin shutdown (a fast or immediate stop cut the connection)
-  "57P02", // crash shutdown
-  "57P03", // cannot connect now: starting up or in recovery
-  "08000",
-  "08001",
-  "08003",
-  "08004",
-  "08006",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "CONNECT_TIMEOUT",
-]);
-
-/** True when `error` (or an error it wraps) says the database is unavailable for now. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && UNAVAILABLE.has(code)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /**
