@@ -386,9 +386,11 @@ export async function runLegs(
     const claim = claimOf.get(leg)!;
     const key = claimKey(claim);
     if (error instanceof LegTakenOver) {
-      // Cut off long enough for a peer to take the leg over: the peer finishes it (fence.ts).
+      // Cut off long enough for a peer to take the leg over: the peer finishes it (fence.ts). The
+      // job fails rather than completes: graphile-worker completes a job by id alone, which could
+      // delete the peer's retry of it, but fails one only while this worker still holds it.
       log().warn({ ...fieldsOf(leg), err: error }, error.message);
-      results.set(key, "noop");
+      results.set(key, error);
       return;
     }
     // The database itself was unavailable (a Postgres restart): not the run's fault. The job is
@@ -416,7 +418,7 @@ export async function runLegs(
   metrics().legs.inc(legs.length);
   for (const leg of legs) {
     const outcome = results.get(claimKey(claimOf.get(leg)!));
-    if (outcome instanceof Error)
+    if (outcome instanceof Error && !(outcome instanceof LegTakenOver))
       log().warn(
         { ...fieldsOf(leg), err: outcome },
         `Leg ${leg.ctx.leg} of run ${leg.ctx.runId} failed; its job will retry it.`,
