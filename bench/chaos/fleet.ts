@@ -17,6 +17,11 @@ export class WorkerFleet {
     private readonly env: NodeJS.ProcessEnv,
     private readonly logDir: string | null,
     private readonly log: (line: string) => void,
+    /** Where each slot's worker runs: a command prefix (a host's `ip netns exec …`) and settings of its own. */
+    private readonly placement: (slot: number) => { prefix: string[]; env: Record<string, string> } = () => ({
+      prefix: [],
+      env: {},
+    }),
   ) {
     this.processes = Array.from({ length: size }, () => null);
   }
@@ -28,8 +33,10 @@ export class WorkerFleet {
   start(slot: number): void {
     const n = ++this.spawned;
     const out = this.logDir ? fs.openSync(path.join(this.logDir, `worker-${slot}-${n}.log`), "a") : "ignore";
-    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-      env: this.env,
+    const { prefix, env } = this.placement(slot);
+    const command = [...prefix, process.execPath, "--import", "tsx", "worker/index.ts"];
+    const child = spawn(command[0]!, command.slice(1), {
+      env: { ...this.env, ...env },
       stdio: ["ignore", out, out],
     });
     if (typeof out === "number") fs.closeSync(out);

@@ -6,14 +6,51 @@ import { dataRoot } from "@/lib/db/embedded";
 import { benchDatabase } from "../harness";
 import { chaosPassed, chaosTable } from "./report";
 import { runChaos, type ChaosOptions } from "./scenario";
+import { hostsUnavailable } from "./hosts";
+import { hostRoundPassed, hostsTable, runHostChaos } from "./network";
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
+/** `--hosts`: Postgres, web, workers and receiver on hosts of their own, and faults across their links (network.ts). */
+async function mainHosts(): Promise<void> {
+  const unavailable = hostsUnavailable();
+  if (unavailable) {
+    console.error(`Chaos across hosts cannot run here: ${unavailable}.`);
+    process.exitCode = 1;
+    return;
+  }
+  const quick = process.argv.includes("--quick");
+  const runsPerFault = Number(flag("runs") ?? (quick ? 200 : 1000));
+  console.log(
+    `Chaos across hosts: ${3 * runsPerFault} runs in three rounds, one fault each; logs in ${path.join(dataRoot(), "chaos-hosts-logs")}`,
+  );
+  const rows = await runHostChaos({
+    runsPerFault,
+    cutMs: Number(flag("cut-seconds") ?? 30) * 1000,
+    webCutMs: Number(flag("web-cut-seconds") ?? 10) * 1000,
+    deadAfterMs: 15_000,
+    settleTimeoutMs: 600_000,
+    logDir: path.join(dataRoot(), "chaos-hosts-logs"),
+    log: (line) => console.log(line),
+  });
+  console.log(`\n${hostsTable(rows)}`);
+  for (const row of rows) for (const problem of row.problems) console.log(`  ! ${row.fault}: ${problem}`);
+  const passed = rows.every(hostRoundPassed);
+  console.log(JSON.stringify({ chaosHosts: passed ? "passed" : "failed", rows }));
+  fs.mkdirSync("bench/results", { recursive: true });
+  fs.writeFileSync(
+    "bench/results/chaos-hosts.json",
+    `${JSON.stringify({ at: new Date().toISOString(), rows })}\n`,
+  );
+  process.exitCode = passed ? 0 : 1;
+}
+
 async function main(): Promise<void> {
   surviveDatabaseRestarts();
+  if (process.argv.includes("--hosts")) return mainHosts();
   // A cluster of its own, which it may restart at will; or DATABASE_URL's server, which it then
   // never restarts (it is someone else's).
   const db = await benchDatabase("chaos", { cluster: "chaos-pg" });

@@ -17,14 +17,21 @@ export interface Receiver {
 }
 
 /**
- * Listens on 127.0.0.1. Answers 503 to the first attempt of one key in five (the action retries),
+ * Listens on 127.0.0.1 (or `host`). Answers 503 to the first attempt of one key in five (the action retries),
  * and counts the others by key: a repeat of a key is what a real receiver would drop.
  */
-export async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(host = "127.0.0.1", port = 0): Promise<Receiver> {
   const delivered = new Map<string, number>();
   const failedOnce = new Set<string>();
   const server = http.createServer((req, res) => {
     req.resume();
+    // On a host of its own (hosts.ts), the driver reads and clears the counts over HTTP.
+    if (req.url === "/__delivered") {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(Object.fromEntries(delivered)));
+      if (req.method === "DELETE") delivered.clear();
+      return;
+    }
     const key = String(req.headers["idempotency-key"] ?? "");
     if (hash(key) % 5 === 0 && !failedOnce.has(key)) {
       failedOnce.add(key);
@@ -37,13 +44,20 @@ export async function startReceiver(): Promise<Receiver> {
     setTimeout(() => res.end("ok"), 5 + Math.random() * 25);
   });
   server.keepAliveTimeout = 1_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     delivered,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** `node --import tsx bench/chaos/receiver.ts <address> <port>`: the receiver as a host's only process. */
+if (process.argv[1]?.endsWith("receiver.ts") && process.argv[2]) {
+  void startReceiver(process.argv[2], Number(process.argv[3] ?? 8080)).then((r) =>
+    console.log(`receiving on ${r.url}`),
+  );
 }

@@ -32,11 +32,15 @@ export interface ChaosOptions {
   log: (line: string) => void;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = ([min, max]: [number, number]) => min + Math.random() * (max - min);
 
 /** Runs a statement, riding out the seconds Postgres is down for its restart. */
-async function patiently<T>(work: () => Promise<T>, what: string, log: (line: string) => void): Promise<T> {
+export async function patiently<T>(
+  work: () => Promise<T>,
+  what: string,
+  log: (line: string) => void,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
@@ -50,7 +54,7 @@ async function patiently<T>(work: () => Promise<T>, what: string, log: (line: st
 }
 
 /** Until `done()`, whether the traffic should keep going. */
-type Running = () => boolean;
+export type Running = () => boolean;
 
 /** Events arrive over the first seconds, in chunks, so kills land on every stage of the flows. */
 async function sendEvents(
@@ -71,7 +75,7 @@ async function sendEvents(
 }
 
 /** The approvals are decided as they come in: two in three approved, the rest rejected. */
-async function decideApprovals(flows: Flows, running: Running, problems: string[]) {
+export async function decideApprovals(flows: Flows, running: Running, problems: string[]) {
   while (running()) {
     try {
       const pending = await getDb().execute<{ id: string; run_id: string }>(
@@ -94,7 +98,7 @@ async function decideApprovals(flows: Flows, running: Running, problems: string[
 }
 
 /** Quick mode: minute waits and later steps come due now rather than in a minute. */
-async function hurryWaits(flows: Flows, running: Running) {
+export async function hurryWaits(flows: Flows, running: Running) {
   while (running()) {
     await getDb()
       .execute(
@@ -177,7 +181,11 @@ async function injectFaults(options: ChaosOptions, fleet: WorkerFleet, problems:
 }
 
 /** Waits until every expected run ended (or the timeout passed). */
-async function settle(automationIds: string[], expectedRuns: number, timeoutMs: number): Promise<void> {
+export async function settle(
+  automationIds: string[],
+  expectedRuns: number,
+  timeoutMs: number,
+): Promise<void> {
   const settledQuery = () =>
     count(sql`select count(*)::int as n from automation_runs
               where automation_id in (${sql.join(automationIds, sql`, `)})

@@ -13,6 +13,8 @@ const RETRY = { attempts: 4, backoff: "fixed", initialSeconds: 1 } as const;
 
 export interface Flows {
   caller: Caller;
+  /** An admin API key of the shop, for sending its events through the web server. */
+  apiKey: string;
   tenantId: string;
   /** Order automations: the first listens to order.created, the second to order.paid. */
   orders: string[];
@@ -108,7 +110,7 @@ export async function createFlows(receiver: string): Promise<Flows> {
     ],
     [edge("t", "tag"), edge("tag", "fan")],
   );
-  return { caller, tenantId: tenant.id, orders, approvals, fanout };
+  return { caller, apiKey: key, tenantId: tenant.id, orders, approvals, fanout };
 }
 
 export async function insertEntities(
