@@ -50,7 +50,17 @@ export interface WebFigures {
 
 export interface FaultRow extends ChaosResult {
   fault: string;
+  /** Writes the fence refused (fence.ts): legs a worker found taken over when it came back. */
+  fenced: number;
   web: WebFigures | null;
+}
+
+/** How many times the workers' logs say a leg was taken over (fence.ts). */
+function fencedSoFar(logDir: string): number {
+  let n = 0;
+  for (const file of fs.readdirSync(logDir).filter((f) => f.startsWith("worker-")))
+    n += fs.readFileSync(path.join(logDir, file), "utf8").split("Another worker took over").length - 1;
+  return n;
 }
 
 /** When the web host was cut off and when it was reconnected (epoch ms). */
@@ -86,8 +96,11 @@ const FAULTS: Fault[] = [
     async inject({ hosts, fleet, options }, _timeline, problems) {
       const pid = fleet.pidOf(0)!;
       let held = { lockIds: [] as string[], jobIds: [] as string[] };
-      for (const deadline = Date.now() + 30_000; held.jobIds.length === 0 && Date.now() < deadline;)
+      // Cut while it is busy: as soon as it holds several jobs (or any, after 15 s).
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(20)) {
         held = await heldJobs(pid).catch(() => held);
+        if (held.jobIds.length >= 5 || (held.jobIds.length > 0 && deadline - Date.now() < 15_000)) break;
+      }
       if (held.jobIds.length === 0) problems.push("Worker 1 never held a job to be cut off with.");
       hosts.cut("worker1");
       const cutAt = Date.now();
@@ -241,6 +254,7 @@ async function round(cluster: Cluster, fault: Fault): Promise<FaultRow> {
   await insertEntities(flows.tenantId, "customer", customerIds);
   const expectedRuns = 2 * (orders + customers);
   const started = Date.now();
+  const fencedBefore = fencedSoFar(options.logDir);
   let done = false;
   const running = () => !done;
   const problems: string[] = [];
@@ -275,7 +289,7 @@ async function round(cluster: Cluster, fault: Fault): Promise<FaultRow> {
     started,
     problems,
   });
-  return { fault: fault.name, web, ...result };
+  return { fault: fault.name, fenced: fencedSoFar(options.logDir) - fencedBefore, web, ...result };
 }
 
 /** Starts a program on a host, its output in `logDir/<name>.log`. */
@@ -313,6 +327,7 @@ async function stop(child: ChildProcess): Promise<void> {
 /** The whole run: hosts up, a round per fault, everything down again; one row per fault. */
 export async function runHostChaos(options: HostChaosOptions): Promise<FaultRow[]> {
   const { log, logDir } = options;
+  fs.rmSync(logDir, { recursive: true, force: true });
   fs.mkdirSync(logDir, { recursive: true });
   if (!fs.existsSync(".next/BUILD_ID")) {
     log("No production build in .next: building it for the web host (npm run build)…");
@@ -422,6 +437,7 @@ export function hostsTable(rows: FaultRow[]): string {
     "lost",
     "duplicated",
     "resent (same key)",
+    "refused by the fence",
     "max recovery",
     "max wake lateness",
   ];
@@ -432,6 +448,7 @@ export function hostsTable(rows: FaultRow[]): string {
     String(row.lost + row.unsettled),
     String(row.duplicated + row.effectsWrong),
     String(row.resent),
+    String(row.fenced),
     row.web
       ? `${seconds(row.web.recoveryMs)} (web)`
       : row.maxRecoveryMs > 0
