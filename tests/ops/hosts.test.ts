@@ -28,7 +28,13 @@ test.skipIf(unavailable !== null)(
     console.info(`chaos across hosts (short)\n${hostsTable(rows)}`);
     for (const row of rows) {
       expect(row.problems, row.fault).toEqual([]);
-      expect(row, row.fault).toMatchObject({ runs: 100, unsettled: 0, lost: 0, duplicated: 0, effectsWrong: 0 });
+      expect(row, row.fault).toMatchObject({
+        runs: 100,
+        unsettled: 0,
+        lost: 0,
+        duplicated: 0,
+        effectsWrong: 0,
+      });
       expect(hostRoundPassed(row), row.fault).toBe(true);
     }
     const [cut, , web] = rows;
