@@ -65,15 +65,12 @@ interface Stop {
 async function stopLegs(all: Stop[]): Promise<Set<string>> {
   if (all.length === 0) return new Set();
   return getDb().transaction(async (tx) => {
-    const lost = new Set(
-      (
-        await lostClaims(
-          tx,
-          all.map((s) => legClaimOf(s.claim)),
-        )
-      ).map((c) => c.waitId ?? c.runId),
+    const lost = await lostClaims(
+      tx,
+      all.map((s) => legClaimOf(s.claim)),
     );
-    const stops = all.filter((s) => !lost.has(claimKey(s.claim)));
+    const lostKeys = new Set(lost.map((c) => c.waitId ?? c.runId));
+    const stops = all.filter((s) => !lostKeys.has(claimKey(s.claim)));
     await completeSteps(
       tx,
       stops.flatMap(({ claim, status, message }) =>
