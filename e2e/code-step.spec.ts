@@ -34,6 +34,8 @@ async function typeScript(
 test("an editor writes a code step with completions and a syntax check, runs it on an order, and publishes it", async ({
   page,
 }) => {
+  // It types four scripts key by key, as a merchant would: about 25 s on 2 cores, near the 30 s default.
+  test.slow();
   await signIn(page, "editor");
   await page.goto("/automations/new");
   await startBlank(page);

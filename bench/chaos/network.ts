@@ -168,7 +168,7 @@ async function sendDirect(
 }
 
 /**
- * Events through `POST /api/v1/events`, spread over 15 s, each with an id so that a resend after an
+ * Events through `POST /api/v1/events`, spread over `spreadMs`, each with an id so that a resend after an
  * unanswered request is a duplicate, not a second event. A 503 is retried every half second, as
  * an integration would.
  */
@@ -178,6 +178,7 @@ async function sendViaWeb(
   orderIds: string[],
   customerIds: string[],
   timeline: Timeline,
+  spreadMs: number,
 ): Promise<WebFigures> {
   const events = [
     ...customerIds.map((id) => ({
@@ -233,7 +234,7 @@ async function sendViaWeb(
       }
       await sleep(500);
     }
-    await sleep(15_000 / chunks.length);
+    await sleep(spreadMs / chunks.length);
   }
   return figures;
 }
@@ -261,7 +262,8 @@ async function round(cluster: Cluster, fault: Fault): Promise<FaultRow> {
   const background = [decideApprovals(flows, running, problems), hurryWaits(flows, running)];
   const timeline: Timeline = {};
   const sending = fault.viaWeb
-    ? sendViaWeb(cluster.webUrl, flows, orderIds, customerIds, timeline)
+    ? // Events keep coming for 5 s after the cut ends.
+      sendViaWeb(cluster.webUrl, flows, orderIds, customerIds, timeline, options.webCutMs + 5_000)
     : sendDirect(flows, orderIds, customerIds, log).then(() => null);
   const [recoveries, web] = await Promise.all([fault.inject(cluster, timeline, problems), sending]);
   await patiently(() => runNow(flows.caller, flows.fanout), "schedule run-now", log);
@@ -440,6 +442,7 @@ export function hostsTable(rows: FaultRow[]): string {
     "refused by the fence",
     "max recovery",
     "max wake lateness",
+    "round",
   ];
   const seconds = (ms: number | null) => (ms === null ? "–" : `${(ms / 1000).toFixed(1)} s`);
   const body = rows.map((row) => [
@@ -455,6 +458,7 @@ export function hostsTable(rows: FaultRow[]): string {
         ? seconds(row.maxRecoveryMs)
         : "–",
     seconds(row.maxWaitLatenessMs),
+    `${row.seconds} s`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;

@@ -48,6 +48,24 @@ export function errorResponse(error: AppError): Response {
   return response;
 }
 
+/**
+ * The reply to anything a handler threw: an `AppError` as it says; the 503 with its sentence when
+ * the database could not be reached (lib/db/reachability.ts); anything else is a bug, logged with
+ * `fields` and answered with a 500 that leaks nothing.
+ */
+export function failureResponse(
+  error: unknown,
+  logMessage: string,
+  fields: Record<string, unknown> = {},
+): Response {
+  if (error instanceof AppError) return errorResponse(error);
+  if (isDatabaseUnavailable(error)) return errorResponse(databaseUnavailable());
+  log().error({ err: error, ...fields }, logMessage);
+  return errorResponse(
+    new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
+  );
+}
+
 /** The 413 for a body over `maxBytes`; `hint` (a sentence) says what to do instead. */
 export const tooLarge = (maxBytes: number, hint = "") =>
   new AppError(
@@ -163,16 +181,11 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
       );
       return result instanceof Response ? result : json(result);
     } catch (error) {
-      if (error instanceof AppError) return errorResponse(error);
-      if (isDatabaseUnavailable(error)) return errorResponse(databaseUnavailable());
       const path = new URL(req.url).pathname;
-      log().error(
-        { err: error, method: req.method, path },
-        `Unhandled error in API route ${req.method} ${path}.`,
-      );
-      return errorResponse(
-        new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
-      );
+      return failureResponse(error, `Unhandled error in API route ${req.method} ${path}.`, {
+        method: req.method,
+        path,
+      });
     }
   };
   // The role travels with the handler so the OpenAPI contract's roles can be checked against it.

@@ -1,16 +1,20 @@
-import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { AppError } from "@/lib/errors";
+import { config } from "@/lib/config/config";
 import { log } from "@/lib/log/logger";
-import { dropDb, getDb } from "./client";
+import { dropDb } from "./client";
 
 /*
  * Whether the web server can reach Postgres now. A network partition does not refuse connections:
  * it swallows them, and a query on a pooled connection then waits for minutes of TCP retries. So
- * the web server asks `select 1` every second (`watchDatabase`, started by server/index.ts); one
- * that has not answered in 2 s marks the database unreachable and drops the pool, which fails the
- * queries stuck in it at once. While unreachable, API requests are answered 503 with a sentence
- * without touching the pool (`assertDatabaseReachable`), and each probe opens a fresh connection,
- * so the first one after the partition heals brings the server back by itself.
+ * the web server asks `select 1` every second on a connection of its own (`watchDatabase`,
+ * started by server/index.ts), never queued behind the pool's work. A probe unanswered for 3 s
+ * marks the database unreachable and drops the pool, which fails the queries stuck in it at once.
+ * While unreachable, API requests are answered 503 with a sentence without touching the pool
+ * (`assertDatabaseReachable`), and each probe connects afresh, so the first one after the
+ * partition heals brings the server back by itself. A tick that comes late (the event loop held
+ * up by a long task, a starved machine) gives no verdict: the probe's answer may be waiting
+ * behind it.
  *
  * Kept on `globalThis`: the web server loads this module twice (Next.js's bundle and its own
  * routes, server/direct-routes.ts), and both must read the one state.
@@ -65,40 +69,52 @@ export function assertDatabaseReachable(): void {
   if (!databaseReachable()) throw databaseUnavailable();
 }
 
-/** Resolves with `work`'s answer, or rejects after `ms`. */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-/** Probes every `everyMs`; a probe unanswered after `timeoutMs` marks the database unreachable. Returns a stop function. */
-export function watchDatabase({ everyMs = 1_000, timeoutMs = 2_000 } = {}): () => void {
-  let probing = false;
-  const probe = async () => {
-    if (probing) return;
-    probing = true;
-    try {
-      await within(getDb().execute(sql`select 1`), timeoutMs);
-      if (!databaseReachable())
-        log().info("The database is reachable again; API requests are answered as usual.");
-      state.__tillflowDbReachable = true;
-    } catch (error) {
-      if (databaseReachable())
-        log().error(
-          { err: error },
-          "The database cannot be reached; API requests are answered 503 until it can.",
-        );
-      state.__tillflowDbReachable = false;
-      // The stuck queries fail now, and the next probe connects afresh.
-      dropDb();
-    } finally {
-      probing = false;
-    }
+/** Probes every `everyMs`; one unanswered after `timeoutMs` marks the database unreachable. Returns a stop function. */
+export function watchDatabase({ everyMs = 1_000, timeoutMs = 3_000 } = {}): () => void {
+  let prober: postgres.Sql | null = null;
+  let probeStartedAt: number | null = null;
+  let lastTick = Date.now();
+  const unreachable = (reason: unknown) => {
+    if (databaseReachable())
+      log().error(
+        { err: reason },
+        "The database cannot be reached; API requests are answered 503 until it can.",
+      );
+    state.__tillflowDbReachable = false;
+    // The stuck queries fail now, and the next probe connects afresh.
+    void prober?.end({ timeout: 0 }).catch(() => {});
+    prober = null;
+    probeStartedAt = null;
+    dropDb();
   };
-  const timer = setInterval(() => void probe(), everyMs);
+  const tick = () => {
+    const now = Date.now();
+    const late = now - lastTick > everyMs + 500;
+    lastTick = now;
+    if (probeStartedAt !== null) {
+      if (!late && now - probeStartedAt > timeoutMs)
+        unreachable(new Error(`select 1 got no answer within ${timeoutMs} ms`));
+      return;
+    }
+    probeStartedAt = now;
+    const client = (prober ??= postgres(config().DATABASE_URL!, { max: 1, onnotice: () => {} }));
+    client`select 1`.then(
+      () => {
+        if (client !== prober) return;
+        probeStartedAt = null;
+        if (!databaseReachable())
+          log().info("The database is reachable again; API requests are answered as usual.");
+        state.__tillflowDbReachable = true;
+      },
+      (error: unknown) => {
+        if (client === prober) unreachable(error);
+      },
+    );
+  };
+  const timer = setInterval(tick, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    void prober?.end({ timeout: 0 }).catch(() => {});
+  };
 }

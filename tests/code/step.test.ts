@@ -178,7 +178,8 @@ test("a script that never ends fails its step within its second, with the script
   expect(steps.map((s) => [s.nodeId, s.status, s.error])).toEqual([
     ["code", "failed", "The script ran for more than 1 second and was stopped."],
   ]);
-  expect((steps[0]!.output as { ms: number }).ms).toBeLessThan(5_000);
+  // Collapse guard, 10× the 1 s limit: a second of CPU can take a few of wall time on a busy machine.
+  expect((steps[0]!.output as { ms: number }).ms).toBeLessThan(10_000);
   // Actions asked for before the failure are not taken.
   expect(await tagsOf("c-2")).toEqual([]);
 });

@@ -5,9 +5,9 @@ import { hostsUnavailable } from "@/bench/chaos/hosts";
 import { hostRoundPassed, hostsTable, runHostChaos } from "@/bench/chaos/network";
 
 // The short run of `npm run chaos -- --hosts` (bench/chaos/network.ts): Postgres, the web server,
-// three workers and the HTTP receiver each in a network namespace of its own, 100 runs per fault:
-// a worker's cable pulled for 10 s while it holds jobs (peers count it dead after 3 s here, 15 s
-// in production), 200 ms and 5 % loss on another, the web host cut off from Postgres for 4 s
+// three workers and the HTTP receiver each in a network namespace of its own, 60 runs per fault:
+// a worker's cable pulled for 8 s while it holds jobs (peers count it dead after 3 s here, 15 s
+// in production), 200 ms and 5 % loss on another, the web host cut off from Postgres for 6 s
 // under ingest. Where namespaces cannot be made (not root, no iproute2 or nftables, a sandbox
 // that refuses them) it is skipped, saying why.
 const unavailable = hostsUnavailable();
@@ -17,9 +17,9 @@ test.skipIf(unavailable !== null)(
   "across network namespaces, a cut worker, a slow lossy one and a web host cut from Postgres lose and double nothing",
   async () => {
     const rows = await runHostChaos({
-      runsPerFault: 100,
-      cutMs: 10_000,
-      webCutMs: 4_000,
+      runsPerFault: 60,
+      cutMs: 8_000,
+      webCutMs: 6_000,
       deadAfterMs: 3_000,
       settleTimeoutMs: 60_000,
       logDir: path.join(dataRoot(), "chaos-hosts-test-logs"),
@@ -29,7 +29,7 @@ test.skipIf(unavailable !== null)(
     for (const row of rows) {
       expect(row.problems, row.fault).toEqual([]);
       expect(row, row.fault).toMatchObject({
-        runs: 100,
+        runs: 60,
         unsettled: 0,
         lost: 0,
         duplicated: 0,

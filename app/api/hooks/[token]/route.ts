@@ -1,8 +1,6 @@
 import { readBodyText } from "@/lib/api/body";
-import { errorResponse, json } from "@/lib/api/route";
+import { failureResponse, json } from "@/lib/api/route";
 import { hookBodyTooLarge, receiveWebhook } from "@/lib/automations/hooks/receive";
-import { AppError } from "@/lib/errors";
-import { log } from "@/lib/log/logger";
 
 /**
  * Inbound webhook trigger: authenticated by the URL's token, and when the trigger has a secret by
@@ -16,10 +14,6 @@ export async function POST(req: Request, context: { params: Promise<{ token: str
     const result = await receiveWebhook(token, readBody, req.headers);
     return json(result, 202);
   } catch (error) {
-    if (error instanceof AppError) return errorResponse(error);
-    log().error({ err: error }, "Unhandled error in webhook");
-    return errorResponse(
-      new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
-    );
+    return failureResponse(error, "Unhandled error in webhook");
   }
 }

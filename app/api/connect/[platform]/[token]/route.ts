@@ -1,9 +1,8 @@
 import { readBodyBytes } from "@/lib/api/body";
-import { errorResponse, json } from "@/lib/api/route";
+import { failureResponse, json } from "@/lib/api/route";
 import { PLATFORMS, type Platform } from "@/lib/connections/platforms";
 import { deliveryTooLarge, receiveDelivery } from "@/lib/connections/receive";
-import { AppError, notFound } from "@/lib/errors";
-import { log } from "@/lib/log/logger";
+import { notFound } from "@/lib/errors";
 
 const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
 
@@ -19,10 +18,6 @@ export async function POST(req: Request, context: { params: Promise<{ platform: 
     const readBody = (maxBytes: number) => readBodyBytes(req, maxBytes, deliveryTooLarge);
     return json(await receiveDelivery(platform, token, readBody, req.headers), 200);
   } catch (error) {
-    if (error instanceof AppError) return errorResponse(error);
-    log().error({ err: error }, "Unhandled error in a store's delivery");
-    return errorResponse(
-      new AppError(500, "internal", "Something went wrong on our side. It has been logged."),
-    );
+    return failureResponse(error, "Unhandled error in a store's delivery");
   }
 }
