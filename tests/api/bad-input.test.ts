@@ -293,7 +293,10 @@ const WRONG = fc.oneof(fc.constant({ nested: true }), fc.constant([1, 2]), fc.co
 
 const editor = () => shop.keys.editor;
 
-describe("bad input never breaks the API", () => {
+// Up to 1,500 cases a property: on two cores shared with the other test files one can pass the
+// default 30 s (a time limit on the run, not on the API). A property cut off mid-run would also
+// leave its requests going while the next one compares the database.
+describe("bad input never breaks the API", { timeout: 120_000 }, () => {
   test("arbitrary graphs and names on create", async () => {
     await fc.assert(
       fc.asyncProperty(graph, fc.oneof(str(20), json), async (g, name) => {
