@@ -17,8 +17,8 @@ import { Hosts } from "./hosts";
 import { Link } from "./link";
 import { startPostgresOn } from "./postgres-host";
 import { chaosPassed, tally, type ChaosResult } from "./report";
-import { decideApprovals, hurryWaits, patiently, settle, sleep } from "./scenario";
-import { createFlows, insertEntities, recordCreated, type Flows } from "./seed";
+import { decideApprovals, hurryWaits, patiently, recordInChunks, settle, sleep } from "./scenario";
+import { createFlows, insertEntities, type Flows } from "./seed";
 
 export interface HostChaosOptions {
   /** Runs in each fault's round (a quarter orders, two runs each; a quarter customers, two runs each). */
@@ -152,21 +152,6 @@ const FAULTS: Fault[] = [
   },
 ];
 
-/** Events straight into the database, in chunks over the first seconds, then the schedule. */
-async function sendDirect(
-  flows: Flows,
-  orderIds: string[],
-  customerIds: string[],
-  log: (line: string) => void,
-) {
-  await patiently(() => recordCreated(flows.tenantId, "customer", customerIds), "customer events", log);
-  for (let start = 0; start < orderIds.length; start += 100) {
-    const chunk = orderIds.slice(start, start + 100);
-    await patiently(() => recordCreated(flows.tenantId, "order", chunk), "order events", log);
-    await sleep(200);
-  }
-}
-
 /**
  * Events through `POST /api/v1/events`, spread over `spreadMs`, each with an id so that a resend after an
  * unanswered request is a duplicate, not a second event. A 503 is retried every half second, as
@@ -264,7 +249,7 @@ async function round(cluster: Cluster, fault: Fault): Promise<FaultRow> {
   const sending = fault.viaWeb
     ? // Events keep coming for 5 s after the cut ends.
       sendViaWeb(cluster.webUrl, flows, orderIds, customerIds, timeline, options.webCutMs + 5_000)
-    : sendDirect(flows, orderIds, customerIds, log).then(() => null);
+    : recordInChunks(flows, orderIds, customerIds, 100, log).then(() => null);
   const [recoveries, web] = await Promise.all([fault.inject(cluster, timeline, problems), sending]);
   await patiently(() => runNow(flows.caller, flows.fanout), "schedule run-now", log);
   await settle([...flows.orders, flows.approvals, flows.fanout], expectedRuns, options.settleTimeoutMs);

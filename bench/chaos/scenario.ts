@@ -56,6 +56,22 @@ export async function patiently<T>(
 /** Until `done()`, whether the traffic should keep going. */
 export type Running = () => boolean;
 
+/** The customers' events at once, then the orders' in chunks of `chunk`, 200 ms apart, straight into the database. */
+export async function recordInChunks(
+  flows: Flows,
+  orderIds: string[],
+  customerIds: string[],
+  chunk: number,
+  log: (line: string) => void,
+) {
+  await patiently(() => recordCreated(flows.tenantId, "customer", customerIds), "customer events", log);
+  for (let start = 0; start < orderIds.length; start += chunk) {
+    const ids = orderIds.slice(start, start + chunk);
+    await patiently(() => recordCreated(flows.tenantId, "order", ids), "order events", log);
+    await sleep(200);
+  }
+}
+
 /** Events arrive over the first seconds, in chunks, so kills land on every stage of the flows. */
 async function sendEvents(
   flows: Flows,
@@ -63,12 +79,7 @@ async function sendEvents(
   customerIds: string[],
   log: (line: string) => void,
 ) {
-  await patiently(() => recordCreated(flows.tenantId, "customer", customerIds), "customer events", log);
-  for (let start = 0; start < orderIds.length; start += 250) {
-    const chunk = orderIds.slice(start, start + 250);
-    await patiently(() => recordCreated(flows.tenantId, "order", chunk), "order events", log);
-    await sleep(200);
-  }
+  await recordInChunks(flows, orderIds, customerIds, 250, log);
   await sleep(1_000);
   await patiently(() => runNow(flows.caller, flows.fanout), "schedule run-now", log);
   log("  all events recorded and the schedule fired");
