@@ -14,6 +14,7 @@ import { benchFloor } from "./floor";
 import { benchHistory } from "./history";
 import { benchLive } from "./live";
 import { benchResume } from "./resume";
+import { benchSignInSoak } from "./sign-in-soak";
 import { benchWorkers } from "./workers";
 
 const BENCHES: Record<string, () => Promise<void>> = {
@@ -30,13 +31,15 @@ const BENCHES: Record<string, () => Promise<void>> = {
   connect: benchConnect,
   alerts: benchAlerts,
   backtest: benchBacktest,
+  "sign-in-soak": benchSignInSoak,
 };
 
 async function main() {
   // A bench flow's HTTP receivers listen on this machine, which the outbound guard refuses unless listed.
   process.env.HTTP_ACTION_ALLOW ??= "127.0.0.1,localhost";
   const names = process.argv.slice(2);
-  const chosen = names.length ? names : Object.keys(BENCHES);
+  // The soak runs for hours: only when named.
+  const chosen = names.length ? names : Object.keys(BENCHES).filter((name) => name !== "sign-in-soak");
   for (const name of chosen) {
     const bench = BENCHES[name];
     if (!bench)

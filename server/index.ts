@@ -10,7 +10,7 @@
  */
 import "@/lib/config/check-at-start";
 import http from "node:http";
-import { config, setEnv } from "@/lib/config/config";
+import { config, defaultEnv, setEnv } from "@/lib/config/config";
 import { log, withLogContext } from "@/lib/log/logger";
 import { closeDb } from "@/lib/db/client";
 import { ensureDatabaseUrl } from "@/lib/db/connection";
@@ -22,6 +22,7 @@ const DRAIN_MS = 10_000;
 
 async function main(): Promise<void> {
   if (!config().NODE_ENV) setEnv("NODE_ENV", "production");
+  defaultEnv("DB_APPLICATION_NAME", "tillflow-web");
   const port = config().PORT;
   await ensureDatabaseUrl();
   // A partition from Postgres gets 503s with a sentence, not hung requests (lib/db/reachability.ts).

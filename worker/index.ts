@@ -29,6 +29,7 @@ export interface WorkerMainOptions {
 export async function main(options: WorkerMainOptions = {}): Promise<void> {
   // The worker runs many legs at once; give its drizzle pool more room than the web server's.
   defaultEnv("DB_POOL_MAX", "20");
+  defaultEnv("DB_APPLICATION_NAME", "tillflow-worker");
   surviveDatabaseRestarts();
   const external = Boolean(config().DATABASE_URL);
   const migrate = options.migrate ?? (!external || config().TILLFLOW_MIGRATE);

@@ -3,11 +3,11 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
-import { getDb } from "@/lib/db/client";
+import { currentDb } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { authIpAddress, authRateLimit } from "./rate-limit";
 import { authSecret } from "@/lib/local-secret";
-import { admitSignIn, clearAccountFailures } from "./sign-in-limits";
+import { admitSignIn, clearAccountFailures, uncountAccountAttempt } from "./sign-in-limits";
 import { config } from "@/lib/config/config";
 
 /** The app's own address: BETTER_AUTH_URL in production, else this machine at PORT. */
@@ -53,9 +53,30 @@ const signInHooks = {
   }),
   after: createAuthMiddleware(async (ctx) => {
     const email = ctx.path === SIGN_IN_PATH ? emailOf(ctx.body) : null;
-    if (email && !isAPIError(ctx.context.returned)) await clearAccountFailures(email);
+    if (!email) return;
+    const returned = ctx.context.returned;
+    if (!isAPIError(returned)) await clearAccountFailures(email);
+    else if (returned.statusCode !== WRONG_CREDENTIALS) await uncountAccountAttempt(email);
   }),
 };
+
+/** better-auth's answer to a wrong email or password: the only outcome that counts toward the limits. */
+const WRONG_CREDENTIALS = 401;
+
+/**
+ * A sign-in that failed on our side (an error better-auth did not turn into an answer, so its
+ * after hook never ran): the attempt counted before it is taken back. For the sign-in form and
+ * the HTTP route, which see such errors.
+ */
+export async function signInFailedOnOurSide(body: unknown): Promise<void> {
+  const email = emailOf(body);
+  if (email) await uncountAccountAttempt(email).catch(() => {});
+}
+
+/** Whether a request to better-auth's routes is an email sign-in. */
+export function isSignInRequest(request: Request): boolean {
+  return request.method === "POST" && new URL(request.url).pathname.endsWith(SIGN_IN_PATH);
+}
 
 /** The app's address, for links in emails. */
 export function appUrl(): string {
@@ -67,7 +88,8 @@ function createAuth() {
     ...appOrigins(),
     appName: "Tillflow",
     secret: authSecret(),
-    database: drizzleAdapter(getDb(), {
+    // The pool of the moment, never the one that existed when this instance was built.
+    database: drizzleAdapter(currentDb, {
       provider: "pg",
       usePlural: true,
       schema: {

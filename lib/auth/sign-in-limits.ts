@@ -21,7 +21,9 @@ import { config } from "@/lib/config/config";
  * An account's row in `rate_limit_windows` is `sign-in-account:<email>`: `hits` counts the
  * attempts in the streak and `window_start` is the last one. An attempt is counted when it starts
  * (one statement that also refuses it while the account waits), so parallel guesses cannot all
- * pass the check before the first failure lands; a success then deletes the row.
+ * pass the check before the first failure lands; a success then deletes the row, and an attempt
+ * that ends any other way than "wrong email or password" (a server error, a database that went
+ * away) is taken back: only credentials refused count toward the limit.
  *
  * `AUTH_RATE_LIMIT=off` turns both off (the e2e tests sign in many times from one address).
  */
@@ -121,6 +123,16 @@ export async function admitSignIn(
     };
   }
   return countAccountAttempt(email, now);
+}
+
+/**
+ * After an attempt that was counted but not refused for its credentials (the server failed, the
+ * request was malformed): it is taken back, so only a wrong email or password adds to the streak.
+ */
+export async function uncountAccountAttempt(email: string): Promise<void> {
+  if (!enabled()) return;
+  await getDb().execute(sql`
+    update rate_limit_windows set hits = hits - 1 where key = ${accountKey(email)} and hits > 0`);
 }
 
 /** After a successful sign-in: the account's streak of failures is over. */

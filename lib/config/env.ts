@@ -241,6 +241,19 @@ export const VARIABLES = {
     description: "Connections in a process's drizzle pool.",
     defaultText: "10 (web), 20 (worker)",
   }),
+  DB_MAX_LIFETIME_SECONDS: wholeOptional(1, 86_400, {
+    group: "Database",
+    description:
+      "How long a pooled connection lives before it is replaced. Match a proxy's or failover's connection limit; the pool carries on across replacements.",
+    defaultText: "postgres.js's own: 30 to 60 minutes",
+  }),
+  DB_APPLICATION_NAME: variable(z.string().trim().min(1).max(63).default("tillflow"), {
+    group: "Database",
+    description:
+      "The name a process's connections show in `pg_stat_activity`, to tell web servers from workers.",
+    accepts: "text of 1 to 63 characters",
+    defaultText: "tillflow-web (web server), tillflow-worker (worker), tillflow (others)",
+  }),
   TILLFLOW_DATA_DIR: text({
     group: "Database",
     description: "Where the embedded database and the generated secrets live.",

@@ -3,10 +3,16 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as schema from "./schema";
 import { config } from "@/lib/config/config";
+import { log } from "@/lib/log/logger";
 
 function connect(url: string) {
+  const { DB_POOL_MAX, DB_MAX_LIFETIME_SECONDS, DB_APPLICATION_NAME } = config();
   const client = postgres(url, {
-    max: config().DB_POOL_MAX ?? 10,
+    max: DB_POOL_MAX ?? 10,
+    // Unset: postgres.js's own 30-60 minutes. Either way the pool is replaced when one ends (below).
+    ...(DB_MAX_LIFETIME_SECONDS ? { max_lifetime: DB_MAX_LIFETIME_SECONDS } : {}),
+    // Names the process in pg_stat_activity ("tillflow-web", "tillflow-worker").
+    connection: { application_name: DB_APPLICATION_NAME },
     onnotice: () => {},
     // See recycleAfterClose: a pool whose connection closed under it is replaced by a fresh one.
     onclose: () => recycleAfterClose(client),
@@ -35,6 +41,21 @@ export function getDb(): Db {
   return holder.__tillflowDb.db;
 }
 
+/**
+ * A handle that is always the current pool: each property read asks getDb() at that moment. For
+ * a library that keeps the handle it was given for the life of the process (better-auth's
+ * adapter): the pool is replaced whenever one of its connections closes (recycleAfterClose), and
+ * a handle taken once would hold the ended pool for good.
+ */
+export const currentDb: Db = new Proxy({} as Db, {
+  get(_target, property) {
+    const db = getDb();
+    const value: unknown = Reflect.get(db, property, db);
+    return typeof value === "function" ? value.bind(db) : value;
+  },
+  has: (_target, property) => Reflect.has(getDb(), property),
+});
+
 let lastRecycle = 0;
 
 /**
@@ -50,6 +71,7 @@ function recycleAfterClose(pool: Db["$client"]): void {
   if (!current || current.db.$client !== pool || Date.now() - lastRecycle < 5_000) return;
   lastRecycle = Date.now();
   holder.__tillflowDb = undefined;
+  log().info("A database connection closed; the pool was replaced with a fresh one.");
   void current.db.$client.end({ timeout: 30 }).catch(() => {});
 }
 

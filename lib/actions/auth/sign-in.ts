@@ -4,7 +4,7 @@ import { isAPIError } from "better-auth/api";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { getAuth } from "@/lib/auth/auth";
+import { getAuth, signInFailedOnOurSide } from "@/lib/auth/auth";
 import { membershipsOf } from "@/lib/auth/users";
 import { log } from "@/lib/log/logger";
 
@@ -45,6 +45,7 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
       return { error: "Wrong email or password.", email };
     }
     log().error({ err: error }, "Sign-in failed unexpectedly");
+    await signInFailedOnOurSide(parsed.data);
     return { error: "Something went wrong on our side. Try again in a moment.", email };
   }
   redirect("/dashboard");
