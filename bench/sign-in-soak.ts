@@ -83,6 +83,12 @@ async function failover(app: LiveApp): Promise<number> {
 export async function benchSignInSoak(): Promise<void> {
   process.env.DB_MAX_LIFETIME_SECONDS = LIFETIME_SECONDS;
   const app = await startLiveApp();
+  // The order the soak's events are about.
+  await apiCall(app, {
+    path: "/api/v1/entities/order/soak-order",
+    method: "PUT",
+    body: JSON.stringify({ number: "#soak", status: "pending", total: 25, currency: "EUR", lineItems: [] }),
+  });
   const signIns = tally();
   const requests = tally();
   let failovers = 0;
@@ -116,7 +122,7 @@ export async function benchSignInSoak(): Promise<void> {
           apiCall(app, {
             path: "/api/v1/events",
             method: "POST",
-            body: JSON.stringify({ id, type: "order.created", domain: "order", entityId: id }),
+            body: JSON.stringify({ id, type: "order.created", domain: "order", entityId: "soak-order" }),
           }),
         );
       }
