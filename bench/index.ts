@@ -9,6 +9,7 @@ import { benchConnect } from "./connect";
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchEventWait } from "./event-wait";
+import { benchFairness } from "./fairness";
 import { benchFanout } from "./fanout";
 import { benchFloor } from "./floor";
 import { benchHistory } from "./history";
@@ -32,6 +33,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   alerts: benchAlerts,
   backtest: benchBacktest,
   "sign-in-soak": benchSignInSoak,
+  fairness: benchFairness,
 };
 
 async function main() {

@@ -3,20 +3,40 @@ import crypto from "node:crypto";
 import { Command, InvalidArgumentError } from "commander";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { ROLES, type Role } from "@/lib/identity/roles";
-import { createTenant, findTenantBySlug } from "@/lib/auth/tenants";
+import { createTenant, findTenantBySlug, setQueueWeight } from "@/lib/auth/tenants";
 import { addMember } from "@/lib/auth/users";
-import { closeDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/migrate";
 import { AppError } from "@/lib/errors";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
 import { logTo } from "@/lib/log/logger";
+import { busiestShops, type ShopBacklog } from "@/lib/queue/backlog";
 import { readPassword, type PasswordInput } from "./password-input";
 
 function role(value: string): Role {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
   throw new InvalidArgumentError(`Choose one of: ${ROLES.join(", ")}.`);
+}
+
+/** `tillflow queue`'s table: one shop a line, most waiting first. */
+function queueTable(shops: ShopBacklog[]): string {
+  const rows = [
+    ["shop", "waiting", "oldest", "weight"],
+    ...shops.map((s) => [
+      s.slug ?? s.tenantId,
+      String(s.waiting),
+      `${s.oldestSeconds.toFixed(1)} s`,
+      String(s.weight),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows
+    .map((r) =>
+      r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "),
+    )
+    .join("\n");
 }
 
 /** Runs `fn` against the database (embedded unless DATABASE_URL is set), then releases it. */
@@ -85,6 +105,41 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
         await ensureDatabaseUrl();
         const created = await createTenant({ slug, name: opts.name, timezone: opts.timezone });
         console.log(`Created shop '${created.slug}' (${created.id}).`);
+      }),
+    );
+
+  tenant
+    .command("set-weight <slug> <weight>")
+    .description(
+      "Set a shop's share of the workers when several shops have work queued (default 1; 2 is served about twice as often).",
+    )
+    .action((slug: string, weight: string) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await setQueueWeight(slug, Number(weight));
+        console.log(`Shop '${shop.slug}' now has weight ${shop.queueWeight}.`);
+      }),
+    );
+
+  program
+    .command("queue")
+    .description(
+      "Show the shops with the most work waiting for a worker, and how long their oldest has waited.",
+    )
+    .option("--top <n>", "how many shops (1-100)", "10")
+    .action((opts: { top: string }) =>
+      withDatabase(async () => {
+        const top = Number(opts.top);
+        if (!Number.isInteger(top) || top < 1 || top > 100)
+          throw new AppError(
+            400,
+            "bad_request",
+            `--top must be a whole number from 1 to 100, not '${opts.top}'.`,
+          );
+        await ensureDatabaseUrl();
+        const shops = await busiestShops(getDb(), top);
+        if (shops.length === 0) return console.log("No shop has work waiting for a worker.");
+        console.log(queueTable(shops));
       }),
     );
 

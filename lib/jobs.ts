@@ -3,6 +3,12 @@ import { z } from "zod";
 import type { DbOrTx } from "@/lib/db/client";
 import { config } from "@/lib/config/config";
 import type { Config } from "@/lib/config/env";
+import { BACKLOG_PRIORITY, DUE_PRIORITY, fairTagsSql, MAINTENANCE_PRIORITY } from "@/lib/queue/fair-share";
+
+/** The shop whose backlog a job is part of (lib/queue/fair-share.ts); absent on jobs queued before fair share. */
+const shop = z.uuid().optional();
+/** That shop's fair-share weight when the job was queued (the worker's batches take legs by it). */
+const weight = z.number().int().min(1).max(100).optional();
 
 /**
  * Every graphile-worker task, with the schema of its payload. Names contain no dots (crontab
@@ -15,7 +21,7 @@ export const taskPayloads = {
   /** Every 5 minutes: fails runs stuck in `running`, re-enqueues queued runs whose job is missing. */
   automation_reap: z.object({}).passthrough(),
   /** Runs the first leg of a run. */
-  automation_execute: z.strictObject({ runId: z.uuid() }),
+  automation_execute: z.strictObject({ runId: z.uuid(), tenantId: shop, weight }),
   /** Resumes a run at a wait when its time has come (job_key = the wait's id). */
   automation_resume: z.strictObject({ waitId: z.uuid() }),
   /** Starts the run a `later` step asked for, when it comes due (job_key = the wait's id). */
@@ -26,11 +32,11 @@ export const taskPayloads = {
    */
   schedule_tick: z.object({}).passthrough(),
   /** Creates the runs of one schedule fire, in batches (job_key `fire:<fireId>`). */
-  schedule_fanout: z.strictObject({ fireId: z.uuid() }),
+  schedule_fanout: z.strictObject({ fireId: z.uuid(), tenantId: shop, weight }),
   /** Sends one outbox email through SMTP (only enqueued when SMTP_URL is set). */
   email_send: z.strictObject({ outboxId: z.uuid() }),
   /** Applies one webhook a connected store posted (lib/connections/process.ts). */
-  connection_delivery: z.strictObject({ deliveryId: z.uuid() }),
+  connection_delivery: z.strictObject({ deliveryId: z.uuid(), tenantId: shop, weight }),
   /**
    * Pauses an automation with `pauseOnStorm` whose hourly cap held a run (job_key
    * `storm:<automationId>`, added where the run was held; lifecycle/pause-on-storm.ts).
@@ -50,21 +56,33 @@ export const taskPayloads = {
 } as const;
 
 export type TaskName = keyof typeof taskPayloads;
+
+/** The tasks that are a shop's backlog work, tagged for fair share (lib/queue/fair-share.ts). */
+const BACKLOG_TASKS = ["automation_execute", "connection_delivery", "schedule_fanout"] as const;
+export type BacklogTask = (typeof BACKLOG_TASKS)[number];
+
+export function isBacklogTask(task: TaskName): task is BacklogTask {
+  return (BACKLOG_TASKS as readonly TaskName[]).includes(task);
+}
+
 export type TaskPayload<T extends TaskName> = z.infer<(typeof taskPayloads)[T]>;
 
-/** The worker's crontab: graphile-worker's syntax, one task a line. */
+/**
+ * The worker's crontab: graphile-worker's syntax, one task a line. Every item runs at
+ * MAINTENANCE_PRIORITY (-2): ahead of any shop's backlog (lib/queue/fair-share.ts).
+ */
 const MAINTENANCE = [
-  "* * * * * worker_sweep ?max=1",
-  "*/5 * * * * automation_reap ?max=1",
-  "17 3 * * * connection_prune ?max=1",
+  `* * * * * worker_sweep ?max=1&priority=${MAINTENANCE_PRIORITY}`,
+  `*/5 * * * * automation_reap ?max=1&priority=${MAINTENANCE_PRIORITY}`,
+  `17 3 * * * connection_prune ?max=1&priority=${MAINTENANCE_PRIORITY}`,
   // Not a schedule: an approval's reminder is due whether or not schedules are on.
-  "* * * * * approval_remind ?max=1",
+  `* * * * * approval_remind ?max=1&priority=${MAINTENANCE_PRIORITY}`,
   // Alerts watch the engine itself (failures, silence, storms), so they tick whatever schedules do.
-  "* * * * * alert_evaluate ?max=1",
+  `* * * * * alert_evaluate ?max=1&priority=${MAINTENANCE_PRIORITY}`,
 ];
 // The schedules' heartbeat. No backfill: due fire times are read from `next_fire_at`, so the
 // first tick after a restart catches up by itself (see schedules/tick.ts for what still runs).
-const HEARTBEAT = "* * * * * schedule_tick ?max=1";
+const HEARTBEAT = `* * * * * schedule_tick ?max=1&priority=${MAINTENANCE_PRIORITY}`;
 
 const CRONTAB = [...MAINTENANCE, HEARTBEAT].join("\n");
 
@@ -111,7 +129,8 @@ const WAITING_MS = 20;
 
 export function freshJobsSql(
   name: string,
-  task: TaskName,
+  task: BacklogTask,
+  tenantId: string,
   source: SQL,
   { wake = "always" }: { wake?: "always" | "when-idle" } = {},
 ): SQL {
@@ -121,17 +140,22 @@ export function freshJobsSql(
   // a database-wide lock from its commit's start to its end, so a steady stream of small notifying
   // transactions has its commits serialised (`bench -- connect`: 468 deliveries/s accepted with
   // it, 692 without). A queue the workers keep up with has no such job: it notifies as always.
+  // A backlog job's `run_at` is its tag, in the past: its `created_at` says when it came.
   const idle =
     wake === "when-idle"
       ? sql` and not exists (
           select 1 from graphile_worker._private_jobs j
-          where j.is_available and j.run_at <= now() - make_interval(secs => ${WAITING_MS / 1000}))`
+          where j.is_available and j.run_at <= now()
+            and greatest(j.run_at, j.created_at) <= now() - make_interval(secs => ${WAITING_MS / 1000}))`
       : sql``;
+  // Tagged for fair share (lib/queue/fair-share.ts): the n-th row one slot after the (n-1)-th.
   return sql`${added} as (
-      insert into graphile_worker._private_jobs (task_id, payload, max_attempts, key)
+      insert into graphile_worker._private_jobs (task_id, payload, max_attempts, key, run_at, priority)
       select (select t.id from graphile_worker._private_tasks t where t.identifier = ${task}::text),
-             s.payload, ${maxAttempts(task)}::smallint, s.key
-      from (${source}) s
+             (s.payload::jsonb || jsonb_build_object('tenantId', ${tenantId}::text, 'weight', fair.weight))::json,
+             ${maxAttempts(task)}::smallint, s.key,
+             fair.start + (row_number() over () - 1) * fair.slot, ${BACKLOG_PRIORITY}::smallint
+      from (${source}) s, ${fairTagsSql(tenantId)} fair
       returning 1
     ),
     ${sql.raw(name)} as (
@@ -146,25 +170,54 @@ export interface JobSpec<T extends TaskName = TaskName> {
   /** Replaces a pending job with the same key instead of adding a second one. */
   jobKey?: string;
   maxAttempts?: number;
+  /** The shop whose backlog this is: required for backlog tasks, which are tagged for fair share. */
+  tenantId?: string;
 }
 
 /**
  * Adds jobs inside the caller's transaction (one round trip for any number), so a row and the job
  * that will act on it commit together or not at all. Throws if graphile-worker refuses.
+ * Backlog tasks get their shop's fair-share tags (lib/queue/fair-share.ts), one slot apart in
+ * order; every other job is due work, served before any backlog at its `runAt` (default now).
  */
 export async function enqueueJobs(tx: DbOrTx, jobs: JobSpec[]): Promise<void> {
   if (jobs.length === 0) return;
-  const specs = jobs.map((job) => ({
-    identifier: job.task,
-    payload: job.payload,
-    run_at: job.runAt?.toISOString() ?? null,
-    max_attempts: job.maxAttempts ?? maxAttempts(job.task),
-    job_key: job.jobKey ?? null,
-  }));
+  const nth = new Map<string, number>();
+  const specs = jobs.map((job) => {
+    const backlog = isBacklogTask(job.task);
+    if (backlog && !job.tenantId)
+      throw new Error(`A ${job.task} job needs its shop (tenantId) for fair share.`);
+    const tagged = backlog && !job.runAt;
+    const n = tagged ? (nth.get(job.tenantId!) ?? 0) + 1 : null;
+    if (n) nth.set(job.tenantId!, n);
+    return {
+      identifier: job.task,
+      payload: backlog ? { ...job.payload, tenantId: job.tenantId } : job.payload,
+      run_at: job.runAt?.toISOString() ?? null,
+      max_attempts: job.maxAttempts ?? maxAttempts(job.task),
+      job_key: job.jobKey ?? null,
+      priority: backlog ? BACKLOG_PRIORITY : DUE_PRIORITY,
+      tenant_id: tagged ? job.tenantId : null,
+      nth: n,
+    };
+  });
   await tx.execute(sql`
+    with x as (
+      select * from json_to_recordset(${JSON.stringify(specs)}::json)
+        as x(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text,
+             priority int, tenant_id text, nth int)
+    ), fair as (
+      select s.tenant_id, f.start, f.slot, f.weight
+      from (select distinct tenant_id from x where tenant_id is not null) s,
+        lateral (select tillflow_fair_start(s.tenant_id) as start, tillflow_fair_slot(s.tenant_id) as slot,
+          coalesce((select t.queue_weight from tenants t where t.id = s.tenant_id::uuid), 1) as weight) f
+    )
     select graphile_worker.add_jobs(array(
-      select (x.identifier, x.payload, null, x.run_at, x.max_attempts, x.job_key, null, null)::graphile_worker.job_spec
-      from json_to_recordset(${JSON.stringify(specs)}::json)
-        as x(identifier text, payload json, run_at timestamptz, max_attempts int, job_key text)
+      select (x.identifier,
+              case when fair.weight is null then x.payload
+                   else (x.payload::jsonb || jsonb_build_object('weight', fair.weight))::json end,
+              null, coalesce(x.run_at, fair.start + (x.nth - 1) * fair.slot),
+              x.max_attempts, x.job_key, x.priority, null)::graphile_worker.job_spec
+      from x left join fair on fair.tenant_id = x.tenant_id
     ))`);
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { moveSecretsToCredentials } from "@/lib/credentials/move-secrets";
 import { taskPayloads } from "@/lib/jobs";
+import { INSTALL_FAIR_SHARE } from "@/lib/queue/fair-share";
 import * as schema from "./db/schema/index";
 import { workerLogger } from "@/lib/worker/logger";
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
@@ -48,6 +49,8 @@ async function tuneJobQueue(client: postgres.Sql): Promise<void> {
     `insert into graphile_worker._private_tasks (identifier) select unnest($1::text[]) on conflict do nothing`,
     [Object.keys(taskPayloads)],
   );
+  // Fair share between shops reads and orders graphile-worker's jobs: installed once its schema is.
+  for (const statement of INSTALL_FAIR_SHARE) await client.unsafe(statement);
 }
 
 export interface SchemaStatus {

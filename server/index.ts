@@ -23,6 +23,7 @@ const DRAIN_MS = 10_000;
 async function main(): Promise<void> {
   if (!config().NODE_ENV) setEnv("NODE_ENV", "production");
   defaultEnv("DB_APPLICATION_NAME", "tillflow-web");
+  defaultEnv("DB_STATEMENT_TIMEOUT_MS", "30000");
   const port = config().PORT;
   await ensureDatabaseUrl();
   // A partition from Postgres gets 503s with a sentence, not hung requests (lib/db/reachability.ts).

@@ -30,6 +30,8 @@ export async function main(options: WorkerMainOptions = {}): Promise<void> {
   // The worker runs many legs at once; give its drizzle pool more room than the web server's.
   defaultEnv("DB_POOL_MAX", "20");
   defaultEnv("DB_APPLICATION_NAME", "tillflow-worker");
+  // A leg's batch statement carries up to WORKER_BATCH_SIZE legs: far more room than a request's.
+  defaultEnv("DB_STATEMENT_TIMEOUT_MS", "120000");
   surviveDatabaseRestarts();
   const external = Boolean(config().DATABASE_URL);
   const migrate = options.migrate ?? (!external || config().TILLFLOW_MIGRATE);

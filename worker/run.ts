@@ -48,7 +48,7 @@ export interface StartWorkerOptions {
   crontab?: boolean;
   /**
    * Jobs fetched (and locked) per round trip, served to this process's workers from memory.
-   * Default the smaller of concurrency and 1,000 (or `WORKER_LOCAL_QUEUE`); 0 or 1 fetches one job
+   * Default the smaller of concurrency and 100 (or `WORKER_LOCAL_QUEUE`); 0 or 1 fetches one job
    * per worker per query (graphile-worker's default).
    */
   localQueueSize?: number;
@@ -105,9 +105,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   );
   // Most jobs spend their time waiting for a batch (see RunBatcher), so concurrency is cheap.
   const concurrency = options.concurrency ?? config().WORKER_CONCURRENCY;
-  // At most 1,000 jobs fetched (and locked, each attempt counted) per process at once: a process
-  // that took all of a backlog and was then killed took every job's attempt with it, and a few
-  // such kills in a row used up the attempts of thousands of jobs (the chaos suite saw it).
+  // At most 100 jobs fetched (and locked, each attempt counted) per round trip. A process that
+  // took all of a backlog and was then killed took every job's attempt with it (the chaos suite
+  // saw a few such kills use up the attempts of thousands of jobs); and the jobs fetched wait here
+  // in the order they came, so another shop's job, next in the queue's fair order
+  // (lib/queue/fair-share.ts), would wait behind all of them (1,000: 1.7 s; 100: 0.4 s).
   const localQueueSize = options.localQueueSize ?? Math.min(concurrency, config().WORKER_LOCAL_QUEUE);
   // The pool ids of each runner: graphile-worker 0.17 locks every job with its pool's id (the
   // individual workers' ids never appear in `locked_by`), so these are what the heartbeat reports.

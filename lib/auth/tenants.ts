@@ -74,6 +74,26 @@ export async function findTenantBySlug(slug: string): Promise<Tenant> {
   return row;
 }
 
+/** The weights an operator may give a shop's share of the workers (lib/queue/fair-share.ts). */
+export const QUEUE_WEIGHTS = { min: 1, max: 100 } as const;
+
+/** Sets a shop's fair-share weight (`tillflow tenant set-weight`); its jobs queued next use it. */
+export async function setQueueWeight(slug: string, weight: number): Promise<Tenant> {
+  if (!Number.isInteger(weight) || weight < QUEUE_WEIGHTS.min || weight > QUEUE_WEIGHTS.max)
+    throw new AppError(
+      400,
+      "bad_request",
+      `A shop's weight is a whole number from ${QUEUE_WEIGHTS.min} to ${QUEUE_WEIGHTS.max}, not '${weight}'.`,
+    );
+  const [row] = await getDb()
+    .update(tenants)
+    .set({ queueWeight: weight })
+    .where(eq(tenants.slug, slug))
+    .returning();
+  if (!row) throw notFound(`The shop '${slug}'`);
+  return row;
+}
+
 export async function listTenants(): Promise<Tenant[]> {
   return getDb().select().from(tenants).orderBy(asc(tenants.createdAt));
 }

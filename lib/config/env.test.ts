@@ -18,7 +18,8 @@ describe("parseEnv", () => {
     expect(config).toMatchObject({
       PORT: 3000,
       WORKER_CONCURRENCY: 10_000,
-      WORKER_LOCAL_QUEUE: 1_000,
+      WORKER_LOCAL_QUEUE: 100,
+      DB_APPLICATION_NAME: "tillflow",
       AUTH_RATE_LIMIT: true,
       TILLFLOW_SCHEDULES: true,
       TILLFLOW_MIGRATE: false,
@@ -29,6 +30,7 @@ describe("parseEnv", () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.LOG_FORMAT).toBeUndefined();
     expect(config.DB_POOL_MAX).toBeUndefined();
+    expect(config.DB_MAX_LIFETIME_SECONDS).toBeUndefined();
   });
 
   it("parses good values, and an empty one as unset", () => {

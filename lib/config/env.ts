@@ -247,6 +247,12 @@ export const VARIABLES = {
       "How long a pooled connection lives before it is replaced. Match a proxy's or failover's connection limit; the pool carries on across replacements.",
     defaultText: "postgres.js's own: 30 to 60 minutes",
   }),
+  DB_STATEMENT_TIMEOUT_MS: wholeOptional(100, 3_600_000, {
+    group: "Database",
+    description:
+      "The longest one statement of a process's pool may run before Postgres cancels it: one slow statement is an error for its request or job, not a stall for every shop.",
+    defaultText: "30,000 (web), 120,000 (worker), none (others)",
+  }),
   DB_APPLICATION_NAME: variable(z.string().trim().min(1).max(63).default("tillflow"), {
     group: "Database",
     description:
@@ -283,9 +289,10 @@ export const VARIABLES = {
     group: "Worker",
     description: "Jobs one worker process holds at once (most wait on a batch and hold no connection).",
   }),
-  WORKER_LOCAL_QUEUE: whole(0, 100_000, 1_000, {
+  WORKER_LOCAL_QUEUE: whole(0, 100_000, 100, {
     group: "Worker",
-    description: "Jobs fetched (and locked) per round trip; 0 or 1 fetches one job per query.",
+    description:
+      "Jobs fetched (and locked) per round trip; 0 or 1 fetches one job per query. Fetched jobs wait in the worker in the order they came, so a large value holds another shop's next job behind them.",
   }),
   WORKER_BATCH_SIZE: whole(1, 100_000, 500, {
     group: "Worker",

@@ -1,4 +1,5 @@
 import type { Domain } from "@/lib/domains/domains";
+import { keepAttributes } from "./attributes";
 
 /**
  * What a store's delivery comes to once its platform's shape is read (shopify.ts, woocommerce.ts),
@@ -16,6 +17,8 @@ export type Mapped =
       tags: string[];
       /** The source's `updated_at`: an older delivery than the record holds is stale. */
       sourceUpdatedAt: Date | null;
+      /** The source's fields left out of `attributes` to keep them under 64 KB (attributes.ts). */
+      leftOut: string[];
     }
   | {
       kind: "inventory";
@@ -47,10 +50,16 @@ export function text(value: unknown): string | undefined {
   return trimmed === "" ? undefined : trimmed;
 }
 
+/**
+ * The longest email address there is (RFC 5321's 254 characters). Checked before the pattern,
+ * whose backtracking is quadratic in the length: 100,000 characters of "a@...@" took 7.6 s.
+ */
+const MAX_EMAIL = 254;
+
 /** An email address, or undefined for anything that is not one (the domains' schemas refuse it). */
 export function email(value: unknown): string | undefined {
   const v = text(value);
-  return v && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : undefined;
+  return v && v.length <= MAX_EMAIL && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : undefined;
 }
 
 /** Text cut to the most a known field keeps (the rest of a long value is of no use to a flow). */
@@ -79,10 +88,32 @@ export function instant(value: unknown, { utcIfBare = false } = {}): Date | null
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** Shopify's tags, "vip, wholesale", as a list. */
+/** The most tags a record keeps (as `PUT /api/v1/entities`). */
+const MAX_TAGS = 250;
+
+/**
+ * Shopify's tags, "vip, wholesale", as a list: the first 250 different ones of at most 100
+ * characters. Read one at a time and no further than the 250th, so a 2 MB string of commas (or a
+ * list of 60,000) is not first split into a million strings.
+ */
 export function tagList(value: unknown): string[] {
-  const raw = typeof value === "string" ? value.split(",") : asArray(value).map(String);
-  return [...new Set(raw.map((t) => t.trim()).filter((t) => t !== "" && t.length <= 100))].slice(0, 250);
+  const tags = new Set<string>();
+  const add = (raw: string) => {
+    const tag = raw.trim();
+    if (tag !== "" && tag.length <= 100) tags.add(tag);
+    return tags.size < MAX_TAGS;
+  };
+  if (typeof value === "string") {
+    for (let from = 0; from <= value.length;) {
+      const comma = value.indexOf(",", from);
+      const end = comma < 0 ? value.length : comma;
+      if (!add(value.slice(from, end))) break;
+      from = end + 1;
+    }
+  } else {
+    for (const item of asArray(value)) if (!add(String(item))) break;
+  }
+  return [...tags];
 }
 
 /** The object without its `undefined` fields (zod's optional fields refuse nothing else). */
@@ -90,10 +121,17 @@ export function compact<T extends Record<string, unknown>>(object: T): Partial<T
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Everything in `payload` but `consumed`: what the record keeps under `attributes`. */
-export function rest(payload: Payload, consumed: readonly string[]): Payload {
-  const skip = new Set(consumed);
-  return Object.fromEntries(Object.entries(payload).filter(([key]) => !skip.has(key)));
+/**
+ * Everything in `payload` but `consumed`: what the record keeps under `attributes`, at most 64 KB
+ * of it (the largest fields left out, attributes.ts), and the fields left out. Read in one pass,
+ * without first copying a payload of 60,000 fields into an object of its own.
+ */
+export function rest(
+  payload: Payload,
+  consumed: readonly string[],
+): { attributes: Payload; leftOut: string[] } {
+  const { kept, leftOut } = keepAttributes(payload, consumed);
+  return { attributes: kept, leftOut };
 }
 
 /**

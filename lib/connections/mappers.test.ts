@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { domainSchemas } from "@/lib/domains/domains";
+import { domainSchemas, jsonBytes, MAX_ATTRIBUTES_BYTES } from "@/lib/domains/domains";
+import { email, tagList } from "./mapped";
 import { mapShopify } from "./shopify";
 import { mapWooCommerce } from "./woocommerce";
 
@@ -107,5 +108,39 @@ describe("mapWooCommerce", () => {
       data: { title: "Mug", inventory: 12, status: "active" },
       tags: ["ceramics"],
     });
+  });
+});
+
+describe("the shared readers on hostile input", () => {
+  test("tags: the first 250 different ones, read no further, from a string or a list of any length", () => {
+    expect(tagList(",".repeat(2_000_000))).toEqual([]);
+    const many = Array.from({ length: 60_000 }, (_, i) => `t${i % 300}`);
+    expect(tagList(many.join(","))).toEqual(many.slice(0, 250));
+    expect(tagList(many)).toEqual(many.slice(0, 250));
+    expect(tagList(` a ,${"x".repeat(101)}, a,b,`)).toEqual(["a", "b"]);
+  });
+
+  test("an email address longer than any can be is no address, without trying the pattern on it", () => {
+    // The pattern backtracks quadratically: 100,000 characters of this took 7.6 s.
+    expect(email(`a@${".".repeat(100_000)}@`)).toBeUndefined();
+    expect(email(`${"a".repeat(240)}@example.de`)).toBe(`${"a".repeat(240)}@example.de`);
+    expect(email(`${"a".repeat(250)}@example.de`)).toBeUndefined();
+  });
+
+  test("60,000 fields besides the known ones: the record keeps 64 KB of them and names the ones left out", () => {
+    const payload = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, "v".repeat(20)]));
+    const mapped = mapShopify("orders/create", {
+      id: 9,
+      name: "#9",
+      currency: "EUR",
+      total_price: "1",
+      ...payload,
+    });
+    expect(mapped.kind).toBe("record");
+    if (mapped.kind !== "record") return;
+    const attributes = mapped.data.attributes as Record<string, unknown>;
+    expect(jsonBytes(attributes)).toBeLessThanOrEqual(MAX_ATTRIBUTES_BYTES);
+    expect(Object.keys(attributes).length + mapped.leftOut.length).toBe(60_000);
+    expect(mapped.data).toMatchObject({ number: "#9", currency: "EUR", total: 1 });
   });
 });

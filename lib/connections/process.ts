@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
-import { entities, type DeliveryResult } from "@/lib/db/schema";
+import type { DeliveryResult } from "@/lib/db/schema";
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
 import { upsertFromSource } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
@@ -15,6 +16,16 @@ const MAPPERS: Record<Platform, (topic: string, body: unknown) => Mapped> = {
   shopify: mapShopify,
   woocommerce: mapWooCommerce,
 };
+
+/**
+ * How long one statement of a delivery's transaction may run. Each is an indexed lookup or a write
+ * of one record (a few ms); one held up for 10 s (a lock, a plan gone wrong) fails this delivery,
+ * whose job retries with backoff, instead of holding a worker and a connection for every shop.
+ */
+export const DELIVERY_STATEMENT_TIMEOUT = "10s";
+
+/** The most left-out field names a delivery's reason lists; the rest are counted. */
+const LISTED_LEFT_OUT = 20;
 
 interface Outcome {
   result: Exclude<DeliveryResult, "received" | "duplicate">;
@@ -33,22 +44,32 @@ interface Outcome {
 export async function processDelivery(deliveryId: string): Promise<void> {
   await getDb().transaction(async (tx) => {
     // Prepared (lib/db/prepared.ts): the two statements every delivery makes, one round trip each.
-    const [delivery] = await executePrepared<{
-      tenantId: string;
-      topic: string;
-      body: unknown;
-      platform: Platform;
-      name: string;
-    }>(
-      sql`select d.tenant_id as "tenantId", d.topic, d.body, c.platform, c.name
-        from connection_deliveries d join store_connections c on c.id = d.connection_id
-        where d.id = ${deliveryId}::uuid and d.result = 'received'
-        for update of d`,
-      tx,
-    );
+    // The time limit is sent in the same round trip (postgres.js pipelines a transaction's queries
+    // in order), so it holds from the first statement on.
+    const [, [delivery]] = await Promise.all([
+      tx.execute(sql.raw(`set local statement_timeout = '${DELIVERY_STATEMENT_TIMEOUT}'`)),
+      executePrepared<{
+        tenantId: string;
+        topic: string;
+        body: unknown;
+        platform: Platform;
+        name: string;
+      }>(
+        sql`select d.tenant_id as "tenantId", d.topic, d.body, c.platform, c.name
+          from connection_deliveries d join store_connections c on c.id = d.connection_id
+          where d.id = ${deliveryId}::uuid and d.result = 'received'
+          for update of d`,
+        tx,
+      ),
+    ]);
     if (!delivery) return;
+    // A 2 MB body of 60,000 fields takes tens of ms to parse (postgres.js, just now) and about as
+    // long again to map: a turn of the event loop between the steps lets every other job's I/O
+    // through, so no one delivery holds the worker's loop for their sum (issue 46: 100 ms at most).
+    await nextTurn();
     const author = `${PLATFORM_LABELS[delivery.platform].label} · ${delivery.name}`;
     const mapped = MAPPERS[delivery.platform](delivery.topic, delivery.body);
+    await nextTurn();
     const outcome = await apply(tx, delivery.tenantId, mapped, author);
     await executePrepared(
       sql`update connection_deliveries
@@ -64,9 +85,13 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
   if (mapped.kind === "refused") return { result: "refused", reason: mapped.reason };
   if (mapped.kind === "inventory") return applyInventory(tx, tenantId, mapped, author);
   const { attributes, ...known } = mapped.data;
-  const { kept, leftOut } = keepAttributes(
+  // The mapper kept its attributes under 64 KB already; a stock level's product (applyInventory)
+  // may have grown past it by a digit. Cheap either way: at most 64 KB of fields.
+  const again = keepAttributes(
     typeof attributes === "object" && attributes !== null ? (attributes as Record<string, unknown>) : {},
   );
+  const kept = again.kept;
+  const leftOut = [...mapped.leftOut, ...again.leftOut];
   const where = { domain: mapped.domain, entityId: mapped.id };
   // A record the store sent that our schema refuses is listed with the 422's words. It is refused
   // before anything is written, so the transaction goes on to record that.
@@ -88,9 +113,7 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
     const notes = [
       written.created ? `Created the ${what}` : `Updated the ${what}`,
       fired ? `; events: ${fired}.` : "; nothing in it changed.",
-      leftOut.length > 0
-        ? ` Left out of its attributes to keep them under 64 KB: ${leftOut.join(", ")}.`
-        : "",
+      leftOut.length > 0 ? ` Left out of its attributes to keep them under 64 KB: ${listed(leftOut)}.` : "",
     ];
     return { result: "applied", reason: notes.join(""), ...where };
   } catch (error) {
@@ -107,6 +130,18 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
   }
 }
 
+/** "a, b, c and 59,980 more": a reason stays short however many fields a body had. */
+function listed(names: string[]): string {
+  if (names.length <= LISTED_LEFT_OUT) return names.join(", ");
+  const more = names.length - LISTED_LEFT_OUT;
+  return `${names.slice(0, LISTED_LEFT_OUT).join(", ")} and ${more.toLocaleString("en-US")} more`;
+}
+
+/** The expression entities_inventory_items_idx indexes, word for word (or the index goes unused). */
+const VARIANT_ITEM_IDS = sql.raw(
+  `jsonb_path_query_array(data -> 'attributes' -> 'variants', '$[*].inventory_item_id')`,
+);
+
 /**
  * Shopify's inventory levels name an inventory item, not a product: the product holding that
  * item among its variants (as its products webhook sent them) gets the variant's new quantity,
@@ -119,18 +154,21 @@ async function applyInventory(
   author: string,
 ): Promise<Outcome> {
   const item = Number(level.inventoryItemId);
-  const [product] = await tx
-    .select({ id: entities.id, data: entities.data, tags: entities.tags })
-    .from(entities)
-    .where(
-      and(
-        eq(entities.tenantId, tenantId),
-        eq(entities.domain, "product"),
-        sql`(${entities.data}->'attributes'->'variants' @> ${JSON.stringify([{ inventory_item_id: item }])}::jsonb
-          or ${entities.data}->'attributes'->'variants' @> ${JSON.stringify([{ inventory_item_id: level.inventoryItemId }])}::jsonb)`,
-      ),
+  const holds = (id: number | string) => JSON.stringify([{ inventory_item_id: id }]);
+  // Candidates by entities_inventory_items_idx (the variants' item ids), then the containment test
+  // that decides. Materialized, so the outer `limit`-like pick (the least id) cannot lead the planner
+  // into a sequential scan that hopes to stop early; at most one product holds an item.
+  const [product] = await tx.execute<{ id: string; data: Record<string, unknown>; tags: string[] }>(sql`
+    with held as materialized (
+      select id from entities
+      where tenant_id = ${tenantId}::uuid and domain = 'product'
+        and (${VARIANT_ITEM_IDS} @> ${JSON.stringify([item])}::jsonb
+              and data->'attributes'->'variants' @> ${holds(item)}::jsonb
+          or ${VARIANT_ITEM_IDS} @> ${JSON.stringify([level.inventoryItemId])}::jsonb
+              and data->'attributes'->'variants' @> ${holds(level.inventoryItemId)}::jsonb)
     )
-    .limit(1);
+    select id, data, tags from entities
+    where tenant_id = ${tenantId}::uuid and domain = 'product' and id = (select min(id) from held)`);
   if (!product)
     return {
       result: "refused",
@@ -158,6 +196,7 @@ async function applyInventory(
       tags: [],
       // A level has its own clock, not the product's: it is not compared with the product's.
       sourceUpdatedAt: null,
+      leftOut: [],
     },
     author,
   );

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { AppError, notFound } from "@/lib/errors";
 import { freshJobsSql } from "@/lib/jobs";
+import { MAX_DELIVERY_DEPTH, nestsDeeperThan } from "./depth";
 import { connectionOf, forgetConnection, type KnownConnection } from "./lookup";
 import { PLATFORM_LABELS, type Platform } from "./platforms";
 import { PLATFORM_HEADERS, signatureMatches } from "./signature";
@@ -18,8 +19,13 @@ const WOO_PING = /^webhook_id=(\d{1,20})$/;
 
 export interface Received {
   id: string;
-  result: "received" | "duplicate" | "applied";
+  result: "received" | "duplicate" | "applied" | "refused";
+  /** Why it was refused at once (recorded as `refused`, nothing applied). */
+  reason?: string;
 }
+
+/** A body nested past `MAX_DELIVERY_DEPTH`: listed as refused, with nothing applied. */
+const TOO_DEEP = `The body nests objects and lists more than ${MAX_DELIVERY_DEPTH} levels deep; Tillflow reads store payloads up to ${MAX_DELIVERY_DEPTH} levels (Shopify's and WooCommerce's nest fewer than 10), so nothing was applied.`;
 
 /**
  * A webhook a connected store posted to `/api/connect/<platform>/<token>`. The token is checked
@@ -27,6 +33,8 @@ export interface Received {
  * records nothing). The delivery is recorded with its job in one statement and answered at once —
  * the worker applies it (process.ts) — so the store hears back well within its timeout. A copy of
  * a delivery already received (the same delivery id) is listed as a duplicate and starts nothing.
+ * A body nested past `MAX_DELIVERY_DEPTH` is listed as refused with its reason, without its body
+ * or a job: no later step then has to walk it (depth.ts).
  */
 export async function receiveDelivery(
   platform: Platform,
@@ -58,11 +66,16 @@ export async function receiveDelivery(
     );
   if (!/^[a-z_]+[/.][a-z_]+$/.test(topic))
     throw new AppError(400, "bad_request", `The ${names.topic} header is missing or is not a topic.`);
-  const json = raw.toString("utf8");
-  try {
-    JSON.parse(json);
-  } catch {
-    throw new AppError(400, "bad_request", "The body is not valid JSON; set the webhook's format to JSON.");
+  // Counted before parsing: a body refused for its depth is never parsed (a million levels of
+  // nesting is a million lists to make and collect).
+  const tooDeep = nestsDeeperThan(raw, MAX_DELIVERY_DEPTH);
+  const json = tooDeep ? null : raw.toString("utf8");
+  if (json !== null) {
+    try {
+      JSON.parse(json);
+    } catch {
+      throw new AppError(400, "bad_request", "The body is not valid JSON; set the webhook's format to JSON.");
+    }
   }
   const deliveryId = names.deliveryIds.map((name) => headers.get(name)?.trim()).find(Boolean) ?? null;
   // The body is stored as the store sent it (it parsed as JSON above): no second serialising.
@@ -70,6 +83,7 @@ export async function receiveDelivery(
     topic,
     deliveryId: deliveryId?.slice(0, 200) ?? null,
     json,
+    refusal: tooDeep ? TOO_DEEP : null,
   });
   if (received) return received;
   forgetConnection(token);
@@ -79,24 +93,28 @@ export async function receiveDelivery(
 /**
  * The delivery and its job, or a `duplicate` row for a copy, in one statement. It names the
  * connection by id and token, so a connection deleted since it was remembered (lookup.ts) records
- * nothing: null.
+ * nothing: null. A `refusal` is recorded as the delivery's result at once, with no body and no job.
  */
 async function recordDelivery(
   connection: KnownConnection,
   token: string,
-  delivery: { topic: string; deliveryId: string | null; json: string },
+  delivery: { topic: string; deliveryId: string | null; json: string | null; refusal: string | null },
 ): Promise<Received | null> {
-  const { deliveryId } = delivery;
+  const { deliveryId, refusal } = delivery;
   const duplicate = `This delivery (${deliveryId}) was received before; nothing was done again.`;
   const [row] = await executePrepared<{ fresh: string | null; copy: string | null }>(sql`
     with connection as (
       select id, tenant_id from store_connections where id = ${connection.id}::uuid and token = ${token}
     ),
     fresh as (
-      insert into connection_deliveries (tenant_id, connection_id, topic, delivery_id, dedupe_key, body)
-      select tenant_id, id, ${delivery.topic}, ${deliveryId}, ${deliveryId}, ${delivery.json}::jsonb from connection
+      insert into connection_deliveries
+        (tenant_id, connection_id, topic, delivery_id, dedupe_key, body, result, reason, processed_at)
+      select tenant_id, id, ${delivery.topic}, ${deliveryId}, ${deliveryId}, ${delivery.json}::jsonb,
+        case when ${refusal}::text is null then 'received' else 'refused' end, ${refusal}::text,
+        case when ${refusal}::text is null then null else now() end
+      from connection
       on conflict (connection_id, dedupe_key) do nothing
-      returning id
+      returning id, result
     ),
     copy as (
       insert into connection_deliveries
@@ -105,13 +123,16 @@ async function recordDelivery(
       where not exists (select 1 from fresh)
       returning id
     ),
-    ${freshJobsSql("jobs", "connection_delivery", sql`select json_build_object('deliveryId', id) as payload, null::text as key from fresh`, { wake: "when-idle" })}
+    ${freshJobsSql("jobs", "connection_delivery", connection.tenantId, sql`select json_build_object('deliveryId', id) as payload, null::text as key from fresh where result = 'received'`, { wake: "when-idle" })}
     select (select id from fresh) as fresh, (select id from copy) as copy, (select count(*) from jobs) as notified`).catch(
     (error: unknown) => {
       throw unstorable(error) ?? error;
     },
   );
-  if (row?.fresh) return { id: row.fresh, result: "received" };
+  if (row?.fresh)
+    return refusal
+      ? { id: row.fresh, result: "refused", reason: refusal }
+      : { id: row.fresh, result: "received" };
   if (row?.copy) return { id: row.copy, result: "duplicate" };
   return null;
 }

@@ -80,6 +80,7 @@ function order(p: Payload): Mapped {
   const discountCodes = asArray(p.discount_codes)
     .map((d) => short(asObject(d)?.code, 100))
     .filter((c): c is string => c !== undefined);
+  const { attributes, leftOut } = rest(p, ["id", "name", "email", "currency", "total_price", "created_at"]);
   return {
     kind: "record",
     domain: "order",
@@ -98,10 +99,11 @@ function order(p: Payload): Mapped {
       financialStatus: oneOf(p.financial_status, financialStatuses),
       fulfillmentStatus: oneOf(p.fulfillment_status ?? "unfulfilled", fulfillmentStatuses),
       sourceName: short(p.source_name, 100),
-      attributes: rest(p, ["id", "name", "email", "currency", "total_price", "created_at"]),
+      attributes,
     }),
     tags: tagList(p.tags),
     sourceUpdatedAt: instant(p.updated_at),
+    leftOut,
   };
 }
 
@@ -115,6 +117,7 @@ function customer(p: Payload): Mapped {
     return refused(
       "This customer has no email address; Tillflow keeps customers by their email, so it was not stored.",
     );
+  const { attributes, leftOut } = rest(p, ["id", "email", "first_name", "last_name", "created_at"]);
   return {
     kind: "record",
     domain: "customer",
@@ -129,10 +132,11 @@ function customer(p: Payload): Mapped {
       phone: short(p.phone, 50),
       city: short(address.city, 200),
       country: short(address.country, 200),
-      attributes: rest(p, ["id", "email", "first_name", "last_name", "created_at"]),
+      attributes,
     }),
     tags: tagList(p.tags),
     sourceUpdatedAt: instant(p.updated_at),
+    leftOut,
   };
 }
 
@@ -140,6 +144,7 @@ function customer(p: Payload): Mapped {
 function checkout(p: Payload): Mapped {
   const id = idText(p.id) ?? idText(p.token);
   if (!id) return refused("The checkout has no id.");
+  const { attributes, leftOut } = rest(p, ["id", "email", "total_price", "updated_at"]);
   return {
     kind: "record",
     domain: "cart",
@@ -156,10 +161,11 @@ function checkout(p: Payload): Mapped {
           return { sku, quantity, price };
         }),
       updatedAt: instant(p.updated_at)?.toISOString(),
-      attributes: rest(p, ["id", "email", "total_price", "updated_at"]),
+      attributes,
     }),
     tags: [],
     sourceUpdatedAt: instant(p.updated_at),
+    leftOut,
   };
 }
 
@@ -175,6 +181,7 @@ function refund(p: Payload): Mapped {
     0,
   );
   const refunded = refunds.reduce<number>((sum, t) => sum + (amount(t.amount) ?? 0), 0);
+  const { attributes, leftOut } = rest(p, ["id", "order_id", "note"]);
   return {
     kind: "record",
     domain: "refund",
@@ -184,11 +191,12 @@ function refund(p: Payload): Mapped {
       amount: Math.max(0, refunds.length > 0 ? refunded : fromItems),
       reason: (text(p.note) ?? "").slice(0, 500),
       status: refunds.some((t) => text(t.status) === "pending") ? "pending" : "succeeded",
-      attributes: rest(p, ["id", "order_id", "note"]),
+      attributes,
     }),
     tags: [],
     // A refund is written once; when it was processed orders its copies.
     sourceUpdatedAt: instant(p.processed_at) ?? instant(p.created_at),
+    leftOut,
   };
 }
 
@@ -205,6 +213,7 @@ function fulfillment(p: Payload): Mapped {
       : shipment === "failure" || state === "cancelled" || state === "error" || state === "failure"
         ? "failed"
         : "in_transit";
+  const { attributes, leftOut } = rest(p, ["id", "order_id", "tracking_company", "tracking_number"]);
   return {
     kind: "record",
     domain: "shipment",
@@ -214,10 +223,11 @@ function fulfillment(p: Payload): Mapped {
       status,
       carrier: (text(p.tracking_company) ?? "").slice(0, 100),
       tracking: (text(p.tracking_number) ?? text(asArray(p.tracking_numbers)[0]) ?? "").slice(0, 200),
-      attributes: rest(p, ["id", "order_id", "tracking_company", "tracking_number"]),
+      attributes,
     }),
     tags: [],
     sourceUpdatedAt: instant(p.updated_at),
+    leftOut,
   };
 }
 
@@ -226,6 +236,7 @@ function product(p: Payload): Mapped {
   const id = idText(p.id);
   if (!id) return refused("The product has no id.");
   const status = text(p.status);
+  const { attributes, leftOut } = rest(p, ["id", "title", "status"]);
   return {
     kind: "record",
     domain: "product",
@@ -237,10 +248,11 @@ function product(p: Payload): Mapped {
         0,
       ),
       status: status === "draft" || status === "archived" ? status : "active",
-      attributes: rest(p, ["id", "title", "status"]),
+      attributes,
     }),
     tags: tagList(p.tags),
     sourceUpdatedAt: instant(p.updated_at),
+    leftOut,
   };
 }
 

@@ -63,6 +63,14 @@ function order(p: Payload): Mapped {
     zip: short(shipping.postcode, 50),
   });
   const customerId = amount(p.customer_id) ? idText(p.customer_id) : undefined;
+  const { attributes, leftOut } = rest(p, [
+    "id",
+    "number",
+    "currency",
+    "total",
+    "customer_id",
+    "date_created_gmt",
+  ]);
   return {
     kind: "record",
     domain: "order",
@@ -102,10 +110,11 @@ function order(p: Payload): Mapped {
             : "pending",
       fulfillmentStatus: status === "fulfilled" ? "fulfilled" : "unfulfilled",
       sourceName: short(p.created_via, 100),
-      attributes: rest(p, ["id", "number", "currency", "total", "customer_id", "date_created_gmt"]),
+      attributes,
     }),
     tags: [],
     sourceUpdatedAt: gmt(p.date_modified_gmt),
+    leftOut,
   };
 }
 
@@ -118,6 +127,7 @@ function customer(p: Payload): Mapped {
     return refused(
       "This customer has no email address; Tillflow keeps customers by their email, so it was not stored.",
     );
+  const { attributes, leftOut } = rest(p, ["id", "email", "first_name", "last_name", "date_created_gmt"]);
   return {
     kind: "record",
     domain: "customer",
@@ -131,10 +141,11 @@ function customer(p: Payload): Mapped {
       phone: short(billing.phone, 50),
       city: short(billing.city, 200),
       country: short(billing.country, 200),
-      attributes: rest(p, ["id", "email", "first_name", "last_name", "date_created_gmt"]),
+      attributes,
     }),
     tags: [],
     sourceUpdatedAt: gmt(p.date_modified_gmt),
+    leftOut,
   };
 }
 
@@ -143,6 +154,7 @@ function product(p: Payload): Mapped {
   const id = idText(p.id);
   if (!id) return refused("The product has no id.");
   const status = text(p.status);
+  const { attributes, leftOut } = rest(p, ["id", "name", "status", "stock_quantity"]);
   return {
     kind: "record",
     domain: "product",
@@ -151,12 +163,13 @@ function product(p: Payload): Mapped {
       title: (text(p.name) ?? `Product ${id}`).slice(0, 200),
       inventory: Math.trunc(amount(p.stock_quantity) ?? 0),
       status: status === "publish" ? "active" : status === "trash" ? "archived" : "draft",
-      attributes: rest(p, ["id", "name", "status", "stock_quantity"]),
+      attributes,
     }),
     tags: asArray(p.tags)
       .map((t) => text(asObject(t)?.name))
       .filter((t): t is string => t !== undefined && t.length <= 100),
     sourceUpdatedAt: gmt(p.date_modified_gmt),
+    leftOut,
   };
 }
 

@@ -6,13 +6,16 @@ import { config } from "@/lib/config/config";
 import { log } from "@/lib/log/logger";
 
 function connect(url: string) {
-  const { DB_POOL_MAX, DB_MAX_LIFETIME_SECONDS, DB_APPLICATION_NAME } = config();
+  const { DB_POOL_MAX, DB_MAX_LIFETIME_SECONDS, DB_APPLICATION_NAME, DB_STATEMENT_TIMEOUT_MS } = config();
   const client = postgres(url, {
     max: DB_POOL_MAX ?? 10,
     // Unset: postgres.js's own 30-60 minutes. Either way the pool is replaced when one ends (below).
     ...(DB_MAX_LIFETIME_SECONDS ? { max_lifetime: DB_MAX_LIFETIME_SECONDS } : {}),
     // Names the process in pg_stat_activity ("tillflow-web", "tillflow-worker").
-    connection: { application_name: DB_APPLICATION_NAME },
+    connection: {
+      application_name: DB_APPLICATION_NAME,
+      ...(DB_STATEMENT_TIMEOUT_MS ? { statement_timeout: DB_STATEMENT_TIMEOUT_MS } : {}),
+    },
     onnotice: () => {},
     // See recycleAfterClose: a pool whose connection closed under it is replaced by a fresh one.
     onclose: () => recycleAfterClose(client),

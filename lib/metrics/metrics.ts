@@ -2,6 +2,10 @@ import "server-only";
 import client from "prom-client";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { busiestShops } from "@/lib/queue/backlog";
+
+/** Shops ranked in `tillflow_shop_backlog`: a bounded label whatever the number of shops. */
+const TOP_SHOPS = 5;
 
 /**
  * The process's Prometheus metrics (SPEC §2 "Observability"): `GET /api/metrics` serves the web
@@ -69,6 +73,25 @@ function create() {
       labelNames: ["kind", "channel", "outcome"] as const,
       registers,
     }),
+    queueWait: new client.Histogram({
+      name: "tillflow_queue_wait_seconds",
+      help: "How long a job waited for a worker once it was due, by task (backlog work from when it was queued).",
+      labelNames: ["task"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300],
+      registers,
+    }),
+    shopBacklog: new client.Gauge({
+      name: "tillflow_shop_backlog",
+      help: `Backlog jobs waiting of the shops with the most, by rank (1 = most; top ${TOP_SHOPS}, no shop label: \`tillflow queue\` names them).`,
+      labelNames: ["rank"] as const,
+      registers,
+    }),
+    shopBacklogOldest: new client.Gauge({
+      name: "tillflow_shop_backlog_oldest_seconds",
+      help: `How long the oldest backlog job of the shop at each rank has waited (see tillflow_shop_backlog).`,
+      labelNames: ["rank"] as const,
+      registers,
+    }),
     oldestJobAge: new client.Gauge({
       name: "tillflow_job_oldest_age_seconds",
       help: "How long the oldest due job not yet taken has waited, by task.",
@@ -91,7 +114,7 @@ export async function renderMetrics(): Promise<{ text: string; contentType: stri
   const m = metrics();
   const rows = await getDb().execute<{ task: string; waiting: number; oldest: number }>(sql`
     select t.identifier as task, count(j.id)::int as waiting,
-           coalesce(extract(epoch from now() - min(j.run_at)), 0)::float8 as oldest
+           coalesce(extract(epoch from now() - min(greatest(j.run_at, j.created_at))), 0)::float8 as oldest
     from graphile_worker._private_tasks t
     left join graphile_worker._private_jobs j
       on j.task_id = t.id and j.is_available and j.run_at <= now()
@@ -102,6 +125,12 @@ export async function renderMetrics(): Promise<{ text: string; contentType: stri
     m.jobsWaiting.set({ task: row.task }, row.waiting);
     m.oldestJobAge.set({ task: row.task }, row.waiting > 0 ? row.oldest : 0);
   }
+  m.shopBacklog.reset();
+  m.shopBacklogOldest.reset();
+  (await busiestShops(getDb(), TOP_SHOPS)).forEach((shop, i) => {
+    m.shopBacklog.set({ rank: String(i + 1) }, shop.waiting);
+    m.shopBacklogOldest.set({ rank: String(i + 1) }, shop.oldestSeconds);
+  });
   // Few runs are ever held: the status index answers this without reading the others.
   const [held] = await getDb().execute<{ n: number }>(
     sql`select count(*)::int as n from automation_runs where status = 'held'`,

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import crypto from "node:crypto";
 import path from "node:path";
 import { verifyPassword } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
@@ -11,6 +12,7 @@ import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { listAutomations } from "@/lib/automations/lifecycle/list";
 import { getDb } from "@/lib/db/client";
 import { accounts, automationRuns, users } from "@/lib/db/schema";
+import { enqueueJobs } from "@/lib/jobs";
 import { tillflow, tillflowWith } from "@/tests/helpers/cli";
 
 afterEach(() => vi.restoreAllMocks());
@@ -127,5 +129,48 @@ test("seed creates the demo shop once", async () => {
 test("an unknown shop is reported in plain English", async () => {
   await expect(tillflow("api-key", "create", "--tenant", "no-such-shop")).rejects.toThrow(
     "The shop 'no-such-shop' was not found.",
+  );
+});
+
+test("tenant set-weight sets a shop's share, refuses a bad weight, and queue names the shops with the most work waiting", async () => {
+  await tillflow("tenant", "create", "big-plan", "--name", "Big Plan");
+  expect(await tillflow("tenant", "set-weight", "big-plan", "3")).toEqual([
+    "Shop 'big-plan' now has weight 3.",
+  ]);
+  expect((await findTenantBySlug("big-plan")).queueWeight).toBe(3);
+  await expect(tillflow("tenant", "set-weight", "big-plan", "0")).rejects.toThrow(
+    "A shop's weight is a whole number from 1 to 100, not '0'.",
+  );
+  await expect(tillflow("tenant", "set-weight", "no-such-shop", "2")).rejects.toThrow(
+    "The shop 'no-such-shop'",
+  );
+
+  expect(await tillflow("queue")).toEqual(["No shop has work waiting for a worker."]);
+  // Two shops' backlogs queued (no worker runs in this file): the bigger first, with its weight.
+  const big = await findTenantBySlug("big-plan");
+  await tillflow("tenant", "create", "small-plan", "--name", "Small Plan");
+  const small = await findTenantBySlug("small-plan");
+  const runs = (tenantId: string, n: number) =>
+    getDb().transaction((tx) =>
+      enqueueJobs(
+        tx,
+        Array.from({ length: n }, () => ({
+          task: "automation_execute" as const,
+          payload: { runId: crypto.randomUUID() },
+          tenantId,
+        })),
+      ),
+    );
+  await runs(big.id, 30);
+  await runs(small.id, 2);
+  const lines = await tillflow("queue", "--top", "5");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]!.split("\n").map((line) => line.trim().split(/\s+/))).toEqual([
+    ["shop", "waiting", "oldest", "weight"],
+    ["big-plan", "30", expect.stringMatching(/^\d+\.\d$/), "s", "3"],
+    ["small-plan", "2", expect.stringMatching(/^\d+\.\d$/), "s", "1"],
+  ]);
+  await expect(tillflow("queue", "--top", "0")).rejects.toThrow(
+    "--top must be a whole number from 1 to 100, not '0'.",
   );
 });

@@ -12,6 +12,6 @@ const batcher = new RunBatcher((runIds, release, jobIds) =>
 
 /** Runs the first leg of a run, together with the runs starting alongside it. */
 export const automationExecute: Task = async (payload, helpers) => {
-  const { runId } = taskPayloads.automation_execute.parse(payload);
-  await batcher.submit(runId, helpers.job.id);
+  const { runId, tenantId, weight } = taskPayloads.automation_execute.parse(payload);
+  await batcher.submit(runId, helpers.job.id, tenantId, weight);
 };

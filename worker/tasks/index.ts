@@ -1,5 +1,6 @@
 import type { Task } from "graphile-worker";
 import type { TaskName } from "@/lib/jobs";
+import { metrics } from "@/lib/metrics/metrics";
 import { alertEvaluate } from "./alert-evaluate";
 import { alertSend } from "./alert-send";
 import { approvalRemind } from "./approval-remind";
@@ -15,8 +16,22 @@ import { scheduleFanout } from "./schedule-fanout";
 import { scheduleTickTask } from "./schedule-tick";
 import { workerSweep } from "./worker-sweep";
 
+/**
+ * Counts how long a job waited for a worker once it was due (`tillflow_queue_wait_seconds`): from
+ * its `run_at`, or for backlog work, whose `run_at` is a fair-share tag in the past, from when it
+ * was queued.
+ */
+function timed(task: TaskName, handler: Task): Task {
+  return (payload, helpers) => {
+    const { run_at: runAt, created_at: createdAt } = helpers.job;
+    const dueAt = Math.max(new Date(runAt).getTime(), new Date(createdAt).getTime());
+    metrics().queueWait.observe({ task }, Math.max(0, Date.now() - dueAt) / 1000);
+    return handler(payload, helpers);
+  };
+}
+
 /** One thin task per file; the record type makes a missing handler a compile error. */
-export const tasks: Record<TaskName, Task> = {
+const handlers: Record<TaskName, Task> = {
   worker_sweep: workerSweep,
   automation_reap: automationReap,
   automation_execute: automationExecute,
@@ -32,3 +47,7 @@ export const tasks: Record<TaskName, Task> = {
   alert_evaluate: alertEvaluate,
   alert_send: alertSend,
 };
+
+export const tasks = Object.fromEntries(
+  Object.entries(handlers).map(([name, handler]) => [name, timed(name as TaskName, handler)]),
+) as Record<TaskName, Task>;

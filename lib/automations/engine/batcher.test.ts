@@ -54,3 +54,33 @@ test("a batch that keeps its slot to the end makes the next ids wait for it, the
   expect(await Promise.all([first, ...next])).toEqual(["ran", "ran", "ran"]);
   expect(batches).toEqual([["first"], ["a", "b"]]);
 });
+
+test("when several shops wait, a batch takes their legs in turn, by weight: one leg of a quiet shop goes in the next batch", async () => {
+  let finishFirst!: () => void;
+  const firstEnds = new Promise<void>((resolve) => (finishFirst = resolve));
+  const batches: string[][] = [];
+  const batcher = new RunBatcher<string>(
+    async (ids) => {
+      batches.push(ids);
+      if (ids.includes("first")) await firstEnds;
+      return done(ids);
+    },
+    6,
+    1,
+    1,
+  );
+  const all = [batcher.submit("first", undefined, "flood")];
+  await new Promise((r) => setTimeout(r, 20));
+  // While the first batch runs, the flooding shop queues 20 legs, then a quiet shop 1 and a shop of weight 2 its 4.
+  for (let i = 0; i < 20; i++) all.push(batcher.submit(`f${i}`, undefined, "flood"));
+  all.push(batcher.submit("q0", undefined, "quiet"));
+  for (let i = 0; i < 4; i++) all.push(batcher.submit(`h${i}`, undefined, "heavy", 2));
+  finishFirst();
+  await Promise.all(all);
+  expect(batches.slice(0, 3)).toEqual([
+    ["first"],
+    ["f0", "q0", "h0", "h1", "f1", "h2"],
+    ["f2", "h3", "f3", "f4", "f5", "f6"],
+  ]);
+  expect(batches.flat()).toHaveLength(26);
+});

@@ -6,11 +6,13 @@ import { config } from "@/lib/config/config";
  * of thousands. Each job's promise settles with its own id's outcome, or rejects with its own
  * error (so graphile-worker retries just that job).
  *
- * Batches size themselves to the load: at most `maxInFlight` partial batches run at once, and ids
- * that arrive meanwhile wait for one of them to end and then go together. A quiet worker starts a
- * leg within `maxWaitMs`; a busy one makes fewer, larger batches instead of one small transaction
- * per event, each paying its own round trips and commit (bench -- live: a steady 100 events/s
- * made batches of one or two legs). A full batch never waits.
+ * Batches size themselves to the load: at most `maxInFlight` batches run at once, and ids that
+ * arrive meanwhile wait for one of them to end and then go together. A quiet worker starts a leg
+ * within `maxWaitMs`; a busy one makes fewer, larger batches instead of one small transaction per
+ * event, each paying its own round trips and commit (bench -- live: a steady 100 events/s made
+ * batches of one or two legs). Full batches wait their turn too: a worker holding a shop's backlog
+ * of thousands runs two batches of it at a time, not twenty at once, so a batch with another
+ * shop's leg in it (`take`) starts as soon as one of them is written, not after all of them.
  *
  * A batch holds its slot while it is one: until `execute` calls `release` (the pipeline does once
  * the batch's shared phase is written and each leg goes on alone, to its outside actions), or
@@ -18,13 +20,19 @@ import { config } from "@/lib/config/config";
  * legs wait on slow outside actions (looping scripts, slow HTTP calls) would stop every other run
  * of the worker from starting until they ended (`npm run bench -- code`).
  */
+interface Pending<Outcome> {
+  id: string;
+  jobId: string | undefined;
+  resolve: (outcome: Outcome) => void;
+  reject: (e: unknown) => void;
+}
+
 export class RunBatcher<Outcome> {
-  private pending: {
-    id: string;
-    jobId: string | undefined;
-    resolve: (outcome: Outcome) => void;
-    reject: (e: unknown) => void;
-  }[] = [];
+  /** The ids waiting for a batch, by shop ("" when a job did not say), each shop's in arrival order. */
+  private pending = new Map<string, Pending<Outcome>[]>();
+  /** Each waiting shop's weight: how many legs it puts in a batch per turn. */
+  private weights = new Map<string, number>();
+  private waiting = 0;
   private timer: NodeJS.Timeout | null = null;
   private inFlight = 0;
 
@@ -39,23 +47,54 @@ export class RunBatcher<Outcome> {
     private readonly maxBatch = config().WORKER_BATCH_SIZE,
     /** How long the first job of a batch waits for company, in ms. Default 3. */
     private readonly maxWaitMs = 3,
-    /** Partial batches running at once. Default 2 (or `WORKER_BATCHES_IN_FLIGHT`). */
+    /** Batches running at once. Default 2 (or `WORKER_BATCHES_IN_FLIGHT`). */
     private readonly maxInFlight = config().WORKER_BATCHES_IN_FLIGHT,
   ) {}
 
-  submit(id: string, jobId?: string): Promise<Outcome> {
+  /**
+   * `shop`: whose leg this is; when several shops wait, a batch takes their legs in turn, `weight`
+   * at a time (lib/queue/fair-share.ts).
+   */
+  submit(id: string, jobId?: string, shop = "", weight = 1): Promise<Outcome> {
+    this.weights.set(shop, weight);
     return new Promise((resolve, reject) => {
-      this.pending.push({ id, jobId, resolve, reject });
-      if (this.pending.length >= this.maxBatch) this.flush();
-      else if (this.inFlight < this.maxInFlight)
-        this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
+      const queue = this.pending.get(shop);
+      const entry = { id, jobId, resolve, reject };
+      if (queue) queue.push(entry);
+      else this.pending.set(shop, [entry]);
+      this.waiting += 1;
+      if (this.inFlight >= this.maxInFlight) return;
+      if (this.waiting >= this.maxBatch) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
     });
+  }
+
+  /**
+   * The next batch: the legs of each waiting shop in turn, `weight` a turn, until it is full. A
+   * shop with one leg waiting goes in the next batch however many another shop has waiting (fair
+   * share, as the queue's order is: lib/queue/fair-share.ts); a shop alone fills whole batches.
+   */
+  private take(): Pending<Outcome>[] {
+    const batch: Pending<Outcome>[] = [];
+    while (batch.length < this.maxBatch && this.waiting > 0) {
+      for (const [shop, queue] of [...this.pending]) {
+        if (batch.length === this.maxBatch) break;
+        const turn = queue.splice(0, Math.min(this.weights.get(shop) ?? 1, this.maxBatch - batch.length));
+        batch.push(...turn);
+        this.waiting -= turn.length;
+        // To the back of the turn order, or gone with nothing left.
+        this.pending.delete(shop);
+        if (queue.length > 0) this.pending.set(shop, queue);
+        else this.weights.delete(shop);
+      }
+    }
+    return batch;
   }
 
   private flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.pending.splice(0, this.maxBatch);
+    const batch = this.take();
     if (batch.length === 0) return;
     this.inFlight += 1;
     let held = true;
@@ -64,7 +103,7 @@ export class RunBatcher<Outcome> {
       held = false;
       this.inFlight -= 1;
       // The ids that arrived while every slot was busy have waited long enough.
-      if (this.pending.length > 0 && !this.timer) this.flush();
+      if (this.waiting > 0 && !this.timer) this.flush();
     };
     const jobIds = new Map(batch.flatMap((b) => (b.jobId === undefined ? [] : [[b.id, b.jobId] as const])));
     this.execute([...new Set(batch.map((b) => b.id))], release, jobIds)
@@ -82,8 +121,8 @@ export class RunBatcher<Outcome> {
         },
       )
       .finally(release);
-    if (this.pending.length >= this.maxBatch) this.flush();
-    else if (this.pending.length > 0 && this.inFlight < this.maxInFlight)
-      this.timer = setTimeout(() => this.flush(), this.maxWaitMs);
+    if (this.inFlight >= this.maxInFlight) return;
+    if (this.waiting >= this.maxBatch) this.flush();
+    else if (this.waiting > 0) this.timer = setTimeout(() => this.flush(), this.maxWaitMs);
   }
 }

@@ -47,7 +47,7 @@ export async function reapRuns(): Promise<ReapResult> {
         select 1 from graphile_worker._private_jobs j
         where j.key = 'run:' || r.id::text and j.attempts < j.max_attempts)
     returning r.id`);
-  const orphans = await db.execute<{ id: string }>(sql`
+  const orphans = await db.execute<{ id: string; tenant_id: string }>(sql`
     update automation_runs set reason = ${WATCHDOG_RUN_REASON}, updated_at = now()
     where id in (
       select r.id from automation_runs r
@@ -55,13 +55,14 @@ export async function reapRuns(): Promise<ReapResult> {
         and r.created_at < now() - make_interval(mins => ${ORPHANED_AFTER_MINUTES})
         and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'run:' || r.id::text)
       limit 10000)
-    returning id`);
+    returning id, tenant_id`);
   await enqueueJobs(
     db,
     orphans.map((r) => ({
       task: "automation_execute" as const,
       payload: { runId: r.id },
       jobKey: runJobKey(r.id),
+      tenantId: r.tenant_id,
     })),
   );
   const waits = await db.transaction(async (tx) => {

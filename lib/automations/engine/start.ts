@@ -113,7 +113,7 @@ export function insertRunsSql(tenantId: string, planned: SQL, where: SQL): SQL {
       on conflict do nothing
       returning id, held_reason
     ),
-    ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id as key from runs where held_reason is null`)}`;
+    ${freshJobsSql("jobs", "automation_execute", tenantId, sql`select json_build_object('runId', id) as payload, 'run:' || id as key from runs where held_reason is null`)}`;
 }
 
 /**

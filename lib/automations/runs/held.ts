@@ -84,6 +84,7 @@ async function moveHeld(tx: Tx, caller: Caller, where: SQL, verb: Verb) {
         task: "automation_execute" as const,
         payload: { runId: r.id },
         jobKey: runJobKey(r.id),
+        tenantId: caller.tenant.id,
       })),
     );
   return rows.map((r) => ({ id: r.id, automationId: r.automation_id }));

@@ -175,13 +175,17 @@ async function startReruns(tx: Tx, plans: RerunPlan[]): Promise<string[]> {
       rerunFrom: startAt?.nodeId ?? null,
     };
   });
-  const created = await tx.insert(automationRuns).values(rows).returning({ id: automationRuns.id });
+  const created = await tx
+    .insert(automationRuns)
+    .values(rows)
+    .returning({ id: automationRuns.id, tenantId: automationRuns.tenantId });
   await enqueueJobs(
     tx,
     created.map((r) => ({
       task: "automation_execute" as const,
       payload: { runId: r.id },
       jobKey: runJobKey(r.id),
+      tenantId: r.tenantId,
     })),
   );
   return created.map((r) => r.id);

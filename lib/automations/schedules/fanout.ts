@@ -93,6 +93,7 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
       .returning({ id: automationRuns.id });
     await enqueueRuns(
       tx,
+      fire.tenantId,
       created.map((r) => r.id),
     );
     await tx
@@ -126,7 +127,7 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
       on conflict do nothing
       returning id
     ),
-    ${freshJobsSql("jobs", "automation_execute", sql`select json_build_object('runId', id) as payload, 'run:' || id::text as key from created`)}
+    ${freshJobsSql("jobs", "automation_execute", fire.tenantId, sql`select json_build_object('runId', id) as payload, 'run:' || id::text as key from created`)}
     select (select count(*)::int from created) as created,
            -- Read so that the NOTIFY runs (a CTE that only reads runs only when read).
            (select count(*)::int from jobs) as notified,
@@ -147,13 +148,14 @@ async function fanOutBatch(tx: Tx, fireId: string, batchSize: number): Promise<b
   return !finished;
 }
 
-async function enqueueRuns(tx: Tx, runIds: string[]): Promise<void> {
+async function enqueueRuns(tx: Tx, tenantId: string, runIds: string[]): Promise<void> {
   await enqueueJobs(
     tx,
     runIds.map((runId) => ({
       task: "automation_execute" as const,
       payload: { runId },
       jobKey: runJobKey(runId),
+      tenantId,
     })),
   );
 }

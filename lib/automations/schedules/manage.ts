@@ -82,7 +82,12 @@ export async function runNow(caller: Caller, id: string, body: unknown = {}): Pr
       .returning();
     if (!fire) throw new AppError(409, "conflict", "This automation was just run; try again in a moment.");
     await enqueueJobs(tx, [
-      { task: "schedule_fanout", payload: { fireId: fire.id }, jobKey: fireJobKey(fire.id) },
+      {
+        task: "schedule_fanout",
+        payload: { fireId: fire.id },
+        jobKey: fireJobKey(fire.id),
+        tenantId: caller.tenant.id,
+      },
     ]);
     await recordAudit(tx, caller, {
       action: "automation.run_now",

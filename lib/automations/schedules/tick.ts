@@ -85,8 +85,8 @@ const RESCUE_AFTER_MS = 5 * 60_000;
  * dedupe key keeps that from creating anyone's run twice.
  */
 async function rescueFanOuts(now: Date): Promise<void> {
-  const stuck = await getDb().execute<{ id: string }>(sql`
-    select f.id from schedule_fires f
+  const stuck = await getDb().execute<{ id: string; tenant_id: string }>(sql`
+    select f.id, f.tenant_id from schedule_fires f
     where f.status = 'pending' and f.created_at < ${new Date(now.getTime() - RESCUE_AFTER_MS).toISOString()}::timestamptz
       and not exists (
         select 1 from graphile_worker._private_jobs j
@@ -99,6 +99,7 @@ async function rescueFanOuts(now: Date): Promise<void> {
       task: "schedule_fanout" as const,
       payload: { fireId: f.id },
       jobKey: fireJobKey(f.id),
+      tenantId: f.tenant_id,
     })),
   );
 }
@@ -165,7 +166,12 @@ async function fireDue(tx: Tx, row: DueRow, now: Date): Promise<{ fired: number;
       .returning({ id: scheduleFires.id });
     if (fire) {
       await enqueueJobs(tx, [
-        { task: "schedule_fanout", payload: { fireId: fire.id }, jobKey: fireJobKey(fire.id) },
+        {
+          task: "schedule_fanout",
+          payload: { fireId: fire.id },
+          jobKey: fireJobKey(fire.id),
+          tenantId: schedule.tenantId,
+        },
       ]);
       fired = 1;
     }

@@ -10,6 +10,7 @@ import {
 } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
 import { newStepsSql, type StepRecord } from "./steps";
+import { DUE_PRIORITY } from "@/lib/queue/fair-share";
 
 export type WaitRow = typeof automationRunWaits.$inferSelect;
 
@@ -135,8 +136,9 @@ async function insertWaits(tx: DbOrTx, before: SQL, source: SQL): Promise<Create
       where kind = 'event' and match_key like 'f:%'
       on conflict do nothing
     ), jobs as (
-      insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key)
-      select t.id, json_build_object('waitId', w.id), w.resume_at, ${RESUME_MAX_ATTEMPTS}, w.id::text
+      insert into graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key, priority)
+      select t.id, json_build_object('waitId', w.id), w.resume_at, ${RESUME_MAX_ATTEMPTS}, w.id::text,
+        ${DUE_PRIORITY}::smallint
       from w join graphile_worker._private_tasks t on t.identifier = 'automation_resume'
       returning run_at
     ), due as (

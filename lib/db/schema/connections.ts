@@ -59,6 +59,13 @@ export const connectionDeliveries = pgTable(
   },
   (t) => [
     unique("connection_deliveries_dedupe_key").on(t.connectionId, t.dedupeKey),
-    index("connection_deliveries_list_idx").on(t.tenantId, t.connectionId, t.receivedAt.desc(), t.id),
+    // A connection's deliveries newest first, and its latest (lib/connections/store.ts): in the
+    // order the queries read, `received_at desc, id desc` (drizzle's `.desc()` alone writes NULLS LAST).
+    index("connection_deliveries_page_idx").on(
+      t.tenantId,
+      t.connectionId,
+      t.receivedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );

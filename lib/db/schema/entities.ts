@@ -37,6 +37,14 @@ export const entities = pgTable(
     index("entities_list_idx").on(t.tenantId, t.domain, t.updatedAt.desc(), t.id),
     index("entities_status_idx").on(t.tenantId, t.domain, t.status),
     index("entities_tags_idx").using("gin", t.tags),
+    // Shopify's inventory levels name an inventory item: the product holding it among its variants
+    // (lib/connections/process.ts applyInventory, whose query repeats this expression word for word).
+    index("entities_inventory_items_idx")
+      .using(
+        "gin",
+        sql`jsonb_path_query_array(${t.data} -> 'attributes' -> 'variants', '$[*].inventory_item_id') jsonb_path_ops`,
+      )
+      .where(sql`${t.domain} = 'product'`),
   ],
 );
 

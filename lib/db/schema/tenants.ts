@@ -1,24 +1,45 @@
-import { index, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { users } from "./auth";
 
 export const roleEnum = pgEnum("role", ["admin", "editor", "viewer"]);
 
 /** One merchant's shop. Every merchant-owned row carries `tenant_id`. */
-export const tenants = pgTable("tenants", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  slug: text("slug").notNull().unique(),
-  name: text("name").notNull(),
-  timezone: text("timezone").notNull().default("UTC"),
-  /**
-   * The Standard Webhooks secret (`whsec_…`) every HTTP action request is signed with, sealed by
-   * lib/credentials/secret-box (the shop's id as context). Null until first needed: sealing needs
-   * the app's key, so a migration cannot fill it (lib/credentials/signing-secret.ts).
-   */
-  signingSecret: text("signing_secret"),
-  /** When an admin last saw the secret in full (shown once, then only its last 4 characters). */
-  signingSecretShownAt: timestamp("signing_secret_shown_at", { withTimezone: true }),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const tenants = pgTable(
+  "tenants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    timezone: text("timezone").notNull().default("UTC"),
+    /**
+     * The Standard Webhooks secret (`whsec_…`) every HTTP action request is signed with, sealed by
+     * lib/credentials/secret-box (the shop's id as context). Null until first needed: sealing needs
+     * the app's key, so a migration cannot fill it (lib/credentials/signing-secret.ts).
+     */
+    signingSecret: text("signing_secret"),
+    /** When an admin last saw the secret in full (shown once, then only its last 4 characters). */
+    signingSecretShownAt: timestamp("signing_secret_shown_at", { withTimezone: true }),
+    /**
+     * The shop's share of the workers when several shops have work queued (lib/queue/fair-share.ts):
+     * a weight of 2 is served about twice as often as a weight of 1. Set by an operator
+     * (`tillflow tenant set-weight`).
+     */
+    queueWeight: smallint("queue_weight").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("tenants_queue_weight_range", sql`${t.queueWeight} between 1 and 100`)],
+);
 
 /** A user's role in a tenant. A user may belong to several shops. */
 export const memberships = pgTable(

@@ -1,0 +1,2 @@
+ALTER TABLE "tenants" ADD COLUMN "queue_weight" smallint DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_queue_weight_range" CHECK ("tenants"."queue_weight" between 1 and 100);

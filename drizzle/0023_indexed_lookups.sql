@@ -1,0 +1,3 @@
+DROP INDEX "connection_deliveries_list_idx";--> statement-breakpoint
+CREATE INDEX "entities_inventory_items_idx" ON "entities" USING gin (jsonb_path_query_array("data" -> 'attributes' -> 'variants', '$[*].inventory_item_id') jsonb_path_ops) WHERE "entities"."domain" = 'product';--> statement-breakpoint
+CREATE INDEX "connection_deliveries_page_idx" ON "connection_deliveries" USING btree ("tenant_id","connection_id","received_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);
