@@ -53,7 +53,7 @@ import postgres from "postgres";
 import { percentile, report, type Metrics } from "./harness";
 import { startLiveApp, type LiveApp } from "./live-app";
 import { HttpClient, wallMs } from "./live-load";
-import { publishFlow, putOrders } from "./live-shop";
+import { publishFlow, putOrders, TAG_FULFILLED_FLOW } from "./live-shop";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const FLOOD = env("BENCH_FAIR_FLOOD", 100_000);
@@ -78,18 +78,6 @@ const SUCCEEDED = "succeeded";
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const run = promisify(execFile);
-
-const TAG_FLOW = {
-  nodes: [
-    { id: "t", type: "auto.trigger.order_fulfilled", params: {} },
-    { id: "c", type: "auto.condition.field", params: { path: "total", operator: "gt", value: 10 } },
-    { id: "a", type: "auto.action.add_tag", params: { tag: "live" } },
-  ],
-  edges: [
-    { id: "e1", source: "t", target: "c" },
-    { id: "e2", source: "c", sourceHandle: "true", target: "a" },
-  ],
-};
 
 // A cron that never comes round during a bench: only "Run now" fires it.
 const FANOUT_FLOW = {
@@ -152,7 +140,7 @@ async function createShop(app: LiveApp, slug: string, orders: number, writers: n
     writerClients.push(new HttpClient(app.baseUrl, await apiKey(app, slug, `bench-fairness-${i}`), 4));
   }
   await putOrders(client, `${slug}-`, orders, 8);
-  await publishFlow(client, "Bench: tag fulfilled orders", TAG_FLOW);
+  await publishFlow(client, "Bench: tag fulfilled orders", TAG_FULFILLED_FLOW);
   return { slug, tenantId, client, writers: writerClients, orders };
 }
 
@@ -518,7 +506,7 @@ export async function benchFairness(): Promise<void> {
     step(`3. The flood split over ${SPLIT} automations (${Math.ceil(FLOOD / SPLIT)} events)…`);
     const copies: string[] = [];
     for (let i = 1; i < SPLIT; i++) {
-      copies.push(await publishFlow(a.client, `Bench: tag fulfilled orders, copy ${i}`, TAG_FLOW));
+      copies.push(await publishFlow(a.client, `Bench: tag fulfilled orders, copy ${i}`, TAG_FULFILLED_FLOW));
     }
     const split = await floodWith(
       runs,

@@ -23,6 +23,19 @@ export async function putOrders(client: HttpClient, prefix: string, count: numbe
   );
 }
 
+/** The live benches' measured flow: order_fulfilled ──▶ total > 10 ──true──▶ add_tag(live). */
+export const TAG_FULFILLED_FLOW = {
+  nodes: [
+    { id: "t", type: "auto.trigger.order_fulfilled", params: {} },
+    { id: "c", type: "auto.condition.field", params: { path: "total", operator: "gt", value: 10 } },
+    { id: "a", type: "auto.action.add_tag", params: { tag: "live" } },
+  ],
+  edges: [
+    { id: "e1", source: "t", target: "c" },
+    { id: "e2", source: "c", sourceHandle: "true", target: "a" },
+  ],
+};
+
 /** Creates an automation with `graph` and publishes it; returns its id. */
 export async function publishFlow(client: HttpClient, name: string, graph: object): Promise<string> {
   const { id } = await client.expect<{ id: string }>("POST", "/api/v1/automations", [201], { name, graph });

@@ -38,7 +38,7 @@ import { percentile, report, type Metrics } from "./harness";
 import { startLiveApp, type LiveApp } from "./live-app";
 import { closedLoop, HttpClient, openLoop, slope, wallMs } from "./live-load";
 import { RunWatcher } from "./live-runs";
-import { publishFlow, putOrders } from "./live-shop";
+import { publishFlow, putOrders, TAG_FULFILLED_FLOW } from "./live-shop";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env("BENCH_LIVE_SECONDS", 10);
@@ -80,17 +80,7 @@ function event(id: string, i: number) {
 
 async function setUp(client: HttpClient): Promise<string> {
   await putOrders(client, "live-", ORDERS, CONCURRENCY);
-  return publishFlow(client, "Bench: tag fulfilled orders", {
-    nodes: [
-      { id: "t", type: "auto.trigger.order_fulfilled", params: {} },
-      { id: "c", type: "auto.condition.field", params: { path: "total", operator: "gt", value: 10 } },
-      { id: "a", type: "auto.action.add_tag", params: { tag: "live" } },
-    ],
-    edges: [
-      { id: "e1", source: "t", target: "c" },
-      { id: "e2", source: "c", sourceHandle: "true", target: "a" },
-    ],
-  });
+  return publishFlow(client, "Bench: tag fulfilled orders", TAG_FULFILLED_FLOW);
 }
 
 /** Single events at full concurrency for a while, then every run settled: not measured. */

@@ -60,6 +60,8 @@ export const currentDb: Db = new Proxy({} as Db, {
 });
 
 let lastRecycle = 0;
+/** How long a replaced pool still takes queries from requests that had it in hand. */
+const RETIRED_POOL_GRACE_MS = 10_000;
 
 /**
  * Replaces the pool after one of its connections closed (a Postgres restart cuts them all).
@@ -75,7 +77,9 @@ function recycleAfterClose(pool: Db["$client"]): void {
   lastRecycle = Date.now();
   holder.__tillflowDb = undefined;
   log().info("A database connection closed; the pool was replaced with a fresh one.");
-  void current.db.$client.end({ timeout: 30 }).catch(() => {});
+  // Ended a little later, not at once: a request that took the pool before the swap (its `db`
+  // in hand across awaits) would have its next query refused with CONNECTION_ENDED.
+  setTimeout(() => void current.db.$client.end({ timeout: 30 }).catch(() => {}), RETIRED_POOL_GRACE_MS).unref();
 }
 
 /** Drops the current pool (see recycleAfterClose); the next getDb() opens a new one. */
