@@ -14,10 +14,10 @@ export default defineConfig({
     globalSetup: ["tests/global-setup.ts"],
     setupFiles: ["tests/setup-db.ts"],
     pool: "forks",
-    // Three files at a time on two cores: the long ones mostly wait (on workers they start and
-    // kill, timers, a launcher's shutdown), not compute. 2.8 min for the suite against 4.8 with two;
-    // with four, the property tests of bad-input.test.ts came near their 30 s limit.
-    maxWorkers: 3,
+    // Four files at a time on two cores: the long ones mostly wait (on workers they start and
+    // kill, timers, a launcher's shutdown), not compute. 610 s for the suite against 678 with
+    // three (2026-12-06, 209 files); bad-input.test.ts's properties have 120 s each for it.
+    maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
