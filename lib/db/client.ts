@@ -79,7 +79,10 @@ function recycleAfterClose(pool: Db["$client"]): void {
   log().info("A database connection closed; the pool was replaced with a fresh one.");
   // Ended a little later, not at once: a request that took the pool before the swap (its `db`
   // in hand across awaits) would have its next query refused with CONNECTION_ENDED.
-  setTimeout(() => void current.db.$client.end({ timeout: 30 }).catch(() => {}), RETIRED_POOL_GRACE_MS).unref();
+  setTimeout(
+    () => void current.db.$client.end({ timeout: 30 }).catch(() => {}),
+    RETIRED_POOL_GRACE_MS,
+  ).unref();
 }
 
 /** Drops the current pool (see recycleAfterClose); the next getDb() opens a new one. */
