@@ -155,7 +155,7 @@ export function freshJobsSql(
              (s.payload::jsonb || jsonb_build_object('tenantId', ${tenantId}::text, 'weight', fair.weight))::json,
              ${maxAttempts(task)}::smallint, s.key,
              fair.start + (row_number() over () - 1) * fair.slot, ${BACKLOG_PRIORITY}::smallint
-      from (${source}) s, ${fairTagsSql(tenantId)} fair
+      from (${source}) s, ${fairTagsSql(sql`${tenantId}::text`)} fair
       returning 1
     ),
     ${sql.raw(name)} as (
@@ -209,8 +209,7 @@ export async function enqueueJobs(tx: DbOrTx, jobs: JobSpec[]): Promise<void> {
     ), fair as (
       select s.tenant_id, f.start, f.slot, f.weight
       from (select distinct tenant_id from x where tenant_id is not null) s,
-        lateral (select tillflow_fair_start(s.tenant_id) as start, tillflow_fair_slot(s.tenant_id) as slot,
-          coalesce((select t.queue_weight from tenants t where t.id = s.tenant_id::uuid), 1) as weight) f
+        lateral ${fairTagsSql(sql`s.tenant_id`)} f
     )
     select graphile_worker.add_jobs(array(
       select (x.identifier,

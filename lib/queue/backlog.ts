@@ -36,7 +36,7 @@ export async function busiestShops(db: DbOrTx, limit = 10): Promise<ShopBacklog[
       order by 2 desc
       limit ${limit}
     ) b
-    left join tenants t on t.id::text = b.tenant_id
+    left join tenants t on t.id = b.tenant_id::uuid
     order by b.waiting desc`);
   return rows.map((r) => ({
     tenantId: r.tenant_id,

@@ -67,10 +67,10 @@ export const INSTALL_FAIR_SHARE = [
 ];
 
 /**
- * Tags for the rows of one statement, all of one shop: `start`, `slot` and `weight` to join
+ * Tags for the rows of one statement, all of one shop (`tenant`, a text expression): `start`, `slot` and `weight` to join
  * (`fair`); the n-th row's tag is `start + (n - 1) * slot`.
  */
-export function fairTagsSql(tenantId: string): SQL {
-  return sql`(select tillflow_fair_start(${tenantId}::text) as start, tillflow_fair_slot(${tenantId}::text) as slot,
-    coalesce((select t.queue_weight from tenants t where t.id = ${tenantId}::uuid), 1) as weight)`;
+export function fairTagsSql(tenant: SQL): SQL {
+  return sql`(select tillflow_fair_start(${tenant}) as start, tillflow_fair_slot(${tenant}) as slot,
+    coalesce((select t.queue_weight from tenants t where t.id = (${tenant})::uuid), 1) as weight)`;
 }
