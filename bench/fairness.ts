@@ -207,17 +207,32 @@ class Runs {
     }
   }
 
-  async finishTimes(tenants: string[], prefix: string, since: Date): Promise<Map<string, number>> {
-    const rows = await this.sql<{ event_id: string; ms: number }[]>`
-      select event_id, (extract(epoch from finished_at) * 1000)::float8 as ms from automation_runs
+  /** When each settled run was created (its event recorded), started and finished, in epoch ms. */
+  async times(tenants: string[], prefix: string, since: Date): Promise<Map<string, RunTimes>> {
+    const rows = await this.sql<{ event_id: string; created: number; started: number; finished: number }[]>`
+      select event_id, (extract(epoch from created_at) * 1000)::float8 as created,
+             (extract(epoch from coalesce(started_at, finished_at)) * 1000)::float8 as started,
+             (extract(epoch from finished_at) * 1000)::float8 as finished
+      from automation_runs
       where tenant_id = any(${tenants}) and created_at >= ${since} and starts_with(event_id, ${prefix})
         and finished_at is not null`;
-    return new Map(rows.map((r) => [r.event_id, Number(r.ms)]));
+    return new Map(
+      rows.map((r) => [
+        r.event_id,
+        { created: Number(r.created), started: Number(r.started), finished: Number(r.finished) },
+      ]),
+    );
   }
 
   async close(): Promise<void> {
     await this.sql.end();
   }
+}
+
+interface RunTimes {
+  created: number;
+  started: number;
+  finished: number;
 }
 
 interface Sent {
@@ -226,6 +241,8 @@ interface Sent {
   at: number;
   /** The reply's status; 0 until it is in, or when the request failed. */
   status: number;
+  /** When the reply came (epoch ms); NaN until it is in. */
+  repliedAt: number;
 }
 
 /**
@@ -241,12 +258,15 @@ function steady(shops: Shop[], perSecond: number, prefix: string): { stop(): Pro
     while (sent.length < due) {
       const i = sent.length;
       const shop = shops[i % shops.length]!;
-      const record: Sent = { shop, id: `${prefix}${i}`, at: wallMs(), status: 0 };
+      const record: Sent = { shop, id: `${prefix}${i}`, at: wallMs(), status: 0, repliedAt: NaN };
       sent.push(record);
       const body = orderEvent(shop, record.id, Math.floor(i / shops.length));
       pending.push(
         shop.client.request("POST", "/api/v1/events", body).then(
-          (reply) => void (record.status = reply.status),
+          (reply) => {
+            record.status = reply.status;
+            record.repliedAt = wallMs();
+          },
           () => {},
         ),
       );
@@ -272,6 +292,12 @@ interface Quiet {
   over250: number;
   /** The worst single shop's p99 (several quiet shops). */
   worstShopP99: number;
+  /**
+   * Where the time went, p50 and p99 of each part: `replied` from the send to the reply (the
+   * request, its commit included), `queued` from the run's row (its transaction's start) to its
+   * leg's start (the commit, the queue and the worker's batches), `ran` from there to its end.
+   */
+  phases: Record<"replied" | "queued" | "ran", { p50: number; p99: number }>;
 }
 
 /** Drains the quiet shops' runs, then event → settled of the events sent within [fromMs, toMs]. */
@@ -292,15 +318,24 @@ async function quietLatencies(
     console.warn(`${refused.length} quiet event(s) of '${prefix}' were refused (${statuses}).`);
   }
   await runs.drain(tenants, prefix, since, accepted.length);
-  const finished = await runs.finishTimes(tenants, prefix, since);
+  const times = await runs.times(tenants, prefix, since);
   const window = accepted.filter((s) => s.at >= fromMs && s.at <= toMs);
   const byShop = new Map<string, number[]>();
   const all: number[] = [];
+  const parts = { replied: [] as number[], queued: [] as number[], ran: [] as number[] };
   for (const s of window) {
-    const ms = finished.get(s.id)! - s.at;
+    const t = times.get(s.id)!;
+    const ms = t.finished - s.at;
     all.push(ms);
     byShop.set(s.shop.slug, [...(byShop.get(s.shop.slug) ?? []), ms]);
+    parts.replied.push(s.repliedAt - s.at);
+    parts.queued.push(t.started - t.created);
+    parts.ran.push(t.finished - t.started);
   }
+  const spread = (l: number[]) => {
+    l.sort((a, b) => a - b);
+    return { p50: round(percentile(l, 50), 1), p99: round(percentile(l, 99), 1) };
+  };
   all.sort((a, b) => a - b);
   const shopP99s = [...byShop.values()].map((l) =>
     percentile(
@@ -316,6 +351,7 @@ async function quietLatencies(
     max: round(all.at(-1) ?? NaN, 1),
     over250: all.filter((ms) => ms > FLOOR_MS).length,
     worstShopP99: shopP99s.length ? round(Math.max(...shopP99s), 1) : NaN,
+    phases: { replied: spread(parts.replied), queued: spread(parts.queued), ran: spread(parts.ran) },
   };
 }
 
@@ -426,6 +462,13 @@ function printTable(rows: Row[]): void {
       `  ${label.padEnd(34)}${cell(quiet?.events, 8)}${cell(quiet?.p50, 9)}${cell(quiet?.p99, 9)}` +
         `${cell(quiet?.over250, 8)}${cell(quiet?.worstShopP99, 11)}${cell(flood?.runs, 9)}${cell(flood?.runsPerSecond, 10)}`,
     );
+    if (quiet) {
+      const { replied, queued, ran } = quiet.phases;
+      console.log(
+        `  ${"".padEnd(4)}p50/p99 ms: replied ${round(replied.p50)}/${round(replied.p99)}, ` +
+          `queued ${round(queued.p50)}/${round(queued.p99)}, ran ${round(ran.p50)}/${round(ran.p99)}`,
+      );
+    }
   }
 }
 
@@ -438,6 +481,10 @@ function put(metrics: Metrics, name: string, quiet: Quiet | null | undefined, fl
     metrics[`${name}QuietMaxMs`] = quiet.max;
     metrics[`${name}QuietOver250Ms`] = quiet.over250;
     metrics[`${name}QuietWorstShopP99Ms`] = quiet.worstShopP99;
+    for (const [phase, { p50, p99 }] of Object.entries(quiet.phases)) {
+      metrics[`${name}Quiet${phase[0]!.toUpperCase()}${phase.slice(1)}P50Ms`] = p50;
+      metrics[`${name}Quiet${phase[0]!.toUpperCase()}${phase.slice(1)}P99Ms`] = p99;
+    }
   }
   if (flood) {
     metrics[`${name}FloodRuns`] = flood.runs;

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { RunBatcher } from "./batcher";
+import { LIGHT_LEGS, RunBatcher } from "./batcher";
 
 const done = (ids: string[]) => new Map(ids.map((id) => [id, "ran"]));
 
@@ -83,4 +83,62 @@ test("when several shops wait, a batch takes their legs in turn, by weight: one 
     ["f2", "h3", "f3", "f4", "f5", "f6"],
   ]);
   expect(batches.flat()).toHaveLength(26);
+});
+
+test("while one shop has a backlog here, a light shop's legs run at once in a batch of their own, not after the backlog's batches", async () => {
+  let finishFlood!: () => void;
+  const floodEnds = new Promise<void>((resolve) => (finishFlood = resolve));
+  const batches: string[][] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  const batcher = new RunBatcher<string>(
+    async (ids) => {
+      batches.push(ids);
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      if (ids[0]!.startsWith("f")) await floodEnds;
+      running -= 1;
+      return done(ids);
+    },
+    50,
+    1,
+    1,
+  );
+  const flood = Array.from({ length: LIGHT_LEGS + 50 }, (_, i) =>
+    batcher.submit(`f${i}`, undefined, "flood"),
+  );
+  await new Promise((r) => setTimeout(r, 20));
+  // The flood's first batch holds the one slot; two quiet shops' legs arrive meanwhile.
+  const quiet = [batcher.submit("q1", undefined, "quiet"), batcher.submit("r1", undefined, "other")];
+  expect(await Promise.all(quiet)).toEqual(["ran", "ran"]);
+  expect(batches.slice(1)).toEqual([["q1"], ["r1"]]);
+  finishFlood();
+  await Promise.all(flood);
+  expect(batches.filter((b) => b[0]!.startsWith("f")).flat()).toHaveLength(LIGHT_LEGS + 50);
+  // The light lane is one batch beside the slots, never more.
+  expect(mostAtOnce).toBe(2);
+});
+
+test("a shop alone never takes the light lane, however many legs it has: its batches keep to the slots", async () => {
+  const batches: string[][] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  const batcher = new RunBatcher<string>(
+    async (ids) => {
+      batches.push(ids);
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running -= 1;
+      return done(ids);
+    },
+    50,
+    1,
+    2,
+  );
+  const legs = Array.from({ length: LIGHT_LEGS * 3 }, (_, i) => batcher.submit(`a${i}`, undefined, "alone"));
+  await Promise.all(legs);
+  expect(mostAtOnce).toBe(2);
+  expect(batches.flat()).toHaveLength(LIGHT_LEGS * 3);
+  expect(batches.every((b) => b.length === 50)).toBe(true);
 });
