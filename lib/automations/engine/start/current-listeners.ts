@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { listenersFor, type Listener } from "../listeners";
 
 /** How often a start is tried again when the listeners changed under it, before giving up. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
 /** What an attempt returns when its statement found the listeners changed and wrote nothing. */
 export const LISTENERS_CHANGED = Symbol("listeners changed");
