@@ -18,7 +18,7 @@ import { backtest } from "@/lib/automations/backtest/backtest";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { getDb } from "@/lib/db/client";
-import { ingestEvents } from "@/lib/events/ingest";
+import { ingestEvents } from "@/lib/automations/engine/start/api";
 import { startWorker } from "@/worker/run";
 import { benchDatabase, count, percentile, report, waitUntil } from "./harness";
 

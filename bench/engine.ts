@@ -11,7 +11,7 @@ import { createAutomation } from "@/lib/automations/lifecycle/create";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 import { startWorker } from "@/worker/run";
 import { benchDatabase, report, waitUntil } from "./harness";
 

@@ -20,7 +20,7 @@ import { createTenant } from "@/lib/auth/tenants";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { getDb } from "@/lib/db/client";
-import { ingestEvent } from "@/lib/events/ingest";
+import { ingestEvent } from "@/lib/automations/engine/start/api";
 import { startWorker } from "@/worker/run";
 import { benchDatabase, count, percentile, report, waitUntil } from "./harness";
 

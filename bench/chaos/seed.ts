@@ -7,7 +7,7 @@ import { createAutomation } from "@/lib/automations/lifecycle/create";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 
 const RETRY = { attempts: 4, backoff: "fixed", initialSeconds: 1 } as const;
 

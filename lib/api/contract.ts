@@ -28,7 +28,7 @@ import { tryLaterInput } from "@/lib/automations/runs/try-later";
 import { waitingQuery } from "@/lib/automations/waits/waits";
 import { DOMAINS } from "@/lib/domains/domains";
 import { changesInput, putSchema } from "@/lib/entities/service";
-import { eventInput, MAX_BATCH } from "@/lib/events/ingest";
+import { eventInput, MAX_BATCH } from "@/lib/events/input";
 import {
   automationChangeShape,
   automationListShape,

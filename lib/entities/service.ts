@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb, type DbOrTx, type Tx } from "@/lib/db/client";
 import { entities, entityNotes } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 import type { NewEvent, RecordedEvent } from "@/lib/events/types";
 import { DOMAIN_LABELS, domainSchemas, isDomain, STATUS_EVENTS, type Domain } from "@/lib/domains/domains";
 

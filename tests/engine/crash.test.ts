@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 import { enqueueJobs } from "@/lib/jobs";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
 import { createShop } from "@/tests/helpers/shop";

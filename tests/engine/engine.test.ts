@@ -10,7 +10,7 @@ import { executeRun } from "@/lib/automations/engine/pipeline";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRuns, outboxEmails, staffTasks } from "@/lib/db/schema";
 import { getEntity, upsertEntity } from "@/lib/entities/service";
-import { ingestEvent } from "@/lib/events/ingest";
+import { ingestEvent } from "@/lib/automations/engine/start/api";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";

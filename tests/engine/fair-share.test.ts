@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { setQueueWeight } from "@/lib/auth/tenants";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
-import { ingestEvents } from "@/lib/events/ingest";
+import { ingestEvents } from "@/lib/automations/engine/start/api";
 import { busiestShops } from "@/lib/queue/backlog";
 import type { WorkerHandle } from "@/worker/run";
 import { flow, publishFlow } from "@/tests/helpers/flows";

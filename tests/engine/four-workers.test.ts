@@ -12,7 +12,7 @@ import {
   entityNotes,
   workerHeartbeats,
 } from "@/lib/db/schema";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";

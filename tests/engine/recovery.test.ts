@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 import { spawnWorker, killWorkers } from "@/tests/helpers/worker-process";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, expect, test } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, automationRuns, automationRunSteps, entities, entityNotes } from "@/lib/db/schema";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 import { createShop } from "@/tests/helpers/shop";
 import { flow, publishFlow } from "@/tests/helpers/flows";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";

@@ -7,7 +7,7 @@ import { lookBackForEvents } from "@/lib/automations/engine/event-waits";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
-import { ingestEvent } from "@/lib/events/ingest";
+import { ingestEvent } from "@/lib/automations/engine/start/api";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";
 import { flow, publishFlow, republish } from "@/tests/helpers/flows";
 import { placeOrder } from "@/tests/helpers/orders";

@@ -136,7 +136,7 @@ test("asking again under the same key replaces the later that was waiting", asyn
   await untilRuns(id, 1, ["succeeded"]);
   const [first] = await pendingLaters(id);
   // A second order.created for the same record (an external event) asks again under key 'l-2'.
-  const { ingestEvent } = await import("@/lib/events/ingest");
+  const { ingestEvent } = await import("@/lib/automations/engine/start/api");
   await ingestEvent(shop.tenant.id, { type: "order.created", domain: "order", entityId: "l-2" });
   await untilRuns(id, 2, ["succeeded"]);
   const pending = await pendingLaters(id);

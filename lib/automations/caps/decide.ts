@@ -18,7 +18,7 @@ export interface CapCandidate {
 
 /** What had already started when the runs were decided. */
 export interface CapUsage {
-  /** Runs of each automation counted in the last hour. */
+  /** Runs of each automation counted in the last hour, up to its cap (past it, more decides nothing). */
   lastHour: Map<string, number>;
   /** Runs per record counted in its automation's per-record window: key `recordKey(...)`. */
   perRecord: Map<string, number>;

@@ -35,11 +35,20 @@ export async function lockAndCountCaps(
   // A run counts when it was not held, or was released (a discarded one is cancelled, still held_reason).
   const counted = sql`(r.held_reason is null or r.released_at is not null)`;
   if (hourly.length > 0) {
+    // Counted up to the cap, one index range per automation: past the cap every run is held
+    // whatever the exact count, and a schedule's fan-out asks again for each batch of 1,000, so
+    // the count must not grow with the runs the hour already holds.
+    const caps = hourly.map((id) => ({ id, max: capsOf(id)!.maxRunsPerHour! }));
     const rows = await tx.execute<{ automation_id: string; n: number }>(sql`
-      select r.automation_id, count(*)::int as n from automation_runs r
-      where r.tenant_id = ${tenantId} and r.automation_id in (select json_array_elements_text(${JSON.stringify(hourly)}::json)::uuid)
-        and r.created_at > now() - interval '1 hour' and ${counted}
-      group by r.automation_id`);
+      select a.id as automation_id, n.n from json_to_recordset(${JSON.stringify(caps)}::json) as a(id uuid, max int)
+      cross join lateral (
+        select count(*)::int as n from (
+          select 1 from automation_runs r
+          where r.tenant_id = ${tenantId} and r.automation_id = a.id
+            and r.created_at > now() - interval '1 hour' and ${counted}
+          limit a.max
+        ) x
+      ) n`);
     for (const row of rows) usage.lastHour.set(row.automation_id, row.n);
   }
   if (records.length > 0) {

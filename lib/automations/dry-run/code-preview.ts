@@ -5,7 +5,7 @@ import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { DOMAIN_LABELS, DOMAINS, type Domain } from "@/lib/domains/domains";
 import { entityLabel, entityName } from "@/lib/domains/labels";
 import { parseEntityId } from "@/lib/entities/service";
-import { toRunEvent } from "@/lib/automations/engine/start";
+import { toRunEvent } from "@/lib/automations/engine/start/plan";
 import { describeAction } from "@/lib/automations/dry-run/describe";
 import { EntityNotFoundError, loadRunEntity } from "@/lib/automations/engine/entity";
 import type { RunEntity } from "@/lib/automations/nodes/context";

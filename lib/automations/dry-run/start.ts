@@ -7,7 +7,7 @@ import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
 import { entityName } from "@/lib/domains/labels";
 import { parseEntityId } from "@/lib/entities/service";
 import { EntityNotFoundError, loadRunEntity } from "@/lib/automations/engine/entity";
-import { toRunEvent } from "@/lib/automations/engine/start";
+import { toRunEvent } from "@/lib/automations/engine/start/plan";
 import { triggerPayload } from "@/lib/automations/engine/trigger-payload";
 import { graphSchema, type Graph, type GraphNode } from "@/lib/automations/graph/schema";
 import { validate } from "@/lib/automations/review/validate";

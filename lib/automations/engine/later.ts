@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automationRunWaits, automations } from "@/lib/db/schema";
-import { recordEvents } from "@/lib/events/record";
-import { runsForEvent } from "@/lib/automations/engine/start";
+import { recordEvents, runsForEvent } from "./start/events";
 
 /**
  * Starts a later step's run: records the `later` event aimed at one automation's Later trigger,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { enqueueJobs } from "@/lib/jobs";
-import { runJobKey } from "@/lib/automations/engine/start";
+import { requeueRunJobs } from "./start/insert";
 import { finishRuns, RUN_DURATION_MS } from "@/lib/automations/store/runs";
 import { sweepEventWaits } from "./event-waits";
 import { cancelPendingWaitsOf, failOverdueWaits, OVERDUE_MESSAGE } from "@/lib/automations/store/waits";
@@ -56,14 +56,9 @@ export async function reapRuns(): Promise<ReapResult> {
         and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'run:' || r.id::text)
       limit 10000)
     returning id, tenant_id`);
-  await enqueueJobs(
+  await requeueRunJobs(
     db,
-    orphans.map((r) => ({
-      task: "automation_execute" as const,
-      payload: { runId: r.id },
-      jobKey: runJobKey(r.id),
-      tenantId: r.tenant_id,
-    })),
+    orphans.map((r) => ({ id: r.id, tenantId: r.tenant_id })),
   );
   const waits = await db.transaction(async (tx) => {
     const result = await failOverdueWaits(tx);

@@ -4,8 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { automationHookTokens, automations } from "@/lib/db/schema";
 import { AppError, notFound } from "@/lib/errors";
 import { credentialSecret } from "@/lib/credentials/store";
-import { recordEvents } from "@/lib/events/record";
-import { runsForEvent } from "@/lib/automations/engine/start";
+import { recordEvents, runsForEvent } from "@/lib/automations/engine/start/events";
 import { claimSignature, SIGNATURE_HEADER, verifySignature } from "./signature";
 
 export { SIGNATURE_HEADER };

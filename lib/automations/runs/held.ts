@@ -5,8 +5,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { automationRuns, automations } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { actorLabel, assertRole, type Caller } from "@/lib/identity/caller";
-import { enqueueJobs } from "@/lib/jobs";
-import { runJobKey } from "@/lib/automations/engine/start";
+import { releaseHeldRuns } from "@/lib/automations/engine/start/release";
 
 /**
  * Held runs (SPEC §2 "Alerts and caps"): a run a cap held waits in its automation's Held list
@@ -66,27 +65,19 @@ async function assertActive(tx: Tx, tenantId: string, automationIds: string[]) {
     );
 }
 
-/** Moves the held runs `where` picks out of `held`, in one statement; returns those moved. */
+/**
+ * Moves the held runs `where` picks out of `held`, in one statement; returns those moved. A release
+ * starts them through the engine (engine/start/release.ts: their jobs in the same statement, not
+ * capped again); a discard cancels them, with who discarded them as the reason.
+ */
 async function moveHeld(tx: Tx, caller: Caller, where: SQL, verb: Verb) {
   const who = actorLabel(caller.actor);
-  const set =
-    verb === "release"
-      ? sql`status = 'queued', released_at = now(), released_by = ${who}`
-      : sql`status = 'cancelled', finished_at = now(), reason = ${`Discarded by ${who}; it was held by a cap.`}`;
+  if (verb === "release") return releaseHeldRuns(tx, caller.tenant.id, who, where);
   const rows = await tx.execute<{ id: string; automation_id: string }>(sql`
-    update ${automationRuns} set ${set}, updated_at = now()
+    update ${automationRuns} set status = 'cancelled', finished_at = now(),
+      reason = ${`Discarded by ${who}; it was held by a cap.`}, updated_at = now()
     where ${automationRuns.tenantId} = ${caller.tenant.id} and ${automationRuns.status} = 'held' and ${where}
     returning id, automation_id`);
-  if (verb === "release")
-    await enqueueJobs(
-      tx,
-      rows.map((r) => ({
-        task: "automation_execute" as const,
-        payload: { runId: r.id },
-        jobKey: runJobKey(r.id),
-        tenantId: caller.tenant.id,
-      })),
-    );
   return rows.map((r) => ({ id: r.id, automationId: r.automation_id }));
 }
 

@@ -1,21 +1,12 @@
-import crypto from "node:crypto";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import type { Caller } from "@/lib/identity/caller";
 import { getDb, type Tx } from "@/lib/db/client";
-import {
-  automationRuns,
-  automationRunSteps,
-  automations,
-  entities,
-  type RunEvent,
-  type RunStatus,
-} from "@/lib/db/schema";
+import { automationRuns, automationRunSteps, automations, entities, type RunStatus } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { runEntityTitle } from "@/lib/domains/labels";
-import { enqueueJobs } from "@/lib/jobs";
-import { runJobKey } from "@/lib/automations/engine/start";
+import { startReruns } from "@/lib/automations/engine/start/rerun";
 import { platformCondition, PLATFORMS } from "@/lib/automations/insights/platform";
 import { RERUN_FROM, RERUNNABLE, type RerunFrom } from "./rerunnable";
 import { parseSubActionId } from "@/lib/automations/engine/sub-action";
@@ -148,47 +139,20 @@ async function subjectOf(run: RunRow): Promise<string | null> {
   return runEntityTitle(run.domain, run.entityId, record?.data ?? null);
 }
 
-/** Inserts the re-runs and their first-leg jobs, in the caller's transaction. Returns the new ids. */
-async function startReruns(tx: Tx, plans: RerunPlan[]): Promise<string[]> {
-  if (plans.length === 0) return [];
-  const now = new Date();
-  const rows = plans.map(({ run, automation, startAt }) => {
-    // The same event, under a new id (a run is unique per automation and event), with no status
-    // pinned: the re-run reads the record as it is now. The run's own id is the database's (it
-    // places the run in its month's partition).
-    const event: RunEvent = {
-      ...run.event,
-      id: `rerun_${crypto.randomUUID()}`,
-      entityStatus: null,
-      occurredAt: now.toISOString(),
-    };
-    return {
-      tenantId: run.tenantId,
-      automationId: run.automationId,
-      automationVersion: automation.version,
-      eventId: event.id,
-      triggerNodeId: run.triggerNodeId,
-      event,
-      domain: run.domain,
-      entityId: run.entityId,
-      rerunOf: run.id,
-      rerunFrom: startAt?.nodeId ?? null,
-    };
-  });
-  const created = await tx
-    .insert(automationRuns)
-    .values(rows)
-    .returning({ id: automationRuns.id, tenantId: automationRuns.tenantId });
-  await enqueueJobs(
+/**
+ * Starts the re-runs and their first-leg jobs, in the caller's transaction, through the engine's one
+ * start path (engine/start/rerun.ts, which says why a re-run is not capped). Returns the new ids.
+ */
+async function startPlans(tx: Tx, tenantId: string, plans: RerunPlan[]): Promise<string[]> {
+  return startReruns(
     tx,
-    created.map((r) => ({
-      task: "automation_execute" as const,
-      payload: { runId: r.id },
-      jobKey: runJobKey(r.id),
-      tenantId: r.tenantId,
+    tenantId,
+    plans.map(({ run, automation, startAt }) => ({
+      of: run,
+      version: automation.version,
+      fromNodeId: startAt?.nodeId ?? null,
     })),
   );
-  return created.map((r) => r.id);
 }
 
 /** The dialog's sentence before re-running one run `from` (a refusal is thrown as its sentence). */
@@ -215,7 +179,7 @@ export async function rerunRun(
   const subject = await subjectOf(old);
   const { id, impact } = await getDb().transaction(async (tx) => {
     const plan = await planRerun(tx, old, start);
-    const [newId] = await startReruns(tx, [plan]);
+    const [newId] = await startPlans(tx, tenantId, [plan]);
     await recordAudit(tx, caller, {
       action: "run.rerun",
       ...automationSubject(plan.automation),
@@ -290,7 +254,7 @@ export async function rerunRuns(
   const { input, plans, refused } = await planBulk(caller.tenant.id, body);
   if (plans.length === 0) return { runIds: [], impact: bulkSentence(plans, refused, input.from) };
   const runIds = await getDb().transaction(async (tx) => {
-    const ids = await startReruns(tx, plans);
+    const ids = await startPlans(tx, caller.tenant.id, plans);
     await recordAudit(tx, caller, {
       action: "runs.rerun",
       subjectType: input.automationId ? "automation" : "shop",

@@ -1,5 +1,5 @@
 import { apiRoute, json, MAX_BATCH_BYTES, MAX_BODY_BYTES, readJsonSized, tooLarge } from "@/lib/api/route";
-import { ingestEvent, ingestEvents } from "@/lib/events/ingest";
+import { ingestEvent, ingestEvents } from "@/lib/automations/engine/start/api";
 
 /**
  * One event `{ id?, type, domain, entityId, payload? }` → the event and `duplicate` (201, or 200 for a

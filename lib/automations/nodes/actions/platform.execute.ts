@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { recordEvents } from "@/lib/events/record";
+import { recordEvents } from "@/lib/automations/engine/start/events";
 import type { NewEvent } from "@/lib/events/types";
 import {
   dropExpiredPartitions,

@@ -1,4 +1,5 @@
-import { recordIngested, type IngestedEvent } from "./record-ingested";
+import type { IngestedEvent } from "@/lib/events/input";
+import { recordIngested } from "./ingest";
 
 /**
  * Group commit for single events. Every transaction that adds jobs ends with graphile-worker's

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { plannedRuns } from "./start";
-import { stampOf, type Listener } from "./listeners";
+import { plannedRuns } from "./plan";
+import { stampOf, type Listener } from "../listeners";
 
 const listener = (
   id: string,

@@ -1,35 +1,15 @@
-import crypto from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import {
-  insertRunsSql,
-  listenersKeptChanging,
-  MAX_ATTEMPTS,
-  PLANNED_COLUMNS,
-  plannedJson,
-  plannedRuns,
-  holdOverCaps,
-  type PlannedRun,
-} from "@/lib/automations/engine/start";
-import { listenersFor, stampMatches } from "@/lib/automations/engine/listeners";
-import { wakeEventWaitsSql } from "@/lib/automations/engine/event-waits";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import { entities, events as eventsTable } from "@/lib/db/schema";
 import { isDomain } from "@/lib/domains/domains";
-
-/** A validated event from the API, with its id (the caller's, or one generated for it). */
-export interface IngestedEvent {
-  id: string;
-  type: string;
-  domain: string;
-  entityId?: string;
-  payload: Record<string, unknown>;
-}
-
-export const withId = <E extends { id?: string }>(event: E): E & { id: string } => ({
-  ...event,
-  id: event.id ?? `evt_${crypto.randomUUID()}`,
-});
+import type { IngestedEvent } from "@/lib/events/input";
+import { wakeEventWaitsSql } from "../event-waits";
+import { stampMatches } from "../listeners";
+import { anyCapped, capsOfListeners, holdOverCaps } from "./caps";
+import { LISTENERS_CHANGED, listenersKeptChanging, withCurrentListeners } from "./current-listeners";
+import { insertRunsSql, PLANNED_COLUMNS, plannedJson } from "./insert";
+import { plannedRuns, type PlannedRun } from "./plan";
 
 export interface IngestOutcome {
   /** Indexes of the events naming a record the shop does not have. */
@@ -66,17 +46,17 @@ export async function recordIngested(
     })),
   );
   const facts = events.map((e) => ({ ...e, entityId: e.entityId ?? null }));
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { listeners, stamp } = await listenersFor(getDb(), tenantId, types, { fresh: attempt > 0 });
+  return withCurrentListeners(getDb(), tenantId, types, async ({ listeners, stamp }) => {
     const planned = plannedRuns(facts, listeners);
+    const capsOf = capsOfListeners(listeners);
     // A capped automation's runs are decided under its lock, in a transaction (caps/usage.ts);
-    // everything else is the one statement below, on its own.
-    const result = planned.some((r) => listeners.find((l) => l.id === r.automationId)?.caps)
+    // everything else is the one statement below, on its own: no transaction, one round trip.
+    const result = anyCapped(planned, capsOf)
       ? await getDb().transaction(async (tx) => {
           const recorded = await alreadyRecorded(tx, tenantId, events);
           const fresh = planned.filter((r) => !recorded.has(r.eventId));
           const held = new Map(
-            (await holdOverCaps(tx, tenantId, fresh, listeners)).map((r) => [
+            (await holdOverCaps(tx, tenantId, fresh, capsOf)).map((r) => [
               `${r.automationId} ${r.eventId}`,
               r,
             ]),
@@ -88,15 +68,13 @@ export async function recordIngested(
           );
         })
       : await recordStatement(planned, stamp);
-    if (!result) break;
-    if (result.ok || (allOrNothing && result.missing.length > 0)) {
-      return {
-        missing: result.missing,
-        insertedAt: new Map(result.inserted.map((r) => [r.id, new Date(r.createdAt)])),
-      };
-    }
-  }
-  throw listenersKeptChanging();
+    if (!result) throw listenersKeptChanging();
+    if (!result.ok && !(allOrNothing && result.missing.length > 0)) return LISTENERS_CHANGED;
+    return {
+      missing: result.missing,
+      insertedAt: new Map(result.inserted.map((r) => [r.id, new Date(r.createdAt)])),
+    };
+  });
 
   async function recordStatement(planned: PlannedRun[], stamp: string, db: DbOrTx = getDb()) {
     const [result] = await executePrepared<{
@@ -132,7 +110,7 @@ export async function recordIngested(
       planned as (
         select p.automation_id, p.automation_version, p.event_id, p.trigger_node_id, p.event, p.domain,
                p.entity_id, to_char(ev.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
-               p.held_reason
+               p.held_reason, p.rerun_of, p.rerun_from
         from json_to_recordset(${plannedJson(planned)}::json) as p(${PLANNED_COLUMNS})
         join ev on ev.id = p.event_id
       ),

@@ -1,13 +1,16 @@
+import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
 import { DOMAIN_LABELS, DOMAINS, ENTITYLESS_DOMAINS, isDomain } from "@/lib/domains/domains";
-import { AppError, parseOrThrow, type Issue } from "@/lib/errors";
-import { metrics } from "@/lib/metrics/metrics";
-import { recordGrouped } from "./group";
-import { recordIngested, withId } from "./record-ingested";
-import type { RecordedEvent } from "./types";
+import { AppError, type Issue } from "@/lib/errors";
+
+/*
+ * An event as `POST /api/v1/events` takes it: its schema, the checks of an array, and the
+ * sentences that refuse one. Recording it (and starting its runs) is the engine's:
+ * automations/engine/start/api.ts.
+ */
 
 const ALL_DOMAINS = [...DOMAINS, ...ENTITYLESS_DOMAINS] as const;
 
@@ -42,43 +45,29 @@ export const eventInput = z
 
 export type EventInput = z.infer<typeof eventInput>;
 
-const notFoundMessage = (domain: string, entityId: string) =>
-  `The ${isDomain(domain) ? DOMAIN_LABELS[domain].one : domain} '${entityId}' was not found.`;
-
-/**
- * Records an event sent through the API. Idempotent by `id`: sending the same id again records
- * nothing and reports `duplicate: true`. Events about stored records must name one that exists.
- * Events arriving together are written together (group.ts).
- */
-export async function ingestEvent(
-  tenantId: string,
-  body: unknown,
-): Promise<{ event: RecordedEvent; duplicate: boolean }> {
-  const event = withId(parseOrThrow(eventInput, body, "The event is invalid"));
-  const outcome = await recordGrouped(tenantId, event);
-  if (outcome.missing) {
-    throw new AppError(404, "not_found", notFoundMessage(event.domain, event.entityId ?? ""));
-  }
-  if (outcome.createdAt !== null) metrics().events.inc();
-  return {
-    event: {
-      id: event.id,
-      type: event.type,
-      domain: event.domain,
-      entityId: event.entityId ?? null,
-      payload: event.payload,
-      createdAt: outcome.createdAt ?? new Date(),
-      inserted: outcome.createdAt !== null,
-    },
-    duplicate: outcome.createdAt === null,
-  };
+/** A validated event from the API, with its id (the caller's, or one generated for it). */
+export interface IngestedEvent {
+  id: string;
+  type: string;
+  domain: string;
+  entityId?: string;
+  payload: Record<string, unknown>;
 }
+
+export const withId = <E extends { id?: string }>(event: E): E & { id: string } => ({
+  ...event,
+  id: event.id ?? `evt_${crypto.randomUUID()}`,
+});
+
+/** Why an event naming a record the shop does not have is refused. */
+export const notFoundMessage = (domain: string, entityId: string) =>
+  `The ${isDomain(domain) ? DOMAIN_LABELS[domain].one : domain} '${entityId}' was not found.`;
 
 /**
  * An issue of one event of an array: its index, the field's path under it, and what is wrong,
  * either about the field ("must be …", shown after its name) or a whole sentence (`sentence`).
  */
-interface BatchIssue {
+export interface BatchIssue {
   index: number;
   field?: string;
   message: string;
@@ -86,7 +75,7 @@ interface BatchIssue {
 }
 
 /** Names every bad event by its index (counted from 0, like the array), as the API's issues. */
-function batchError(total: number, problems: BatchIssue[]): AppError {
+export function batchError(total: number, problems: BatchIssue[]): AppError {
   const sorted = [...problems].sort((a, b) => a.index - b.index);
   const issues: Issue[] = sorted.map((p) => ({
     path: p.field ? `${p.index}.${p.field}` : String(p.index),
@@ -106,7 +95,7 @@ function batchError(total: number, problems: BatchIssue[]): AppError {
 }
 
 /** Checks each element on its own and the array as a whole (ids used twice). */
-function parseBatch(body: unknown[]): { events: (EventInput | null)[]; problems: BatchIssue[] } {
+export function parseBatch(body: unknown[]): { events: (EventInput | null)[]; problems: BatchIssue[] } {
   if (body.length === 0) {
     throw new AppError(422, "invalid", `The array of events is empty; send 1 to ${MAX_BATCH} events.`);
   }
@@ -146,38 +135,8 @@ function parseBatch(body: unknown[]): { events: (EventInput | null)[]; problems:
   return { events, problems };
 }
 
-export interface BatchItem {
-  id: string;
-  /** True when an event with this id was already recorded: nothing was recorded again. */
-  duplicate: boolean;
-}
-
-/**
- * Records an array of 1..1,000 events in one transaction, each idempotent by id, and returns
- * `{ id, duplicate }` per event in input order. A bad event refuses the whole array: every problem
- * (a bad field, an id used twice, a record that does not exist) is named by index and nothing is
- * written. Set-based: one query checks every record, one insert records every event, and the runs
- * they trigger start together.
- */
-export async function ingestEvents(tenantId: string, body: unknown[]): Promise<{ items: BatchItem[] }> {
-  const { events, problems } = parseBatch(body);
-  if (problems.length > 0) {
-    // The valid events' missing records are named too, so one reply lists every problem.
-    throw batchError(body.length, [...problems, ...(await missingRecords(tenantId, events))]);
-  }
-  const valid = events.filter((e): e is EventInput => e !== null).map(withId);
-  const { missing, insertedAt } = await recordIngested(tenantId, valid, { allOrNothing: true });
-  if (missing.length > 0) {
-    throw batchError(
-      body.length,
-      missing.map((i) => missingRecord(i, valid[i]!)),
-    );
-  }
-  metrics().events.inc(insertedAt.size);
-  return { items: valid.map((e) => ({ id: e.id, duplicate: !insertedAt.has(e.id) })) };
-}
-
-function missingRecord(index: number, event: EventInput): BatchIssue {
+/** The issue of an event of an array whose record the shop does not have. */
+export function missingRecord(index: number, event: EventInput): BatchIssue {
   return {
     index,
     field: "entityId",
@@ -187,7 +146,7 @@ function missingRecord(index: number, event: EventInput): BatchIssue {
 }
 
 /** The events naming a stored record that this shop does not have (one query, no writes). */
-async function missingRecords(tenantId: string, events: (EventInput | null)[]): Promise<BatchIssue[]> {
+export async function missingRecords(tenantId: string, events: (EventInput | null)[]): Promise<BatchIssue[]> {
   const wanted = events.flatMap((e, i) =>
     e && isDomain(e.domain) && e.entityId ? [{ i, d: e.domain, e: e.entityId }] : [],
   );
