@@ -24,7 +24,10 @@ export type Mapped =
       kind: "inventory";
       /** Shopify's inventory item, found in a stored product's `attributes.variants`. */
       inventoryItemId: string;
+      /** The level's location (its clock is per item and location); empty when the body names none. */
+      locationId: string;
       available: number;
+      /** The level's own `updated_at`: one older than the last applied, or than the product, is stale. */
       sourceUpdatedAt: Date | null;
     }
   | { kind: "refused"; reason: string };
@@ -135,14 +138,23 @@ export function rest(
 }
 
 /**
+ * Why a body cannot be of `topic`'s resource (a customer's body under `products/create`, say), or
+ * null. The topic header is not signed (issue 47): a body signed for one topic, posted again under
+ * another, must not become a record of another kind.
+ */
+export type ResourceCheck = (topic: string, payload: Payload) => string | null;
+
+/**
  * A platform's delivery of `topic` read by the reader its `topics` table names for it; a topic
- * Tillflow does not read, or a body that is not an object, is refused with what to do.
+ * Tillflow does not read, a body that is not an object, or one of another resource than the
+ * topic's (`check`) is refused with what to do.
  */
 export function readTopic(
   platform: string,
   topics: Record<string, (payload: Payload) => Mapped>,
   topic: string,
   body: unknown,
+  check: ResourceCheck,
 ): Mapped {
   const read = Object.hasOwn(topics, topic) ? topics[topic] : undefined;
   if (!read)
@@ -151,5 +163,6 @@ export function readTopic(
     );
   const payload = asObject(body);
   if (!payload) return refused("The body is not a JSON object.");
-  return read(payload);
+  const other = check(topic, payload);
+  return other ? refused(other) : read(payload);
 }

@@ -145,7 +145,9 @@ const VARIANT_ITEM_IDS = sql.raw(
 /**
  * Shopify's inventory levels name an inventory item, not a product: the product holding that
  * item among its variants (as its products webhook sent them) gets the variant's new quantity,
- * and its stock is the sum again — so a low-stock flow fires as for a PUT.
+ * and its stock is the sum again — so a low-stock flow fires as for a PUT. A level has a clock of
+ * its own (issue 47): one older than the last level applied for its item and location, or than the
+ * product's own `updated_at` (whose body already counted it), changes nothing and is `stale`.
  */
 async function applyInventory(
   tx: Tx,
@@ -158,7 +160,12 @@ async function applyInventory(
   // Candidates by entities_inventory_items_idx (the variants' item ids), then the containment test
   // that decides. Materialized, so the outer `limit`-like pick (the least id) cannot lead the planner
   // into a sequential scan that hopes to stop early; at most one product holds an item.
-  const [product] = await tx.execute<{ id: string; data: Record<string, unknown>; tags: string[] }>(sql`
+  const [product] = await tx.execute<{
+    id: string;
+    data: Record<string, unknown>;
+    tags: string[];
+    source_updated_at: Date | string | null;
+  }>(sql`
     with held as materialized (
       select id from entities
       where tenant_id = ${tenantId}::uuid and domain = 'product'
@@ -167,12 +174,20 @@ async function applyInventory(
           or ${VARIANT_ITEM_IDS} @> ${JSON.stringify([level.inventoryItemId])}::jsonb
               and data->'attributes'->'variants' @> ${holds(level.inventoryItemId)}::jsonb)
     )
-    select id, data, tags from entities
+    select id, data, tags, source_updated_at from entities
     where tenant_id = ${tenantId}::uuid and domain = 'product' and id = (select min(id) from held)`);
   if (!product)
     return {
       result: "refused",
       reason: `No product here has the inventory item ${level.inventoryItemId}: Tillflow learns a product's variants from its products/create and products/update webhooks — add those so stock levels find their product.`,
+    };
+  if (level.sourceUpdatedAt && !(await levelIsLatest(tx, tenantId, level, product.source_updated_at)))
+    return {
+      result: "stale",
+      reason:
+        "The product already holds a later stock level for this item (or a later version of the product) from the store; this older one changed nothing.",
+      domain: "product",
+      entityId: product.id,
     };
   const attributes = (product.data.attributes ?? {}) as Record<string, unknown>;
   const variants = (Array.isArray(attributes.variants) ? attributes.variants : []).map((v: unknown) => {
@@ -200,4 +215,28 @@ async function applyInventory(
     },
     author,
   );
+}
+
+/**
+ * True when `level` is not older than the product's own clock nor than the last level applied for
+ * its item at its location, whose clock it then takes — one indexed upsert, whose row lock also
+ * puts two levels of the same item in turn (the later-committed one sees the other's clock).
+ * An equal time is applied, as for records: two locations, or two changes, in the same second.
+ */
+async function levelIsLatest(
+  tx: Tx,
+  tenantId: string,
+  level: Extract<Mapped, { kind: "inventory" }>,
+  productClock: Date | string | null,
+): Promise<boolean> {
+  const at = level.sourceUpdatedAt!;
+  if (productClock && at < new Date(productClock)) return false;
+  const taken = await tx.execute<{ taken: number }>(sql`
+    insert into inventory_level_clocks as clock (tenant_id, inventory_item_id, location_id, source_updated_at)
+    values (${tenantId}::uuid, ${level.inventoryItemId}, ${level.locationId}, ${at.toISOString()}::timestamptz)
+    on conflict (tenant_id, inventory_item_id, location_id)
+      do update set source_updated_at = excluded.source_updated_at
+      where clock.source_updated_at <= excluded.source_updated_at
+    returning 1 as taken`);
+  return taken.length > 0;
 }

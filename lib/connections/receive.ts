@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
@@ -31,8 +32,10 @@ const TOO_DEEP = `The body nests objects and lists more than ${MAX_DELIVERY_DEPT
  * A webhook a connected store posted to `/api/connect/<platform>/<token>`. The token is checked
  * before the body is read; the signature before anything is written (a wrong one is a 401 and
  * records nothing). The delivery is recorded with its job in one statement and answered at once —
- * the worker applies it (process.ts) — so the store hears back well within its timeout. A copy of
- * a delivery already received (the same delivery id) is listed as a duplicate and starts nothing.
+ * the worker applies it (process.ts) — so the store hears back well within its timeout. A delivery
+ * without the platform's delivery id is a 400 that records nothing. A copy of a delivery already
+ * received — the same delivery id, or the same signed body on the same topic under any id (the id
+ * header is not signed: issue 47) — is listed as a duplicate and starts nothing.
  * A body nested past `MAX_DELIVERY_DEPTH` is listed as refused with its reason, without its body
  * or a job: no later step then has to walk it (depth.ts).
  */
@@ -77,11 +80,19 @@ export async function receiveDelivery(
       throw new AppError(400, "bad_request", "The body is not valid JSON; set the webhook's format to JSON.");
     }
   }
-  const deliveryId = names.deliveryIds.map((name) => headers.get(name)?.trim()).find(Boolean) ?? null;
+  const deliveryId = names.deliveryIds.map((name) => headers.get(name)?.trim()).find(Boolean);
+  // Without its id a copy of a delivery (the platform's retry) could not be told from a new one.
+  if (!deliveryId)
+    throw new AppError(
+      400,
+      "bad_request",
+      `The ${names.deliveryIds.join(" or ")} header is missing: ${label} names each delivery, and Tillflow takes a delivery only with its id so a copy of it is never applied twice. Nothing was recorded.`,
+    );
   // The body is stored as the store sent it (it parsed as JSON above): no second serialising.
   const received = await recordDelivery(connection, token, {
     topic,
-    deliveryId: deliveryId?.slice(0, 200) ?? null,
+    deliveryId: deliveryId.slice(0, 200),
+    bodyHash: crypto.createHash("sha256").update(raw).digest("hex"),
     json,
     refusal: tooDeep ? TOO_DEEP : null,
   });
@@ -94,26 +105,39 @@ export async function receiveDelivery(
  * The delivery and its job, or a `duplicate` row for a copy, in one statement. It names the
  * connection by id and token, so a connection deleted since it was remembered (lookup.ts) records
  * nothing: null. A `refusal` is recorded as the delivery's result at once, with no body and no job.
+ *
+ * A copy is told by either unique key of the delivery's row, the delivery id
+ * (`connection_deliveries_dedupe_key`) or the topic and the body's SHA-256
+ * (`connection_deliveries_body_key`): `on conflict do nothing` names no key, so both are checked,
+ * each as one index probe, by the insert itself. Two identical deliveries at once are one insert
+ * and one copy — the second waits on the first's row in the unique index. The keys hold while the
+ * first row is kept: 30 days (prune.ts), longer than the platforms retry (48 hours).
  */
 async function recordDelivery(
   connection: KnownConnection,
   token: string,
-  delivery: { topic: string; deliveryId: string | null; json: string | null; refusal: string | null },
+  delivery: {
+    topic: string;
+    deliveryId: string;
+    bodyHash: string;
+    json: string | null;
+    refusal: string | null;
+  },
 ): Promise<Received | null> {
   const { deliveryId, refusal } = delivery;
-  const duplicate = `This delivery (${deliveryId}) was received before; nothing was done again.`;
+  const duplicate = `This delivery (${deliveryId}) was received before — its id, or the same signed body on the same topic; nothing was done again.`;
   const [row] = await executePrepared<{ fresh: string | null; copy: string | null }>(sql`
     with connection as (
       select id, tenant_id from store_connections where id = ${connection.id}::uuid and token = ${token}
     ),
     fresh as (
       insert into connection_deliveries
-        (tenant_id, connection_id, topic, delivery_id, dedupe_key, body, result, reason, processed_at)
-      select tenant_id, id, ${delivery.topic}, ${deliveryId}, ${deliveryId}, ${delivery.json}::jsonb,
+        (tenant_id, connection_id, topic, delivery_id, dedupe_key, body_hash, body, result, reason, processed_at)
+      select tenant_id, id, ${delivery.topic}, ${deliveryId}, ${deliveryId}, ${delivery.bodyHash}, ${delivery.json}::jsonb,
         case when ${refusal}::text is null then 'received' else 'refused' end, ${refusal}::text,
         case when ${refusal}::text is null then null else now() end
       from connection
-      on conflict (connection_id, dedupe_key) do nothing
+      on conflict do nothing
       returning id, result
     ),
     copy as (
@@ -152,14 +176,25 @@ function unstorable(error: unknown): AppError | null {
   );
 }
 
-/** The ping is listed (once per WooCommerce webhook), so the merchant sees the store got through. */
+/**
+ * The dedupe key of a connection's one ping row. A delivery id is the platform's (WooCommerce's are
+ * numbers), so it is never this.
+ */
+const PING_KEY = "ping:latest";
+
+/**
+ * The ping is listed, so the merchant sees the store got through. It is unsigned — anyone holding
+ * the URL can send one, with any webhook id — so a connection keeps one ping row, the latest,
+ * updated in place (issue 47): a thousand pings are one row, not a thousand.
+ */
 async function recordPing(connection: KnownConnection, webhookId: string): Promise<Received> {
   const [row] = await getDb().execute<{ id: string }>(sql`
     insert into connection_deliveries
       (tenant_id, connection_id, topic, delivery_id, dedupe_key, result, reason, processed_at)
-    values (${connection.tenantId}::uuid, ${connection.id}::uuid, 'ping', ${webhookId}, ${`ping:${webhookId}`}, 'applied',
+    values (${connection.tenantId}::uuid, ${connection.id}::uuid, 'ping', ${webhookId}, ${PING_KEY}, 'applied',
       ${`WooCommerce checked this URL when its webhook ${webhookId} was saved: it answers.`}, now())
-    on conflict (connection_id, dedupe_key) do update set received_at = now()
+    on conflict (connection_id, dedupe_key) do update
+      set received_at = now(), processed_at = now(), delivery_id = excluded.delivery_id, reason = excluded.reason
     returning id`);
   return { id: row!.id, result: "applied" };
 }

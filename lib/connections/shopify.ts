@@ -10,6 +10,7 @@ import {
   readTopic,
   refused,
   rest,
+  type ResourceCheck,
   short,
   tagList,
   text,
@@ -264,6 +265,7 @@ function inventoryLevel(p: Payload): Mapped {
   return {
     kind: "inventory",
     inventoryItemId,
+    locationId: idText(p.location_id) ?? "",
     available: Math.trunc(available),
     sourceUpdatedAt: instant(p.updated_at),
   };
@@ -288,10 +290,35 @@ const TOPICS: Record<string, (payload: Payload) => Mapped> = {
   "inventory_levels/update": inventoryLevel,
 };
 
+/** The resource an `admin_graphql_api_id` names, as the first part of the topics that send it. */
+const GID_TOPICS: Record<string, string> = {
+  Order: "orders",
+  Customer: "customers",
+  Checkout: "checkouts",
+  AbandonedCheckout: "checkouts",
+  Refund: "refunds",
+  Fulfillment: "fulfillments",
+  Product: "products",
+  InventoryLevel: "inventory_levels",
+};
+
+/**
+ * Shopify names a payload's resource in its `admin_graphql_api_id` (`gid://shopify/Order/1`), which
+ * the signature covers: a body naming another resource than the topic's is not read (a body
+ * without one is read as its topic says).
+ */
+const sameResource: ResourceCheck = (topic, payload) => {
+  const gid = typeof payload.admin_graphql_api_id === "string" ? payload.admin_graphql_api_id : "";
+  const kind = /^gid:\/\/shopify\/([A-Za-z]{1,50})\//.exec(gid)?.[1];
+  const family = kind && Object.hasOwn(GID_TOPICS, kind) ? GID_TOPICS[kind] : undefined;
+  if (!family || topic.startsWith(`${family}/`)) return null;
+  return `The body is a Shopify ${kind} (its admin_graphql_api_id says so), which '${topic}' webhooks do not send; nothing was applied. A signed body is read only under the topic it was sent for.`;
+};
+
 /** The topics Tillflow reads, for Settings and the docs. */
 export const SHOPIFY_TOPICS = Object.keys(TOPICS);
 
 /** A Shopify delivery of `topic` read into what it means for the shop's records. */
 export function mapShopify(topic: string, body: unknown): Mapped {
-  return readTopic("Shopify", TOPICS, topic, body);
+  return readTopic("Shopify", TOPICS, topic, body, sameResource);
 }

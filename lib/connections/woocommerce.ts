@@ -10,6 +10,7 @@ import {
   readTopic,
   refused,
   rest,
+  type ResourceCheck,
   short,
   text,
   type Mapped,
@@ -186,7 +187,27 @@ const TOPICS: Record<string, (payload: Payload) => Mapped> = {
 
 export const WOOCOMMERCE_TOPICS = Object.keys(TOPICS);
 
+/** Fields only one of WooCommerce's resources sends (WC REST v3), and that resource. */
+const MARKERS: [field: string, resource: string][] = [
+  ["order_key", "order"],
+  ["role", "customer"],
+  ["username", "customer"],
+  ["permalink", "product"],
+];
+
+/**
+ * WooCommerce's payloads do not name their resource, but each has fields of its own: a body holding
+ * another resource's (an order's `order_key` under `customer.created`, say) is not read, as the
+ * topic header is not signed.
+ */
+const sameResource: ResourceCheck = (topic, payload) => {
+  const resource = topic.split(".")[0];
+  const other = MARKERS.find(([field, of]) => of !== resource && Object.hasOwn(payload, field));
+  if (!other) return null;
+  return `The body is a WooCommerce ${other[1]} (it has ${other[0]}), which '${topic}' webhooks do not send; nothing was applied. A signed body is read only under the topic it was sent for.`;
+};
+
 /** A WooCommerce delivery of `topic` read into what it means for the shop's records. */
 export function mapWooCommerce(topic: string, body: unknown): Mapped {
-  return readTopic("WooCommerce", TOPICS, topic, body);
+  return readTopic("WooCommerce", TOPICS, topic, body, sameResource);
 }

@@ -42,11 +42,21 @@ export async function connectStore(
   return { id: made.body.id, url: made.body.url, token, secret };
 }
 
-/** Posts a body to a connection's URL with the platform's headers, as the platform would. */
+/**
+ * Posts a body to a connection's URL with the platform's headers, as the platform would. Shopify's
+ * `X-Shopify-Webhook-Id` is always sent (a fresh one) unless `deliveryId` is null, which sends no id
+ * header at all.
+ */
 export async function deliver(
   platform: "shopify" | "woocommerce",
   connection: Connection,
-  options: { topic?: string; body: unknown; deliveryId?: string; signature?: string | null; raw?: string },
+  options: {
+    topic?: string;
+    body: unknown;
+    deliveryId?: string | null;
+    signature?: string | null;
+    raw?: string;
+  },
 ): Promise<{ status: number; body: { id?: string; result?: string; error?: { message: string } } }> {
   const raw = options.raw ?? JSON.stringify(options.body);
   const signature =
@@ -57,7 +67,7 @@ export async function deliver(
     if (signature) headers.set("X-Shopify-Hmac-Sha256", signature);
     headers.set("X-Shopify-Shop-Domain", "nordlicht-goods.myshopify.com");
     headers.set("X-Shopify-API-Version", "2025-10");
-    headers.set("X-Shopify-Webhook-Id", crypto.randomUUID());
+    if (options.deliveryId !== null) headers.set("X-Shopify-Webhook-Id", crypto.randomUUID());
     if (options.deliveryId) headers.set("X-Shopify-Event-Id", options.deliveryId);
   } else {
     if (options.topic) headers.set("X-WC-Webhook-Topic", options.topic);

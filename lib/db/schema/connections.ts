@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { credentials } from "./credentials";
 import { tenants } from "./tenants";
 
@@ -34,7 +34,9 @@ export type DeliveryResult = "received" | "applied" | "duplicate" | "stale" | "r
  * One webhook a connected store posted: recorded when it arrives (the platform is answered at
  * once), then processed by the worker (`connection_delivery`). `dedupe_key` is the platform's
  * delivery id, unique per connection; a repeat of a delivery is listed as its own row with
- * `result = 'duplicate'` and no key, so the list shows every call the store made.
+ * `result = 'duplicate'` and no key, so the list shows every call the store made. `body_hash` is
+ * the SHA-256 of the signed body: the delivery id is an unsigned header, so a captured body posted
+ * again under a new id is a copy too (issue 47) — unique per connection and topic, while set.
  */
 export const connectionDeliveries = pgTable(
   "connection_deliveries",
@@ -50,6 +52,8 @@ export const connectionDeliveries = pgTable(
     /** Unique per connection while set: the first of a delivery's copies holds it. */
     dedupeKey: text("dedupe_key"),
     body: jsonb("body").$type<unknown>(),
+    /** Hex SHA-256 of the raw signed body; set on a delivery's first row, null on copies and pings. */
+    bodyHash: text("body_hash"),
     result: text("result").$type<DeliveryResult>().notNull().default("received"),
     reason: text("reason"),
     domain: text("domain"),
@@ -59,6 +63,10 @@ export const connectionDeliveries = pgTable(
   },
   (t) => [
     unique("connection_deliveries_dedupe_key").on(t.connectionId, t.dedupeKey),
+    // A signed body is taken once per topic (lib/connections/receive.ts): the same bytes under
+    // another delivery id are a copy. Under another topic they are read again, and the record's
+    // clock (`source_updated_at`) or the topic's resource check decides (issue 47).
+    unique("connection_deliveries_body_key").on(t.connectionId, t.topic, t.bodyHash),
     // A connection's deliveries newest first, and its latest (lib/connections/store.ts): in the
     // order the queries read, `received_at desc, id desc` (drizzle's `.desc()` alone writes NULLS LAST).
     index("connection_deliveries_page_idx").on(
@@ -68,4 +76,24 @@ export const connectionDeliveries = pgTable(
       t.id.desc().nullsFirst(),
     ),
   ],
+);
+
+/**
+ * The clock of a Shopify inventory level (an item at a location), by the level's own `updated_at`
+ * (lib/connections/process.ts applyInventory): a level older than the last one applied changes
+ * nothing. A level is not a record of its own — it sets a stored product's variant — so its clock is
+ * kept here, beside the product's (`entities.source_updated_at`), which it does not move.
+ */
+export const inventoryLevelClocks = pgTable(
+  "inventory_level_clocks",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    inventoryItemId: text("inventory_item_id").notNull(),
+    /** The level's location; empty when the body names none. */
+    locationId: text("location_id").notNull(),
+    sourceUpdatedAt: timestamp("source_updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.inventoryItemId, t.locationId] })],
 );
