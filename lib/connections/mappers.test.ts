@@ -144,3 +144,50 @@ describe("the shared readers on hostile input", () => {
     expect(mapped.data).toMatchObject({ number: "#9", currency: "EUR", total: 1 });
   });
 });
+
+describe("a body is read only under a topic of its own resource (issue 47: the topic is not signed)", () => {
+  test("Shopify's admin_graphql_api_id names the resource; a body without one is read as its topic says", () => {
+    const order = { id: 11, email: "a@example.de", admin_graphql_api_id: "gid://shopify/Order/11" };
+    expect(mapShopify("orders/cancelled", order)).toMatchObject({ kind: "record", domain: "order" });
+    for (const topic of ["customers/create", "products/update", "checkouts/create", "refunds/create"])
+      expect(mapShopify(topic, order), topic).toMatchObject({
+        kind: "refused",
+        reason: expect.stringContaining(
+          `is a Shopify Order (its admin_graphql_api_id says so), which '${topic}'`,
+        ),
+      });
+    const level = {
+      inventory_item_id: 5,
+      location_id: 6,
+      available: 1,
+      admin_graphql_api_id: "gid://shopify/InventoryLevel/6?inventory_item_id=5",
+    };
+    expect(mapShopify("inventory_levels/update", level)).toMatchObject({
+      kind: "inventory",
+      inventoryItemId: "5",
+      locationId: "6",
+    });
+    expect(mapShopify("products/update", level)).toMatchObject({ kind: "refused" });
+    // A resource Tillflow does not know (a draft order) is not judged by its name.
+    const { admin_graphql_api_id: _, ...bare } = order;
+    expect(mapShopify("customers/create", bare)).toMatchObject({ kind: "record", domain: "customer" });
+    expect(
+      mapShopify("orders/create", { ...bare, admin_graphql_api_id: "gid://shopify/DraftOrder/11" }),
+    ).toMatchObject({ kind: "record", domain: "order" });
+  });
+
+  test("WooCommerce's resources are told by fields only one of them sends", () => {
+    const order = { id: 12, order_key: "wc_order_x", billing: { email: "b@example.de" } };
+    expect(mapWooCommerce("order.updated", order)).toMatchObject({ kind: "record", domain: "order" });
+    expect(mapWooCommerce("customer.created", order)).toMatchObject({
+      kind: "refused",
+      reason: expect.stringContaining("is a WooCommerce order (it has order_key)"),
+    });
+    const customer = { id: 13, email: "c@example.de", role: "customer", username: "c" };
+    expect(mapWooCommerce("customer.updated", customer)).toMatchObject({ kind: "record" });
+    expect(mapWooCommerce("product.created", customer)).toMatchObject({ kind: "refused" });
+    const product = { id: 14, name: "Mug", permalink: "https://shop.example.de/mug" };
+    expect(mapWooCommerce("product.updated", product)).toMatchObject({ kind: "record" });
+    expect(mapWooCommerce("order.created", product)).toMatchObject({ kind: "refused" });
+  });
+});

@@ -35,8 +35,7 @@ beforeAll(async () => {
 });
 workerForFile();
 
-const processed = (connection: Connection, id: string) =>
-  processedDelivery(shop.keys.viewer, connection, id);
+const processed = (connection: Connection, id: string) => processedDelivery(shop.keys.viewer, connection, id);
 
 const rowCount = async (connection: Connection, topic?: string) =>
   (
