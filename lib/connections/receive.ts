@@ -125,7 +125,10 @@ async function recordDelivery(
   },
 ): Promise<Received | null> {
   const { deliveryId, refusal } = delivery;
-  const duplicate = `This delivery (${deliveryId}) was received before — its id, or the same signed body on the same topic; nothing was done again.`;
+  const duplicate = `This delivery (${deliveryId}) was received before — its id, or the same signed body on the same topic; nothing was done again. Its copies are listed here once, the latest.`;
+  // Copies of one body on one topic share one `duplicate` row, the latest, so a body replayed a
+  // million times is one row more, not a million (a delivery id is never of this form).
+  const copyKey = `copy:${crypto.createHash("sha256").update(`${delivery.topic}\n${delivery.bodyHash}`).digest("hex")}`;
   const [row] = await executePrepared<{ fresh: string | null; copy: string | null }>(sql`
     with connection as (
       select id, tenant_id from store_connections where id = ${connection.id}::uuid and token = ${token}
@@ -142,9 +145,12 @@ async function recordDelivery(
     ),
     copy as (
       insert into connection_deliveries
-        (tenant_id, connection_id, topic, delivery_id, result, reason, processed_at)
-      select tenant_id, id, ${delivery.topic}, ${deliveryId}, 'duplicate', ${duplicate}, now() from connection
+        (tenant_id, connection_id, topic, delivery_id, dedupe_key, result, reason, processed_at)
+      select tenant_id, id, ${delivery.topic}, ${deliveryId}, ${copyKey}, 'duplicate', ${duplicate}, now()
+      from connection
       where not exists (select 1 from fresh)
+      on conflict (connection_id, dedupe_key) do update
+        set received_at = now(), processed_at = now(), delivery_id = excluded.delivery_id, reason = excluded.reason
       returning id
     ),
     ${freshJobsSql("jobs", "connection_delivery", connection.tenantId, sql`select json_build_object('deliveryId', id) as payload, null::text as key from fresh where result = 'received'`, { wake: "when-idle" })}

@@ -153,11 +153,22 @@ describe("a captured Shopify order, posted again", () => {
 
   test("under a new id (the id header is not signed), it is still a duplicate and changes nothing", async () => {
     const before = await state();
+    const rowsBefore = await rowCount(shopify);
     for (const topic of ["orders/create", "orders/paid"]) {
       const body = topic === "orders/create" ? created : paid;
       const again = await deliver("shopify", shopify, { topic, body, deliveryId: crypto.randomUUID() });
       expect(again, topic).toMatchObject({ status: 200, body: { result: "duplicate" } });
     }
+    // 100 more copies are listed as the same one row each: a replayed body adds no row per call.
+    const copies = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        deliver("shopify", shopify, { topic: "orders/paid", body: paid, deliveryId: crypto.randomUUID() }),
+      ),
+    );
+    expect(new Set(copies.map((c) => `${c.status} ${c.body.result}`))).toEqual(new Set(["200 duplicate"]));
+    expect(new Set(copies.map((c) => c.body.id)).size).toBe(1);
+    // The first test's copy of orders/create was listed already; orders/paid's copies are one row.
+    expect(await rowCount(shopify)).toBe(rowsBefore + 1);
     await settle();
     expect(await state()).toEqual(before);
   });

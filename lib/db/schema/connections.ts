@@ -33,8 +33,9 @@ export type DeliveryResult = "received" | "applied" | "duplicate" | "stale" | "r
 /**
  * One webhook a connected store posted: recorded when it arrives (the platform is answered at
  * once), then processed by the worker (`connection_delivery`). `dedupe_key` is the platform's
- * delivery id, unique per connection; a repeat of a delivery is listed as its own row with
- * `result = 'duplicate'` and no key, so the list shows every call the store made. `body_hash` is
+ * delivery id, unique per connection; the copies of a delivery are listed as one row of their own,
+ * `result = 'duplicate'`, keyed `copy:<hash of topic and body>` and updated by each later copy, so
+ * the list shows that the store sent it again without a row per call (issue 47). `body_hash` is
  * the SHA-256 of the signed body: the delivery id is an unsigned header, so a captured body posted
  * again under a new id is a copy too (issue 47) — unique per connection and topic, while set.
  */
