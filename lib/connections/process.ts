@@ -164,7 +164,8 @@ async function applyInventory(
     id: string;
     data: Record<string, unknown>;
     tags: string[];
-    source_updated_at: Date | string | null;
+    /** The product's body is later than the level (it counted the level already). */
+    later: boolean;
   }>(sql`
     with held as materialized (
       select id from entities
@@ -174,14 +175,16 @@ async function applyInventory(
           or ${VARIANT_ITEM_IDS} @> ${JSON.stringify([level.inventoryItemId])}::jsonb
               and data->'attributes'->'variants' @> ${holds(level.inventoryItemId)}::jsonb)
     )
-    select id, data, tags, source_updated_at from entities
+    select id, data, tags,
+      coalesce(source_updated_at > ${level.sourceUpdatedAt?.toISOString() ?? null}::timestamptz, false) as later
+    from entities
     where tenant_id = ${tenantId}::uuid and domain = 'product' and id = (select min(id) from held)`);
   if (!product)
     return {
       result: "refused",
       reason: `No product here has the inventory item ${level.inventoryItemId}: Tillflow learns a product's variants from its products/create and products/update webhooks — add those so stock levels find their product.`,
     };
-  if (level.sourceUpdatedAt && !(await levelIsLatest(tx, tenantId, level, product.source_updated_at)))
+  if (product.later || (level.sourceUpdatedAt && !(await levelIsLatest(tx, tenantId, level))))
     return {
       result: "stale",
       reason:
@@ -218,19 +221,17 @@ async function applyInventory(
 }
 
 /**
- * True when `level` is not older than the product's own clock nor than the last level applied for
- * its item at its location, whose clock it then takes — one indexed upsert, whose row lock also
- * puts two levels of the same item in turn (the later-committed one sees the other's clock).
- * An equal time is applied, as for records: two locations, or two changes, in the same second.
+ * True when `level` is not older than the last level applied for its item at its location, whose
+ * clock it then takes — one indexed upsert, whose row lock also puts two levels of the same item in
+ * turn (the later-committed one sees the other's clock). An equal time is applied, as for records:
+ * two changes in the same second.
  */
 async function levelIsLatest(
   tx: Tx,
   tenantId: string,
   level: Extract<Mapped, { kind: "inventory" }>,
-  productClock: Date | string | null,
 ): Promise<boolean> {
   const at = level.sourceUpdatedAt!;
-  if (productClock && at < new Date(productClock)) return false;
   const taken = await tx.execute<{ taken: number }>(sql`
     insert into inventory_level_clocks as clock (tenant_id, inventory_item_id, location_id, source_updated_at)
     values (${tenantId}::uuid, ${level.inventoryItemId}, ${level.locationId}, ${at.toISOString()}::timestamptz)

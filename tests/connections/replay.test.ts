@@ -259,12 +259,12 @@ describe("a Shopify stock level", () => {
   let lowFlow: string;
   const product = storeFixture("shopify", "product");
   const productId = String(product.id);
-  const level = (available: number, updatedAt: string) => ({
-    inventory_item_id: 46210938475013,
+  const level = (available: number, updatedAt: string, item = 46210938475013) => ({
+    inventory_item_id: item,
     location_id: 71827364001,
     available,
     updated_at: updatedAt,
-    admin_graphql_api_id: "gid://shopify/InventoryLevel/71827364001?inventory_item_id=46210938475013",
+    admin_graphql_api_id: `gid://shopify/InventoryLevel/71827364001?inventory_item_id=${item}`,
   });
   const post = async (body: unknown, topic = "inventory_levels/update") => {
     const reply = await deliver("shopify", shopify, { topic, body, deliveryId: crypto.randomUUID() });
@@ -300,8 +300,11 @@ describe("a Shopify stock level", () => {
       domain: "product",
       entityId: productId,
     });
-    // A level older than the product's own update (its body counted that level already) too.
-    expect(await post(level(0, "2026-11-26T08:00:00+01:00"))).toMatchObject({ result: "stale" });
+    // A level older than the product's own update (its body counted that level already) too, for
+    // an item no level has been applied for yet.
+    expect(await post(level(0, "2026-11-26T08:00:00+01:00", 46210938475011))).toMatchObject({
+      result: "stale",
+    });
     await settle();
     expect(await getEntity(shop.tenant.id, "product", productId)).toEqual(before);
     expect(await eventCount("product.low_stock", productId)).toBe(0);
