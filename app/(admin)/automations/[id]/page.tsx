@@ -9,6 +9,7 @@ import { requireCaller } from "@/lib/auth/session";
 import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";
 import { getAutomation, type AutomationView } from "@/lib/automations/lifecycle/read";
+import { forRole } from "@/lib/automations/nodes/editor-only";
 import { serverFacts } from "@/lib/automations/lifecycle/server-facts";
 import { listCredentials } from "@/lib/credentials/store";
 import { waitingByNode } from "@/lib/automations/waits/waits";
@@ -41,7 +42,8 @@ export default async function AutomationEditorPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const caller = await requireCaller();
-  const automation = await findAutomation(caller.tenant.id, (await params).id);
+  // A viewer's page holds no editor-only params (a webhook trigger's address), as the API's replies.
+  const automation = forRole(await findAutomation(caller.tenant.id, (await params).id), caller.role);
   if (!automation) notFound();
   const waiting = await waitingByNode(automation.id);
   // Names, kinds and last 4 characters only: the editor picks credentials, it never sees a value.
