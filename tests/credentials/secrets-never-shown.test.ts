@@ -240,6 +240,7 @@ test("no GET route of the API shows a credential's value to any role, nor a webh
   );
   // The viewer sees the trigger is there, without its token.
   const trigger = viewer.body.draftGraph.nodes.find((n) => n.type === "auto.trigger.webhook");
+  expect(trigger).toBeDefined();
   expect(trigger?.params).not.toHaveProperty("token");
 });
 
