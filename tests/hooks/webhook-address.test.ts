@@ -62,4 +62,6 @@ test("the automation's page shows a webhook's address to an editor, never to a v
   // The trigger is there for the viewer, its token is not.
   expect(viewer).toContain("auto.trigger.webhook");
   expect(viewer).not.toContain(TOKEN);
+  // Nor is the viewer told the token they were not sent is missing.
+  expect(viewer).not.toContain("Webhook received: token");
 }, 60_000);
