@@ -23,6 +23,12 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   return result.status === 0;
 }
 
+function check(name: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
+  const ok = run(command, args, env);
+  tallies.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+  return ok;
+}
+
 function readJson<T>(file: string): T | null {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as T;
@@ -70,17 +76,25 @@ async function checksAtOnce(checks: (Command & { name: string })[]): Promise<boo
 }
 
 // The static checks are single-threaded and independent: together they take the longest one's time.
-// The build beside the static checks (it leaves types to `tsc`, which runs here anyway): on two
-// cores the two overlap enough to save a minute of CI.
-const [, , , , , built] = await checksAtOnce([
+const [, , , typesChecked] = await checksAtOnce([
   { name: "lint", command: "npx", args: ["eslint", ".", "--max-warnings", "0"] },
   { name: "import cycles", command: "npm", args: ["run", "--silent", "cycles"] },
   { name: "format", command: "npx", args: ["prettier", "--check", "."] },
   { name: "typecheck", command: "npx", args: ["tsc", "--noEmit"] },
   { name: "migration drift", command: process.execPath, args: ["--import", "tsx", "scripts/check-drift.ts"] },
-  { name: "build", command: "npx", args: ["next", "build"], env: { TILLFLOW_SKIP_BUILD_TYPECHECK: "1" } },
 ]);
 
+// Types were just checked over the whole project; the build need not check them again. It comes
+// before the integration tests: some start the production server from it (tests/helpers/web-server.ts).
+const built = check(
+  "build",
+  "npx",
+  ["next", "build"],
+  typesChecked ? { TILLFLOW_SKIP_BUILD_TYPECHECK: "1" } : {},
+);
+
+// The chaos test across hosts starts six processes: among the other files it would starve their
+// timed tests. It runs apart, at the end, beside the browser tests and the live smoke (below).
 const HOSTS_TEST = "tests/ops/hosts.test.ts";
 const unitOk = run("npx", [
   "vitest",
