@@ -85,9 +85,8 @@ test("when several shops wait, a batch takes their legs in turn, by weight: one 
   expect(batches.flat()).toHaveLength(26);
 });
 
-test("while one shop has a backlog here, a light shop's legs run at once in a batch of their own, not after the backlog's batches", async () => {
-  let finishFlood!: () => void;
-  const floodEnds = new Promise<void>((resolve) => (finishFlood = resolve));
+/** A batcher of `maxBatch` 50 whose batches end when `end` resolves; it keeps each batch and the most that ran at once. */
+function watchedBatcher(end: (ids: string[]) => Promise<void>, maxInFlight: number) {
   const batches: string[][] = [];
   let running = 0;
   let mostAtOnce = 0;
@@ -96,14 +95,23 @@ test("while one shop has a backlog here, a light shop's legs run at once in a ba
       batches.push(ids);
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
-      if (ids[0]!.startsWith("f")) await floodEnds;
+      await end(ids);
       running -= 1;
       return done(ids);
     },
     50,
     1,
-    1,
+    maxInFlight,
   );
+  return { batcher, batches, mostAtOnce: () => mostAtOnce };
+}
+
+test("while one shop has a backlog here, a light shop's legs run at once in a batch of their own, not after the backlog's batches", async () => {
+  let finishFlood!: () => void;
+  const floodEnds = new Promise<void>((resolve) => (finishFlood = resolve));
+  const { batcher, batches, mostAtOnce } = watchedBatcher(async (ids) => {
+    if (ids[0]!.startsWith("f")) await floodEnds;
+  }, 1);
   const flood = Array.from({ length: LIGHT_LEGS + 50 }, (_, i) =>
     batcher.submit(`f${i}`, undefined, "flood"),
   );
@@ -116,29 +124,14 @@ test("while one shop has a backlog here, a light shop's legs run at once in a ba
   await Promise.all(flood);
   expect(batches.filter((b) => b[0]!.startsWith("f")).flat()).toHaveLength(LIGHT_LEGS + 50);
   // The light lane is one batch beside the slots, never more.
-  expect(mostAtOnce).toBe(2);
+  expect(mostAtOnce()).toBe(2);
 });
 
 test("a shop alone never takes the light lane, however many legs it has: its batches keep to the slots", async () => {
-  const batches: string[][] = [];
-  let running = 0;
-  let mostAtOnce = 0;
-  const batcher = new RunBatcher<string>(
-    async (ids) => {
-      batches.push(ids);
-      running += 1;
-      mostAtOnce = Math.max(mostAtOnce, running);
-      await new Promise((r) => setTimeout(r, 5));
-      running -= 1;
-      return done(ids);
-    },
-    50,
-    1,
-    2,
-  );
+  const { batcher, batches, mostAtOnce } = watchedBatcher(() => new Promise((r) => setTimeout(r, 5)), 2);
   const legs = Array.from({ length: LIGHT_LEGS * 3 }, (_, i) => batcher.submit(`a${i}`, undefined, "alone"));
   await Promise.all(legs);
-  expect(mostAtOnce).toBe(2);
+  expect(mostAtOnce()).toBe(2);
   expect(batches.flat()).toHaveLength(LIGHT_LEGS * 3);
   expect(batches.every((b) => b.length === 50)).toBe(true);
 });
