@@ -25,7 +25,9 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     },
-    trace: "retain-on-failure",
+    // A trace records every step with screenshots: about a third of the suite's CPU when kept for
+    // every test. CI retries a failed test once, with its trace (`npx playwright test --trace=on` locally).
+    trace: "on-first-retry",
   },
   webServer: {
     command: "node --import tsx scripts/start.ts",
