@@ -21,7 +21,10 @@ test("a webhook trigger's settings show its URL and how to sign a call", async (
   const config = page.getByRole("tabpanel");
   const calling = config.getByRole("region", { name: "Calling this webhook" });
   await expect(calling).toContainText(/http:\/\/(localhost|127\.0\.0\.1):\d+\/api\/hooks\/\S+/);
-  await expect(calling).toContainText("Anyone with this URL can start the flow.");
+  // A new trigger is signed by default: it asks for a secret before it can be published.
+  await expect(calling).toContainText(
+    "Choose a signing secret above: this webhook accepts only signed requests",
+  );
 
   await config
     .getByLabel("Signing secret", { exact: true })

@@ -94,16 +94,45 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuff
   });
 }
 
-function toRequest(req: IncomingMessage, body: Buffer<ArrayBuffer>): Request {
+/**
+ * The body as the handler's `Request` gives it: nothing is read from the connection until the
+ * handler reads the body, and then at most `limit` bytes. A handler checks its caller first (the API
+ * key, a connection's token), so a request it refuses is answered having read its headers only:
+ * the body waits in the socket's buffers, held back by TCP flow control, and server/edge.ts closes
+ * the connection after the reply.
+ */
+function lazyBody(req: IncomingMessage, limit: number): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const body = await readBody(req, limit);
+        if (body.length > 0) controller.enqueue(body);
+        controller.close();
+      },
+    },
+    // Nothing is pulled ahead of the reader.
+    { highWaterMark: 0 },
+  );
+}
+
+/** Whether the request says it has a body (`Content-Length` above 0, or `Transfer-Encoding`). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+function toRequest(req: IncomingMessage, limit: number): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2)
     headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const host = req.headers.host ?? "localhost";
-  return new Request(`http://${host}${req.url ?? "/"}`, {
+  // `duplex` is required with a stream body, and missing from the DOM's RequestInit.
+  const init: RequestInit & { duplex: "half" } = {
     method: req.method,
     headers,
-    body: body.length > 0 ? body : undefined,
-  });
+    body: hasBody(req) ? lazyBody(req, limit) : undefined,
+    duplex: "half",
+  };
+  return new Request(`http://${host}${req.url ?? "/"}`, init);
 }
 
 async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
@@ -124,8 +153,7 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
     headers.set("vary", "Accept-Encoding");
   }
   headers.set("content-length", String(body.length));
-  // A body left unread (refused past its limit) leaves the connection unusable: say it closes.
-  if (!req.complete) headers.set("connection", "close");
+  // A reply that comes before its body has all arrived says `Connection: close` (server/edge.ts).
   res.writeHead(response.status, Object.fromEntries(headers));
   res.end(body);
 }
@@ -137,9 +165,8 @@ export async function serveDirect(
   res: ServerResponse,
 ): Promise<void> {
   try {
-    const body = await readBody(req, route.maxBytes + 1);
     const context = { params: Promise.resolve(params) as Promise<never> };
-    await send(req, res, await route.handler(toRequest(req, body), context));
+    await send(req, res, await route.handler(toRequest(req, route.maxBytes + 1), context));
   } catch (error) {
     log().error(
       {

@@ -5,9 +5,13 @@
  * - the client's address, resolved from the socket and `TRUSTED_PROXIES`
  *   (lib/net/client-address.ts), travels to route handlers and server actions in
  *   `CLIENT_ADDRESS_HEADER`; one the client sent itself is dropped first;
- * - a reply sent before its request's body was read to the end (a 413, a 404 for an unknown webhook)
- *   closes the connection a moment later, without reading the rest: the client has its answer,
- *   and whatever it still sends is neither read nor allowed to hold the connection;
+ * - a reply whose headers go out before its request's body has all arrived (a 401 for a missing API
+ *   key, a 404 for an unknown webhook, a 413) says `Connection: close`, and the connection is closed
+ *   a moment after it, without reading the rest: the client has its answer, and whatever it still
+ *   sends is neither read nor allowed to hold the connection. Every other reply keeps the
+ *   connection as Node does (a body that came but was not read is discarded), and a connection
+ *   that was said to be kept is never closed under the client: a request a pooling client sent on
+ *   it would be reset, and clients do not retry a POST;
  * - every request has an id (`X-Request-Id`: the client's or a proxy's when sane, else a new one),
  *   passed on to the handlers in the same header, returned on the reply, and on the one log line
  *   written when the reply has gone (lib/log);
@@ -76,6 +80,29 @@ function logRequest(req: IncomingMessage, res: ServerResponse, requestId: string
   else rootLogger().debug(fields, message);
 }
 
+/**
+ * Whether part of the request's body is still to come. A request without `Content-Length` or
+ * `Transfer-Encoding` has no body, though Node marks it complete only after the request handler's
+ * first synchronous run.
+ */
+function bodyPending(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+/**
+ * Makes a reply whose headers go out while its request's body is still arriving say
+ * `Connection: close`. Every reply's headers pass through `writeHead` (Node's implicit headers call
+ * it too), whoever answers: a direct route or Next.js.
+ */
+function closeIfAnsweredEarly(req: IncomingMessage, res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res);
+  res.writeHead = ((...args: Parameters<typeof writeHead>) => {
+    if (bodyPending(req)) res.setHeader("connection", "close");
+    return writeHead(...args);
+  }) as ServerResponse["writeHead"];
+}
+
 export function prepareRequest(req: IncomingMessage, res: ServerResponse): string {
   const started = process.hrtime.bigint();
   const requestId = requestIdOf(header(req, REQUEST_ID_HEADER));
@@ -86,20 +113,23 @@ export function prepareRequest(req: IncomingMessage, res: ServerResponse): strin
   // Whatever the client wrote under our header's name goes.
   replaceHeader(req, CLIENT_ADDRESS_HEADER, client);
   if (isHttps(req)) res.setHeader(hstsHeader.key, hstsHeader.value);
+  closeIfAnsweredEarly(req, res);
   // Closing at once would reset the connection over a reply the client may not have read yet
   // (a socket closed with input unread sends a reset): the reply is sent, reading stops, and the
-  // socket goes a moment later. A reply that says `Connection: close` (a direct route's 413 does)
-  // would otherwise have Node close the socket as soon as it is written (`destroySoon`): that now
-  // only ends our side.
+  // socket goes a moment later. Node would close a `Connection: close` reply's socket as soon as it
+  // is written (`destroySoon`): that now only ends our side. A reply that said keep-alive is left to
+  // Node, which reads and discards the rest of its body and keeps the connection.
+  const closing = () => !req.complete && /\bclose\b/i.test(String(res.getHeader("connection") ?? ""));
   res.once("prefinish", () => {
-    if (req.complete) return;
+    if (!closing()) return;
     const socket = req.socket;
     socket.destroySoon = () => void socket.end();
   });
   res.once("finish", () => {
-    if (req.complete) return;
+    if (!closing()) return;
     req.pause();
-    setTimeout(() => req.socket.destroy(), CLOSE_UNREAD_AFTER_MS).unref();
+    const socket = req.socket;
+    setTimeout(() => socket.destroy(), CLOSE_UNREAD_AFTER_MS).unref();
   });
   return requestId;
 }

@@ -30,7 +30,7 @@ async function mainHosts(): Promise<void> {
   const rows = await runHostChaos({
     runsPerFault,
     cutMs: Number(flag("cut-seconds") ?? 30) * 1000,
-    webCutMs: Number(flag("web-cut-seconds") ?? 10) * 1000,
+    webCutMs: Number(flag("web-cut-seconds") ?? 15) * 1000,
     deadAfterMs: 15_000,
     settleTimeoutMs: 600_000,
     logDir: path.join(dataRoot(), "chaos-hosts-logs"),

@@ -11,6 +11,7 @@ import { config } from "@/lib/config/config";
 import { log, withLogContext } from "@/lib/log/logger";
 import { assertDatabaseReachable, databaseUnavailable, isDatabaseUnavailable } from "@/lib/db/reachability";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/log/request-id";
+import { forRole } from "@/lib/automations/nodes/editor-only";
 
 /** The largest body a route reads unless it asks for more (`readJsonSized`). `API_MAX_BODY_BYTES`, default 1 MB. */
 export const MAX_BODY_BYTES = config().API_MAX_BODY_BYTES;
@@ -179,7 +180,8 @@ export function apiRoute<P extends Record<string, string> = Record<string, never
       const result = await withLogContext({ tenantId: caller.tenant.id }, async () =>
         handler({ req, params: await context.params, caller }),
       );
-      return result instanceof Response ? result : json(result);
+      // Viewers are answered without editor-only params (a webhook trigger's address).
+      return result instanceof Response ? result : json(forRole(result, caller.role));
     } catch (error) {
       const path = new URL(req.url).pathname;
       return failureResponse(error, `Unhandled error in API route ${req.method} ${path}.`, {

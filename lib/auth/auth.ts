@@ -55,8 +55,9 @@ const signInHooks = {
     const email = ctx.path === SIGN_IN_PATH ? emailOf(ctx.body) : null;
     if (!email) return;
     const returned = ctx.context.returned;
-    if (!isAPIError(returned)) await clearAccountFailures(email);
-    else if (returned.statusCode !== WRONG_CREDENTIALS) await uncountAccountAttempt(email);
+    const headers = ctx.headers ?? new Headers();
+    if (!isAPIError(returned)) await clearAccountFailures(email, headers);
+    else if (returned.statusCode !== WRONG_CREDENTIALS) await uncountAccountAttempt(email, headers);
   }),
 };
 
@@ -68,9 +69,9 @@ const WRONG_CREDENTIALS = 401;
  * after hook never ran): the attempt counted before it is taken back. For the sign-in form and
  * the HTTP route, which see such errors.
  */
-export async function signInFailedOnOurSide(body: unknown): Promise<void> {
+export async function signInFailedOnOurSide(body: unknown, headers: Headers): Promise<void> {
   const email = emailOf(body);
-  if (email) await uncountAccountAttempt(email).catch(() => {});
+  if (email) await uncountAccountAttempt(email, headers).catch(() => {});
 }
 
 /** Whether a request to better-auth's routes is an email sign-in. */

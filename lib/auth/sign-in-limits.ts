@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { consume } from "@/lib/rate-limit";
 import { getDb } from "@/lib/db/client";
-import { clientAddress } from "@/lib/net/client-address";
+import { addressGroup, clientAddress } from "@/lib/net/client-address";
 import { config } from "@/lib/config/config";
 
 /**
@@ -15,8 +15,19 @@ import { config } from "@/lib/config/config";
  *   which one of them could use up for all.
  * - Per account (the email, lower-cased): after `FREE_FAILURES` failed sign-ins in a row, each
  *   further attempt waits a growing delay after the last one — 30 s, 1 min, 2 min, … at most
- *   15 min — whatever address it comes from. A successful sign-in clears the account's count; a
- *   streak quiet for a day is forgotten.
+ *   15 min. A successful sign-in clears the account's count; a streak quiet for a day is forgotten.
+ *   The delay holds only attempts from addresses that are new to the account: one that signed in
+ *   to it successfully in the last `KNOWN_FOR` neither counts nor waits, so whoever guesses at an
+ *   email from elsewhere cannot lock its owner out (the per-address limit still holds the known
+ *   address to its attempts a minute).
+ *
+ * Addresses are counted by `addressGroup` in every limit: an IPv6 address as its /64, which one
+ * host can rotate through. A known address is a row `sign-in-known:<email> <group>` in
+ * `rate_limit_windows` (`window_start` the last success there), not better-auth's `sessions.ip_address`:
+ * a session is deleted on sign-out, so the owner would lose the address the moment they signed out,
+ * and better-auth records the socket's address, which behind a trusted proxy is the proxy's for
+ * every client. The table is unlogged: after a crash known addresses are forgotten, which only
+ * falls back to the account's delay.
  *
  * An account's row in `rate_limit_windows` is `sign-in-account:<email>`: `hits` counts the
  * attempts in the streak and `window_start` is the last one. An attempt is counted when it starts
@@ -31,6 +42,8 @@ export const FREE_FAILURES = 5;
 const FIRST_DELAY_SECONDS = 30;
 const MAX_DELAY_SECONDS = 15 * 60;
 const STREAK_FORGOTTEN_AFTER = "24 hours";
+/** How long an address that signed in to an account stays known to it. */
+const KNOWN_FOR = "90 days";
 
 /** A sign-in refused before its password is checked: the sentence to show and the seconds to wait. */
 export interface SignInRefusal {
@@ -63,11 +76,36 @@ const PRUNE_CHANCE = 0.01;
 export async function pruneForgottenStreaks(now: Date): Promise<void> {
   await getDb().execute(sql`
     delete from rate_limit_windows
-    where key like 'sign-in-account:%'
-      and window_start < ${now.toISOString()}::timestamptz - interval '${sql.raw(STREAK_FORGOTTEN_AFTER)}'`);
+    where (key like 'sign-in-account:%'
+        and window_start < ${now.toISOString()}::timestamptz - interval '${sql.raw(STREAK_FORGOTTEN_AFTER)}')
+      or (key like 'sign-in-known:%'
+        and window_start < ${now.toISOString()}::timestamptz - interval '${sql.raw(KNOWN_FOR)}')`);
 }
 
-const accountKey = (email: string) => `sign-in-account:${email.trim().toLowerCase()}`;
+const normalEmail = (email: string) => email.trim().toLowerCase();
+const accountKey = (email: string) => `sign-in-account:${normalEmail(email)}`;
+const knownKey = (email: string, group: string) => `sign-in-known:${normalEmail(email)} ${group}`;
+
+/** The request's address group, or null where the address is not known (see `admitSignIn`). */
+function groupOf(headers: Headers): string | null {
+  const address = clientAddress(headers);
+  return address === "unknown" ? null : addressGroup(address);
+}
+
+/**
+ * Whether the request comes from an address that signed in to the account before (within
+ * `KNOWN_FOR`): its attempts are not held by the account's delay, nor counted toward it.
+ */
+export async function fromKnownAddress(email: string, headers: Headers, now = new Date()): Promise<boolean> {
+  if (!enabled()) return false;
+  const group = groupOf(headers);
+  if (!group) return false;
+  const rows = await getDb().execute<{ known: boolean }>(sql`
+    select true as known from rate_limit_windows
+    where key = ${knownKey(email, group)}
+      and window_start >= ${now.toISOString()}::timestamptz - interval '${sql.raw(KNOWN_FOR)}'`);
+  return rows.length > 0;
+}
 
 /**
  * Counts an attempt for the account, or refuses it while the account waits (the attempt is then
@@ -111,17 +149,17 @@ export async function admitSignIn(
   now = new Date(),
 ): Promise<SignInRefusal | null> {
   if (!enabled()) return null;
-  const address = clientAddress(headers);
-  const perAddress =
-    address === "unknown"
-      ? null
-      : await consume(`sign-in-address:${address}`, { max: attemptsPerMinute(), windowSeconds: 60 });
+  const group = groupOf(headers);
+  const perAddress = group
+    ? await consume(`sign-in-address:${group}`, { max: attemptsPerMinute(), windowSeconds: 60 })
+    : null;
   if (perAddress && !perAddress.allowed) {
     return {
       message: `Too many sign-in attempts from your network. Try again in ${waitWords(perAddress.retryAfterSeconds)}.`,
       retryAfterSeconds: perAddress.retryAfterSeconds,
     };
   }
+  if (await fromKnownAddress(email, headers, now)) return null;
   return countAccountAttempt(email, now);
 }
 
@@ -129,14 +167,25 @@ export async function admitSignIn(
  * After an attempt that was counted but not refused for its credentials (the server failed, the
  * request was malformed): it is taken back, so only a wrong email or password adds to the streak.
  */
-export async function uncountAccountAttempt(email: string): Promise<void> {
+export async function uncountAccountAttempt(email: string, headers: Headers): Promise<void> {
   if (!enabled()) return;
+  // An attempt from a known address was never counted: taking one back would help a guesser.
+  if (await fromKnownAddress(email, headers)) return;
   await getDb().execute(sql`
     update rate_limit_windows set hits = hits - 1 where key = ${accountKey(email)} and hits > 0`);
 }
 
-/** After a successful sign-in: the account's streak of failures is over. */
-export async function clearAccountFailures(email: string): Promise<void> {
+/**
+ * After a successful sign-in: the account's streak of failures is over, and the address (its
+ * group) is known to the account from now on.
+ */
+export async function clearAccountFailures(email: string, headers: Headers, now = new Date()): Promise<void> {
   if (!enabled()) return;
   await getDb().execute(sql`delete from rate_limit_windows where key = ${accountKey(email)}`);
+  const group = groupOf(headers);
+  if (!group) return;
+  await getDb().execute(sql`
+    insert into rate_limit_windows (key, window_start, hits)
+    values (${knownKey(email, group)}, ${now.toISOString()}::timestamptz, 1)
+    on conflict (key) do update set window_start = excluded.window_start`);
 }

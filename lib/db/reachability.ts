@@ -8,8 +8,20 @@ import { dropDb } from "./client";
  * Whether the web server can reach Postgres now. A network partition does not refuse connections:
  * it swallows them, and a query on a pooled connection then waits for minutes of TCP retries. So
  * the web server asks `select 1` every second on a connection of its own (`watchDatabase`,
- * started by server/index.ts), never queued behind the pool's work. A probe unanswered for 3 s
- * marks the database unreachable and drops the pool, which fails the queries stuck in it at once.
+ * started by server/index.ts), never queued behind the pool's work. It gives up on the database —
+ * marks it unreachable and drops the pool, which fails the queries stuck in it at once — on
+ * either of two verdicts:
+ *
+ * - a cut: the probe's connection was refused, reset or ended (`isDatabaseUnavailable`);
+ * - silence: `slowProbes` probe timeouts (3 s each) in a row, counted while a probe is waiting
+ *   and for each probe that answered late, so 9 s with no prompt answer.
+ *
+ * One slow answer is load, not an outage: dropping the pool then would fail every query in it
+ * and answer 503 to every request, under exactly the load that made the probe slow — flapping.
+ * Any other error (`too many clients`, a statement timeout, …) comes from a server that answers:
+ * it counts like a slow probe. "Too many clients" in particular is never a cut: the pool's
+ * connections are open and working, and dropping them would only swap them for connections the
+ * server refuses. A prompt answer clears the count.
  * While unreachable, API requests are answered 503 with a sentence without touching the pool
  * (`assertDatabaseReachable`), and each probe connects afresh, so the first one after the
  * partition heals brings the server back by itself. A tick that comes late (the event loop held
@@ -69,10 +81,33 @@ export function assertDatabaseReachable(): void {
   if (!databaseReachable()) throw databaseUnavailable();
 }
 
-/** Probes every `everyMs`; one unanswered after `timeoutMs` marks the database unreachable. Returns a stop function. */
-export function watchDatabase({ everyMs = 1_000, timeoutMs = 3_000 } = {}): () => void {
+/** What one failed probe says: the connection is gone (`cut`), or the server answered badly (`strike`). */
+export function probeVerdict(error: unknown): "cut" | "strike" {
+  return isDatabaseUnavailable(error) ? "cut" : "strike";
+}
+
+export interface WatchOptions {
+  /** How often a probe is sent (default 1 s). */
+  everyMs?: number;
+  /** How long a probe may take before it counts as slow (default 3 s). */
+  timeoutMs?: number;
+  /** How many slow probes (timeouts) in a row mean the database is unreachable (default 3). */
+  slowProbes?: number;
+  /** The database to probe (default `DATABASE_URL`). */
+  url?: string;
+}
+
+/** Probes every `everyMs`; gives up on a cut or `slowProbes` timeouts in a row. Returns a stop function. */
+export function watchDatabase({
+  everyMs = 1_000,
+  timeoutMs = 3_000,
+  slowProbes = 3,
+  url = config().DATABASE_URL!,
+}: WatchOptions = {}): () => void {
   let prober: postgres.Sql | null = null;
   let probeStartedAt: number | null = null;
+  /** Timeouts of the probes before this one, in a row (a prompt answer resets it). */
+  let strikes = 0;
   let lastTick = Date.now();
   const unreachable = (reason: unknown) => {
     if (databaseReachable())
@@ -85,29 +120,46 @@ export function watchDatabase({ everyMs = 1_000, timeoutMs = 3_000 } = {}): () =
     void prober?.end({ timeout: 0 }).catch(() => {});
     prober = null;
     probeStartedAt = null;
+    strikes = 0;
     dropDb();
   };
+  /** The timeouts a probe started at `startedAt` has run through by `now`. */
+  const timeoutsOf = (startedAt: number, now: number) => Math.floor((now - startedAt) / timeoutMs);
   const tick = () => {
     const now = Date.now();
     const late = now - lastTick > everyMs + 500;
     lastTick = now;
     if (probeStartedAt !== null) {
-      if (!late && now - probeStartedAt > timeoutMs)
-        unreachable(new Error(`select 1 got no answer within ${timeoutMs} ms`));
+      if (!late && strikes + timeoutsOf(probeStartedAt, now) >= slowProbes)
+        unreachable(
+          new Error(`select 1 got no prompt answer ${slowProbes} times in a row (${timeoutMs} ms each)`),
+        );
       return;
     }
-    probeStartedAt = now;
-    const client = (prober ??= postgres(config().DATABASE_URL!, { max: 1, onnotice: () => {} }));
+    const startedAt = (probeStartedAt = now);
+    const client = (prober ??= postgres(url, { max: 1, onnotice: () => {} }));
     client`select 1`.then(
       () => {
         if (client !== prober) return;
         probeStartedAt = null;
+        const slow = timeoutsOf(startedAt, Date.now());
+        strikes = slow > 0 ? strikes + slow : 0;
+        if (slow > 0) log().warn({ strikes }, "The database answered the reachability probe slowly.");
         if (!databaseReachable())
           log().info("The database is reachable again; API requests are answered as usual.");
         state.__tillflowDbReachable = true;
       },
       (error: unknown) => {
-        if (client === prober) unreachable(error);
+        if (client !== prober) return;
+        if (probeVerdict(error) === "cut") return unreachable(error);
+        // The server answered, with an error: one strike, and the next probe asks again.
+        probeStartedAt = null;
+        strikes += 1;
+        log().warn(
+          { err: error, strikes },
+          "The database refused the reachability probe; counted as a slow probe.",
+        );
+        if (strikes >= slowProbes) unreachable(error);
       },
     );
   };

@@ -18,6 +18,8 @@ import { tryLater, tryLaterInput } from "@/lib/automations/runs/try-later";
 import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log/logger";
+import { forRole } from "@/lib/automations/nodes/editor-only";
+import type { Role } from "@/lib/identity/roles";
 
 /**
  * The MCP server (SPEC §4 `POST /api/mcp`): the tools an assistant uses to read and change a
@@ -35,10 +37,11 @@ async function mayWrite(caller: Caller): Promise<void> {
   if (caller.actor.kind === "api_key") await limitApiKey(caller.actor.apiKeyId, "write");
 }
 
-/** A tool's reply: the result as JSON text and as structured content, or an AppError's sentence. */
-async function reply(work: () => Promise<unknown>): Promise<CallToolResult> {
+/** A tool's reply to a caller of `role`: the result as JSON text and as structured content, or an AppError's sentence. */
+async function replyAs(role: Role, work: () => Promise<unknown>): Promise<CallToolResult> {
   try {
-    const text = JSON.stringify(await work());
+    // Viewers are answered without editor-only params (a webhook trigger's address).
+    const text = JSON.stringify(forRole(await work(), role));
     return {
       content: [{ type: "text", text }],
       structuredContent: JSON.parse(text) as Record<string, unknown>,
@@ -109,6 +112,7 @@ async function updateAutomation(caller: Caller, input: z.output<typeof updateAut
 export function createMcpServer(caller: Caller): McpServer {
   const server = new McpServer({ name: "tillflow", version: "1.0.0" });
   const tenantId = caller.tenant.id;
+  const reply = (work: () => Promise<unknown>) => replyAs(caller.role, work);
 
   server.registerTool(
     "list_automations",

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { parseRange } from "./address";
 import { config } from "@/lib/config/config";
 
@@ -82,4 +83,15 @@ export function clientAddressOf(socketAddress: string | undefined, forwardedFor:
 export function clientAddress(headers: Headers): string {
   const socket = holder.__tillflowClientAddressHeader ? headers.get(CLIENT_ADDRESS_HEADER) : null;
   return clientAddressOf(socket ?? undefined, headers.get("x-forwarded-for"));
+}
+
+/**
+ * The address a per-client limit counts under: an IPv4 address as it is, an IPv6 address as its
+ * /64 (`2001:db8:1:2::/64`). One IPv6 host is usually handed a whole /64, so counting each full
+ * address would let it rotate past any per-address limit; `unknown` stays `unknown`.
+ */
+export function addressGroup(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const parts = ipaddr.IPv6.parse(address).parts.slice(0, 4);
+  return `${parts.map((part) => part.toString(16)).join(":")}::/64`;
 }

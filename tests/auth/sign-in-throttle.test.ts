@@ -6,7 +6,12 @@ import { admitSignIn, FREE_FAILURES, pruneForgottenStreaks, waitWords } from "@/
 import { addMember } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 import { rateLimitWindows } from "@/lib/db/schema";
-import { clientAddressOf } from "@/lib/net/client-address";
+import {
+  addressGroup,
+  CLIENT_ADDRESS_HEADER,
+  clientAddressOf,
+  markClientAddressHeaderSet,
+} from "@/lib/net/client-address";
 import { createShop } from "@/tests/helpers/shop";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 
@@ -113,6 +118,73 @@ describe("per account", () => {
   });
 });
 
+describe("addresses that signed in before", () => {
+  // As the production server does: the socket's address reaches the hooks in this header.
+  const from = (address: string) => new Headers({ [CLIENT_ADDRESS_HEADER]: address });
+  const signIn = (email: string, password: string, address: string) =>
+    getAuth().api.signInEmail({ body: { email, password }, headers: from(address) });
+  const status = (attempt: Promise<unknown>) =>
+    attempt.then(
+      () => 200,
+      (error: unknown) => (isAPIError(error) ? error.statusCode : 0),
+    );
+
+  beforeAll(() => markClientAddressHeaderSet());
+
+  test("an account locked by failures from elsewhere still signs in from an address it signed in from before", async () => {
+    const email = await member("owner@shop.test");
+    const home = "198.51.100.7";
+    const attacker = "203.0.113.66";
+    expect(await status(signIn(email, PASSWORD, home))).toBe(200);
+    for (let i = 0; i < FREE_FAILURES; i++)
+      expect(await status(signIn(email, "wrong-password", attacker))).toBe(401);
+    // The attacker's address, and any other new one, now waits, right password included.
+    expect(await status(signIn(email, PASSWORD, attacker))).toBe(429);
+    expect(await status(signIn(email, PASSWORD, "192.0.2.40"))).toBe(429);
+    // The owner's address is not held, and a mistyped password there neither counts nor waits.
+    expect(await status(signIn(email, "wrong-password", home))).toBe(401);
+    expect(await status(signIn(email, PASSWORD, home))).toBe(200);
+    // That success cleared the streak for everyone.
+    expect(await status(signIn(email, "wrong-password", attacker))).toBe(401);
+  });
+
+  test("an IPv6 address is known by its /64", async () => {
+    const email = await member("v6-owner@shop.test");
+    expect(await status(signIn(email, PASSWORD, "2001:db8:aa:1::10"))).toBe(200);
+    for (let i = 0; i < FREE_FAILURES; i++)
+      expect(await status(signIn(email, "wrong-password", "2001:db8:bb:2::1"))).toBe(401);
+    expect(await status(signIn(email, PASSWORD, "2001:db8:bb:2::99"))).toBe(429);
+    expect(await status(signIn(email, PASSWORD, "2001:db8:aa:1:ffff::1"))).toBe(200);
+  });
+
+  test("an attacker rotating addresses inside one IPv6 /64 is limited as one address", async () => {
+    // The limit counts per calendar minute: twelve attempts must not straddle a minute's end.
+    const second = new Date().getUTCSeconds();
+    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      // A different account each time, so only the per-address limit is in play.
+      const refusal = await admitSignIn(
+        `v6-guess-${i}@shop.test`,
+        from(`2001:db8:cc:3::${(i + 1).toString(16)}`),
+      );
+      statuses.push(refusal ? 429 : 200);
+      if (refusal) expect(refusal.message).toMatch(/^Too many sign-in attempts from your network\./);
+    }
+    // Twelve full addresses, one /64: counted under one key against the 10 a minute.
+    expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
+    // Another /64 is another client.
+    expect(await admitSignIn("v6-other@shop.test", from("2001:db8:cc:4::1"))).toBeNull();
+  });
+
+  test("address groups: IPv4 as it is, IPv6 as its /64", () => {
+    expect(addressGroup("203.0.113.5")).toBe("203.0.113.5");
+    expect(addressGroup("2001:db8:0:1:abcd::1")).toBe("2001:db8:0:1::/64");
+    expect(addressGroup("2001:0db8:0000:0001:ffff:ffff:ffff:ffff")).toBe("2001:db8:0:1::/64");
+    expect(addressGroup("unknown")).toBe("unknown");
+  });
+});
+
 describe("the client's address", () => {
   test("is the socket's unless it is a trusted proxy; through trusted proxies, the first untrusted entry from the right", () => {
     const previous = process.env.TRUSTED_PROXIES;
@@ -179,6 +251,9 @@ describe("over HTTP, on the production server", () => {
 
   test("without trusted proxies, X-Forwarded-For and our internal header do not make a new client", async () => {
     await earlyInAMinute();
+    // The limit counts per calendar minute: twelve attempts must not straddle a minute's end.
+    const second = new Date().getUTCSeconds();
+    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       // A different account each time, so only the per-address limit is in play.

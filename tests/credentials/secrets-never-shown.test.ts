@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
 import { CONTRACT } from "@/lib/api/contract";
 import { pathParams } from "@/lib/api/openapi";
-import { ROLES } from "@/lib/identity/roles";
+import { ROLES, type Role } from "@/lib/identity/roles";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
 import type { WorkerHandle } from "@/worker/run";
@@ -71,10 +71,18 @@ function mcpServer(): http.Server {
   });
 }
 
-function leaks(text: string): string[] {
-  return Object.entries(SECRETS)
+/**
+ * A webhook trigger's token is its address: whoever has it can post and start runs. Editors and
+ * admins see it (they set up the caller); viewers see that the webhook exists, not its address.
+ */
+const HOOK_TOKEN = "tok_never_shown_123456";
+
+function leaks(text: string, role?: Role): string[] {
+  const found = Object.entries(SECRETS)
     .filter(([, value]) => text.includes(value))
     .map(([name]) => name);
+  if (role === "viewer" && text.includes(HOOK_TOKEN)) found.push("webhook token");
+  return found;
 }
 
 beforeAll(async () => {
@@ -138,7 +146,7 @@ beforeAll(async () => {
       ],
     ),
   );
-  await publishFlow(
+  ids.hook = await publishFlow(
     shop.keys.editor,
     "Signed hook",
     flow(
@@ -146,7 +154,7 @@ beforeAll(async () => {
         {
           id: "in",
           type: "auto.trigger.webhook",
-          params: { token: "tok_never_shown_123456", secret: SECRETS.webhook },
+          params: { token: HOOK_TOKEN, secret: SECRETS.webhook },
         },
         { id: "task", type: "auto.action.create_task", params: { title: "Hooked" } },
       ],
@@ -182,16 +190,22 @@ test("the secrets were really used", async () => {
   expect(delivered.status).toBe(200);
 });
 
-test("no GET route of the API shows a credential's value, to any role", async () => {
+test("no GET route of the API shows a credential's value to any role, nor a webhook's address to a viewer", async () => {
   const handlers = await routeHandlers();
   const gets = CONTRACT.filter((e) => e.method === "GET");
   expect(gets.length).toBeGreaterThan(10);
   const found: string[] = [];
   let answered = 0;
-  for (const e of gets) {
+  const cases = gets.flatMap((e) =>
+    // Each automation route is asked about the flow with the webhook trigger too.
+    e.path.startsWith("/api/v1/automations/{id}")
+      ? [ids.automation!, ids.hook!].map((automation) => ({ e, automation }))
+      : [{ e, automation: ids.automation! }],
+  );
+  for (const { e, automation } of cases) {
     const params: Record<string, string> = {};
     for (const name of pathParams(e.path)) params[name] = crypto.randomUUID();
-    if (e.path.startsWith("/api/v1/automations/{id}")) params.id = ids.automation!;
+    if (e.path.startsWith("/api/v1/automations/{id}")) params.id = automation;
     if (e.path.startsWith("/api/v1/runs/{id}")) params.id = ids.run!;
     if (e.path.startsWith("/api/v1/credentials/{id}")) params.id = ids.credential!;
     if (e.path.startsWith("/api/v1/connections/{id}")) params.id = ids.connection!;
@@ -206,16 +220,31 @@ test("no GET route of the API shows a credential's value, to any role", async ()
           params,
         });
         if (reply.status === 200) answered++;
-        for (const name of leaks(JSON.stringify(reply.body)))
+        for (const name of leaks(JSON.stringify(reply.body), role))
           found.push(`${e.path}${query} as ${role}: ${name}`);
       }
   }
   expect(found).toEqual([]);
   // Most of them really answered (the audit log is admins' only).
   expect(answered).toBeGreaterThan(gets.length * 2);
+  // An editor still sees the webhook's address, to set up whatever calls it.
+  const { GET: getAutomation } = await import("@/app/api/v1/automations/[id]/route");
+  for (const role of ["editor", "admin"] as const) {
+    const reply = await call<unknown>(getAutomation, { key: shop.keys[role], params: { id: ids.hook! } });
+    expect(reply.status).toBe(200);
+    expect(JSON.stringify(reply.body)).toContain(HOOK_TOKEN);
+  }
+  const viewer = await call<{ draftGraph: { nodes: { type: string; params: Record<string, unknown> }[] } }>(
+    getAutomation,
+    { key: shop.keys.viewer, params: { id: ids.hook! } },
+  );
+  // The viewer sees the trigger is there, without its token.
+  const trigger = viewer.body.draftGraph.nodes.find((n) => n.type === "auto.trigger.webhook");
+  expect(trigger).toBeDefined();
+  expect(trigger?.params).not.toHaveProperty("token");
 });
 
-test("no MCP tool shows a credential's value, to any role", async () => {
+test("no MCP tool shows a credential's value to any role, nor a webhook's address to a viewer", async () => {
   const url = new URL(`http://127.0.0.1:${ids.mcpPort}/api/mcp`);
   const found: string[] = [];
   let called = 0;
@@ -245,8 +274,15 @@ test("no MCP tool shows a credential's value, to any role", async () => {
       }
       const result = await client.callTool({ name: tool.name, arguments: args });
       called++;
-      for (const leak of leaks(JSON.stringify(result))) found.push(`${tool.name} as ${role}: ${leak}`);
+      for (const leak of leaks(JSON.stringify(result), role)) found.push(`${tool.name} as ${role}: ${leak}`);
     }
+    // The flow with the webhook trigger: its address only for editors and admins.
+    const hook = JSON.stringify(
+      await client.callTool({ name: "get_automation", arguments: { id: ids.hook } }),
+    );
+    expect(hook).toContain("Signed hook");
+    for (const leak of leaks(hook, role)) found.push(`get_automation (webhook) as ${role}: ${leak}`);
+    if (role !== "viewer") expect(hook).toContain(HOOK_TOKEN);
     await client.close();
   }
   expect(found).toEqual([]);

@@ -7,7 +7,7 @@ import { hostRoundPassed, hostsTable, runHostChaos } from "@/bench/chaos/network
 // The short run of `npm run chaos -- --hosts` (bench/chaos/network.ts): Postgres, the web server,
 // three workers and the HTTP receiver each in a network namespace of its own, 60 runs per fault:
 // a worker's cable pulled for 8 s while it holds jobs (peers count it dead after 3 s here, 15 s
-// in production), 200 ms and 5 % loss on another, the web host cut off from Postgres for 6 s
+// in production), 200 ms and 5 % loss on another, the web host cut off from Postgres for 12 s
 // under ingest. Where namespaces cannot be made (not root, no iproute2 or nftables, a sandbox
 // that refuses them) it is skipped, saying why.
 const unavailable = hostsUnavailable();
@@ -19,7 +19,8 @@ test.skipIf(unavailable !== null)(
     const rows = await runHostChaos({
       runsPerFault: 60,
       cutMs: 8_000,
-      webCutMs: 6_000,
+      // Past the 9 s after which the web server gives up on a silent database (lib/db/reachability.ts).
+      webCutMs: 12_000,
       deadAfterMs: 3_000,
       settleTimeoutMs: 60_000,
       logDir: path.join(dataRoot(), "chaos-hosts-test-logs"),

@@ -10,7 +10,8 @@ import { flow, publishFlow } from "@/tests/helpers/flows";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 
 // Every body is read as a stream with a byte count and refused with 413 as soon as it passes its
-// limit; an inbound webhook checks its token before reading the body (SPEC §2 "Trust at the edges").
+// limit; an inbound webhook checks its token before reading the body, and the direct routes their API
+// key or connection token (SPEC §2 "Trust at the edges").
 
 const MB = 1_000_000;
 
@@ -231,6 +232,83 @@ describe("on the production server", () => {
     const outcome = await sendChunked(`/api/hooks/${unknown}`, { "content-type": "application/json" });
     expect(outcome.status).toBe(404);
     expect(outcome.sentAtReply).toBeLessThan(32 * MB);
+  }, 60_000);
+
+  /**
+   * Writes a request's headers, `Content-Length: bodyBytes` among them, and none of its body until
+   * the reply has come: a server that read the body before deciding would never answer. Then writes
+   * the body as a client streaming it regardless would, and times how soon the server closes the
+   * connection (it reads none of it): its side at once, all of it a second later.
+   */
+  async function refusedBeforeBody(
+    path: string,
+    headers: Record<string, string>,
+    bodyBytes: number,
+  ): Promise<{ reply: string; closedAfterMs: number }> {
+    const url = new URL(server.baseUrl);
+    const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let reply = "";
+    socket.on("data", (c: Buffer) => (reply += c.toString()));
+    // Writing on after the server closed fails: that is the client's doing, not a lost reply.
+    socket.on("error", () => {});
+    // The server's end of the connection: its FIN (`end`), or a reset once it stops waiting.
+    let closed = false;
+    const closing = new Promise((resolve) => {
+      socket.once("end", resolve);
+      socket.once("close", resolve);
+    }).then(() => (closed = true));
+    const lines = [`POST ${path} HTTP/1.1`, `Host: ${url.host}`, `Content-Length: ${bodyBytes}`];
+    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+    const complete = () => {
+      const [head, body] = reply.split("\r\n\r\n", 2);
+      const length = /^content-length: *(\d+)/im.exec(head ?? "")?.[1];
+      return body !== undefined && length !== undefined && Buffer.byteLength(body) >= Number(length);
+    };
+    for (const deadline = Date.now() + 15_000; !complete();) {
+      if (Date.now() > deadline || closed)
+        throw new Error(`No reply came while the body was held back: ${JSON.stringify(reply)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const repliedAt = performance.now();
+    const chunk = Buffer.alloc(65_536, "a");
+    for (let sent = 0; sent < bodyBytes && !closed; sent += chunk.length) {
+      socket.write(chunk);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    socket.destroy();
+    return { reply, closedAfterMs: closed ? performance.now() - repliedAt : Infinity };
+  }
+
+  test("an anonymous 5 MB batch of events and a 2 MB delivery to an unknown connection are refused on their headers", async () => {
+    const anonymous = await refusedBeforeBody(
+      "/api/v1/events",
+      { "Content-Type": "application/json", Authorization: "Bearer tf_not-a-key-at-all-000000000000" },
+      5 * MB,
+    );
+    const unknown = crypto.randomBytes(18).toString("base64url");
+    const delivery = await refusedBeforeBody(
+      `/api/connect/shopify/${unknown}`,
+      { "Content-Type": "application/json", "X-Shopify-Topic": "orders/create" },
+      2 * MB,
+    );
+    for (const [outcome, status, code] of [
+      [anonymous, 401, "unauthorized"],
+      [delivery, 404, "not_found"],
+    ] as const) {
+      expect(outcome.reply).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      // The connection cannot carry another request with the body unread, and says so.
+      expect(outcome.reply).toMatch(/\r\nconnection: close\r\n/i);
+      const body = JSON.parse(outcome.reply.split("\r\n\r\n")[1]!) as {
+        error: { code: string; message: string };
+      };
+      expect(body.error.code).toBe(code);
+      expect(body.error.message).toMatch(/\w+ \w+ \w+/);
+      // Then it goes, though the client goes on sending: a second for the client to read its reply.
+      expect(outcome.closedAfterMs).toBeLessThan(5_000);
+    }
   }, 60_000);
 
   test("bodies within their limits are still read and answered", async () => {

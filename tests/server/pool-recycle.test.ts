@@ -98,6 +98,9 @@ describe("connections cut under the web server", () => {
     }
     expect(await countedAttempts(email)).toBe(0);
     expect((await signInOverHttp(server, email, PASSWORD)).status).toBe(200);
+    // That success made this address known to the account, whose attempts from it then neither
+    // count nor wait (lib/auth/sign-in-limits.ts); forgotten here, as a new address would be.
+    await getDb().execute(sql`delete from rate_limit_windows where key like ${`sign-in-known:${email} %`}`);
     // Wrong passwords still count: the limit itself is not switched off.
     for (let i = 0; i < 5; i++)
       expect((await signInOverHttp(server, email, "wrong-password")).status).toBe(401);

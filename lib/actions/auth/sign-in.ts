@@ -30,9 +30,9 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
   const parsed = credentials.safeParse({ email, password: formData.get("password") });
   if (!parsed.success) return { error: "Enter your email address and password.", email };
 
+  const requestHeaders = await headers();
   try {
     // The sign-in limits run inside (lib/auth/auth.ts hooks): a refusal is a 429 with its sentence.
-    const requestHeaders = await headers();
     const result = await getAuth().api.signInEmail({ body: parsed.data, headers: requestHeaders });
     // A valid login that belongs to no shop would bounce between the admin and sign-in; say why instead.
     if ((await membershipsOf(result.user.id)).length === 0) {
@@ -45,7 +45,7 @@ export async function signIn(_previous: SignInState, formData: FormData): Promis
       return { error: "Wrong email or password.", email };
     }
     log().error({ err: error }, "Sign-in failed unexpectedly");
-    await signInFailedOnOurSide(parsed.data);
+    await signInFailedOnOurSide(parsed.data, requestHeaders);
     return { error: "Something went wrong on our side. Try again in a moment.", email };
   }
   redirect("/dashboard");

@@ -129,9 +129,10 @@ describe("compileFlowSpec", () => {
       title: "Review this",
       timeoutHours: 72,
       approverRole: "editor",
+      allowSelfApproval: false,
     });
     expect(notes).toEqual([
-      'Approval (approval_1): used the default title = "Review this", timeoutHours = 72, approverRole = "editor".',
+      'Approval (approval_1): used the default title = "Review this", timeoutHours = 72, approverRole = "editor", allowSelfApproval = false.',
     ]);
   });
 

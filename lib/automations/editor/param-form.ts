@@ -73,6 +73,7 @@ const LABELS: Record<string, string> = {
 const TYPE_LABELS: Record<string, Record<string, string>> = {
   "auto.trigger.order_status_changed": { from: "From status", to: "To status" },
   "auto.trigger.product_low_stock": { threshold: "Stock at or below" },
+  "auto.trigger.webhook": { signed: "Only signed requests" },
   "auto.action.code": { source: "Script" },
   "auto.action.ai": { fields: "Fields to pull out", maxWords: "At most (words)" },
   "auto.action.slack": { text: "Message", credentialId: "Slack webhook" },
@@ -82,6 +83,7 @@ const TYPE_LABELS: Record<string, Record<string, string>> = {
     approverRole: "Who decides",
     remindAfterHours: "Remind approvers after (hours)",
     escalateAfterHours: "Tell admins after (hours)",
+    allowSelfApproval: "Who started the run may decide",
   },
 };
 
@@ -132,6 +134,10 @@ const NODE_HELP: Record<string, string> = {
     "Sort into: separate categories with commas (2 to 50). The model answers exactly one, which the steps after read.",
   "auto.action.ai.fields":
     'Extract: each field\'s name and kind, as {"amount": "number", "urgent": "boolean", "product": "string"}.',
+  "auto.trigger.webhook.signed":
+    "On: requests must carry a signature made with the signing secret, and the flow cannot be published without one. Off: anyone with the link can start runs.",
+  "auto.control.approval.allowSelfApproval":
+    "Off: the person whose action started the run (Run now, a re-run, a record they changed) cannot approve or reject it; someone else must.",
   "auto.action.ai.maxWords": "Write: a longer text is cut at this many words. Default 150.",
   "auto.action.http_request.url":
     "Insert token adds a value of the record; values are percent-encoded (| raw inside the braces puts one in as it is). A token at the start supplies the address as it is.",

@@ -122,6 +122,8 @@ export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
         // not those of a version published since.
         ...(params.remindAfterHours !== undefined ? { remindAfterHours: params.remindAfterHours } : {}),
         ...(params.escalateAfterHours !== undefined ? { escalateAfterHours: params.escalateAfterHours } : {}),
+        // Kept too: a decision is checked against what the run paused with (waits/approvals.ts).
+        ...(params.allowSelfApproval !== undefined ? { allowSelfApproval: params.allowSelfApproval } : {}),
       },
     };
   } catch (error) {

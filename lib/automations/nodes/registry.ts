@@ -17,7 +17,7 @@ import { approval } from "./timing/approval";
 import { wait } from "./timing/wait";
 import { waitUntil } from "./timing/wait-until";
 import { waitForEvent } from "./timing/wait-for-event";
-import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers";
+import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS, webhook, webhookHasSecret } from "./triggers";
 import { effectiveDomainIn, nodeInfo, type NodeInfo } from "./catalog";
 import type { ConditionDefinition, NodeCategory, NodeDefinition, TriggerDomain } from "./types";
 import { describeTokens, type TokenWords } from "@/lib/automations/tokens/describe";
@@ -157,6 +157,14 @@ export const PARAMS_CHECKS: Partial<Record<NodeType, (params: unknown) => string
     const parsed = wait.params.safeParse(params);
     return parsed.success && waitDurationMs(parsed.data) > MAX_WAIT_MS
       ? ["A wait can be at most 30 days."]
+      : [];
+  },
+  "auto.trigger.webhook": (params) => {
+    const parsed = webhook.params.safeParse(params);
+    return parsed.success && parsed.data.signed === true && !webhookHasSecret(parsed.data)
+      ? [
+          "Choose a signing secret for this webhook, or turn off Only signed requests: unsigned, anyone with its link can start runs.",
+        ]
       : [];
   },
 };

@@ -167,7 +167,17 @@ const webhookParams = paramsObject({
   secretCredentialId: credentialId.optional(),
   /** Accepted on save for older clients; it becomes a credential then, and never stays in the graph. */
   secret: text().min(1, "cannot be empty").max(200, "is longer than 200 characters").optional(),
+  /**
+   * Only signed requests: the trigger cannot be published without a signing secret. True for a new
+   * trigger (`defaultParams`); absent — graphs saved before it existed — unsigned requests stay allowed.
+   */
+  signed: z.boolean().optional(),
 });
+
+/** Whether a webhook trigger's params name a signing secret (a credential, or one typed in to become one). */
+export function webhookHasSecret(params: { secret?: string; secretCredentialId?: string }): boolean {
+  return Boolean(params.secret || params.secretCredentialId);
+}
 
 export const webhook = {
   type: "auto.trigger.webhook",
@@ -176,8 +186,10 @@ export const webhook = {
   description:
     "Starts when another system posts to this flow's own URL. With a signing secret (a credential), only requests signed with it (HMAC) are accepted.",
   params: webhookParams,
-  defaultParams: () => ({ token: randomToken() }),
+  defaultParams: () => ({ token: randomToken(), signed: true }),
   handles: TRIGGER_HANDLES,
+  // The token is the address: whoever has it can post, so viewers never see it.
+  editorOnlyParams: ["token"],
   entityDomain: "webhook",
   event: "webhook.received",
   summarise: ({ secret, secretCredentialId }) =>

@@ -34,6 +34,12 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
   entityDomain?: TriggerDomain;
   /** For a trigger: the event type it listens to (`order.paid`). */
   event?: string;
+  /**
+   * Param names shown only to editors and admins (SPEC §2 "Roles"): a viewer's every reply (API,
+   * MCP, pages) has them taken out (lib/automations/nodes/editor-only.ts). A webhook trigger's
+   * `token` is its address, and posting to it starts runs. Absent: every param is shown to viewers.
+   */
+  editorOnlyParams?: readonly string[];
   /** Param names whose strings accept `{token}`s. */
   templated?: readonly string[];
   /**

@@ -350,6 +350,24 @@ describe("validate: domains", () => {
     expect(lines(g)).toEqual(["cond: This condition checks a record, but a webhook run has none."]);
   });
 
+  // webhook(signed, no secret) ──▶ http
+  it("says a webhook trigger that must be signed needs a secret; unsigned on purpose, or with one, it is fine", () => {
+    const withParams = (params: Record<string, unknown>) =>
+      graph(
+        [node("trigger", "auto.trigger.webhook", { token: "abcdefghijklmnop", ...params }), http("http")],
+        [edge("trigger", "http")],
+      );
+    expect(lines(withParams({ signed: true }))).toEqual([
+      "trigger: Choose a signing secret for this webhook, or turn off Only signed requests: unsigned, anyone with its link can start runs.",
+    ]);
+    expect(
+      lines(withParams({ signed: true, secretCredentialId: "22222222-2222-4222-8222-222222222222" })),
+    ).toEqual([]);
+    expect(lines(withParams({ signed: false }))).toEqual([]);
+    // Graphs saved before the setting existed keep accepting unsigned requests.
+    expect(lines(withParams({}))).toEqual([]);
+  });
+
   // webhook ──▶ add_tag
   it("says a webhook run has no record to tag", () => {
     const g = graph([webhookTrigger(), addTag("tag")], [edge("trigger", "tag")]);

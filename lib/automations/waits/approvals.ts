@@ -4,13 +4,14 @@ import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { hasRole } from "@/lib/identity/roles";
 import { getDb, type DbOrTx } from "@/lib/db/client";
-import { automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
+import { automationRuns, automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
 import { isDomain } from "@/lib/domains/domains";
 import { entityLabel } from "@/lib/domains/labels";
 import { AppError, forbidden, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { automationNames } from "@/lib/automations/store/automation-names";
 import type { WaitRow } from "@/lib/automations/store/waits";
+import { runStarter } from "./run-starter";
 
 /**
  * Approvals: a run waiting at an Approval step until someone decides (SPEC §2 "Approvals"). A
@@ -108,7 +109,7 @@ function refusal(wait: WaitRow): AppError | null {
 export async function assertMayDecide(
   tx: DbOrTx,
   caller: Caller,
-  wait: Pick<WaitRow, "stepId">,
+  wait: Pick<WaitRow, "stepId" | "runId">,
 ): Promise<Record<string, unknown>> {
   const [step] = wait.stepId
     ? await tx
@@ -124,7 +125,27 @@ export async function assertMayDecide(
         ? "Only an admin can decide this approval."
         : "Viewers cannot decide approvals. Ask an admin for the editor role.",
     );
+  if (asked.allowSelfApproval === false && (await startedThisRun(tx, caller, wait.runId)))
+    throw forbidden(
+      "You started this run, and this approval must be decided by someone else. Ask another approver.",
+    );
   return asked;
+}
+
+/** Whether the caller is the person (or API key) whose action started the run (waits/run-starter.ts). */
+async function startedThisRun(tx: DbOrTx, caller: Caller, runId: string): Promise<boolean> {
+  const [run] = await tx
+    .select({ id: automationRuns.id, createdAt: automationRuns.createdAt, event: automationRuns.event })
+    .from(automationRuns)
+    .where(and(eq(automationRuns.tenantId, caller.tenant.id), eq(automationRuns.id, runId)));
+  if (!run) return false;
+  const fireId = run.event.payload.fireId;
+  const starter = await runStarter(tx, caller.tenant.id, {
+    id: run.id,
+    createdAt: run.createdAt,
+    fireId: typeof fireId === "string" ? fireId : null,
+  });
+  return starter !== null && starter === actorLabel(caller.actor);
 }
 
 /**

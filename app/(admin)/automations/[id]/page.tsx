@@ -9,6 +9,7 @@ import { requireCaller } from "@/lib/auth/session";
 import { editorFirstPaint } from "@/lib/automations/editor/first-paint";
 import { withPositions } from "@/lib/automations/editor/place";
 import { getAutomation, type AutomationView } from "@/lib/automations/lifecycle/read";
+import { forRole } from "@/lib/automations/nodes/editor-only";
 import { serverFacts } from "@/lib/automations/lifecycle/server-facts";
 import { listCredentials } from "@/lib/credentials/store";
 import { waitingByNode } from "@/lib/automations/waits/waits";
@@ -41,8 +42,10 @@ export default async function AutomationEditorPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const caller = await requireCaller();
-  const automation = await findAutomation(caller.tenant.id, (await params).id);
-  if (!automation) notFound();
+  const found = await findAutomation(caller.tenant.id, (await params).id);
+  if (!found) notFound();
+  // A viewer's page holds no editor-only params (a webhook trigger's address), as the API's replies.
+  const automation = forRole(found, caller.role);
   const waiting = await waitingByNode(automation.id);
   // Names, kinds and last 4 characters only: the editor picks credentials, it never sees a value.
   const credentials = (await listCredentials(caller.tenant.id)).map(({ id, name, kind, last4 }) => ({
@@ -61,7 +64,12 @@ export default async function AutomationEditorPage({
       <FlowEditor
         automation={{ ...automation, draftGraph }}
         // The catalog, sentences and issues of the first paint, so the registry and zod load later.
-        firstPaint={editorFirstPaint({ ...automation, draftGraph }, serverFacts())}
+        // Worked out on the graph as stored (its sentences and issues name no token), so a viewer's
+        // canvas does not call the token it was not sent missing.
+        firstPaint={editorFirstPaint(
+          { ...found, draftGraph: withPositions(found.draftGraph) },
+          serverFacts(),
+        )}
         canEdit={
           automation.status !== "archived" &&
           hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { RunDetail } from "@/components/runs/run-detail";
 import { requireCaller } from "@/lib/auth/session";
 import { getRun } from "@/lib/automations/runs/detail";
+import { forRole } from "@/lib/automations/nodes/editor-only";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Run" };
@@ -20,5 +21,6 @@ export default async function RunPage({ params }: { params: Params }) {
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   }
-  return <RunDetail initial={run} role={caller.role} />;
+  // A viewer's page holds no editor-only params (a webhook trigger's address), as the API's replies.
+  return <RunDetail initial={forRole(run, caller.role)} role={caller.role} />;
 }

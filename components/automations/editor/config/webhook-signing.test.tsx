@@ -32,10 +32,21 @@ describe("a webhook trigger's settings show how to call it", () => {
     expect(html).toContain("X-Tillflow-Signature: t=&lt;unix seconds&gt;,v1=");
   });
 
-  it("unsigned: says anyone with the URL can call it", () => {
+  it("unsigned: says anyone with the link can start runs", () => {
     const html = render({ token: "tok_abcdefghijklmnop" });
-    expect(html).toContain("Anyone with this URL can start the flow. Choose a signing secret");
+    expect(html).toContain("Unsigned: anyone with this link can start runs of this flow.");
     expect(html).not.toContain("X-Tillflow-Signature");
+  });
+
+  it("new (signed, no secret yet): asks for a secret", () => {
+    const html = render({ token: "tok_abcdefghijklmnop", signed: true });
+    expect(html).toContain("Choose a signing secret above: this webhook accepts only signed requests");
+  });
+
+  it("a viewer's graph (no token): says the address is for editors, and shows none", () => {
+    const html = render({ signed: true });
+    expect(html).toContain("This webhook&#x27;s address is shown to editors and admins only.");
+    expect(html).not.toContain("/api/hooks/");
   });
 
   it("other steps show nothing of the kind", () => {

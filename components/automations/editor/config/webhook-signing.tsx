@@ -32,7 +32,13 @@ export function WebhookSigning({ params }: { params: Record<string, unknown> }):
     () => "",
   );
   const token = typeof params.token === "string" ? params.token : "";
-  if (!token) return null;
+  // A viewer's graph has no token (lib/automations/nodes/editor-only.ts): the address is not theirs to see.
+  if (!token)
+    return (
+      <p className="border-t border-zinc-200 pt-4 text-xs text-zinc-600">
+        This webhook&apos;s address is shown to editors and admins only.
+      </p>
+    );
   // Signed with a chosen credential, or with a plain secret the save is about to turn into one.
   const signed =
     (typeof params.secretCredentialId === "string" && params.secretCredentialId.length > 0) ||
@@ -52,7 +58,9 @@ export function WebhookSigning({ params }: { params: Record<string, unknown> }):
       <p className="text-xs text-zinc-600">
         {signed
           ? 'Sign each request: X-Tillflow-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> with this trigger\'s signing secret. Requests more than 5 minutes off, or with a signature used before, are refused. The examples read the secret from TILLFLOW_SECRET.'
-          : "Anyone with this URL can start the flow. Choose a signing secret above to accept only signed requests."}{" "}
+          : params.signed === true
+            ? "Choose a signing secret above: this webhook accepts only signed requests, and the flow cannot be published without one."
+            : "Unsigned: anyone with this link can start runs of this flow. Turn on Only signed requests and choose a signing secret to accept only signed requests."}{" "}
         An Idempotency-Key makes a retried delivery start nothing new.
       </p>
       <Example title="curl" code={curl} />

@@ -29,6 +29,12 @@ export const approvalParams = paramsObject({
   approverRole: z.enum(APPROVER_ROLES, { error: `must be one of ${APPROVER_ROLES.join(", ")}` }),
   remindAfterHours: integer(1, 720).optional(),
   escalateAfterHours: integer(1, 720).optional(),
+  /**
+   * Whether the person whose action started the run (Run now, a re-run, Run on this record) may
+   * decide it. False for a new step (`defaultParams`): someone else must. Absent — steps saved
+   * before it existed — anyone with the approver role may, as before.
+   */
+  allowSelfApproval: z.boolean().optional(),
 }).superRefine((params, ctx) => {
   // A reminder or an escalation at or after the time-out would reach people about a run that has
   // already followed 'Timed out', so the schema refuses it wherever params are checked: the
@@ -75,7 +81,12 @@ export const approval = {
   description:
     "Pauses the flow until someone approves or rejects it (from the Approvals inbox or the run's page), or until the time limit passes. Then the flow follows 'Approved', 'Rejected' or 'Timed out'. Nobody decided after a while? It can remind the approvers, then tell the admins.",
   params: approvalParams,
-  defaultParams: () => ({ title: "Review this", timeoutHours: 72, approverRole: "editor" }),
+  defaultParams: () => ({
+    title: "Review this",
+    timeoutHours: 72,
+    approverRole: "editor",
+    allowSelfApproval: false,
+  }),
   handles: { in: true, out: APPROVAL_OUTS },
   templated: ["title"],
   summarise: (params) => `Approval: ${params.title} · ${params.timeoutHours} h${followUps(params)}`,

@@ -15,6 +15,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { requireCaller } from "@/lib/auth/session";
 import { automationInsights } from "@/lib/automations/insights/automation";
+import { forRole } from "@/lib/automations/nodes/editor-only";
 
 export const metadata: Metadata = { title: "Automation insights" };
 
@@ -141,7 +142,12 @@ export default async function AutomationInsightsPage({
               }
             />
             <CardBody className="grid gap-6 lg:grid-cols-[1fr_18rem]">
-              <FunnelCanvas graph={i.graph} counts={counts} reruns={reruns} days={days} />
+              <FunnelCanvas
+                graph={forRole(i.graph, caller.role)}
+                counts={counts}
+                reruns={reruns}
+                days={days}
+              />
               <div>
                 <h3 className="text-sm font-medium text-zinc-900" id="funnel-list-title">
                   Runs that reached each step
