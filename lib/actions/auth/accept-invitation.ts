@@ -2,8 +2,9 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { isAPIError } from "better-auth/api";
 import { getAuth, signInFailedOnOurSide } from "@/lib/auth/auth";
-import { acceptAsNewLogin, acceptAsSignedIn } from "@/lib/auth/invitations";
+import { acceptAsNewLogin, acceptAsSignedIn, viewInvitation } from "@/lib/auth/invitations";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log/logger";
 
@@ -51,11 +52,51 @@ export async function acceptInvitationAsNewLogin(
 }
 
 /** Someone signed in as the invited email accepts; anyone else is told to sign in as that email. */
-export async function acceptInvitationSignedIn(token: string): Promise<AcceptState> {
+export async function acceptInvitationSignedIn(token: string, _previous?: AcceptState): Promise<AcceptState> {
   const session = await getAuth().api.getSession({ headers: await headers() });
   if (!session) return { error: "Sign in as the invited email first, then open this link again." };
   try {
     await acceptAsSignedIn(token, session.user);
+  } catch (error) {
+    if (error instanceof AppError) return { error: error.message };
+    log().error({ err: error }, "Accepting an invitation failed unexpectedly");
+    return { error: "Something went wrong on our side. Try again in a moment." };
+  }
+  redirect("/dashboard");
+}
+
+/**
+ * Someone with a login who is not signed in: signs in as the invited email (its password, through
+ * the sign-in limits like the sign-in form) and accepts, in one step. Their own login, so a login
+ * without any shop yet (removed from its last one) can still sign in here.
+ */
+export async function acceptInvitationWithPassword(
+  token: string,
+  _previous: AcceptState,
+  formData: FormData,
+): Promise<AcceptState> {
+  const view = await viewInvitation(token);
+  if (!view.ok) return { error: view.problem };
+  const password = formData.get("password");
+  if (typeof password !== "string" || !password || password.length > 128)
+    return { error: "Enter your password." };
+  const requestHeaders = await headers();
+  const body = { email: view.email, password };
+  let user: { id: string; email: string; name: string };
+  try {
+    ({ user } = await getAuth().api.signInEmail({ body, headers: requestHeaders }));
+  } catch (error) {
+    if (isAPIError(error)) {
+      if (error.statusCode === 429)
+        return { error: error.body?.message ?? "Too many attempts. Wait a minute, then try again." };
+      return { error: `That is not the password of ${view.email}.` };
+    }
+    log().error({ err: error }, "Signing in to accept an invitation failed unexpectedly");
+    await signInFailedOnOurSide(body, requestHeaders);
+    return { error: "Something went wrong on our side. Try again in a moment." };
+  }
+  try {
+    await acceptAsSignedIn(token, user);
   } catch (error) {
     if (error instanceof AppError) return { error: error.message };
     log().error({ err: error }, "Accepting an invitation failed unexpectedly");
