@@ -24,11 +24,13 @@ import {
 } from "@/lib/auth/invitations";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { addMember, listMembers, removeMember } from "@/lib/auth/users";
+import { sendOutboxEmail } from "@/lib/automations/work/email";
 import { listOutbox } from "@/lib/automations/work/outbox";
 import { open } from "@/lib/credentials/secret-box";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, invitations, outboxEmails, sessions, users, verifications } from "@/lib/db/schema";
 import { callerOf, createShop, type TestShop } from "@/tests/helpers/shop";
+import { startSmtpServer } from "@/tests/helpers/smtp";
 
 // Staff are invited, never given a password (issue 47, item 1). The server actions read the
 // request's headers through next/headers: here a request whose headers (a key, a session cookie)
@@ -532,5 +534,34 @@ describe("removing a member", () => {
     expect(await getDb().select().from(sessions).where(eq(sessions.userId, member.userId))).toEqual([]);
     expect(await getAuth().api.getSession({ headers: new Headers({ cookie }) })).toBeNull();
     expect(await resolveCaller(new Headers({ cookie }))).toBeNull();
+  });
+});
+
+describe("the invitation email", () => {
+  test("goes out through SMTP with its link in clear, while the outbox row stays sealed", async () => {
+    const smtp = await startSmtpServer();
+    const before = process.env.SMTP_URL;
+    process.env.SMTP_URL = smtp.url;
+    try {
+      const shop = await createShop();
+      const { link } = await inviteMember(await callerOf(shop, "admin"), {
+        email: "mail@new.test",
+        role: "viewer",
+      });
+      const { row } = await lastEmailTo("mail@new.test", "invitation");
+      expect(row.status).toBe("queued");
+      // The email_send task's work (worker/tasks/email-send.ts is a thin wrapper over it).
+      await sendOutboxEmail(row.id);
+      expect(smtp.mails).toHaveLength(1);
+      const message = smtp.mails[0]!.data.replace(/=\r\n/g, "").replace(/=3D/g, "=");
+      expect(message).toContain(link);
+      const [after] = await getDb().select().from(outboxEmails).where(eq(outboxEmails.id, row.id));
+      expect(after).toMatchObject({ status: "sent" });
+      expect(after!.bodyHtml).not.toContain(tokenOf(link));
+    } finally {
+      if (before === undefined) delete process.env.SMTP_URL;
+      else process.env.SMTP_URL = before;
+      await smtp.close();
+    }
   });
 });
