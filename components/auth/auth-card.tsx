@@ -2,7 +2,15 @@ import type { ReactNode } from "react";
 import { Logo } from "@/components/shell/logo";
 
 /** The frame of the pages outside the admin: sign-in, invitations, password reset. */
-export function AuthCard({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+export function AuthCard({
+  title,
+  lead,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

@@ -34,7 +34,15 @@ export function NewLoginForm({ token, email }: { token: string; email: string })
       </div>
       <div>
         <Label htmlFor="name">Your name</Label>
-        <Input id="name" name="name" required maxLength={100} autoComplete="name" autoFocus className="mt-1.5" />
+        <Input
+          id="name"
+          name="name"
+          required
+          maxLength={100}
+          autoComplete="name"
+          autoFocus
+          className="mt-1.5"
+        />
       </div>
       <div>
         <Label htmlFor="password">Choose a password</Label>
@@ -60,7 +68,10 @@ export function NewLoginForm({ token, email }: { token: string; email: string })
 
 /** An existing login, signed out: sign in as the invited email and accept in one step. */
 export function SignInAndAcceptForm({ token, email }: { token: string; email: string }) {
-  const [state, formAction, pending] = useActionState(acceptInvitationWithPassword.bind(null, token), initial);
+  const [state, formAction, pending] = useActionState(
+    acceptInvitationWithPassword.bind(null, token),
+    initial,
+  );
   return (
     <form action={formAction} className="space-y-5">
       <Problem state={state} />

@@ -15,8 +15,8 @@ export function ForgotPasswordForm() {
   if (state.sent)
     return (
       <Notice tone="success" className="py-2.5">
-        If {state.sent} has a Tillflow login, an email with a link to set a new password is on its way. The link
-        works once, for an hour.
+        If {state.sent} has a Tillflow login, an email with a link to set a new password is on its way. The
+        link works once, for an hour.
       </Notice>
     );
   return (
@@ -28,7 +28,15 @@ export function ForgotPasswordForm() {
       )}
       <div>
         <Label htmlFor="email">Email</Label>
-        <Input id="email" name="email" type="email" required autoComplete="username" autoFocus className="mt-1.5" />
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          required
+          autoComplete="username"
+          autoFocus
+          className="mt-1.5"
+        />
       </div>
       <Button type="submit" variant="primary" pending={pending} className="w-full">
         Email me a link
@@ -63,7 +71,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
           aria-describedby="password-hint"
           className="mt-1.5"
         />
-        <FieldHint id="password-hint">At least 8 characters. Every session of yours ends when it is set.</FieldHint>
+        <FieldHint id="password-hint">
+          At least 8 characters. Every session of yours ends when it is set.
+        </FieldHint>
       </div>
       <Button type="submit" variant="primary" pending={pending} className="w-full">
         Set the new password

@@ -112,7 +112,13 @@ export async function inviteMember(by: Caller, input: z.input<typeof inviteInput
       .where(and(eq(memberships.tenantId, tenantId), eq(users.email, values.email)));
     if (member) throw new AppError(409, "conflict", `${values.email} is already a member of this shop.`);
     const now = new Date();
-    const fields = { role: values.role, tokenHash, invitedBy: inviterId(by), createdAt: now, expiresAt: expiry(now) };
+    const fields = {
+      role: values.role,
+      tokenHash,
+      invitedBy: inviterId(by),
+      createdAt: now,
+      expiresAt: expiry(now),
+    };
     const [row] = await tx
       .insert(invitations)
       .values({ tenantId, email: values.email, ...fields })
@@ -139,7 +145,9 @@ export async function listInvitations(tenantId: string): Promise<PendingInvitati
   const rows = await getDb()
     .select()
     .from(invitations)
-    .where(and(eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
+    .where(
+      and(eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
+    )
     .orderBy(asc(invitations.createdAt));
   const now = new Date();
   return rows.map((row) => pending(row, now));
@@ -211,7 +219,8 @@ const PROBLEMS = {
     "This invitation link is not valid. Check that you copied all of it, or ask the shop's admin to send the invitation again.",
   accepted:
     "This invitation has already been used. If it was you, sign in; if not, ask the shop's admin for a new invitation.",
-  revoked: "This invitation was withdrawn by the shop's admin. Ask them for a new one if you still need access.",
+  revoked:
+    "This invitation was withdrawn by the shop's admin. Ask them for a new one if you still need access.",
   expired: `This invitation has expired (an invitation link works for ${INVITATION_DAYS} days). Ask the shop's admin to send it again.`,
 };
 
@@ -270,14 +279,20 @@ async function claim(tx: Tx, token: string) {
   const [closed] = await tx
     .update(invitations)
     .set({ acceptedAt: new Date() })
-    .where(and(eq(invitations.id, row.id), isNull(invitations.acceptedAt), gt(invitations.expiresAt, new Date())))
+    .where(
+      and(eq(invitations.id, row.id), isNull(invitations.acceptedAt), gt(invitations.expiresAt, new Date())),
+    )
     .returning();
   if (!closed) throw new AppError(409, "conflict", PROBLEMS.accepted);
   return closed;
 }
 
 /** Gives the membership and writes the audit entry in the invited shop, as the person who accepted. */
-async function join(tx: Tx, invitation: typeof invitations.$inferSelect, user: { id: string; email: string; name: string }) {
+async function join(
+  tx: Tx,
+  invitation: typeof invitations.$inferSelect,
+  user: { id: string; email: string; name: string },
+) {
   await tx
     .insert(memberships)
     .values({ tenantId: invitation.tenantId, userId: user.id, role: invitation.role })

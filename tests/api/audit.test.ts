@@ -193,8 +193,9 @@ describe("audit log", () => {
     expect((await revokeInvitationAction({ id: invitationId })).ok).toBe(true);
     // The person accepts (lib/auth/invitations.ts): the operator's path stands in for it here, and
     // tests/auth/invitations.test.ts proves the accept writes its own entry.
-    const userId = (await addMember(shop.tenant.id, { email: "kim@audit.test", role: "viewer", password: "password-1" }))
-      .userId;
+    const userId = (
+      await addMember(shop.tenant.id, { email: "kim@audit.test", role: "viewer", password: "password-1" })
+    ).userId;
     expect((await changeUserRoleAction({ userId, role: "editor" })).ok).toBe(true);
     expect((await removeUserAction({ userId })).ok).toBe(true);
     const created = await createApiKeyAction({ name: "Zapier", role: "viewer" });

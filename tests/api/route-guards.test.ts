@@ -1091,7 +1091,8 @@ const EXEMPT_ACTIONS: Record<string, string> = {
     "accepts by the token as the signed-in invited email: there is no membership yet",
   "lib/actions/auth/request-password-reset.ts#requestPasswordReset":
     "emails a reset link to the address asked for: nobody is signed in",
-  "lib/actions/auth/reset-password.ts#resetPassword": "sets a password by its reset token: nobody is signed in",
+  "lib/actions/auth/reset-password.ts#resetPassword":
+    "sets a password by its reset token: nobody is signed in",
 };
 
 // ── Discovery ────────────────────────────────────────────────────────────────────────────────

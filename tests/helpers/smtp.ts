@@ -42,11 +42,12 @@ export async function startSmtpServer(): Promise<{
         const line = buffer.slice(0, eol);
         buffer = buffer.slice(eol + 2);
         const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "MAIL") mail.from = line;
+        if (verb === "RCPT") mail.to.push(line);
+        if (verb === "DATA") inData = true;
         if (verb === "EHLO" || verb === "HELO") reply("250 fake-smtp");
-        else if (verb === "MAIL") ((mail.from = line), reply("250 OK"));
-        else if (verb === "RCPT") (mail.to.push(line), reply("250 OK"));
-        else if (verb === "DATA") ((inData = true), reply("354 End data with <CR><LF>.<CR><LF>"));
-        else if (verb === "QUIT") (reply("221 Bye"), socket.end());
+        else if (verb === "DATA") reply("354 End data with <CR><LF>.<CR><LF>");
+        else if (verb === "QUIT") socket.end("221 Bye\r\n");
         else reply("250 OK");
       }
     });

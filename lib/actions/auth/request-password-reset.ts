@@ -20,7 +20,14 @@ export async function requestPasswordReset(
   _previous: ResetRequestState,
   formData: FormData,
 ): Promise<ResetRequestState> {
-  const parsed = z.email().max(320).safeParse(String(formData.get("email") ?? "").trim().toLowerCase());
+  const parsed = z
+    .email()
+    .max(320)
+    .safeParse(
+      String(formData.get("email") ?? "")
+        .trim()
+        .toLowerCase(),
+    );
   if (!parsed.success) return { error: "Enter the email address you sign in with.", sent: null };
   try {
     await getAuth().api.requestPasswordReset({ body: { email: parsed.data }, headers: await headers() });

@@ -17,7 +17,11 @@ const newPassword = z.string().min(8, "Use at least 8 characters.").max(128, "Us
  * Sets a new password with a reset token (better-auth checks it, consumes it and ends every
  * session of the person). Not built with `action()`: the token is the authority, nobody is signed in.
  */
-export async function resetPassword(token: string, _previous: ResetState, formData: FormData): Promise<ResetState> {
+export async function resetPassword(
+  token: string,
+  _previous: ResetState,
+  formData: FormData,
+): Promise<ResetState> {
   const parsed = newPassword.safeParse(formData.get("password"));
   if (!parsed.success) return { error: parsed.error.issues[0]!.message };
   try {
