@@ -334,8 +334,9 @@ export async function acceptAsNewLogin(
     const id = crypto.randomUUID();
     const [user] = await tx
       .insert(users)
-      // The person opened a link sent to this address (or given by the shop's admin): verified.
-      .values({ id, email: invitation.email, name: values.name, emailVerified: true })
+      // Not verified: the link is also shown to the admin who sent it, so opening it proves
+      // nothing about the mailbox (issue 47: whoever typed an email must not vouch for it).
+      .values({ id, email: invitation.email, name: values.name, emailVerified: false })
       .onConflictDoNothing()
       .returning();
     if (!user)

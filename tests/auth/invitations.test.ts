@@ -222,7 +222,7 @@ describe("accepting", () => {
     // Signed in by the accept: a session of the new login (Next's cookie store sets its cookie;
     // outside Next, better-auth's nextCookies plugin skips that, so the row is what is checked).
     const [ana] = await getDb().select().from(users).where(eq(users.email, "ana@new.test"));
-    expect(ana).toMatchObject({ name: "Ana", emailVerified: true });
+    expect(ana).toMatchObject({ name: "Ana", emailVerified: false });
     expect(await getDb().select().from(sessions).where(eq(sessions.userId, ana!.id))).toHaveLength(1);
     const { cookie } = await signIn("ana@new.test", "ana's own pw");
     expect(await resolveCaller(new Headers({ cookie }))).toMatchObject({
