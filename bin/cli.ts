@@ -147,7 +147,7 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
   user
     .command("create")
     .description(
-      "Add a staff member to a shop. The password is read from stdin (a hidden prompt on a terminal); empty, one is generated and printed.",
+      "Add a staff member to a shop with a password: the operator's path for a shop's first admin and for tests (admins invite everyone else from Settings → Users). The password is read from stdin (a hidden prompt on a terminal); empty, one is generated and printed.",
     )
     .requiredOption("--tenant <slug>", "the shop")
     .requiredOption("--email <email>", "sign-in email")

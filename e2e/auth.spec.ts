@@ -66,3 +66,12 @@ test("the admin pages send anonymous visitors to sign-in", async ({ page }) => {
     await page.waitForURL("**/sign-in");
   }
 });
+
+test("Forgot password? asks for the email and answers the same for any address", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await page.waitForURL("**/forgot-password");
+  await page.getByLabel("Email", { exact: true }).fill("nobody-here@demo.test");
+  await page.getByRole("button", { name: "Email me a link" }).click();
+  await expect(page.getByText("If nobody-here@demo.test has a Tillflow login")).toBeVisible();
+});

@@ -29,6 +29,6 @@ test("a viewer sees credentials listed without the controls", async ({ page }) =
 test("a viewer is told that users are admin-only", async ({ page }) => {
   await page.goto("/settings/users");
   await expect(page.getByRole("heading", { name: "Only an admin can manage users." })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Add user" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
   await expect(page.getByRole("table")).toHaveCount(0);
 });

@@ -27,7 +27,19 @@ export const AUDIT_KINDS = {
   },
   waits: { label: "Waiting runs", actions: ["wait.cancelled", "wait.resumed_now", "waits.cancelled_all"] },
   approvals: { label: "Approvals", actions: ["approval.decided", "approval.reminded", "approval.escalated"] },
-  users: { label: "Users", actions: ["user.added", "user.removed", "user.role_changed"] },
+  users: {
+    label: "Users",
+    // user.added: before invitations (issue 47), an admin added members directly; old entries keep it.
+    actions: [
+      "user.invited",
+      "user.invitation_resent",
+      "user.invitation_revoked",
+      "user.joined",
+      "user.added",
+      "user.removed",
+      "user.role_changed",
+    ],
+  },
   api_keys: { label: "API keys", actions: ["api_key.created", "api_key.revoked"] },
   credentials: {
     label: "Credentials",
@@ -146,6 +158,14 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
         : "every automation";
       return `${who} ${verb} an alert about ${about}: ${text(d.sentence) ?? "an alert"} (${text(d.channel) ?? "email"})`;
     }
+    case "user.invited":
+      return `${who} invited ${text(d.email) ?? "someone"} as ${text(d.role) ?? "a member"}`;
+    case "user.invitation_resent":
+      return `${who} sent the invitation to ${text(d.email) ?? "someone"} again`;
+    case "user.invitation_revoked":
+      return `${who} revoked the invitation to ${text(d.email) ?? "someone"}`;
+    case "user.joined":
+      return `${who} accepted an invitation and joined as ${text(d.role) ?? "a member"}`;
     case "user.added":
       return `${who} added ${text(d.email) ?? "a user"} as ${text(d.role) ?? "a member"}`;
     case "user.removed":

@@ -23,8 +23,8 @@ export function RemoveMemberButton({ userId, email, shop }: { userId: string; em
           });
         }}
       >
-        They lose access to {shop} at their next page load. Their login stays if they work for another shop,
-        and you can add them again later.
+        They lose access to {shop} at once and are signed out. Their login stays if they work for another
+        shop, and you can invite them again later.
       </ConfirmButton>
       {error && (
         <span role="alert" className="text-xs text-red-700">

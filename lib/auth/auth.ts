@@ -9,6 +9,7 @@ import { authIpAddress, authRateLimit } from "./rate-limit";
 import { authSecret } from "@/lib/local-secret";
 import { admitSignIn, clearAccountFailures, uncountAccountAttempt } from "./sign-in-limits";
 import { config } from "@/lib/config/config";
+import { RESET_TOKEN_SECONDS, resetPath, sendPasswordResetEmail } from "./password-reset";
 
 /** The app's own address: BETTER_AUTH_URL in production, else this machine at PORT. */
 function appOrigins(): { baseURL: string; trustedOrigins: string[] } {
@@ -100,8 +101,21 @@ function createAuth() {
         verifications: schema.verifications,
       },
     }),
-    // Staff accounts are created by an admin (Settings → Users) or the CLI, never by self sign-up.
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    // Staff accept an invitation (lib/auth/invitations.ts) or are created by the operator's CLI,
+    // never by self sign-up. A forgotten password is reset by email (lib/auth/password-reset.ts):
+    // the token works once, for an hour, and the reset ends every session of the person.
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 8,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      // better-auth's `url` points at its own API; the link goes to our page, which posts the token.
+      sendResetPassword: ({ user, token }) =>
+        sendPasswordResetEmail(user.email, `${appUrl()}${resetPath(token)}`),
+    },
+    // Reset tokens are stored as their SHA-256 (the database never holds one that works).
+    verification: { storeIdentifier: { default: "plain", overrides: { "reset-password:": "hashed" } } },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     // Sign-in runs through server actions; this plugin lets them set the session cookie.
     plugins: [nextCookies()],

@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
-import { accounts, memberships, users } from "@/lib/db/schema";
+import { accounts, memberships, sessions, users } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import type { Caller } from "@/lib/identity/caller";
 import { ROLES, type Role } from "@/lib/identity/roles";
@@ -18,6 +18,11 @@ export type StaffChanger = Caller | string;
 
 const tenantOf = (by: StaffChanger) => (typeof by === "string" ? by : by.tenant.id);
 
+/**
+ * A member with a password, for the operator's path only (`tillflow user create`, the demo seed,
+ * tests). Nobody of a shop adds a member this way: they invite (lib/auth/invitations.ts), and the
+ * person chooses their own password.
+ */
 export const memberInput = z.object({
   email: z.email("enter a valid email address").transform((e) => e.toLowerCase()),
   name: z.string().trim().max(100).optional(),
@@ -34,11 +39,11 @@ export interface Member {
 }
 
 /**
- * Adds a staff member to a shop: creates the user and its password login when the email is new,
- * or just the membership when the person already works for another shop.
+ * The operator adds a staff member to a shop (never a shop's admin: see `memberInput`): creates
+ * the user and its password login when the email is new, or just the membership when the person
+ * already has a login (their password is then left alone).
  */
-export async function addMember(by: StaffChanger, input: z.input<typeof memberInput>): Promise<Member> {
-  const tenantId = tenantOf(by);
+export async function addMember(tenantId: string, input: z.input<typeof memberInput>): Promise<Member> {
   const values = parseOrThrow(memberInput, input, "The user is invalid");
   const passwordHash = await hashPassword(values.password);
   return getDb().transaction(async (tx) => {
@@ -68,13 +73,6 @@ export async function addMember(by: StaffChanger, input: z.input<typeof memberIn
       .onConflictDoNothing()
       .returning();
     if (!membership) throw new AppError(409, "conflict", `${values.email} is already a member of this shop.`);
-    if (typeof by !== "string")
-      await recordAudit(tx, by, {
-        action: "user.added",
-        subjectType: "user",
-        subjectId: user!.id,
-        detail: { email: user!.email, role: membership.role },
-      });
     return {
       userId: user!.id,
       email: user!.email,
@@ -125,6 +123,12 @@ export async function changeMemberRole(by: StaffChanger, userId: string, role: R
   });
 }
 
+/**
+ * Removes a member and ends every session of that person at once. A session carries no shop (the
+ * shop rides in a cookie, lib/auth/resolve-caller.ts, and membership is checked on every request),
+ * so this shop's sessions cannot be told from the others: all of them end, and the person signs in
+ * again for any other shop they work for.
+ */
 export async function removeMember(by: StaffChanger, userId: string): Promise<void> {
   const tenantId = tenantOf(by);
   await getDb().transaction(async (tx) => {
@@ -133,6 +137,7 @@ export async function removeMember(by: StaffChanger, userId: string): Promise<vo
       .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
       .returning({ userId: memberships.userId, role: memberships.role });
     if (rows.length === 0) throw notFound("That user");
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
     if (typeof by !== "string")
       await recordAudit(tx, by, {

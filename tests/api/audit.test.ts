@@ -18,11 +18,14 @@ import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route
 import { createApiKeyAction } from "@/lib/actions/api-keys/create-api-key";
 import { revokeApiKeyAction } from "@/lib/actions/api-keys/revoke-api-key";
 import { updateShopAction } from "@/lib/actions/settings/update-shop";
-import { addUserAction } from "@/lib/actions/users/add-user";
 import { changeUserRoleAction } from "@/lib/actions/users/change-user-role";
+import { inviteUserAction } from "@/lib/actions/users/invite-user";
+import { revokeInvitationAction } from "@/lib/actions/users/revoke-invitation";
+import { resendInvitationAction } from "@/lib/actions/users/resend-invitation";
 import { removeUserAction } from "@/lib/actions/users/remove-user";
 import type { AuditItem } from "@/lib/audit-log";
 import { auditSentence } from "@/lib/audit-words";
+import { addMember } from "@/lib/auth/users";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits } from "@/lib/db/schema";
@@ -183,9 +186,16 @@ describe("audit log", () => {
 
     // Users, API keys and shop settings go through their server actions (there is no REST route).
     asKey(admin);
-    const added = await addUserAction({ email: "kim@audit.test", role: "viewer", password: "password-1" });
-    expect(added.ok, JSON.stringify(added)).toBe(true);
-    const userId = added.ok ? added.data.userId : "";
+    const invited = await inviteUserAction({ email: "kim@audit.test", role: "viewer" });
+    expect(invited.ok, JSON.stringify(invited)).toBe(true);
+    const invitationId = invited.ok ? invited.data.id : "";
+    expect((await resendInvitationAction({ id: invitationId })).ok).toBe(true);
+    expect((await revokeInvitationAction({ id: invitationId })).ok).toBe(true);
+    // The person accepts (lib/auth/invitations.ts): the operator's path stands in for it here, and
+    // tests/auth/invitations.test.ts proves the accept writes its own entry.
+    const userId = (
+      await addMember(shop.tenant.id, { email: "kim@audit.test", role: "viewer", password: "password-1" })
+    ).userId;
     expect((await changeUserRoleAction({ userId, role: "editor" })).ok).toBe(true);
     expect((await removeUserAction({ userId })).ok).toBe(true);
     const created = await createApiKeyAction({ name: "Zapier", role: "viewer" });
@@ -212,7 +222,9 @@ describe("audit log", () => {
       ["approval.decided", label(editor), "approval", approval],
       ["automation.reset_to_builtin", label(admin), "automation", builtin.id],
       ["automation.run_now", label(admin), "automation", builtin.id],
-      ["user.added", label(admin), "user", userId],
+      ["user.invited", label(admin), "invitation", invitationId],
+      ["user.invitation_resent", label(admin), "invitation", invitationId],
+      ["user.invitation_revoked", label(admin), "invitation", invitationId],
       ["user.role_changed", label(admin), "user", userId],
       ["user.removed", label(admin), "user", userId],
       ["api_key.created", label(admin), "api_key", keyId],
@@ -247,7 +259,13 @@ describe("audit log", () => {
 
     // Filters: one kind, one action, one subject.
     const users = await allEntries(admin, "&action=users");
-    expect(users.map((e) => e.action)).toEqual(["user.removed", "user.role_changed", "user.added"]);
+    expect(users.map((e) => e.action)).toEqual([
+      "user.removed",
+      "user.role_changed",
+      "user.invitation_revoked",
+      "user.invitation_resent",
+      "user.invited",
+    ]);
     expect((await allEntries(admin, "&action=automation.paused")).map((e) => e.subjectId)).toEqual([id]);
     expect((await allEntries(admin, `&subjectId=${keyId}`)).map((e) => e.action)).toEqual([
       "api_key.revoked",

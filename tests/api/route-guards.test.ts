@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ActionResult } from "@/lib/actions/action";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { inviteMember } from "@/lib/auth/invitations";
 import { addMember } from "@/lib/auth/users";
 import { createAlertRule } from "@/lib/alerts/rules";
 import { createConnection } from "@/lib/connections/store";
@@ -72,6 +73,7 @@ const ids = {
   approval: "",
   task: "",
   user: "",
+  invitation: "",
   apiKey: "",
   credential: "",
   connection: "",
@@ -168,6 +170,9 @@ beforeAll(async () => {
   ids.user = (
     await addMember(a.tenant.id, { email: "staff@guards.test", role: "viewer", password: "password-1" })
   ).userId;
+  ids.invitation = (
+    await inviteMember(await callerOf(a, "admin"), { email: "invited@guards.test", role: "editor" })
+  ).invitation.id;
   ids.apiKey = (await createApiKey(a.tenant.id, { name: "Zap", role: "viewer" })).apiKey.id;
   ids.credential = (
     await createCredential(await callerOf(a, "admin"), {
@@ -877,19 +882,39 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: action("lib/actions/tasks/complete-task.ts#completeTaskAction", () => ({ taskId: ids.task })),
   },
-  "lib/actions/users/add-user.ts#addUserAction": {
+  "lib/actions/users/invite-user.ts#inviteUserAction": {
     crossShop: {
       expect: "isolated",
-      invoke: action("lib/actions/users/add-user.ts#addUserAction", () => ({
-        email: "b@guards.test",
-        role: "viewer",
-        password: "password-1",
+      invoke: action("lib/actions/users/invite-user.ts#inviteUserAction", () => ({
+        email: "invited@guards.test",
+        role: "admin",
       })),
     },
-    viewer: action("lib/actions/users/add-user.ts#addUserAction", () => ({
+    viewer: action("lib/actions/users/invite-user.ts#inviteUserAction", () => ({
       email: "v@guards.test",
       role: "admin",
-      password: "password-1",
+    })),
+  },
+  "lib/actions/users/revoke-invitation.ts#revokeInvitationAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/users/revoke-invitation.ts#revokeInvitationAction", () => ({
+        id: ids.invitation,
+      })),
+    },
+    viewer: action("lib/actions/users/revoke-invitation.ts#revokeInvitationAction", () => ({
+      id: ids.invitation,
+    })),
+  },
+  "lib/actions/users/resend-invitation.ts#resendInvitationAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/users/resend-invitation.ts#resendInvitationAction", () => ({
+        id: ids.invitation,
+      })),
+    },
+    viewer: action("lib/actions/users/resend-invitation.ts#resendInvitationAction", () => ({
+      id: ids.invitation,
     })),
   },
   "lib/actions/users/change-user-role.ts#changeUserRoleAction": {
@@ -1056,6 +1081,18 @@ function automationActions(): Record<string, Entry> {
 const EXEMPT_ACTIONS: Record<string, string> = {
   "lib/actions/auth/sign-in.ts#signIn": "signs in: there is no caller, shop or role yet",
   "lib/actions/auth/sign-out.ts#signOut": "ends the caller's own session; it touches no shop's data",
+  // The invitation's token is the authority: checked, closed and turned into a membership in one
+  // transaction; tests/auth/invitations.test.ts proves who can and cannot accept.
+  "lib/actions/auth/accept-invitation.ts#acceptInvitationAsNewLogin":
+    "accepts an invitation by its token: there is no membership yet",
+  "lib/actions/auth/accept-invitation.ts#acceptInvitationWithPassword":
+    "signs in as the invited email and accepts by the token: there is no membership yet",
+  "lib/actions/auth/accept-invitation.ts#acceptInvitationSignedIn":
+    "accepts by the token as the signed-in invited email: there is no membership yet",
+  "lib/actions/auth/request-password-reset.ts#requestPasswordReset":
+    "emails a reset link to the address asked for: nobody is signed in",
+  "lib/actions/auth/reset-password.ts#resetPassword":
+    "sets a password by its reset token: nobody is signed in",
 };
 
 // ── Discovery ────────────────────────────────────────────────────────────────────────────────
@@ -1106,6 +1143,7 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select count(*) from automation_run_waits where tenant_id = ${tenantId} and status = 'pending') as waits,
       (select count(*) from staff_tasks where tenant_id = ${tenantId} and status = 'open') as tasks,
       (select count(*) from memberships where tenant_id = ${tenantId}) as members,
+      (select string_agg(email || role::text || token_hash || coalesce(revoked_at::text, ''), ',' order by id) from invitations where tenant_id = ${tenantId}) as invitations,
       (select count(*) from api_keys where tenant_id = ${tenantId} and revoked_at is null) as keys,
       (select name from tenants where id = ${tenantId}) as shop_name,
       (select signing_secret from tenants where id = ${tenantId}) as signing_secret,

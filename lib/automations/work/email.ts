@@ -4,6 +4,8 @@ import { getDb } from "@/lib/db/client";
 import { outboxEmails } from "@/lib/db/schema";
 import { messageOf } from "@/lib/errors";
 import { config } from "@/lib/config/config";
+import { open } from "@/lib/credentials/secret-box";
+import { SEALED_BODY, sealedBodyContext } from "@/lib/auth/auth-emails";
 
 let transport: Transporter | null = null;
 
@@ -23,7 +25,10 @@ export async function sendOutboxEmail(outboxId: string): Promise<void> {
       from: config().SMTP_FROM ?? "Tillflow <no-reply@tillflow.local>",
       to: email.to,
       subject: email.subject,
-      html: email.bodyHtml,
+      // An invitation or a password reset is stored sealed (lib/auth/auth-emails.ts): opened only here.
+      html: email.bodyHtml.startsWith(SEALED_BODY)
+        ? open(email.bodyHtml.slice(SEALED_BODY.length), sealedBodyContext(email.id))
+        : email.bodyHtml,
       messageId: `<${email.id}@tillflow>`,
     });
   } catch (error) {

@@ -394,7 +394,12 @@ export const outboxEmails = pgTable(
   "outbox_emails",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull(),
+    /**
+     * The shop whose outbox lists it. Null for an email that carries a sign-in secret (an
+     * invitation, a password reset, lib/auth/auth-emails.ts): it belongs to the person it is sent
+     * to, so no shop's outbox shows it, and its body is sealed.
+     */
+    tenantId: uuid("tenant_id"),
     runId: uuid("run_id").references(() => automationRuns.id, { onDelete: "set null" }),
     nodeId: text("node_id"),
     to: text("to").notNull(),

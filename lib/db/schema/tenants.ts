@@ -8,6 +8,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./auth";
@@ -78,4 +79,36 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
   (t) => [index("api_keys_tenant_idx").on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * An invitation to join a shop (lib/auth/invitations.ts). Staff are invited, never given a
+ * password by someone else: the person opens `/invite/<token>` and either sets their own password
+ * (a new email) or accepts while signed in as that email (an existing login). Only a SHA-256 of
+ * the token is stored (base64url; the token is 256 bits of random, so a fast hash is safe), and a
+ * row is used once: `accepted_at` or `revoked_at` ends it, as does `expires_at` (7 days).
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: roleEnum("role").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("invitations_tenant_idx").on(t.tenantId, t.createdAt),
+    // One open invitation per email and shop: a second is a re-send of the first.
+    uniqueIndex("invitations_open_email_idx")
+      .on(t.tenantId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+  ],
 );

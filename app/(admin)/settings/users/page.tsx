@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { AddUserForm } from "@/components/settings/add-user-form";
+import { InvitationActions } from "@/components/settings/invitation-actions";
+import { InviteUserForm } from "@/components/settings/invite-user-form";
 import { MemberRoleForm } from "@/components/settings/member-role-form";
 import { RemoveMemberButton } from "@/components/settings/remove-member-button";
 import { RoleBadge } from "@/components/shell/role-badge";
@@ -10,6 +11,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
+import { listInvitations } from "@/lib/auth/invitations";
 import { listMembers } from "@/lib/auth/users";
 
 export const metadata: Metadata = { title: "Users" };
@@ -29,12 +31,54 @@ export default async function UsersPage() {
     );
   }
 
-  const members = await listMembers(caller.tenant.id);
+  const [members, invitations] = await Promise.all([
+    listMembers(caller.tenant.id),
+    listInvitations(caller.tenant.id),
+  ]);
   const selfId = caller.actor.kind === "user" ? caller.actor.userId : null;
 
   return (
     <div className="space-y-6">
-      <AddUserForm />
+      <InviteUserForm />
+      {invitations.length > 0 && (
+        <Card>
+          <CardHeader
+            title="Pending invitations"
+            description="Sent but not accepted yet. A link works for 7 days; re-sending makes a new one."
+          />
+          <Table caption="Pending invitations">
+            <THead>
+              <TR>
+                <TH>Email</TH>
+                <TH>Role</TH>
+                <TH>Sent</TH>
+                <TH align="right">
+                  <span className="sr-only">Actions</span>
+                </TH>
+              </TR>
+            </THead>
+            <TBody>
+              {invitations.map((invitation) => (
+                <TR key={invitation.id} data-testid="invitation-row">
+                  <TD>
+                    <p className="font-medium text-zinc-900">{invitation.email}</p>
+                    {invitation.expired && <p className="text-xs text-amber-700">Expired: re-send it.</p>}
+                  </TD>
+                  <TD>
+                    <RoleBadge role={invitation.role} />
+                  </TD>
+                  <TD className="whitespace-nowrap text-zinc-500">
+                    <RelativeTime value={invitation.createdAt} />
+                  </TD>
+                  <TD align="right">
+                    <InvitationActions id={invitation.id} email={invitation.email} />
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        </Card>
+      )}
       <Card>
         <CardHeader title="Members" description={`Everyone who can sign in to ${caller.tenant.name}.`} />
         <Table caption="Members">
