@@ -28,11 +28,9 @@ describe("hostAllowed", () => {
 
 describe("allowedHostsInput", () => {
   it("lower-cases, trims and drops duplicates", () => {
-    expect(allowedHostsInput.parse([" API.Example.com ", "api.example.com", "*.Shop.test", "[::1]"])).toEqual([
-      "api.example.com",
-      "*.shop.test",
-      "::1",
-    ]);
+    expect(allowedHostsInput.parse([" API.Example.com ", "api.example.com", "*.Shop.test", "[::1]"])).toEqual(
+      ["api.example.com", "*.shop.test", "::1"],
+    );
   });
 
   it("refuses a URL, a path, a bare or inner wildcard, and an empty entry, each with a sentence", () => {

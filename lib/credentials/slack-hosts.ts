@@ -25,7 +25,10 @@ export async function fillSlackHosts(db: Db): Promise<number> {
       continue;
     }
     if (!host) continue;
-    await db.update(credentials).set({ allowedHosts: [host] }).where(eq(credentials.id, row.id));
+    await db
+      .update(credentials)
+      .set({ allowedHosts: [host] })
+      .where(eq(credentials.id, row.id));
     filled++;
   }
   return filled;

@@ -188,7 +188,9 @@ export async function rotateCredential(caller: Caller, id: string, body: unknown
           last4: lastFour(input.value),
           rotatedAt: new Date(),
           // A Slack webhook goes where its URL says: its host follows the new URL.
-          ...(row.kind === "slack_webhook" ? { allowedHosts: storedHosts(row.kind, input.value, undefined) } : {}),
+          ...(row.kind === "slack_webhook"
+            ? { allowedHosts: storedHosts(row.kind, input.value, undefined) }
+            : {}),
           ...(input.name ? { name: input.name } : {}),
         })
         .where(eq(credentials.id, row.id))
@@ -264,7 +266,8 @@ export async function alertRulesUsing(db: DbOrTx, tenantId: string, credentialId
     )
     .orderBy(asc(alertRules.createdAt));
   return rows.map(
-    (r) => `'${ruleSentence(r.kind, r.params)}' (${r.automation ? `on '${r.automation}'` : "on every automation"})`,
+    (r) =>
+      `'${ruleSentence(r.kind, r.params)}' (${r.automation ? `on '${r.automation}'` : "on every automation"})`,
   );
 }
 

@@ -28,7 +28,10 @@ export const credentials = pgTable(
      * The hosts the credential may be sent to (lib/credentials/hosts.ts): exact (`api.example.com`)
      * or `*.example.com` (its subdomains only), lower-cased. Empty: nowhere, until an admin sets them.
      */
-    allowedHosts: text("allowed_hosts").array().notNull().default(sql`'{}'::text[]`),
+    allowedHosts: text("allowed_hosts")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [unique("credentials_tenant_name_key").on(t.tenantId, t.name)],
 );
