@@ -9,7 +9,12 @@ import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
 import { backtestInput } from "@/lib/automations/backtest/backtest";
 import { outboxQuery } from "@/lib/automations/work/outbox";
 import { createConnectionInput, listDeliveriesQuery } from "@/lib/connections/store";
-import { createCredentialInput, rotateCredentialInput, updateCredentialInput } from "@/lib/credentials/store";
+import {
+  createCredentialInput,
+  deleteCredentialQuery,
+  rotateCredentialInput,
+  updateCredentialInput,
+} from "@/lib/credentials/store";
 import { bulkRerunInput, MAX_BULK_RERUN, rerunInput } from "@/lib/automations/runs/rerun";
 import { runsQuery } from "@/lib/automations/runs/history";
 import { heldFilter, MAX_BULK_HELD } from "@/lib/automations/runs/held";
@@ -770,7 +775,7 @@ export const CONTRACT: readonly Endpoint[] = [
       "Admins only. Refused with 409, naming them, while an active automation's published version uses it, or while an alert rule sends through it — the latter unless the query says `?confirm=true`.",
     tag: "Credentials",
     role: "admin",
-    query: z.object({ confirm: z.enum(["true", "false"]).optional() }),
+    query: deleteCredentialQuery,
     ok: { status: 200, description: "`{ id, deleted: true }`." },
     errors: [409],
   },

@@ -82,6 +82,11 @@ export const rotateCredentialInput = z.strictObject({
   confirm: z.boolean().optional(),
 });
 
+/** `DELETE …?confirm=true`: delete it although an alert rule sends through it. */
+export const deleteCredentialQuery = z.strictObject({
+  confirm: z.enum(["true", "false"], "confirm is true or false").optional(),
+});
+
 /** A new list of hosts (and optionally a new name); admins only, like every change. */
 export const updateCredentialInput = z.strictObject({
   allowedHosts: allowedHostsInput,

@@ -1,5 +1,12 @@
-import { apiRoute, readJson } from "@/lib/api/route";
-import { deleteCredential, getCredential, rotateCredential, updateCredential } from "@/lib/credentials/store";
+import { apiRoute, readJson, searchParams } from "@/lib/api/route";
+import {
+  deleteCredential,
+  deleteCredentialQuery,
+  getCredential,
+  rotateCredential,
+  updateCredential,
+} from "@/lib/credentials/store";
+import { parseOrThrow } from "@/lib/errors";
 
 export const GET = apiRoute<{ id: string }>({ role: "viewer" }, async ({ params, caller }) =>
   getCredential(caller.tenant.id, params.id),
@@ -15,6 +22,8 @@ export const PATCH = apiRoute<{ id: string }>({ role: "admin" }, async ({ req, p
   updateCredential(caller, params.id, await readJson(req)),
 );
 
-export const DELETE = apiRoute<{ id: string }>({ role: "admin" }, async ({ req, params, caller }) =>
-  deleteCredential(caller, params.id, { confirm: new URL(req.url).searchParams.get("confirm") === "true" }),
-);
+/** `?confirm=true`: delete it although an alert rule sends through it. */
+export const DELETE = apiRoute<{ id: string }>({ role: "admin" }, async ({ req, params, caller }) => {
+  const query = parseOrThrow(deleteCredentialQuery, searchParams(req), "The request is invalid");
+  return deleteCredential(caller, params.id, { confirm: query.confirm === "true" });
+});
