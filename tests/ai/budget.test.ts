@@ -3,7 +3,7 @@ import { POST as buildRoute } from "@/app/api/v1/ai/build/route";
 import { tryAi } from "@/lib/automations/dry-run/ai-try";
 import { RateLimitedError } from "@/lib/api/rate-limit";
 import { startStubModel, type StubModel } from "@/tests/helpers/ai-stub";
-import { call, type ErrorReply } from "@/tests/helpers/fixtures";
+import type { ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 
 /*
