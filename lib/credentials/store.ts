@@ -5,11 +5,11 @@ import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
-import { alertRules, automations, credentials, storeConnections } from "@/lib/db/schema";
-import { ruleSentence } from "@/lib/alerts/kinds";
+import { automations, credentials, storeConnections } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { allowsHost } from "@/lib/net/allow-list";
 import { allowedHostsInput, hostOfUrl, needsHosts } from "./hosts";
+import { refuseWhileAlertsUse } from "./in-alerts";
 import { CREDENTIAL_KINDS, KIND_LABELS, valueProblem, type CredentialKind, type ValueRules } from "./kinds";
 import { lastFour, open, seal } from "./secret-box";
 
@@ -254,44 +254,6 @@ export async function updateCredential(caller: Caller, id: string, body: unknown
     });
     return view(updated!);
   });
-}
-
-/** The alert rules that send through a credential (a Slack channel naming it), in words. */
-export async function alertRulesUsing(db: DbOrTx, tenantId: string, credentialId: string): Promise<string[]> {
-  const rows = await db
-    .select({ kind: alertRules.kind, params: alertRules.params, automation: automations.name })
-    .from(alertRules)
-    .leftJoin(automations, eq(automations.id, alertRules.automationId))
-    .where(
-      and(
-        eq(alertRules.tenantId, tenantId),
-        sql`${alertRules.channel} ->> 'type' = 'slack'`,
-        sql`${alertRules.channel} ->> 'credentialId' = ${credentialId}`,
-      ),
-    )
-    .orderBy(asc(alertRules.createdAt));
-  return rows.map(
-    (r) =>
-      `'${ruleSentence(r.kind, r.params)}' (${r.automation ? `on '${r.automation}'` : "on every automation"})`,
-  );
-}
-
-/** A 409 naming the alert rules that send through the credential; an admin confirms to go ahead. */
-async function refuseWhileAlertsUse(
-  db: DbOrTx,
-  tenantId: string,
-  row: CredentialRow,
-  verb: "rotate" | "delete",
-): Promise<void> {
-  const rules = await alertRulesUsing(db, tenantId, row.id);
-  if (rules.length === 0) return;
-  const which = rules.length === 1 ? `the alert rule ${rules[0]}` : `the alert rules ${rules.join(", ")}`;
-  const flag = verb === "delete" ? "?confirm=true" : "confirm: true";
-  throw new AppError(
-    409,
-    "conflict",
-    `'${row.name}' is where ${which} sends its alerts; to ${verb} it anyway, confirm (${flag}) — ${verb === "delete" ? "the rule then sends nothing until it is given another channel" : "the alerts then go to the new URL"}.`,
-  );
 }
 
 /** Automations whose draft or published graph refers to the credential (ids are unique, so a text match is exact). */

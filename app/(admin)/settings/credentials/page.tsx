@@ -13,12 +13,8 @@ import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { KIND_LABELS, masked } from "@/lib/credentials/kinds";
 import { allowedHost, needsHosts } from "@/lib/credentials/hosts";
-import {
-  alertRulesUsing,
-  automationsUsing,
-  listCredentials,
-  type CredentialView,
-} from "@/lib/credentials/store";
+import { alertRulesUsing } from "@/lib/credentials/in-alerts";
+import { automationsUsing, listCredentials, type CredentialView } from "@/lib/credentials/store";
 import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Credentials" };
