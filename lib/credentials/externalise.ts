@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { credentials } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { hostOfUrl } from "./hosts";
+import { typedHost } from "./hosts";
 import { headerCredentialValue, plainSecretHeaders, type CredentialKind } from "./kinds";
 import { insertCredential } from "./store";
 
@@ -56,7 +56,7 @@ export function findPlainSecrets(graph: Graph): PlainSecret[] {
           value: headerCredentialValue(secret),
           headers: secret.map(([name]) => name),
           hasAuth: params.auth !== undefined,
-          host: typeof params.url === "string" && !params.url.includes("{") ? hostOfUrl(params.url) : null,
+          host: typedHost(params.url),
         });
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedHostsInput, hostAllowed, hostOfUrl, hostRefusal } from "./hosts";
+import { allowedHostsInput, hostAllowed, hostOfUrl, hostRefusal, typedHost } from "./hosts";
 
 describe("hostAllowed", () => {
   it("matches an exact host, whatever its case or trailing dot", () => {
@@ -70,5 +70,12 @@ describe("hostRefusal", () => {
     expect(hostOfUrl("http://[::1]:3000/")).toBe("::1");
     expect(hostOfUrl("ftp://example.com")).toBeNull();
     expect(hostOfUrl("{steps.a.url}")).toBeNull();
+  });
+
+  it("reads a typed URL's host when only its path or query has a token", () => {
+    expect(typedHost("https://example.com/hook/{event.payload.id}")).toBe("example.com");
+    expect(typedHost("https://{entity.shop}.example.com/x")).toBeNull();
+    expect(typedHost("{entity.callback}/x")).toBeNull();
+    expect(typedHost(undefined)).toBeNull();
   });
 });

@@ -41,6 +41,16 @@ export function hostOfUrl(text: string): string | null {
   }
 }
 
+/**
+ * The host a step's URL names as typed, or null when it has none or its host is filled in per run
+ * (a `{token}` in the host; one in the path or query leaves the host known).
+ */
+export function typedHost(url: unknown): string | null {
+  if (typeof url !== "string") return null;
+  const host = hostOfUrl(url);
+  return host && !/[{}]/.test(host) ? host : null;
+}
+
 /** Why `entry` cannot be an allowed host, or null. `entry` is already trimmed and lower-cased. */
 export function allowedHostProblem(entry: string): string | null {
   if (entry === "") return "Enter a host, such as api.example.com.";

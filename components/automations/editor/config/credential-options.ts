@@ -1,4 +1,4 @@
-import { hostOfUrl, hostRefusal } from "@/lib/credentials/hosts";
+import { hostRefusal, typedHost } from "@/lib/credentials/hosts";
 import {
   HTTP_AUTH_KINDS,
   KIND_LABELS,
@@ -92,9 +92,7 @@ export function credentialLabel(credential: CredentialOption): string {
 
 /** The host an HTTP step's URL names as typed, or null when it has none or it is a `{token}`. */
 export function stepHost(params: Record<string, unknown>): string | null {
-  const url = params.url;
-  if (typeof url !== "string" || url.includes("{")) return null;
-  return hostOfUrl(url);
+  return typedHost(params.url);
 }
 
 /**
