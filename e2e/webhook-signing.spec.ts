@@ -1,7 +1,8 @@
 import { expect, signIn, startBlank, test } from "./helpers";
 
 test("a webhook trigger's settings show its URL and how to sign a call", async ({ page }) => {
-  await signIn(page, "editor");
+  // An admin: credentials are made by admins (an editor picks them, or types a secret into the trigger).
+  await signIn(page, "admin");
   // The signing secret is a credential (Settings → Credentials), chosen by name in the trigger.
   const secretName = `E2E hook secret ${Date.now()}`;
   await page.goto("/settings/credentials");

@@ -6,6 +6,7 @@ import { runMigrations } from "graphile-worker";
 import path from "node:path";
 import postgres from "postgres";
 import { moveSecretsToCredentials } from "@/lib/credentials/move-secrets";
+import { fillSlackHosts } from "@/lib/credentials/slack-hosts";
 import { taskPayloads } from "@/lib/jobs";
 import { INSTALL_FAIR_SHARE } from "@/lib/queue/fair-share";
 import * as schema from "./db/schema/index";
@@ -22,6 +23,7 @@ export async function migrateDatabase(url: string): Promise<void> {
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
     await moveSecretsToCredentials(db);
+    await fillSlackHosts(db);
     await runMigrations({ connectionString: url, logger: workerLogger });
     await tuneJobQueue(client);
   } finally {

@@ -7,6 +7,7 @@ import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { createCredentialAction } from "@/lib/actions/credentials/create-credential";
 import { CREDENTIAL_KINDS, KIND_LABELS, masked, type CredentialKind } from "@/lib/credentials/kinds";
+import { needsHosts } from "@/lib/credentials/hosts";
 import { typedValueProblem } from "./credential-problem";
 import {
   CredentialValueFields,
@@ -19,16 +20,29 @@ function isKind(value: string): value is CredentialKind {
   return (CREDENTIAL_KINDS as readonly string[]).includes(value);
 }
 
-/** Editors and admins: name a credential, pick its kind, type its value once. */
-export function CreateCredentialForm() {
+/** The hosts as typed in the field: one per line or comma-separated. */
+export function typedHosts(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((host) => host.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Admins: name a credential, pick its kind, type its value once, and name the hosts it may be
+ * sent to. `proposedHost` (opened from an HTTP step's "Manage credentials") is the first host.
+ */
+export function CreateCredentialForm({ proposedHost }: { proposedHost?: string }) {
   const [name, setName] = useState("");
+  const [hosts, setHosts] = useState(proposedHost ?? "");
+  const [hostsError, setHostsError] = useState<string | null>(null);
   const [kind, setKind] = useState<CredentialKind>("bearer");
   const [value, setValue] = useState<CredentialValue>(EMPTY_VALUE);
   const [valueError, setValueError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
-  const ids = { name: useId(), kind: useId(), kindHint: useId() };
+  const ids = { name: useId(), kind: useId(), kindHint: useId(), hosts: useId(), hostsHint: useId() };
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -37,17 +51,26 @@ export function CreateCredentialForm() {
     const problem = typedValueProblem(kind, value);
     setValueError(problem);
     if (problem) return;
+    setHostsError(null);
     startTransition(async () => {
-      const result = await createCredentialAction({ name, kind, value: credentialValue(kind, value) });
+      const result = await createCredentialAction({
+        name,
+        kind,
+        value: credentialValue(kind, value),
+        ...(needsHosts(kind) ? { allowedHosts: typedHosts(hosts) } : {}),
+      });
       if (!result.ok) {
         const onValue = result.issues?.find((issue) => issue.path === "value");
+        const onHosts = result.issues?.find((issue) => issue.path?.startsWith("allowedHosts"));
         if (onValue) setValueError(onValue.message.replace(/^value: /, ""));
-        else setError(result.error);
+        if (onHosts) setHostsError(onHosts.message.replace(/^allowedHosts(\.\d+)?: /, ""));
+        if (!onValue && !onHosts) setError(result.error);
         return;
       }
       // The value leaves the page as soon as it is stored: nothing shows or keeps it after this.
       setValue(EMPTY_VALUE);
       setName("");
+      setHosts("");
       setSaved(`Saved “${result.data.name}” (${masked(result.data.last4)}). Flows can now use it by name.`);
     });
   }
@@ -99,6 +122,27 @@ export function CreateCredentialForm() {
           <div className="sm:col-span-2">
             <CredentialValueFields kind={kind} value={value} error={valueError} onChange={setValue} />
           </div>
+          {needsHosts(kind) && (
+            <div className="sm:col-span-2">
+              <Label htmlFor={ids.hosts}>Allowed hosts</Label>
+              <Input
+                id={ids.hosts}
+                name="allowedHosts"
+                required
+                autoComplete="off"
+                placeholder="e.g. api.example.com, *.example.com"
+                value={hosts}
+                aria-describedby={ids.hostsHint}
+                aria-invalid={hostsError ? true : undefined}
+                onChange={(e) => setHosts(e.target.value)}
+                className="mt-1.5"
+              />
+              <FieldHint id={ids.hostsHint} className={hostsError ? "text-red-700" : undefined}>
+                {hostsError ??
+                  "The hosts an HTTP step may send it to, comma-separated; *.example.com covers its subdomains. Any other host is refused before anything is sent."}
+              </FieldHint>
+            </div>
+          )}
           <div className="sm:col-span-2">
             <Button type="submit" variant="primary" pending={pending}>
               Save credential

@@ -14,11 +14,14 @@ export function DeleteCredentialButton({
   name,
   last4,
   usedBy,
+  alertRules = [],
 }: {
   id: string;
   name: string;
   last4: string;
   usedBy: string[];
+  /** The alert rules that send through it: the dialog names them, and confirming deletes anyway. */
+  alertRules?: string[];
 }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -33,7 +36,11 @@ export function DeleteCredentialButton({
         onConfirm={() => {
           setError(null);
           startTransition(async () => {
-            const result = await deleteCredentialAction({ id });
+            // The dialog named the alert rules that use it: confirming it is the admin's confirmation.
+            const result = await deleteCredentialAction({
+              id,
+              ...(alertRules.length > 0 ? { confirm: true } : {}),
+            });
             if (!result.ok) setError(result.error);
           });
         }}
@@ -41,6 +48,8 @@ export function DeleteCredentialButton({
         {usedBy.length > 0
           ? `${usedBy.map((n) => `“${n}”`).join(", ")} ${usedBy.length === 1 ? "refers" : "refer"} to it: a step that needs it fails until it is given another. `
           : "No automation refers to it. "}
+        {alertRules.length > 0 &&
+          `Alerts go through it (${alertRules.join(", ")}): they send nothing until given another channel. `}
         Its value is gone for good; this cannot be undone.
       </ConfirmButton>
       {error && (

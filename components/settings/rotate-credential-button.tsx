@@ -21,11 +21,14 @@ export function RotateCredentialButton({
   name,
   kind,
   last4,
+  alertRules = [],
 }: {
   id: string;
   name: string;
   kind: CredentialKind;
   last4: string;
+  /** The alert rules that send through it: the dialog names them, and rotating confirms. */
+  alertRules?: string[];
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -46,7 +49,12 @@ export function RotateCredentialButton({
     setError(problem);
     if (problem) return;
     startTransition(async () => {
-      const result = await rotateCredentialAction({ id, value: credentialValue(kind, value) });
+      // The dialog named the alert rules that use it: rotating here is the admin's confirmation.
+      const result = await rotateCredentialAction({
+        id,
+        value: credentialValue(kind, value),
+        ...(alertRules.length > 0 ? { confirm: true } : {}),
+      });
       if (!result.ok) return setError(result.error.replace(/^The credential is invalid: value: /, ""));
       close();
     });
@@ -79,6 +87,11 @@ export function RotateCredentialButton({
             Every flow using it sends the new value from its next step on; the old one is forgotten at once.
             {` ${KIND_LABELS[kind].hint}`}
           </p>
+          {alertRules.length > 0 && (
+            <p className="mt-2 text-sm leading-6 text-amber-800">
+              Alerts go through it: {alertRules.join(", ")}. They go to the new value from now on.
+            </p>
+          )}
           <div className="mt-4">
             <CredentialValueFields
               kind={kind}

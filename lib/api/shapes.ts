@@ -147,6 +147,10 @@ export const credentialShape = z
     createdBy: z.string(),
     createdAt: instant,
     rotatedAt: instant.nullable(),
+    allowedHosts: z.array(z.string()).meta({
+      description:
+        "The hosts it may be sent to: exact (`api.example.com`) or `*.example.com` (its subdomains only), lower-cased. Empty: nowhere, until an admin sets them. A Slack webhook's is its URL's host; webhook secrets are never sent and have none.",
+    }),
   })
   .register(docs, { id: "Credential" });
 

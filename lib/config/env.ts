@@ -413,7 +413,12 @@ export const VARIABLES = {
   }),
   AI_CALLS_PER_HOUR: whole(0, 100_000_000, 1_000, {
     group: "AI",
-    description: "AI step calls per shop per hour; 0 turns the limit off.",
+    description: "AI step calls per shop per hour by published flows' runs; 0 turns the limit off.",
+  }),
+  AI_CALLS_PER_SHOP_PER_HOUR: whole(0, 100_000_000, 200, {
+    group: "AI",
+    description:
+      "Model calls per shop per hour by the AI builder (up to 2 a request) and the AI step's Try with the model; past it a 429. 0 turns the limit off.",
   }),
 } as const;
 

@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { credentials } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
+import { typedHost } from "./hosts";
 import { headerCredentialValue, plainSecretHeaders, type CredentialKind } from "./kinds";
 import { insertCredential } from "./store";
 
@@ -24,6 +25,11 @@ export interface PlainSecret {
   headers: string[];
   /** Set when the step already sends a credential: another cannot be added to it. */
   hasAuth: boolean;
+  /**
+   * The host the step's URL names, which the new credential may be sent to (null: the host is a
+   * token, or there is none, and the credential goes nowhere until an admin names its hosts).
+   */
+  host: string | null;
 }
 
 /** The plain secrets in a graph, in node order (pure). */
@@ -38,6 +44,7 @@ export function findPlainSecrets(graph: Graph): PlainSecret[] {
         value: params.secret,
         headers: [],
         hasAuth: false,
+        host: null,
       });
     }
     if (node.type === "auto.action.http_request") {
@@ -49,6 +56,7 @@ export function findPlainSecrets(graph: Graph): PlainSecret[] {
           value: headerCredentialValue(secret),
           headers: secret.map(([name]) => name),
           hasAuth: params.auth !== undefined,
+          host: typedHost(params.url),
         });
     }
   }
@@ -113,7 +121,12 @@ async function freeName(db: DbOrTx, tenantId: string, base: string): Promise<str
 }
 
 /** Stores one secret as a credential and returns its id. */
-export type StoreSecret = (input: { name: string; kind: CredentialKind; value: string }) => Promise<string>;
+export type StoreSecret = (input: {
+  name: string;
+  kind: CredentialKind;
+  value: string;
+  allowedHosts: string[];
+}) => Promise<string>;
 
 /** Stores secrets as the caller (audited as theirs), in the caller's transaction. */
 export function storeAs(tx: DbOrTx, caller: Caller): StoreSecret {
@@ -123,21 +136,23 @@ export function storeAs(tx: DbOrTx, caller: Caller): StoreSecret {
 export type SecretOwner = { tenantId: string; store: StoreSecret };
 
 /**
- * The credential of a secret: the one already made for the same value in this pass (`reuse`,
- * keyed by kind and value), else a new one, named `baseName` or the first free name after it.
+ * The credential of a secret: the one already made for the same value and host in this pass
+ * (`reuse`, keyed by kind, value and host), else a new one, named `baseName` or the first free name
+ * after it, that may be sent to that host only.
  */
 export async function credentialFor(
   tx: DbOrTx,
   owner: SecretOwner,
   reuse: Map<string, string>,
-  secret: { kind: CredentialKind; value: string },
+  secret: { kind: CredentialKind; value: string; host?: string | null },
   baseName: string,
 ): Promise<string> {
-  const key = `${secret.kind}\n${secret.value}`;
+  const key = `${secret.kind}\n${secret.value}\n${secret.host ?? ""}`;
   let id = reuse.get(key);
   if (!id) {
     const name = await freeName(tx, owner.tenantId, baseName);
-    id = await owner.store({ name, kind: secret.kind, value: secret.value });
+    const allowedHosts = secret.host ? [secret.host] : [];
+    id = await owner.store({ name, kind: secret.kind, value: secret.value, allowedHosts });
     reuse.set(key, id);
   }
   return id;

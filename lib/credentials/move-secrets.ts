@@ -10,6 +10,7 @@ import {
   dataMoves,
 } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
+import { hostOfUrl } from "./hosts";
 import { credentialFor, externaliseSecrets, type StoreSecret } from "./externalise";
 import { headerCredentialValue, isSecretHeader } from "./kinds";
 import { lastFour, seal } from "./secret-box";
@@ -31,7 +32,7 @@ const mayHoldSecret = (column: AnyColumn) =>
   sql`(${column}::text like '%"secret"%' or ${column}::text like '%"headers"%')`;
 
 function storeFor(tx: Tx, tenantId: string, counter: { moved: number }): StoreSecret {
-  return async ({ name, kind, value }) => {
+  return async ({ name, kind, value, allowedHosts }) => {
     const [row] = await tx
       .insert(credentials)
       .values({
@@ -41,6 +42,7 @@ function storeFor(tx: Tx, tenantId: string, counter: { moved: number }): StoreSe
         value: seal(value, tenantId),
         last4: lastFour(value),
         createdBy: MOVED_BY,
+        allowedHosts,
       })
       .returning({ id: credentials.id });
     counter.moved++;
@@ -140,7 +142,11 @@ async function moveForTenant(tx: Tx, tenantId: string): Promise<number> {
       tx,
       owner,
       reuse,
-      { kind: "http_header", value: headerCredentialValue(secret) },
+      {
+        kind: "http_header",
+        value: headerCredentialValue(secret),
+        host: typeof delivery.request.url === "string" ? hostOfUrl(delivery.request.url) : null,
+      },
       `Sent header ${secret.map(([n]) => n).join(", ")} (${delivery.id.slice(0, 8)})`,
     );
     const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !isSecretHeader(name)));

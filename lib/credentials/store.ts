@@ -8,13 +8,17 @@ import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { automations, credentials, storeConnections } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { allowsHost } from "@/lib/net/allow-list";
-import { CREDENTIAL_KINDS, valueProblem, type CredentialKind, type ValueRules } from "./kinds";
+import { allowedHostsInput, hostOfUrl, needsHosts } from "./hosts";
+import { refuseWhileAlertsUse } from "./in-alerts";
+import { CREDENTIAL_KINDS, KIND_LABELS, valueProblem, type CredentialKind, type ValueRules } from "./kinds";
 import { lastFour, open, seal } from "./secret-box";
 
 /**
- * A shop's credentials (SPEC §2 "Credentials"): written by admins and editors, listed by every
- * role, and read back in plain only by the engine and the inbound webhook route, at the moment
- * they send or check. Nothing here returns a value to a caller.
+ * A shop's credentials (SPEC §2 "Credentials"): written by admins (the routes and actions say
+ * so; a secret an editor types into their own graph is stored by the save, `externalise.ts`),
+ * listed by every role, and read back in plain only by the engine and the inbound webhook route,
+ * at the moment they send or check. Nothing here returns a value to a caller. Each credential
+ * names the hosts it may be sent to (`allowedHosts`, hosts.ts).
  */
 
 export interface CredentialView {
@@ -25,6 +29,8 @@ export interface CredentialView {
   createdBy: string;
   createdAt: string;
   rotatedAt: string | null;
+  /** The hosts it may be sent to (exact or `*.example.com`); empty: nowhere yet. */
+  allowedHosts: string[];
 }
 
 type CredentialRow = typeof credentials.$inferSelect;
@@ -38,6 +44,7 @@ function view(row: CredentialRow): CredentialView {
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
     rotatedAt: row.rotatedAt?.toISOString() ?? null,
+    allowedHosts: row.allowedHosts,
   };
 }
 
@@ -46,18 +53,54 @@ const name = z.string().trim().min(1, "give the credential a name, such as the s
 /** A Slack webhook may be plain http only where the outbound guard would call it (HTTP_ACTION_ALLOW). */
 const SERVER_RULES: ValueRules = { allowsHttp: (url) => allowsHost(url.hostname) };
 
+const NEEDS_HOSTS =
+  "Name at least one host it may be sent to (api.example.com, or *.example.com for its subdomains); an HTTP step sends it nowhere else.";
+
 export const createCredentialInput = z
   .strictObject({
     name,
     kind: z.enum(CREDENTIAL_KINDS, `choose one of ${CREDENTIAL_KINDS.join(", ")}`),
     value: z.string(),
+    /**
+     * The hosts it may be sent to: required (at least one) for the kinds an HTTP step sends;
+     * a Slack webhook's is its URL's host, whatever is given; the webhook-secret kinds are never
+     * sent and keep none.
+     */
+    allowedHosts: allowedHostsInput.optional(),
   })
   .superRefine((input, ctx) => {
     const problem = valueProblem(input.kind, input.value, SERVER_RULES);
     if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
+    if (needsHosts(input.kind) && (input.allowedHosts ?? []).length === 0)
+      ctx.addIssue({ code: "custom", path: ["allowedHosts"], message: NEEDS_HOSTS });
   });
 
-export const rotateCredentialInput = z.strictObject({ value: z.string(), name: name.optional() });
+/** `confirm: true`: rotate it although an alert rule sends through it (else a 409 naming the rule). */
+export const rotateCredentialInput = z.strictObject({
+  value: z.string(),
+  name: name.optional(),
+  confirm: z.boolean().optional(),
+});
+
+/** `DELETE …?confirm=true`: delete it although an alert rule sends through it. */
+export const deleteCredentialQuery = z.strictObject({
+  confirm: z.enum(["true", "false"], "confirm is true or false").optional(),
+});
+
+/** A new list of hosts (and optionally a new name); admins only, like every change. */
+export const updateCredentialInput = z.strictObject({
+  allowedHosts: allowedHostsInput,
+  name: name.optional(),
+});
+
+/** The hosts a credential of `kind` keeps: a Slack webhook's own URL's host, none for kinds never sent. */
+export function storedHosts(kind: CredentialKind, value: string, given: string[] | undefined): string[] {
+  if (kind === "slack_webhook") {
+    const host = hostOfUrl(value);
+    return host ? [host] : [];
+  }
+  return needsHosts(kind) ? (given ?? []) : [];
+}
 
 export async function listCredentials(tenantId: string, db: DbOrTx = getDb()): Promise<CredentialView[]> {
   const rows = await db
@@ -93,7 +136,7 @@ const takenError = (taken: string) =>
 export async function insertCredential(
   db: DbOrTx,
   caller: Caller,
-  input: { name: string; kind: CredentialKind; value: string },
+  input: { name: string; kind: CredentialKind; value: string; allowedHosts?: string[] },
 ): Promise<CredentialView> {
   let row: CredentialRow | undefined;
   try {
@@ -106,6 +149,7 @@ export async function insertCredential(
         value: seal(input.value, caller.tenant.id),
         last4: lastFour(input.value),
         createdBy: actorLabel(caller.actor),
+        allowedHosts: storedHosts(input.kind, input.value, input.allowedHosts),
       })
       .returning();
   } catch (error) {
@@ -116,7 +160,7 @@ export async function insertCredential(
     action: "credential.created",
     subjectType: "credential",
     subjectId: row!.id,
-    detail: { name: input.name, kind: input.kind },
+    detail: { name: input.name, kind: input.kind, allowedHosts: row!.allowedHosts },
   });
   return view(row!);
 }
@@ -126,11 +170,15 @@ export async function createCredential(caller: Caller, body: unknown): Promise<C
   return getDb().transaction((tx) => insertCredential(tx, caller, input));
 }
 
-/** Replaces a credential's value (and optionally its name); every flow using it sends the new one. */
+/**
+ * Replaces a credential's value (and optionally its name); every flow using it sends the new one.
+ * Refused (409, naming the rule) while an alert rule sends through it, unless `confirm: true`.
+ */
 export async function rotateCredential(caller: Caller, id: string, body: unknown): Promise<CredentialView> {
   const input = parseOrThrow(rotateCredentialInput, body, "The credential is invalid");
   return getDb().transaction(async (tx) => {
     const row = await loadCredential(tx, caller.tenant.id, id);
+    if (!input.confirm) await refuseWhileAlertsUse(tx, caller.tenant.id, row, "rotate");
     const problem = valueProblem(row.kind, input.value, SERVER_RULES);
     if (problem)
       throw new AppError(400, "bad_request", `The credential is invalid: value: ${problem}`, [
@@ -144,6 +192,10 @@ export async function rotateCredential(caller: Caller, id: string, body: unknown
           value: seal(input.value, caller.tenant.id),
           last4: lastFour(input.value),
           rotatedAt: new Date(),
+          // A Slack webhook goes where its URL says: its host follows the new URL.
+          ...(row.kind === "slack_webhook"
+            ? { allowedHosts: storedHosts(row.kind, input.value, undefined) }
+            : {}),
           ...(input.name ? { name: input.name } : {}),
         })
         .where(eq(credentials.id, row.id))
@@ -156,7 +208,49 @@ export async function rotateCredential(caller: Caller, id: string, body: unknown
       action: "credential.rotated",
       subjectType: "credential",
       subjectId: row.id,
-      detail: { name: updated!.name, kind: row.kind },
+      detail: { name: updated!.name, kind: row.kind, ...(input.confirm ? { confirmed: true } : {}) },
+    });
+    return view(updated!);
+  });
+}
+
+/** Sets the hosts a credential may be sent to (and optionally its name); audited with both lists. */
+export async function updateCredential(caller: Caller, id: string, body: unknown): Promise<CredentialView> {
+  const input = parseOrThrow(updateCredentialInput, body, "The credential is invalid");
+  return getDb().transaction(async (tx) => {
+    const row = await loadCredential(tx, caller.tenant.id, id);
+    if (row.kind === "slack_webhook")
+      throw new AppError(
+        400,
+        "bad_request",
+        `'${row.name}' is a Slack webhook: it is only ever sent to its own URL's host (${row.allowedHosts.join(", ") || "none"}). Rotate it to point it elsewhere.`,
+      );
+    if (!needsHosts(row.kind))
+      throw new AppError(
+        400,
+        "bad_request",
+        `'${row.name}' is a ${KIND_LABELS[row.kind].label.toLowerCase()}: Tillflow checks with it and never sends it, so it has no hosts.`,
+      );
+    if (input.allowedHosts.length === 0)
+      throw new AppError(400, "bad_request", `The credential is invalid: allowedHosts: ${NEEDS_HOSTS}`, [
+        { path: "allowedHosts", message: NEEDS_HOSTS },
+      ]);
+    let updated: CredentialRow | undefined;
+    try {
+      [updated] = await tx
+        .update(credentials)
+        .set({ allowedHosts: input.allowedHosts, ...(input.name ? { name: input.name } : {}) })
+        .where(eq(credentials.id, row.id))
+        .returning();
+    } catch (error) {
+      if (isUniqueViolation(error) && input.name) throw takenError(input.name);
+      throw error;
+    }
+    await recordAudit(tx, caller, {
+      action: "credential.hosts_changed",
+      subjectType: "credential",
+      subjectId: row.id,
+      detail: { name: updated!.name, from: row.allowedHosts, to: updated!.allowedHosts },
     });
     return view(updated!);
   });
@@ -186,8 +280,15 @@ export async function automationsUsing(
     .orderBy(asc(automations.name));
 }
 
-/** Deletes a credential; refused while an active automation's published version uses it. */
-export async function deleteCredential(caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
+/**
+ * Deletes a credential; refused while an active automation's published version uses it, or (409,
+ * naming the rule, unless `confirm`) while an alert rule sends through it.
+ */
+export async function deleteCredential(
+  caller: Caller,
+  id: string,
+  options: { confirm?: boolean } = {},
+): Promise<{ id: string; deleted: true }> {
   return getDb().transaction(async (tx) => {
     const row = await loadCredential(tx, caller.tenant.id, id);
     const [connection] = await tx
@@ -211,12 +312,13 @@ export async function deleteCredential(caller: Caller, id: string): Promise<{ id
         `'${row.name}' is used by ${active.length === 1 ? "the active automation" : "active automations"} ${names}. Point ${active.length === 1 ? "it" : "them"} at another credential, or pause ${active.length === 1 ? "it" : "them"}, first.`,
       );
     }
+    if (!options.confirm) await refuseWhileAlertsUse(tx, caller.tenant.id, row, "delete");
     await tx.delete(credentials).where(eq(credentials.id, row.id));
     await recordAudit(tx, caller, {
       action: "credential.deleted",
       subjectType: "credential",
       subjectId: row.id,
-      detail: { name: row.name, kind: row.kind },
+      detail: { name: row.name, kind: row.kind, ...(options.confirm ? { confirmed: true } : {}) },
     });
     return { id: row.id, deleted: true as const };
   });
@@ -245,11 +347,32 @@ export async function credentialSecret(
   tenantId: string,
   id: string,
   db: DbOrTx = getDb(),
-): Promise<{ kind: CredentialKind; value: string; name: string } | null> {
+): Promise<{ kind: CredentialKind; value: string; name: string; allowedHosts: string[] } | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ kind: credentials.kind, value: credentials.value, name: credentials.name })
+    .select({
+      kind: credentials.kind,
+      value: credentials.value,
+      name: credentials.name,
+      allowedHosts: credentials.allowedHosts,
+    })
     .from(credentials)
     .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id)));
-  return row ? { kind: row.kind, name: row.name, value: open(row.value, tenantId) } : null;
+  return row
+    ? { kind: row.kind, name: row.name, allowedHosts: row.allowedHosts, value: open(row.value, tenantId) }
+    : null;
+}
+
+/** A credential's name and hosts, without its value (a dry run's check before anything is sent). */
+export async function credentialHosts(
+  tenantId: string,
+  id: string,
+  db: DbOrTx = getDb(),
+): Promise<{ name: string; allowedHosts: string[] } | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ name: credentials.name, allowedHosts: credentials.allowedHosts })
+    .from(credentials)
+    .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id)));
+  return row ?? null;
 }

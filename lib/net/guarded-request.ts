@@ -28,6 +28,11 @@ export interface GuardedRequest {
   maxRedirects?: number;
   /** Default: the system resolver (tests replace it). */
   resolve?: Resolver;
+  /**
+   * Optional: why a hop may not be called, or null — asked before each hop connects, the first
+   * (`from` null) and every redirect. The HTTP step refuses a host its credential may not go to.
+   */
+  hopRefusal?(url: URL, from: URL | null): string | null;
 }
 
 export interface GuardedResponse {
@@ -177,8 +182,11 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
   const first = parseHttpUrl(request.url);
   const signal = AbortSignal.timeout(request.timeoutMs);
   let hop: Hop = { url: first, method: request.method, headers: request.headers, body: request.body };
-  for (let redirects = 0; ; redirects += 1) {
+  for (let redirects = 0, from: URL | null = null; ; redirects += 1) {
     try {
+      // Before the address is even resolved: a refused hop is sent nothing, not even its headers.
+      const refused = request.hopRefusal?.(hop.url, from) ?? null;
+      if (refused) throw new RefusedUrlError(refused);
       const checked = await checkUrl(hop.url, request.resolve);
       if (signal.aborted) throw signal.reason;
       const response = await send(hop, checked, signal, maxBytes);
@@ -188,6 +196,7 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
         throw new RedirectError(
           `${first.host} redirected more than ${maxRedirects} times; Tillflow stopped following.`,
         );
+      from = hop.url;
       hop = redirected(hop, response.status, location);
     } catch (error) {
       if (signal.aborted) throw new RequestTimeoutError(hop.url.host, request.timeoutMs);

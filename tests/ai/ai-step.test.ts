@@ -44,6 +44,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   delete process.env.AI_CALLS_PER_HOUR;
+  delete process.env.AI_CALLS_PER_SHOP_PER_HOUR;
 });
 
 afterAll(async () => {
@@ -167,9 +168,10 @@ test("a dry run shows the prompt it would send, tokens filled in, and asks nothi
   expect(model.requests).toHaveLength(0);
 });
 
-test("Try with the model asks once with the prompt filled in from a record, counted against the shop's allowance", async () => {
+test("Try with the model asks once with the prompt filled in from a record, counted against the shop's AI budget", async () => {
   replies = [answer({ category: "other" }), answer({ category: "lost" })];
-  process.env.AI_CALLS_PER_HOUR = "2";
+  // The builder's budget (AI_CALLS_PER_SHOP_PER_HOUR), not the runs' allowance (AI_CALLS_PER_HOUR).
+  process.env.AI_CALLS_PER_SHOP_PER_HOUR = "2";
   const params = sorting().nodes.find((n) => n.id === "sort")!.params;
   await order("a-8");
   model.requests.length = 0;

@@ -56,6 +56,8 @@ interface Entry {
   crossShop: { expect: 404; invoke: Invoke } | { expect: "isolated"; invoke: Invoke; echoes?: boolean };
   /** A viewer of this shop calls it: 403. Required unless `readOnly`. */
   viewer?: Invoke;
+  /** For what only admins may do: an editor of this shop calls it, 403, and changes nothing. */
+  editor?: Invoke;
   /** A POST that changes nothing (a preview, a dry run, a search). */
   readOnly?: true;
 }
@@ -179,6 +181,7 @@ beforeAll(async () => {
       name: "Warehouse",
       kind: "bearer",
       value: "guarded-1234",
+      allowedHosts: ["api.warehouse.test"],
     })
   ).id;
   ids.connection = (
@@ -538,11 +541,14 @@ const REGISTRY: Record<string, Entry> = {
     crossShop: {
       expect: "isolated",
       invoke: route("POST /api/v1/credentials", {
-        body: () => ({ name: "B's", kind: "bearer", value: "theirs-5678" }),
+        body: () => ({ name: "B's", kind: "bearer", value: "theirs-5678", allowedHosts: ["b.test"] }),
       }),
     },
     viewer: route("POST /api/v1/credentials", {
-      body: () => ({ name: "V", kind: "bearer", value: "viewer-5678" }),
+      body: () => ({ name: "V", kind: "bearer", value: "viewer-5678", allowedHosts: ["v.test"] }),
+    }),
+    editor: route("POST /api/v1/credentials", {
+      body: () => ({ name: "E", kind: "bearer", value: "editor-5678", allowedHosts: ["e.test"] }),
     }),
   },
   [`GET ${C}`]: { crossShop: { expect: 404, invoke: route(`GET ${C}`, { params: credential }) } },
@@ -552,10 +558,20 @@ const REGISTRY: Record<string, Entry> = {
       invoke: route(`PUT ${C}`, { params: credential, body: () => ({ value: "stolen-0000" }) }),
     },
     viewer: route(`PUT ${C}`, { params: credential, body: () => ({ value: "viewer-0000" }) }),
+    editor: route(`PUT ${C}`, { params: credential, body: () => ({ value: "editor-0000" }) }),
+  },
+  [`PATCH ${C}`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PATCH ${C}`, { params: credential, body: () => ({ allowedHosts: ["b.test"] }) }),
+    },
+    viewer: route(`PATCH ${C}`, { params: credential, body: () => ({ allowedHosts: ["v.test"] }) }),
+    editor: route(`PATCH ${C}`, { params: credential, body: () => ({ allowedHosts: ["e.test"] }) }),
   },
   [`DELETE ${C}`]: {
-    crossShop: { expect: 404, invoke: route(`DELETE ${C}`, { params: credential }) },
-    viewer: route(`DELETE ${C}`, { params: credential }),
+    crossShop: { expect: 404, invoke: route(`DELETE ${C}`, { params: credential, query: "?confirm=true" }) },
+    viewer: route(`DELETE ${C}`, { params: credential, query: "?confirm=true" }),
+    editor: route(`DELETE ${C}`, { params: credential, query: "?confirm=true" }),
   },
 
   // REST: store connections
@@ -657,12 +673,20 @@ const REGISTRY: Record<string, Entry> = {
         name: "B's",
         kind: "bearer",
         value: "theirs-1111",
+        allowedHosts: ["b.test"],
       })),
     },
     viewer: action("lib/actions/credentials/create-credential.ts#createCredentialAction", () => ({
       name: "V",
       kind: "bearer",
       value: "viewer-1111",
+      allowedHosts: ["v.test"],
+    })),
+    editor: action("lib/actions/credentials/create-credential.ts#createCredentialAction", () => ({
+      name: "E",
+      kind: "bearer",
+      value: "editor-1111",
+      allowedHosts: ["e.test"],
     })),
   },
   "lib/actions/credentials/rotate-credential.ts#rotateCredentialAction": {
@@ -677,6 +701,31 @@ const REGISTRY: Record<string, Entry> = {
       id: ids.credential,
       value: "viewer-2222",
     })),
+    editor: action("lib/actions/credentials/rotate-credential.ts#rotateCredentialAction", () => ({
+      id: ids.credential,
+      value: "editor-2222",
+      confirm: true,
+    })),
+  },
+  "lib/actions/credentials/update-credential-hosts.ts#updateCredentialHostsAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action(
+        "lib/actions/credentials/update-credential-hosts.ts#updateCredentialHostsAction",
+        () => ({
+          id: ids.credential,
+          allowedHosts: ["b.test"],
+        }),
+      ),
+    },
+    viewer: action("lib/actions/credentials/update-credential-hosts.ts#updateCredentialHostsAction", () => ({
+      id: ids.credential,
+      allowedHosts: ["v.test"],
+    })),
+    editor: action("lib/actions/credentials/update-credential-hosts.ts#updateCredentialHostsAction", () => ({
+      id: ids.credential,
+      allowedHosts: ["e.test"],
+    })),
   },
   "lib/actions/credentials/delete-credential.ts#deleteCredentialAction": {
     crossShop: {
@@ -687,6 +736,11 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: action("lib/actions/credentials/delete-credential.ts#deleteCredentialAction", () => ({
       id: ids.credential,
+      confirm: true,
+    })),
+    editor: action("lib/actions/credentials/delete-credential.ts#deleteCredentialAction", () => ({
+      id: ids.credential,
+      confirm: true,
     })),
   },
   "lib/actions/connections/create-connection.ts#createConnectionAction": {
@@ -1147,7 +1201,7 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select count(*) from api_keys where tenant_id = ${tenantId} and revoked_at is null) as keys,
       (select name from tenants where id = ${tenantId}) as shop_name,
       (select signing_secret from tenants where id = ${tenantId}) as signing_secret,
-      (select string_agg(value || last4 || name, ',' order by id) from credentials where tenant_id = ${tenantId}) as credentials,
+      (select string_agg(value || last4 || name || allowed_hosts::text, ',' order by id) from credentials where tenant_id = ${tenantId}) as credentials,
       (select string_agg(name || token, ',' order by id) from store_connections where tenant_id = ${tenantId}) as connections,
       (select count(*) from connection_deliveries where tenant_id = ${tenantId}) as deliveries,
       (select string_agg(kind || enabled || channel::text || updated_at, ',' order by id) from alert_rules where tenant_id = ${tenantId}) as alerts,
@@ -1212,6 +1266,23 @@ describe("every route and server action is guarded", () => {
           `${key}: expected 403, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`,
         );
       if ((await fingerprint(a.tenant.id)) !== before) failures.push(`${key}: a viewer changed data`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("an editor gets 403 for what only admins may do, and changes nothing", async () => {
+    if (routes.size === 0) await discover();
+    const failures: string[] = [];
+    const cases = Object.entries(REGISTRY).filter(([, entry]) => entry.editor);
+    expect(cases.length).toBeGreaterThan(0);
+    for (const [key, entry] of cases) {
+      const before = await fingerprint(a.tenant.id);
+      const reply = await entry.editor!(a.keys.editor);
+      if (reply.status !== 403)
+        failures.push(
+          `${key}: expected 403, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`,
+        );
+      if ((await fingerprint(a.tenant.id)) !== before) failures.push(`${key}: an editor changed data`);
     }
     expect(failures).toEqual([]);
   });

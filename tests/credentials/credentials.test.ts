@@ -76,11 +76,21 @@ async function pay(orderId: string) {
 }
 
 describe("credentials", () => {
-  test("an editor stores one; every role lists its name and last 4 characters, never the value", async () => {
-    const value = "sk_live_editor_stores_Zq9w";
-    const made = await create(shop.keys.editor, { name: "Loyalty API", kind: "bearer", value });
+  test("an admin stores one with its hosts; every role lists its name, hosts and last 4 characters, never the value", async () => {
+    const value = "sk_live_admin_stores_Zq9w";
+    const made = await create(shop.keys.admin, {
+      name: "Loyalty API",
+      kind: "bearer",
+      value,
+      allowedHosts: ["API.Loyalty.test", "*.loyalty.test"],
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    expect(made.body).toMatchObject({ name: "Loyalty API", kind: "bearer", last4: "Zq9w" });
+    expect(made.body).toMatchObject({
+      name: "Loyalty API",
+      kind: "bearer",
+      last4: "Zq9w",
+      allowedHosts: ["api.loyalty.test", "*.loyalty.test"],
+    });
     for (const role of ["viewer", "editor", "admin"] as const) {
       const list = await call<{ items: Credential[] }>(listRoute, { key: shop.keys[role] });
       expect(list.status).toBe(200);
@@ -96,7 +106,12 @@ describe("credentials", () => {
   test("a viewer cannot write; another shop's credential is not found; a bad value changes nothing", async () => {
     const refused = await create(shop.keys.viewer, { name: "Nope", kind: "bearer", value: "abcd1234" });
     expect(refused.status).toBe(403);
-    const mine = await create(shop.keys.editor, { name: "Mine", kind: "bearer", value: "mine-1234" });
+    const mine = await create(shop.keys.admin, {
+      name: "Mine",
+      kind: "bearer",
+      value: "mine-1234",
+      allowedHosts: ["api.mine.test"],
+    });
     for (const [handler, method] of [
       [getRoute, "GET"],
       [rotateRoute, "PUT"],
@@ -110,24 +125,31 @@ describe("credentials", () => {
       });
       expect(res.status).toBe(404);
     }
-    const bad = await create(shop.keys.editor, {
+    const bad = await create(shop.keys.admin, {
       name: "Header",
       kind: "http_header",
       value: "no colon here",
+      allowedHosts: ["api.mine.test"],
     });
     expect(bad.status).toBe(422);
     expect(bad.body.error?.message).toContain("Header-Name: value");
-    const taken = await create(shop.keys.editor, { name: "Mine", kind: "bearer", value: "again-1234" });
+    const taken = await create(shop.keys.admin, {
+      name: "Mine",
+      kind: "bearer",
+      value: "again-1234",
+      allowedHosts: ["api.mine.test"],
+    });
     expect(taken.status).toBe(409);
     const list = await call<{ items: Credential[] }>(listRoute, { key: shop.keys.viewer });
     expect(list.body.items.filter((c) => c.name === "Mine" || c.name === "Header")).toHaveLength(1);
   });
 
   test("an HTTP step sends its credential's headers; a rotation is sent from the next run on", async () => {
-    const made = await create(shop.keys.editor, {
+    const made = await create(shop.keys.admin, {
       name: "Stock API",
       kind: "http_header",
       value: "X-Api-Key: first-KEY1",
+      allowedHosts: ["127.0.0.1"],
     });
     const automationId = await publishFlow(
       shop.keys.editor,
@@ -151,7 +173,7 @@ describe("credentials", () => {
 
     const rotated = await call<Credential>(rotateRoute, {
       method: "PUT",
-      key: shop.keys.editor,
+      key: shop.keys.admin,
       params: { id: made.body.id },
       body: { value: "X-Api-Key: second-KEY2" },
     });
@@ -163,7 +185,7 @@ describe("credentials", () => {
     // In use by an active automation: the delete is refused, naming it; paused, it goes.
     const refused = await call<ErrorReply>(deleteRoute, {
       method: "DELETE",
-      key: shop.keys.editor,
+      key: shop.keys.admin,
       params: { id: made.body.id },
     });
     expect(refused.status).toBe(409);
@@ -171,7 +193,7 @@ describe("credentials", () => {
     await call(pauseRoute, { method: "POST", key: shop.keys.editor, params: { id: automationId }, body: {} });
     const deleted = await call(deleteRoute, {
       method: "DELETE",
-      key: shop.keys.editor,
+      key: shop.keys.admin,
       params: { id: made.body.id },
     });
     expect(deleted.status).toBe(200);
@@ -202,8 +224,14 @@ describe("credentials", () => {
     expect(params.headers).toEqual({ "X-Shop": "demo" });
     expect(params.auth).toEqual({ credentialId: expect.any(String) });
     const list = await call<{ items: Credential[] }>(listRoute, { key: shop.keys.viewer });
+    // It may go where the step sends it, and nowhere else.
     expect(list.body.items).toContainEqual(
-      expect.objectContaining({ name: "Typed secret: Authorization", kind: "http_header", last4: "T0k3" }),
+      expect.objectContaining({
+        name: "Typed secret: Authorization",
+        kind: "http_header",
+        last4: "T0k3",
+        allowedHosts: ["127.0.0.1"],
+      }),
     );
     seen.length = 0;
     await pay("typed-1");
@@ -242,10 +270,11 @@ describe("credentials", () => {
   });
 
   test("a graph naming another shop's credential is refused and nothing is saved", async () => {
-    const theirs = await create(other.keys.editor, {
+    const theirs = await create(other.keys.admin, {
       name: "Theirs",
       kind: "bearer",
       value: "their-secret-1",
+      allowedHosts: ["127.0.0.1"],
     });
     const res = await call<ErrorReply>((await import("@/app/api/v1/automations/route")).POST, {
       method: "POST",

@@ -98,13 +98,13 @@ beforeAll(async () => {
   const { POST: createCredential } = await import("@/app/api/v1/credentials/route");
   const stored = await call<{ id: string }>(createCredential, {
     method: "POST",
-    key: shop.keys.editor,
-    body: { name: "Stored", kind: "bearer", value: SECRETS.stored },
+    key: shop.keys.admin,
+    body: { name: "Stored", kind: "bearer", value: SECRETS.stored, allowedHosts: ["127.0.0.1"] },
   });
   ids.credential = stored.body.id;
   const slack = await call<{ id: string }>(createCredential, {
     method: "POST",
-    key: shop.keys.editor,
+    key: shop.keys.admin,
     body: { name: "Ops channel", kind: "slack_webhook", value: `${base}/services/T0/B0/${SECRETS.slack}` },
   });
   expect(slack.status, JSON.stringify(slack.body)).toBe(201);

@@ -69,7 +69,7 @@ async function webhook(name: string): Promise<{ id: string; path: string }> {
   const path = `/hook/${name}/${SECRET_PATH}`;
   const created = await call<{ id: string }>(createCredentialRoute, {
     method: "POST",
-    key: shop.keys.editor,
+    key: shop.keys.admin,
     body: { name: `Slack ${name}`, kind: "slack_webhook", value: `${base}${path}` },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -248,7 +248,7 @@ describe("Post to Slack", () => {
     const make = (value: string) =>
       call(createCredentialRoute, {
         method: "POST",
-        key: shop.keys.editor,
+        key: shop.keys.admin,
         body: { name: `Slack ${value.slice(0, 40)}`, kind: "slack_webhook", value },
       });
     expect((await make("https://chat.example.com/hooks/abc")).status).toBe(201);

@@ -49,8 +49,13 @@ afterAll(async () => {
 test("the worker's lines are JSON, a leg's carry jobId, runId, tenantId and leg, and no secret", async () => {
   const credential = await call<{ id: string }>(createCredential, {
     method: "POST",
-    key: shop.keys.editor,
-    body: { name: "Logged API", kind: "http_header", value: `Authorization: Bearer ${SECRET}` },
+    key: shop.keys.admin,
+    body: {
+      name: "Logged API",
+      kind: "http_header",
+      value: `Authorization: Bearer ${SECRET}`,
+      allowedHosts: ["127.0.0.1"],
+    },
   });
   expect(credential.status).toBe(201);
   const automationId = await publishFlow(

@@ -314,11 +314,11 @@ describe("the HTTP action", () => {
       "Refused to call http://10.0.0.1/…: it is a private address (10.0.0.1). Tillflow only calls public internet addresses; an administrator can allow a host with HTTP_ACTION_ALLOW.",
     );
     expect(httpRequestExecutor.check?.(request("https://example.com/hook"))).toBeNull();
-    expect(await httpRequestExecutor.preflight?.(request(`http://localhost:${port}/ok`))).toMatch(
+    expect(await httpRequestExecutor.preflight?.(request(`http://localhost:${port}/ok`), ctx)).toMatch(
       /: localhost is not a public address\./,
     );
     process.env.HTTP_ACTION_ALLOW = "localhost";
-    expect(await httpRequestExecutor.preflight?.(request(`http://localhost:${port}/ok`))).toBeNull();
+    expect(await httpRequestExecutor.preflight?.(request(`http://localhost:${port}/ok`), ctx)).toBeNull();
   });
 
   test("an allowed receiver gets the call with its Idempotency-Key", async () => {

@@ -9,7 +9,10 @@ import { buildInput } from "@/lib/automations/ai/input";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
 
 const build = action({ role: "editor", input: buildInput }, async ({ prompt }, caller) => {
-  const result = await buildFlow(prompt, { timeZone: caller.tenant.timezone });
+  const result = await buildFlow(prompt, {
+    tenantId: caller.tenant.id,
+    timeZone: caller.tenant.timezone,
+  });
   // A draft, whatever its ready issues: the merchant fixes and publishes it in the editor.
   const automation = await createAutomation(caller, {
     name: result.name,

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { spendAiCall } from "@/lib/ai/budget";
 import { z } from "zod";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { validate, type ReadyIssue } from "@/lib/automations/review/validate";
@@ -71,6 +72,8 @@ function withNotes(result: BuildResult): BuildResult {
 }
 
 export interface BuildContext {
+  /** The shop whose hourly budget of model calls each question spends (lib/ai/budget.ts). */
+  tenantId: string;
   timeZone: string;
   now?: Date;
   /** The provider; read from the environment when absent. */
@@ -84,6 +87,8 @@ export async function buildFlow(prompt: string, context: BuildContext): Promise<
   const schema = flowSpecJsonSchema();
   const messages: ModelMessage[] = [{ role: "user", content: prompt }];
 
+  // Each question is counted just before it is asked: a request spends one call, or two.
+  await spendAiCall(context.tenantId);
   const first = await askModel(config, instructions, messages, schema);
   const checked = check(first.value);
   if (checked.result && checked.issues.length === 0) return withNotes(checked.result);
@@ -92,6 +97,7 @@ export async function buildFlow(prompt: string, context: BuildContext): Promise<
     { role: "assistant", content: JSON.stringify(first.value) },
     { role: "user", content: retryMessage(checked.issues) },
   );
+  await spendAiCall(context.tenantId);
   const second = await askModel(config, instructions, messages, schema);
   const again = check(second.value);
   const retried = `The first answer had ${checked.issues.length} problem${checked.issues.length === 1 ? "" : "s"}; the model was asked once more.`;

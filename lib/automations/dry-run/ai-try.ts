@@ -5,15 +5,16 @@ import { AppError, parseOrThrow } from "@/lib/errors";
 import { newLeg } from "@/lib/automations/engine/leg";
 import { prepareAction } from "@/lib/automations/engine/prepare";
 import { aiAction, AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
-import { askAi, takeAiCall, type AiRequest } from "@/lib/automations/nodes/actions/ai.execute";
+import { spendAiCall } from "@/lib/ai/budget";
+import { askAi, type AiRequest } from "@/lib/automations/nodes/actions/ai.execute";
 import { ActionError } from "@/lib/automations/nodes/executor";
 import { namesWholeRecord, recordToTry, recordToTryShape } from "./code-preview";
 
 /**
  * "Try with the model" in the AI step's settings: the step as typed, its prompt filled in from one
  * of the shop's records (as a run would fill it, through the step's own executor), asked of the
- * model once. It counts against the shop's hourly allowance like a run's question; nothing is
- * recorded. Earlier steps' outputs only exist in a run, so `{steps.…}` tokens are empty here.
+ * model once. It spends one call of the shop's hourly budget (lib/ai/budget.ts, shared with the AI
+ * builder; a 429 past it); nothing is recorded. Earlier steps' outputs only exist in a run, so `{steps.…}` tokens are empty here.
  */
 
 export const aiTryInput = z
@@ -66,8 +67,8 @@ export async function tryAi(
   });
   const prompt = typeof prepared.request?.prompt === "string" ? prepared.request.prompt : "";
   if (!prepared.ok) return { record, prompt, result: { ok: false, error: prepared.error } };
-  const refused = await takeAiCall(tenantId);
-  if (refused) throw new AppError(429, "rate_limited", refused);
+  // The builder's budget, not the runs' allowance: trying prompts never starves live flows.
+  await spendAiCall(tenantId);
   try {
     const answer = await askAi(prepared.request as AiRequest, config);
     return { record, prompt, result: { ok: true, answer } };

@@ -63,7 +63,8 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
   // private address): the dry run says so rather than "would send".
   const refused =
     prepared.ok && prepared.executor.effect === "outside"
-      ? ((await prepared.executor.preflight?.(prepared.request as never)) ?? null)
+      ? ((await prepared.executor.preflight?.(prepared.request as never, { tenantId: leg.ctx.tenantId })) ??
+        null)
       : null;
   // An AI step asks nothing in a dry run (SPEC §2): it says what it would ask, and what follows it
   // waits on the answer. Not set up: its preflight says so, as an error.

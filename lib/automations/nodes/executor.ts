@@ -79,9 +79,10 @@ export interface OutsideExecutor<P, R extends Request = Request> {
   check?(request: R): string | null;
   /**
    * Optional: why the request would be refused, found with I/O `check` cannot do (the HTTP action
-   * resolves the host). Dry runs ask it; a real send finds the same refusal itself.
+   * resolves the host, and reads whether its credential may go there). Dry runs and backtests ask
+   * it; a real send finds the same refusal itself.
    */
-  preflight?(request: R): Promise<string | null>;
+  preflight?(request: R, ctx: { tenantId: string }): Promise<string | null>;
   /** Parses a stored request back, to re-send exactly what was sent before an interruption. */
   request: z.ZodType<R>;
   send(request: R, ctx: ActionContext): Promise<ActionOutput>;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { pgEnum, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { CREDENTIAL_KINDS } from "../../credentials/kinds";
 import { tenants } from "./tenants";
@@ -23,6 +24,14 @@ export const credentials = pgTable(
     createdBy: text("created_by").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     rotatedAt: timestamp("rotated_at", { withTimezone: true }),
+    /**
+     * The hosts the credential may be sent to (lib/credentials/hosts.ts): exact (`api.example.com`)
+     * or `*.example.com` (its subdomains only), lower-cased. Empty: nowhere, until an admin sets them.
+     */
+    allowedHosts: text("allowed_hosts")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [unique("credentials_tenant_name_key").on(t.tenantId, t.name)],
 );

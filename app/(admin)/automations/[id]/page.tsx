@@ -47,13 +47,10 @@ export default async function AutomationEditorPage({
   // A viewer's page holds no editor-only params (a webhook trigger's address), as the API's replies.
   const automation = forRole(found, caller.role);
   const waiting = await waitingByNode(automation.id);
-  // Names, kinds and last 4 characters only: the editor picks credentials, it never sees a value.
-  const credentials = (await listCredentials(caller.tenant.id)).map(({ id, name, kind, last4 }) => ({
-    id,
-    name,
-    kind,
-    last4,
-  }));
+  // Names, kinds, hosts and last 4 characters only: the editor picks credentials, it never sees a value.
+  const credentials = (await listCredentials(caller.tenant.id)).map(
+    ({ id, name, kind, last4, allowedHosts }) => ({ id, name, kind, last4, allowedHosts }),
+  );
   // Steps without a position are placed here, so the browser never loads dagre to draw them.
   const draftGraph = withPositions(automation.draftGraph);
   // Opened straight after "Describe your automation": what the model was asked and what was assumed.

@@ -6,6 +6,7 @@ export const GET = apiRoute({ role: "viewer" }, async ({ caller }) => ({
   nextCursor: null,
 }));
 
-export const POST = apiRoute({ role: "editor" }, async ({ req, caller }) =>
+// Admins only: an editor picks from the shop's credentials, and cannot make one to send anywhere.
+export const POST = apiRoute({ role: "admin" }, async ({ req, caller }) =>
   json(await createCredential(caller, await readJson(req)), 201),
 );

@@ -1,3 +1,4 @@
+import { hostRefusal, typedHost } from "@/lib/credentials/hosts";
 import {
   HTTP_AUTH_KINDS,
   KIND_LABELS,
@@ -19,6 +20,8 @@ export interface CredentialOption {
   name: string;
   kind: CredentialKind;
   last4: string;
+  /** The hosts it may be sent to (absent: not known to this page). */
+  allowedHosts?: string[];
 }
 
 export interface CredentialSlot {
@@ -85,6 +88,30 @@ export const CREDENTIAL_SLOTS: Readonly<Record<string, CredentialSlot>> = {
 /** "Warehouse API (Bearer token, …1234)". */
 export function credentialLabel(credential: CredentialOption): string {
   return `${credential.name} (${KIND_LABELS[credential.kind].label}, ${masked(credential.last4)})`;
+}
+
+/** The host an HTTP step's URL names as typed, or null when it has none or it is a `{token}`. */
+export function stepHost(params: Record<string, unknown>): string | null {
+  return typedHost(params.url);
+}
+
+/**
+ * What the picker says when the chosen credential may not go to the step's host (the run, dry run
+ * and Run now refuse it with the same sentence), or null.
+ */
+export function hostWarning(
+  params: Record<string, unknown>,
+  chosen: CredentialOption | undefined,
+): string | null {
+  const host = stepHost(params);
+  if (!chosen?.allowedHosts || !host) return null;
+  return hostRefusal({ name: chosen.name, allowedHosts: chosen.allowedHosts }, host);
+}
+
+/** Where to add a credential from a step: Settings → Credentials, proposing the step's host. */
+export function addCredentialHref(base: string, params: Record<string, unknown>): string {
+  const host = stepHost(params);
+  return host ? `${base}?host=${encodeURIComponent(host)}` : base;
 }
 
 /** The credentials a slot offers, in the order given (the store lists them by name). */

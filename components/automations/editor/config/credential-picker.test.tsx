@@ -4,7 +4,13 @@ import type { CredentialOption } from "./credential-options";
 import { NodeConfig } from "./node-config";
 
 const credentials: CredentialOption[] = [
-  { id: "11111111-1111-4111-8111-111111111111", name: "Warehouse API", kind: "bearer", last4: "1234" },
+  {
+    id: "11111111-1111-4111-8111-111111111111",
+    name: "Warehouse API",
+    kind: "bearer",
+    last4: "1234",
+    allowedHosts: ["*.warehouse.test"],
+  },
   { id: "22222222-2222-4222-8222-222222222222", name: "Hook secret", kind: "webhook_secret", last4: "9999" },
   { id: "44444444-4444-4444-8444-444444444444", name: "Ops channel", kind: "slack_webhook", last4: "abcd" },
 ];
@@ -36,9 +42,27 @@ describe("the credential picker", () => {
     const html = render("auto.action.http_request", { url: "https://x.test", method: "POST" });
     expect(options(select(html, "Credential"))).toEqual(["None", "Warehouse API (Bearer token, …1234)"]);
     expect(select(html, "Credential")).toContain('<option value="" selected="">None</option>');
-    expect(html).toContain('href="/settings/credentials"');
+    // A credential made from here proposes the step's host as its first allowed host.
+    expect(html).toContain('href="/settings/credentials?host=x.test"');
     expect(html).toContain(">Manage credentials</a>");
     expect(html).not.toMatch(/<label[^>]*>Auth</);
+  });
+
+  it("Send HTTP request: says, before any run, that the chosen credential may not go to the step's host", () => {
+    const auth = { credentialId: "11111111-1111-4111-8111-111111111111" };
+    const elsewhere = render("auto.action.http_request", { url: "https://x.test/a", method: "POST", auth });
+    expect(elsewhere).toContain(
+      "Refused to send the credential &#x27;Warehouse API&#x27; to x.test: it may only be sent to *.warehouse.test;",
+    );
+    const allowed = render("auto.action.http_request", {
+      url: "https://eu.warehouse.test/a",
+      method: "POST",
+      auth,
+    });
+    expect(allowed).not.toContain("Refused to send");
+    // A host filled in per run is only known then: the run says it.
+    const token = render("auto.action.http_request", { url: "{entity.callback}", method: "POST", auth });
+    expect(token).not.toContain("Refused to send");
   });
 
   it("Post to Slack: a Slack webhook must be chosen (no None), its message under it; the Message is a textarea", () => {
@@ -112,7 +136,7 @@ describe("the credential picker", () => {
   it("with no credential of the kind, it says where to add one", () => {
     const html = render("auto.trigger.webhook", { token: "tok_abcdefghijklmnop" }, []);
     expect(options(select(html, "Signing secret"))).toEqual(["None"]);
-    expect(html).toContain("add one in Settings → Credentials");
+    expect(html).toContain("an admin adds one in Settings → Credentials");
   });
 
   it("read-only: the picker is disabled with the rest of the form", () => {

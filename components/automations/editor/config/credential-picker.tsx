@@ -4,7 +4,9 @@ import type { JSX } from "react";
 import { Select } from "@/components/ui/form";
 import { KIND_LABELS } from "@/lib/credentials/kinds";
 import {
+  addCredentialHref,
   credentialLabel,
+  hostWarning,
   optionsFor,
   type CredentialOption,
   type CredentialSlot,
@@ -40,10 +42,18 @@ export function CredentialPicker({
   // A plain secret from an older client: the save turns it into a credential and chooses it here.
   const plainSecret = chosen === "" && typeof params.secret === "string" && params.secret !== "";
   const kinds = slot.kinds.map((kind) => KIND_LABELS[kind].label.toLowerCase()).join(", ");
+  const sendsHttp = slot.params[0] === "auth";
+  // The step's host outside the chosen credential's list: said here, before a run refuses it.
+  const refused = sendsHttp
+    ? hostWarning(
+        params,
+        options.find((option) => option.id === chosen),
+      )
+    : null;
   const hint = plainSecret
     ? "This trigger's secret will be stored as a credential when you save."
     : options.length === 0
-      ? `The shop has no credential of this kind (${kinds}) yet: add one in Settings → Credentials.`
+      ? `The shop has no credential of this kind (${kinds}) yet: an admin adds one in Settings → Credentials.`
       : slot.hint;
   return (
     <div data-credential-picker>
@@ -51,7 +61,7 @@ export function CredentialPicker({
         label={slot.label}
         param={slot.params[0]}
         hint={hint}
-        error={slot.required ? error : undefined}
+        error={slot.required ? error : (refused ?? undefined)}
         optional={!slot.required}
       >
         {(a11y) => (
@@ -79,7 +89,8 @@ export function CredentialPicker({
         )}
       </FormField>
       <a
-        href={MANAGE_CREDENTIALS_HREF}
+        // From an HTTP step, the new credential's form proposes the step's host as its first allowed host.
+        href={sendsHttp ? addCredentialHref(MANAGE_CREDENTIALS_HREF, params) : MANAGE_CREDENTIALS_HREF}
         className="mt-1.5 inline-block text-xs font-medium text-indigo-700 hover:underline"
       >
         Manage credentials

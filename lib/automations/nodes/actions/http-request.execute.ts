@@ -11,7 +11,8 @@ import {
   type GuardedResponse,
 } from "@/lib/net/guarded-request";
 import { authHeaders } from "@/lib/credentials/http-auth";
-import { credentialSecret } from "@/lib/credentials/store";
+import { credentialHosts, credentialSecret } from "@/lib/credentials/store";
+import { hostOfUrl, hostRefusal } from "@/lib/credentials/hosts";
 import { ActionError, type OutsideExecutor } from "../executor";
 import { bodyEscape, headerRefusal } from "./http-request.escape";
 
@@ -116,6 +117,16 @@ function hostOf(text: string): string {
 }
 
 /**
+ * The refusal of a hop the credential may not go to: the URL's host and every host a redirect
+ * leads to must be in its list (redirects drop the credential's headers across origins anyway;
+ * the step is refused so the merchant learns where it was sent).
+ */
+function credentialGuard(credential: { name: string; allowedHosts: string[] }) {
+  return (url: URL, from: URL | null): string | null =>
+    hostRefusal(credential, hostOfUrl(url.href) ?? url.hostname, from ? { from: from.hostname } : undefined);
+}
+
+/**
  * Calls a URL with the delivery's dedupe key as `Idempotency-Key`, so a receiver can drop the
  * repeat that a crash mid-request forces us to send, and signed with the shop's signing secret
  * (Standard Webhooks headers; the secret is read at send time and never recorded, and `webhook-id`
@@ -145,7 +156,14 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   // Literal addresses and schemes are refused before the delivery is recorded; a host name is
   // resolved and checked when the request is sent (and on every redirect).
   check: (request) => literalRefusal(request.url) ?? headerRefusal(request.headers),
-  async preflight(request) {
+  async preflight(request, ctx) {
+    // Its credential's hosts first: a dry run, a backtest and a run all refuse the same host.
+    if (request.credentialId) {
+      const credential = await credentialHosts(ctx.tenantId, request.credentialId);
+      const host = hostOfUrl(request.url);
+      const refused = credential && host ? hostRefusal(credential, host) : null;
+      if (refused) return refused;
+    }
     try {
       // A dry run does not wait long on a slow resolver: no answer in time says nothing.
       await Promise.race([
@@ -184,6 +202,9 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
         {},
         null,
       );
+    // The credential goes only to its hosts (lib/credentials/hosts.ts): a host outside them is
+    // refused before a byte is sent, and so is a redirect that leaves them.
+    const sendsTo = credential ? credentialGuard(credential) : undefined;
     const started = Date.now();
     let response: GuardedResponse;
     try {
@@ -201,6 +222,7 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
         },
         body: request.body,
         timeoutMs: request.timeoutMs,
+        hopRefusal: sendsTo,
       });
     } catch (error) {
       const durationMs = Date.now() - started;
