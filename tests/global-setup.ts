@@ -16,11 +16,17 @@ declare module "vitest" {
   }
 }
 
+interface TestDatabase {
+  serverUrl: string;
+  template: string;
+  teardown: () => Promise<void>;
+}
+
 /**
  * Starts (or finds) the test cluster under `.data/test-pg`, never the demo shop's, unless
  * `DATABASE_URL` names a server to use instead; then migrates a template database once per run.
  */
-export default async function setup(project: TestProject) {
+async function prepare(): Promise<TestDatabase> {
   let serverUrl: string;
   let stop = async () => {};
   if (process.env.DATABASE_URL) {
@@ -33,11 +39,7 @@ export default async function setup(project: TestProject) {
   const template = `tpl_${process.pid}`;
   await createDatabaseIfMissing(serverUrl, template);
   await migrateDatabase(databaseUrl(serverUrl, template));
-  project.provide("serverUrl", serverUrl);
-  project.provide("templateDatabase", template);
-  project.provide("embedded", !process.env.DATABASE_URL);
-
-  return async () => {
+  const teardown = async () => {
     const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
     // Test files drop their own databases; this sweeps what a crashed run left behind.
     const leftovers = await sql<{ datname: string }[]>`
@@ -46,5 +48,28 @@ export default async function setup(project: TestProject) {
       await sql.unsafe(`drop database if exists "${datname}" with (force)`);
     await sql.end();
     await stop();
+  };
+  return { serverUrl, template, teardown };
+}
+
+/**
+ * Vitest calls a global setup once for the root and once for each project (vitest.config.ts), in
+ * one process: they share one cluster and template, prepared by the first call and torn down by
+ * the last teardown.
+ */
+const run = globalThis as unknown as {
+  __tillflowTestDatabase?: Promise<TestDatabase>;
+  __tillflowTestUsers?: number;
+};
+
+export default async function setup(project: TestProject) {
+  run.__tillflowTestUsers = (run.__tillflowTestUsers ?? 0) + 1;
+  const { serverUrl, template, teardown } = await (run.__tillflowTestDatabase ??= prepare());
+  project.provide("serverUrl", serverUrl);
+  project.provide("templateDatabase", template);
+  project.provide("embedded", !process.env.DATABASE_URL);
+  return async () => {
+    run.__tillflowTestUsers = (run.__tillflowTestUsers ?? 1) - 1;
+    if (run.__tillflowTestUsers === 0) await teardown();
   };
 }
