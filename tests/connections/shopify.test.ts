@@ -433,9 +433,16 @@ describe("connections are the shop's own", () => {
     const [row] = await getDb().execute<{ credential_id: string }>(
       sql`select credential_id from store_connections where id = ${temporary.id}`,
     );
-    const alone = await call(deleteCredentialRoute, {
+    // Credentials are deleted and rotated by admins (an editor is refused before anything else).
+    const byEditor = await call(deleteCredentialRoute, {
       method: "DELETE",
       key: shop.keys.editor,
+      params: { id: row!.credential_id },
+    });
+    expect(byEditor.status).toBe(403);
+    const alone = await call(deleteCredentialRoute, {
+      method: "DELETE",
+      key: shop.keys.admin,
       params: { id: row!.credential_id },
     });
     expect(alone.status).toBe(409);
@@ -446,7 +453,7 @@ describe("connections are the shop's own", () => {
     expect((await deliver("shopify", temporary, { topic: "orders/create", body: order })).status).toBe(200);
     const rotated = await call(rotateCredentialRoute, {
       method: "PUT",
-      key: shop.keys.editor,
+      key: shop.keys.admin,
       params: { id: row!.credential_id },
       body: { value: "rotated-secret-0042" },
     });
