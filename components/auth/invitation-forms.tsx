@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Input, Label } from "@/components/ui/form";
-import { Notice } from "@/components/ui/notice";
+import { FormError, NewPasswordField } from "./form-parts";
 import {
   acceptInvitationAsNewLogin,
   acceptInvitationSignedIn,
@@ -14,20 +14,12 @@ import {
 
 const initial: AcceptState = { error: null };
 
-function Problem({ state }: { state: AcceptState }) {
-  return state.error ? (
-    <Notice tone="error" className="py-2.5">
-      {state.error}
-    </Notice>
-  ) : null;
-}
-
 /** A new email: the person chooses their name and password, and is signed in. */
 export function NewLoginForm({ token, email }: { token: string; email: string }) {
   const [state, formAction, pending] = useActionState(acceptInvitationAsNewLogin.bind(null, token), initial);
   return (
     <form action={formAction} className="space-y-5">
-      <Problem state={state} />
+      <FormError error={state.error} />
       <div>
         <Label htmlFor="email">Email</Label>
         <Input id="email" value={email} readOnly autoComplete="username" className="mt-1.5" />
@@ -44,21 +36,7 @@ export function NewLoginForm({ token, email }: { token: string; email: string })
           className="mt-1.5"
         />
       </div>
-      <div>
-        <Label htmlFor="password">Choose a password</Label>
-        <Input
-          id="password"
-          name="password"
-          type="password"
-          required
-          minLength={8}
-          maxLength={128}
-          autoComplete="new-password"
-          aria-describedby="password-hint"
-          className="mt-1.5"
-        />
-        <FieldHint id="password-hint">At least 8 characters. Only you know it.</FieldHint>
-      </div>
+      <NewPasswordField label="Choose a password" hint="At least 8 characters. Only you know it." />
       <Button type="submit" variant="primary" pending={pending} className="w-full">
         Accept and sign in
       </Button>
@@ -74,7 +52,7 @@ export function SignInAndAcceptForm({ token, email }: { token: string; email: st
   );
   return (
     <form action={formAction} className="space-y-5">
-      <Problem state={state} />
+      <FormError error={state.error} />
       <div>
         <Label htmlFor="email">Email</Label>
         <Input id="email" value={email} readOnly autoComplete="username" className="mt-1.5" />
@@ -108,7 +86,7 @@ export function AcceptForm({ token }: { token: string }) {
   const [state, formAction, pending] = useActionState(acceptInvitationSignedIn.bind(null, token), initial);
   return (
     <form action={formAction} className="space-y-5">
-      <Problem state={state} />
+      <FormError error={state.error} />
       <Button type="submit" variant="primary" pending={pending} className="w-full">
         Accept
       </Button>

@@ -2,10 +2,11 @@
 
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
-import { FieldHint, Input, Label } from "@/components/ui/form";
+import { Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { requestPasswordReset, type ResetRequestState } from "@/lib/actions/auth/request-password-reset";
 import { resetPassword, type ResetState } from "@/lib/actions/auth/reset-password";
+import { FormError, NewPasswordField } from "./form-parts";
 
 const initialRequest: ResetRequestState = { error: null, sent: null };
 
@@ -21,11 +22,7 @@ export function ForgotPasswordForm() {
     );
   return (
     <form action={formAction} className="space-y-5">
-      {state.error && (
-        <Notice tone="error" className="py-2.5">
-          {state.error}
-        </Notice>
-      )}
+      <FormError error={state.error} />
       <div>
         <Label htmlFor="email">Email</Label>
         <Input
@@ -52,29 +49,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const [state, formAction, pending] = useActionState(resetPassword.bind(null, token), initialReset);
   return (
     <form action={formAction} className="space-y-5">
-      {state.error && (
-        <Notice tone="error" className="py-2.5">
-          {state.error}
-        </Notice>
-      )}
-      <div>
-        <Label htmlFor="password">New password</Label>
-        <Input
-          id="password"
-          name="password"
-          type="password"
-          required
-          minLength={8}
-          maxLength={128}
-          autoComplete="new-password"
-          autoFocus
-          aria-describedby="password-hint"
-          className="mt-1.5"
-        />
-        <FieldHint id="password-hint">
-          At least 8 characters. Every session of yours ends when it is set.
-        </FieldHint>
-      </div>
+      <FormError error={state.error} />
+      <NewPasswordField
+        label="New password"
+        hint="At least 8 characters. Every session of yours ends when it is set."
+        autoFocus
+      />
       <Button type="submit" variant="primary" pending={pending} className="w-full">
         Set the new password
       </Button>

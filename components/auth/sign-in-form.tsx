@@ -3,8 +3,8 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/form";
-import { Notice } from "@/components/ui/notice";
 import { signIn, type SignInState } from "@/lib/actions/auth/sign-in";
+import { FormError } from "./form-parts";
 
 const initial: SignInState = { error: null, email: "" };
 
@@ -12,11 +12,7 @@ export function SignInForm() {
   const [state, formAction, pending] = useActionState(signIn, initial);
   return (
     <form action={formAction} className="space-y-5">
-      {state.error && (
-        <Notice tone="error" className="py-2.5">
-          {state.error}
-        </Notice>
-      )}
+      <FormError error={state.error} />
       <div>
         <Label htmlFor="email">Email</Label>
         <Input
