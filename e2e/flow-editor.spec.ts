@@ -99,13 +99,13 @@ test("publishing version 2 (cancel) dooms the waiting run; reverting to version 
   await page.getByRole("button", { name: "Publish" }).click();
   const dialog = page.getByRole("dialog", { name: /Publish version 2/ });
   await expect(dialog).toContainText("Changed 'Wait': duration 2 → 3");
-  // The run waits at v1's "Wait 2 days"; the policy can be chosen right here, and the sentence follows it.
+  // The run waits at v1's "Wait 2 days". An automation made in the admin keeps the people already
+  // in it by default (issue 49); the policy can be chosen right here, and the sentence follows it.
   const impact = dialog.getByTestId("publish-impact");
   await expect(impact).toHaveText(
-    "1 run is waiting at 'Wait 2 days'; with the current policy they will be cancelled when they wake.",
+    "1 run is waiting at 'Wait 2 days'; with the current policy they will finish on the version they started with.",
   );
-  await dialog.getByRole("radio", { name: /Finish on the version they started with/ }).check();
-  await expect(impact).toContainText("they will finish on the version they started with");
+  await expect(dialog.getByRole("radio", { name: /Finish on the version they started with/ })).toBeChecked();
   await dialog.getByRole("radio", { name: /Cancel waiting runs/ }).check();
   await expect(impact).toContainText("they will be cancelled when they wake");
   await dialog.getByRole("button", { name: "Publish" }).click();

@@ -121,14 +121,20 @@ describe("pause and resume", () => {
     expect(await tagsOf("w-1")).toEqual(["after-wait"]);
 
     const detail = await call<{
-      waits: { id: string; status: string; kind: string }[];
+      waits: { id: string; status: string; kind: string; reason: string | null }[];
       steps: { leg: number }[];
     }>(runRoute, {
       key: shop.keys.viewer,
       params: { id: run.id },
     });
+    // The wait says who ended it and how early (it was due 5 minutes after the order).
     expect(detail.body.waits).toEqual([
-      expect.objectContaining({ id: w.id, status: "resumed", kind: "delay" }),
+      expect.objectContaining({
+        id: w.id,
+        status: "resumed",
+        kind: "delay",
+        reason: expect.stringMatching(/^Resumed early by .+, [34] minutes? before it was due\.$/),
+      }),
     ]);
   });
 

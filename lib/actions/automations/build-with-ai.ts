@@ -6,6 +6,7 @@ import { action, type ActionResult } from "@/lib/actions/action";
 import { buildFlow } from "@/lib/automations/ai/build";
 import { builtDescription } from "@/lib/automations/ai/notes";
 import { buildInput } from "@/lib/automations/ai/input";
+import { NEW_AUTOMATION_POLICY } from "@/lib/automations/lifecycle/policies";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
 
 const build = action({ role: "editor", input: buildInput }, async ({ prompt }, caller) => {
@@ -18,6 +19,7 @@ const build = action({ role: "editor", input: buildInput }, async ({ prompt }, c
     name: result.name,
     description: builtDescription(prompt, result.notes),
     graph: result.graph,
+    inFlightPolicy: NEW_AUTOMATION_POLICY,
   });
   return { id: automation.id };
 });

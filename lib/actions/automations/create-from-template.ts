@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { action, type ActionResult } from "@/lib/actions/action";
 import { UNTITLED_NAME } from "@/lib/automations/editor/names";
+import { NEW_AUTOMATION_POLICY } from "@/lib/automations/lifecycle/policies";
 import { createAutomation, name as nameSchema } from "@/lib/automations/lifecycle/create";
 import { AUTOMATION_TEMPLATES, BLANK_TEMPLATE_ID, findTemplate } from "@/lib/automations/lifecycle/templates";
 
@@ -24,6 +25,7 @@ const create = action({ role: "editor", input }, async ({ templateId, name: give
     name,
     description: template.description,
     graph: template.graph,
+    inFlightPolicy: NEW_AUTOMATION_POLICY,
   });
   return { id: automation.id };
 });

@@ -5,6 +5,14 @@
 export const IN_FLIGHT_POLICIES = ["cancel", "finish_on_started_version", "move_to_latest"] as const;
 export type InFlightPolicy = (typeof IN_FLIGHT_POLICIES)[number];
 
+/**
+ * The policy of an automation made in the admin (blank, template, AI builder): an edit never
+ * throws away the people already in the flow, as in Klaviyo and Shopify Flow (issue 49). The
+ * API's `POST /api/v1/automations` without `inFlightPolicy` keeps SPEC's `cancel` for the clients
+ * written against it.
+ */
+export const NEW_AUTOMATION_POLICY: InFlightPolicy = "finish_on_started_version";
+
 /** What happens to a waiting run on wake after a publish, per policy (ends an impact sentence). */
 export const POLICY_SENTENCES: Record<InFlightPolicy, string> = {
   cancel: "with the current policy they will be cancelled when they wake.",

@@ -13,6 +13,7 @@ import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/li
 import { labelKey, stepLabels } from "@/lib/automations/engine/step-labels";
 import { finishRun } from "@/lib/automations/store/runs";
 import { waitFates } from "./fate";
+import { resumedEarlyText } from "./resumed-early";
 import { waitView, type WaitingItem, type WaitingPage, type WaitView } from "./view";
 import {
   cancelWait,
@@ -138,9 +139,15 @@ export async function resumeNow(caller: Caller, waitId: string): Promise<WaitVie
   return getDb().transaction(async (tx) => {
     const now = new Date();
     const decider = asked ? { decidedBy: actorLabel(caller.actor), decidedAt: now } : {};
+    // A Wait, a retry or a Later step keeps who ended it and how early (an approval keeps its
+    // decider, a wait for an event its step's `resumedNowBy`).
+    const early =
+      wait.kind === "approval" || wait.kind === "event"
+        ? {}
+        : { reason: resumedEarlyText(actorLabel(caller.actor), wait.resumeAt, now) };
     const [moved] = await tx
       .update(automationRunWaits)
-      .set({ resumeAt: now, ...decider })
+      .set({ resumeAt: now, ...decider, ...early })
       .where(
         and(
           eq(automationRunWaits.id, wait.id),
