@@ -1,6 +1,8 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { EmailPreview } from "./email-preview";
+import Link from "next/link";
+import { ALERT_EMAIL_STEP } from "@/lib/alerts/kinds";
 import { RunLink } from "@/components/runs/run-link";
 
 export interface OutboxEmail {
@@ -47,6 +49,13 @@ export function EmailList({ items }: { items: OutboxEmail[] }) {
                   <>
                     Written by step <span className="font-mono">{email.nodeId}</span> of run{" "}
                     <RunLink runId={email.runId} />
+                  </>
+                ) : email.nodeId === ALERT_EMAIL_STEP ? (
+                  <>
+                    Sent by an alert rule in{" "}
+                    <Link href="/settings/alerts" className="underline underline-offset-2">
+                      Settings → Alerts
+                    </Link>
                   </>
                 ) : (
                   "Its run has been purged."

@@ -2,6 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import type { AlertKind } from "@/lib/db/schema/alerts";
 import { HOURLY_HOLD_MARK } from "@/lib/automations/caps/caps";
+import { entityName } from "@/lib/domains/labels";
+import { isDomain } from "@/lib/domains/domains";
 import { DEFAULT_PARAMS } from "./kinds";
 import type { AlertFacts } from "./message";
 
@@ -63,7 +65,16 @@ const quietHour = (now: string) => sql`not exists (
 export async function findFailedRuns(db: DbOrTx, now: Date): Promise<Finding[]> {
   const at = now.toISOString();
   const rows = await db.execute<
-    Common & { n: number; first: boolean; first_at: string; last_at: string }
+    Common & {
+      n: number;
+      first: boolean;
+      first_at: string;
+      last_at: string;
+      last_domain: string;
+      last_entity_id: string | null;
+      last_data: Record<string, unknown> | null;
+      last_error: string | null;
+    }
   >(sql`
     with rules as (
       select r.id, r.tenant_id, r.automation_id, r.created_at, r.channel ->> 'type' as channel
@@ -86,11 +97,13 @@ export async function findFailedRuns(db: DbOrTx, now: Date): Promise<Finding[]> 
         order by h.created_at desc limit 1
       ) l on true
       where l.created_at is null or l.created_at <= ${at}::timestamptz - interval '15 minutes'
-    )
+    ),
+    found as (
     select p.rule_id, r.tenant_id, p.automation_id, a.name, t.timezone, r.channel,
       'failed_runs:' || p.rule_id || ':' || p.automation_id || ':' || coalesce(to_char(p.window_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), 'first') as dedupe_key,
       count(*)::int as n, (p.last_sent is null) as first, min(x.finished_at) as first_at,
-      to_char(max(x.finished_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_at
+      to_char(max(x.finished_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_at,
+      (array_agg(x.id order by x.finished_at desc, x.id desc))[1] as last_run_id
     from placed p
     join rules r on r.id = p.rule_id
     join automations a on a.id = p.automation_id
@@ -99,7 +112,18 @@ export async function findFailedRuns(db: DbOrTx, now: Date): Promise<Finding[]> 
       and x.status in ('failed', 'partial')
       and x.finished_at > greatest(r.created_at, ${at}::timestamptz - interval '1 hour', coalesce(p.window_end, '-infinity'))
       and x.finished_at <= ${at}::timestamptz
-    group by p.rule_id, r.tenant_id, p.automation_id, a.name, t.timezone, r.channel, p.window_end, p.last_sent`);
+    group by p.rule_id, r.tenant_id, p.automation_id, a.name, t.timezone, r.channel, p.window_end, p.last_sent
+    )
+    -- The latest failed run's record and error (its last failed step's, whose words say what
+    -- went wrong, else the run's own "1 of 1 actions failed."), by key.
+    select f.*, lr.domain as last_domain, lr.entity_id as last_entity_id, e.data as last_data,
+      coalesce((
+        select s.error from automation_run_steps s
+        where s.run_id = lr.id and s.error is not null
+        order by s.leg desc, s.position desc limit 1), lr.error) as last_error
+    from found f
+    join automation_runs lr on lr.id = f.last_run_id
+    left join entities e on e.tenant_id = f.tenant_id and e.domain = lr.domain and e.id = lr.entity_id`);
   return rows
     .filter((row) => row.n > 0)
     .map((row) => ({
@@ -107,8 +131,23 @@ export async function findFailedRuns(db: DbOrTx, now: Date): Promise<Finding[]> 
       count: row.n,
       since: date(row.first_at),
       windowEnd: row.last_at,
-      facts: { kind: "failed_runs", count: row.n, since: date(row.first_at), first: row.first },
+      facts: {
+        kind: "failed_runs",
+        count: row.n,
+        since: date(row.first_at),
+        first: row.first,
+        latest: {
+          record: recordWords(row.last_domain, row.last_entity_id, row.last_data),
+          error: row.last_error,
+        },
+      },
     }));
+}
+
+/** "Order #1022": a run's record as the alert names it; null for a run about no record. */
+function recordWords(domain: string, id: string | null, data: Record<string, unknown> | null): string | null {
+  if (id === null || !isDomain(domain)) return null;
+  return entityName(domain, id, data ?? {});
 }
 
 function common(kind: AlertKind, row: Common) {

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type { AlertKind, AlertParams } from "@/lib/db/schema/alerts";
 
+/** The step an alert's email is filed under in the outbox (it has no run): the outbox says so. */
+export const ALERT_EMAIL_STEP = "alert";
+
 /**
  * Alert rules in merchant words, and the input a person or client gives for one. Browser-safe:
  * the Settings → Alerts form, the REST API and the server actions parse with the same schemas.

@@ -16,6 +16,37 @@ describe("alert sentences", () => {
         "Europe/Paris",
       ),
     ).toBe("'Thank payers' had 4 runs that failed or partly failed since Sun, 6 Dec 2026, 00:30 CET.");
+    // The latest failed run's record and error, when the finder knows them.
+    expect(
+      alertMessage(
+        "Thank payers",
+        {
+          kind: "failed_runs",
+          count: 1,
+          since: at,
+          first: true,
+          latest: { record: "Order #1022", error: "Slack said 404:\n  channel_not_found" },
+        },
+        "UTC",
+      ),
+    ).toBe(
+      "'Thank payers' had a run that failed or partly failed on Order #1022. It said: “Slack said 404: channel_not_found”",
+    );
+    expect(
+      alertMessage(
+        "Thank payers",
+        {
+          kind: "failed_runs",
+          count: 3,
+          since: at,
+          first: false,
+          latest: { record: null, error: "x".repeat(400) },
+        },
+        "UTC",
+      ),
+    ).toBe(
+      `'Thank payers' had 3 runs that failed or partly failed since Sat, 5 Dec 2026, 23:30 UTC. The latest said: “${"x".repeat(299)}…”`,
+    );
     expect(alertMessage("Welcome", { kind: "silence", perDay: 12.4, lastRunAt: at, hours: 6 }, "UTC")).toBe(
       "'Welcome' usually runs about 12 times a day but has had no run for 6 hours: its last run started Sat, 5 Dec 2026, 23:30 UTC.",
     );

@@ -45,20 +45,45 @@ export function runsUrl(
 
 /** The facts one alert states; each kind reads its own. */
 export type AlertFacts =
-  | { kind: "failed_runs"; count: number; since: Date; first: boolean }
+  | {
+      kind: "failed_runs";
+      count: number;
+      since: Date;
+      first: boolean;
+      /** The latest failed run: its record in words ("Order #1022") and its error, when known. */
+      latest?: { record: string | null; error: string | null };
+    }
   | { kind: "silence"; perDay: number; lastRunAt: Date; hours: number }
   | { kind: "storm"; count: number; held: number; max: number | null; usual: number | null }
   | { kind: "overdue_waits"; count: number; minutes: number }
   | { kind: "approval_overdue"; count: number };
 
+/** An error as an alert quotes it: one line, at most 300 characters. */
+function clip(error: string): string {
+  const line = error.replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
 /** The alert's sentence: it names the automation and says what happened. */
 export function alertMessage(name: string, facts: AlertFacts, timeZone: string): string {
   const who = `'${name}'`;
   switch (facts.kind) {
-    case "failed_runs":
-      return facts.first && facts.count === 1
-        ? `${who} had a run that failed or partly failed.`
-        : `${who} had ${count(facts.count, "run")} that failed or partly failed since ${formatInZone(facts.since, timeZone)}.`;
+    case "failed_runs": {
+      const record = facts.latest?.record;
+      const error = facts.latest?.error ? ` It said: “${clip(facts.latest.error)}”` : "";
+      if (facts.first && facts.count === 1)
+        return `${who} had a run that failed or partly failed${record ? ` on ${record}` : ""}.${error}`;
+      const said = facts.latest?.error ? `said: “${clip(facts.latest.error)}”` : "";
+      const latest =
+        record && said
+          ? ` The latest was on ${record} and ${said}`
+          : record
+            ? ` The latest was on ${record}.`
+            : said
+              ? ` The latest ${said}`
+              : "";
+      return `${who} had ${count(facts.count, "run")} that failed or partly failed since ${formatInZone(facts.since, timeZone)}.${latest}`;
+    }
     case "silence":
       return `${who} usually runs about ${count(Math.round(facts.perDay), "time")} a day but has had no run for ${count(facts.hours, "hour")}: its last run started ${formatInZone(facts.lastRunAt, timeZone)}.`;
     case "storm": {

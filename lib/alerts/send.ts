@@ -9,6 +9,7 @@ import { postToSlack } from "@/lib/automations/nodes/actions/slack.execute";
 import { escapeHtml, escapeMrkdwn } from "@/lib/automations/tokens/escape";
 import { messageOf } from "@/lib/errors";
 import { metrics } from "@/lib/metrics/metrics";
+import { ALERT_EMAIL_STEP } from "./kinds";
 import { ruleForSending } from "./rules";
 import { postWebhookAlert, WebhookAlertError } from "./webhook";
 
@@ -53,7 +54,7 @@ async function sendEmail(alert: HistoryRow): Promise<void> {
       {
         t: alert.tenantId,
         r: null,
-        n: "alert",
+        n: ALERT_EMAIL_STEP,
         roles: STAFF_ROLES,
         subject: `Alert: ${alert.automationName}`,
         html: [

@@ -171,6 +171,10 @@ describe("failed runs", () => {
       count: 3,
     });
     expect(payload.message).toMatch(/^'Call the warehouse' had 3 runs that failed or partly failed since /);
+    // It names the latest failed run's order and quotes its error, so the reader knows where to look.
+    expect(payload.message).toMatch(
+      / The latest was on order #f-[123] and said: “127\.0\.0\.1:\d+ answered 400 Bad Request\.”$/,
+    );
     expect(payload.runsUrl).toMatch(
       new RegExp(`/automations/${id}/runs\\?status=failed_or_partial&from=\\d{4}-\\d\\d-\\d\\d$`),
     );
@@ -217,7 +221,9 @@ describe("failed runs", () => {
       unknown
     >;
     expect(second).toMatchObject({ kind: "failed_runs", count: 1 });
-    expect(second.message).toMatch(/had 1 run that failed or partly failed since/);
+    expect(second.message).toMatch(
+      /had 1 run that failed or partly failed since .* The latest was on order #f-4 /,
+    );
     expect((await evaluateAlerts({ now: new Date(t0.getTime() + 17 * MINUTE) })).made.failed_runs).toBe(0);
     expect((await historyOf(hook.body.id)).map((h) => [h.count, h.channel])).toEqual([
       [3, "webhook"],
