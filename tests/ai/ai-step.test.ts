@@ -220,6 +220,24 @@ test("without a model set up, the AI step is a ready issue that keeps the flow f
     });
     expect(published.status).toBe(422);
     expect(published.body.error.message).toMatch(/^Fix 1 issue before publishing: AI is not set up/);
+    // Its dry run says a run would fail at the AI step, and still shows what comes after it.
+    await order("a-9");
+    const dry = await call<DryRunResult>(dryRunRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      params: { id: created.body.id },
+      body: { entityId: "a-9" },
+    });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.steps.map((s) => [s.nodeId, s.outcome])).toEqual([
+      ["t", "started"],
+      ["sort", "would_run"],
+      ["if", "false"],
+      ["no", "would_run"],
+    ]);
+    expect(dry.body.steps[1]!.detail[0]).toBe(
+      "AI is not set up for this shop: ask your administrator to set AI_BASE_URL and AI_MODEL (and AI_API_KEY if the model needs one) on the server. Until then a run fails at this step.",
+    );
   } finally {
     process.env.AI_BASE_URL = model.baseURL;
   }

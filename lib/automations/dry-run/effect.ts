@@ -9,6 +9,7 @@ import {
   type ActionOutput,
   type OutsideExecutor,
 } from "@/lib/automations/nodes/executor";
+import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
 import { registry } from "@/lib/automations/nodes/registry";
 import { describeAction, excerpt, stepHeading } from "./describe";
 import type { DryRunEmail, DryRunStep, Trail } from "./result";
@@ -67,24 +68,27 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
         null)
       : null;
   // An AI step asks nothing in a dry run (SPEC §2): it says what it would ask, and what follows it
-  // waits on the answer. Not set up: its preflight says so, as an error.
+  // waits on the answer. With no model set up it says that a run would fail there, and still shows
+  // what follows, as it would run once a model is set up (issue 49).
   const asksModel = step.nodeType === "auto.action.ai";
+  const noModel = asksModel && refused === AI_NOT_SET_UP;
   if (prepared.ok && !asksModel && prepared.executor.effect === "outside" && prepared.executor.followUp) {
     const ctx = actionContext(leg.ctx, step.nodeId, templates);
     return runScript(trail, leg, step, heading, prepared.executor, prepared.request, ctx);
   }
-  if (prepared.ok && !refused) {
+  if (prepared.ok && (!refused || noModel)) {
+    const detail = describeAction(
+      step.nodeType,
+      redact(prepared.request),
+      start.subject,
+      leg.ctx.entity,
+      leg.ctx.timeZone,
+    );
     trail.steps.push({
       ...heading,
       kind: "action",
       outcome: "would_run",
-      detail: describeAction(
-        step.nodeType,
-        redact(prepared.request),
-        start.subject,
-        leg.ctx.entity,
-        leg.ctx.timeZone,
-      ),
+      detail: noModel ? [`${AI_NOT_SET_UP} Until then a run fails at this step.`, ...detail] : detail,
       resolvedParams,
       ...emailOf(step.nodeType, prepared.request),
     });
