@@ -65,3 +65,22 @@ export async function assertReferencesExist(db: DbOrTx, tenantId: string, graph:
       );
   }
 }
+
+/**
+ * The names and allowed hosts of the credentials a graph's HTTP steps name, by id: `validate`'s
+ * `credentialHosts`, so publishing refuses a step that would send one elsewhere.
+ */
+export async function credentialHostsOf(
+  db: DbOrTx,
+  tenantId: string,
+  graph: Graph,
+): Promise<Record<string, { name: string; allowedHosts: string[] }>> {
+  const ids = credentialReferences(graph)
+    .filter((ref) => ref.kinds === HTTP_AUTH_KINDS)
+    .map((ref) => ref.credentialId);
+  if (ids.length === 0) return {};
+  const found = await credentialsByIds(db, tenantId, ids);
+  return Object.fromEntries(
+    [...found.values()].map((c) => [c.id, { name: c.name, allowedHosts: c.allowedHosts }]),
+  );
+}

@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import { POST as runNowRoute } from "@/app/api/v1/automations/[id]/run-now/route";
+import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
+import { POST as createAutomationRoute } from "@/app/api/v1/automations/route";
 import { POST as createRoute } from "@/app/api/v1/credentials/route";
 import {
   DELETE as deleteRoute,
@@ -100,10 +102,56 @@ async function callStep(runId: string) {
 const REFUSED_TO_EDITOR =
   "Refused to send the credential 'Warehouse API' to 127.0.0.1: it may only be sent to localhost; an admin can add hosts in Settings → Credentials.";
 
+/** Sets the credential's hosts as an admin. */
+async function setHosts(allowedHosts: string[]) {
+  const reply = await call(updateRoute, {
+    method: "PATCH",
+    key: shop.keys.admin,
+    params: { id: credentialId },
+    body: { allowedHosts },
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+}
+
+/**
+ * A flow published while the credential could go to the editor's server, which an admin then
+ * took off its list: what a run must refuse on its own (the list changed after publishing).
+ */
+async function publishedBeforeTheHostWasRemoved(name: string, graph: unknown): Promise<string> {
+  await setHosts(["localhost", "127.0.0.1"]);
+  try {
+    return await publishFlow(shop.keys.editor, name, graph);
+  } finally {
+    await setHosts(["localhost"]);
+  }
+}
+
 describe("a credential goes only to its hosts", () => {
-  test("an editor's step to their own server is refused before a byte is sent: run, dry run and Run now", async () => {
+  test("an editor cannot publish a step that sends it elsewhere; the draft's ready issues say why", async () => {
+    const created = await call<{ id: string }>(createAutomationRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      body: { name: "Send it home", graph: calling(`${editorBase}/steal`) },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const published = await call<ErrorReply>(publishRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      params: { id: created.body.id },
+    });
+    expect(published.status).toBe(422);
+    expect(published.body.error.message).toBe(
+      "Fix 1 issue before publishing: This step would send the credential 'Warehouse API' to 127.0.0.1, but it may only be sent to localhost: choose another credential, or ask an admin to add the host in Settings → Credentials.",
+    );
+    // (The same step to an allowed host publishes: the next tests' flows.)
+  });
+
+  test("a step whose host was taken off the list is refused before a byte is sent: run, dry run and Run now", async () => {
     stolen.length = 0;
-    const automationId = await publishFlow(shop.keys.editor, "Send it home", calling(`${editorBase}/steal`));
+    const automationId = await publishedBeforeTheHostWasRemoved(
+      "Send it home",
+      calling(`${editorBase}/steal`),
+    );
     await pay("steal-1");
     const [run] = await settledRuns(automationId, 1);
     expect(run!.status).toBe("failed");
@@ -124,8 +172,7 @@ describe("a credential goes only to its hosts", () => {
       error: REFUSED_TO_EDITOR,
     });
 
-    const scheduled = await publishFlow(
-      shop.keys.editor,
+    const scheduled = await publishedBeforeTheHostWasRemoved(
       "Send it home on demand",
       calling(`${editorBase}/run-now`, {
         type: "auto.trigger.schedule",

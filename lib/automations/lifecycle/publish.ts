@@ -8,7 +8,7 @@ import { AppError, parseOrThrow } from "@/lib/errors";
 import { type Graph } from "@/lib/automations/graph/schema";
 import { validate } from "@/lib/automations/review/validate";
 import { syncSchedules } from "./schedule-sync";
-import { assertReferencesExist } from "@/lib/credentials/references";
+import { assertReferencesExist, credentialHostsOf } from "@/lib/credentials/references";
 import { IN_FLIGHT_POLICIES, type InFlightPolicy } from "./policies";
 import { automationSubject, sameGraph, view, loadRow, type AutomationRow, type AutomationView } from "./read";
 import { assertMayChange } from "./guards";
@@ -92,7 +92,10 @@ export async function publishAutomation(
     assertMayChange(caller, row);
     if (row.status === "archived")
       throw new AppError(409, "conflict", "This automation is archived; restore it before publishing.");
-    const issues = validate(row.draftGraph, undefined, serverFacts());
+    const issues = validate(row.draftGraph, undefined, {
+      ...serverFacts(),
+      credentialHosts: await credentialHostsOf(tx, caller.tenant.id, row.draftGraph),
+    });
     if (issues.length > 0) {
       const count = issues.length === 1 ? "1 issue" : `${issues.length} issues`;
       throw new AppError(

@@ -14,6 +14,7 @@ import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { outputsOf } from "./step-outputs";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
+import { bareHost, hostAllowed, typedHost } from "@/lib/credentials/hosts";
 import { findCycles } from "@/lib/automations/graph/cycles";
 import { reachableFrom, upstreamOf } from "@/lib/automations/graph/reachability";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "@/lib/automations/graph/schema";
@@ -117,6 +118,26 @@ function summarise(registry: Registry, node: { type: string; params?: unknown })
 export interface ServerFacts {
   /** An AI model is set up (AI_BASE_URL and AI_MODEL): the AI step can ask it. */
   aiConfigured?: boolean;
+  /**
+   * The shop's HTTP credentials' names and allowed hosts, by id: an HTTP step that would send one
+   * to a host outside its list is a ready issue (a run would refuse it anyway).
+   */
+  credentialHosts?: Record<string, { name: string; allowedHosts: readonly string[] }>;
+}
+
+/** The issue of an HTTP step whose typed URL's host its credential may not be sent to, or null. */
+function credentialHostIssue(node: GraphNode, facts: ServerFacts): string | null {
+  if (node.type !== "auto.action.http_request" || !facts.credentialHosts) return null;
+  const auth = asRecord(node.params.auth);
+  const credential =
+    typeof auth.credentialId === "string" ? facts.credentialHosts[auth.credentialId] : undefined;
+  const host = typedHost(node.params.url);
+  if (!credential || host === null || hostAllowed(credential.allowedHosts, host)) return null;
+  const allowed =
+    credential.allowedHosts.length === 0
+      ? "it may be sent to no host yet"
+      : `it may only be sent to ${credential.allowedHosts.join(", ")}`;
+  return `This step would send the credential '${credential.name}' to ${bareHost(host)}, but ${allowed}: choose another credential, or ask an admin to add the host in Settings → Credentials.`;
 }
 
 /**
@@ -271,6 +292,10 @@ export function validate(
   if (facts.aiConfigured === false)
     for (const { node } of known.values())
       if (node.type === "auto.action.ai") issues.push({ nodeId: node.id, message: AI_NOT_SET_UP });
+  for (const { node } of known.values()) {
+    const message = credentialHostIssue(node, facts);
+    if (message) issues.push({ nodeId: node.id, message });
+  }
 
   // Domains and tokens.
   for (const entry of known.values()) {

@@ -65,7 +65,12 @@ export default async function AutomationEditorPage({
         // canvas does not call the token it was not sent missing.
         firstPaint={editorFirstPaint(
           { ...found, draftGraph: withPositions(found.draftGraph) },
-          serverFacts(),
+          {
+            ...serverFacts(),
+            credentialHosts: Object.fromEntries(
+              credentials.map(({ id, name, allowedHosts }) => [id, { name, allowedHosts }]),
+            ),
+          },
         )}
         canEdit={
           automation.status !== "archived" &&
