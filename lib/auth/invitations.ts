@@ -10,6 +10,8 @@ import { accounts, invitations, memberships, tenants, users } from "@/lib/db/sch
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import type { Caller } from "@/lib/identity/caller";
 import { ROLES, type Role } from "@/lib/identity/roles";
+import { RateLimitedError } from "@/lib/api/rate-limit";
+import { consume } from "@/lib/rate-limit";
 import { appUrl } from "./auth";
 import { writeAuthEmail } from "./auth-emails";
 
@@ -95,6 +97,24 @@ async function sendInvitationEmail(tx: Tx, shopName: string, email: string, role
   });
 }
 
+/** Invitations (sent or re-sent) a shop may send an hour: each is an email to someone outside it. */
+export const INVITATIONS_PER_SHOP_PER_HOUR = 30;
+
+/**
+ * Counts one invitation email against the shop's hour, or throws a 429 saying when it renews: a
+ * shop's admin cannot mail strangers in bulk from Tillflow's address, nor try many emails' links.
+ */
+async function spendInvitation(tenantId: string, now = Date.now()): Promise<void> {
+  const max = INVITATIONS_PER_SHOP_PER_HOUR;
+  const decision = await consume(`invite:${tenantId}`, { max, windowSeconds: 3600 }, now);
+  if (decision.allowed) return;
+  const minutes = Math.max(1, Math.ceil(decision.retryAfterSeconds / 60));
+  throw new RateLimitedError(
+    `This shop has sent ${max} invitations this hour, the most an hour allows; send more in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    decision.retryAfterSeconds,
+  );
+}
+
 /**
  * Invites an email to the caller's shop (admins; the action checks the role). A member already is
  * refused (409); an open invitation to the same email is sent again with the new role, a new token
@@ -103,6 +123,7 @@ async function sendInvitationEmail(tx: Tx, shopName: string, email: string, role
 export async function inviteMember(by: Caller, input: z.input<typeof inviteInput>): Promise<SentInvitation> {
   const values = parseOrThrow(inviteInput, input, "The invitation is invalid");
   const tenantId = by.tenant.id;
+  await spendInvitation(tenantId);
   const { token, tokenHash } = newToken();
   const sent = await getDb().transaction(async (tx) => {
     const [member] = await tx
@@ -188,6 +209,7 @@ export async function revokeInvitation(by: Caller, id: string): Promise<void> {
 
 /** Sends an open invitation again: a new token (the old link stops working) and 7 more days. */
 export async function resendInvitation(by: Caller, id: string): Promise<SentInvitation> {
+  await spendInvitation(by.tenant.id);
   const { token, tokenHash } = newToken();
   const row = await getDb().transaction(async (tx) => {
     const open = await openInvitation(tx, by.tenant.id, id);

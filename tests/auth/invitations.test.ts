@@ -154,6 +154,28 @@ describe("inviting", () => {
     );
   });
 
+  test("a shop sends at most 30 invitations an hour, re-sends included; another shop is not held up", async () => {
+    const flooding = await createShop();
+    const quiet = await createShop();
+    const admin = await callerOf(flooding, "admin");
+    const first = await inviteMember(admin, { email: "n0@flood.test", role: "viewer" });
+    for (let i = 1; i < 29; i++) await inviteMember(admin, { email: `n${i}@flood.test`, role: "viewer" });
+    await resendInvitation(admin, first.invitation.id);
+    const refused = await inviteMember(admin, { email: "n30@flood.test", role: "viewer" }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({
+      status: 429,
+      message: expect.stringMatching(
+        /^This shop has sent 30 invitations this hour, the most an hour allows; send more in \d+ minutes?\.$/,
+      ),
+    });
+    await expect(resendInvitation(admin, first.invitation.id)).rejects.toMatchObject({ status: 429 });
+    // Nothing was written for the refused one, and the other shop invites as usual.
+    expect((await listInvitations(flooding.tenant.id)).map((i) => i.email)).not.toContain("n30@flood.test");
+    await inviteMember(await callerOf(quiet, "admin"), { email: "n30@flood.test", role: "viewer" });
+  });
+
   test("viewers and editors cannot invite, re-send or revoke; another shop's invitation is a 404", async () => {
     const a = await createShop();
     const b = await createShop();
