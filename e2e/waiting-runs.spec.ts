@@ -96,6 +96,15 @@ test("a waiting run shows its badge and when it resumes; Resume now finishes it 
   await expect(page.getByTestId("run-status").first()).toHaveText("Succeeded", { timeout: 20_000 });
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
   await expect(page.getByRole("region", { name: "After the wait" })).toContainText("Add tag");
+  // The wait says who ended it and how early.
+  await expect(page.getByTestId("run-wait")).toContainText(
+    /Resumed early by .+, 1 hour 59 minutes before it was due\./,
+  );
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("run-wait").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screens/resumed-early-${width}.png` });
+  }
 });
 
 test("a cancelled run shows its reason on the run and in the list", async ({ page }) => {
