@@ -48,6 +48,24 @@ test("an admin adds an alert, sends a test alert and finds it sent in the histor
 
   // Keyboard: the runs link is reachable and named.
   await expect(sent.getByRole("link", { name: /See the runs/ })).toBeVisible();
+
+  // The outbox says where the alert's email came from (it has no run).
+  await page.goto("/outbox");
+  const email = page
+    .getByTestId("outbox-email")
+    .filter({ hasText: /Alert: / })
+    .first();
+  await email.locator("summary").click();
+  await expect(email).toContainText("Sent by an alert rule in Settings → Alerts");
+  await expect(email.getByRole("link", { name: "Settings → Alerts" })).toHaveAttribute(
+    "href",
+    "/settings/alerts",
+  );
+  await expect(email).not.toContainText("purged");
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/screens/outbox-alert-${width}.png` });
+  }
 });
 
 test("a viewer reads the alerts but cannot change them", async ({ page }) => {
