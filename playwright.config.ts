@@ -42,7 +42,7 @@ export default defineConfig({
       TILLFLOW_RESET: "1",
       TILLFLOW_SCHEDULES: "off",
       LOG_LEVEL: "warn", // a line per API request would bury the specs' own output in CI's log
-      SIGN_IN_ATTEMPTS_PER_MINUTE: "10000", // every spec signs in from 127.0.0.1 (lib/auth/rate-limit.ts)
+      SIGN_IN_ATTEMPTS_PER_MINUTE: "10000", // every spec signs in from 127.0.0.1 (lib/rate-limit/sign-in.ts)
       // The AI builder's model: e2e/ai-builder.spec.ts starts a stub there (read at request time).
       AI_BASE_URL: "http://127.0.0.1:3291/v1",
       AI_MODEL: "stub",

@@ -1,5 +1,5 @@
 import "server-only";
-import { RateLimitedError } from "@/lib/api/rate-limit";
+import { RateLimitedError } from "@/lib/rate-limit/api";
 import { config } from "@/lib/config/config";
 import { consume } from "@/lib/rate-limit";
 

@@ -1,7 +1,7 @@
 // Over 400 lines on purpose: the whole public REST contract in one table, so it reads (and diffs) as the API does.
 import { z } from "zod";
 import { graphSchema } from "@/lib/automations/graph/schema";
-import { auditQuery } from "@/lib/audit-log";
+import { auditQuery } from "@/lib/audit/log";
 import type { Role } from "@/lib/identity/roles";
 import { buildInput } from "@/lib/automations/ai/input";
 import { approvalsQuery, decisionInput } from "@/lib/automations/waits/approvals";

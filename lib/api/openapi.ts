@@ -65,7 +65,7 @@ export function errorStatuses(endpoint: Endpoint): ErrorStatus[] {
   if (endpoint.role) found.add(401);
   // A viewer's write can still be refused: a cookie-session write needs a same-origin `Origin`.
   if (endpoint.role && (endpoint.role !== "viewer" || endpoint.method !== "GET")) found.add(403);
-  // Writes by a key are counted per minute (lib/api/rate-limit.ts); reads are not.
+  // Writes by a key are counted per minute (lib/rate-limit/api.ts); reads are not.
   if (endpoint.role && endpoint.method !== "GET") found.add(429);
   return [...found].sort((a, b) => a - b);
 }

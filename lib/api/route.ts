@@ -4,7 +4,7 @@ import { resolveCaller } from "@/lib/auth/resolve-caller";
 import type { Role } from "@/lib/identity/roles";
 import { AppError, parseOrThrow, unauthorized } from "@/lib/errors";
 import { readBodyText } from "./body";
-import { limitApiKey, RateLimitedError } from "./rate-limit";
+import { limitApiKey, RateLimitedError } from "@/lib/rate-limit/api";
 import { assertSameOriginWrite } from "./same-origin";
 import { assertStorableJson, findUnstorable, unstorableError } from "./storable";
 import { config } from "@/lib/config/config";
@@ -154,7 +154,7 @@ interface RouteContext<P> {
 /**
  * Wraps a `/api/v1` route handler: resolves the caller (401 if nobody), checks that a write by a
  * session cookie comes from the app's own origin (403, lib/api/same-origin.ts), checks the role (403),
- * counts a write by an API key against its per-minute limit (429, lib/api/rate-limit.ts on lib/rate-limit.ts; `limit:
+ * counts a write by an API key against its per-minute limit (429, lib/rate-limit/api.ts on lib/rate-limit/index.ts; `limit:
  * "ingest"` counts it as event ingest instead), and turns thrown `AppError`s into `{ error: { code, message, issues? } }`. Anything else is a bug:
  * it is logged and answered with a 500 that leaks nothing.
  */

@@ -5,7 +5,7 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { currentDb } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
-import { authIpAddress, authRateLimit } from "./rate-limit";
+import { authIpAddress, authRateLimit } from "@/lib/rate-limit/sign-in";
 import { authSecret } from "@/lib/local-secret";
 import { admitSignIn, clearAccountFailures, uncountAccountAttempt } from "./sign-in-limits";
 import { config } from "@/lib/config/config";
@@ -120,7 +120,7 @@ function createAuth() {
     // Sign-in runs through server actions; this plugin lets them set the session cookie.
     plugins: [nextCookies()],
     telemetry: { enabled: false },
-    // better-auth's limiter (lib/auth/rate-limit.ts); sign-in's own limits are the hooks above.
+    // better-auth's limiter (lib/rate-limit/sign-in.ts); sign-in's own limits are the hooks above.
     rateLimit: authRateLimit(),
     hooks: signInHooks,
     advanced: { ipAddress: authIpAddress },

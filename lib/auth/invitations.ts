@@ -10,7 +10,7 @@ import { accounts, invitations, memberships, tenants, users } from "@/lib/db/sch
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import type { Caller } from "@/lib/identity/caller";
 import { ROLES, type Role } from "@/lib/identity/roles";
-import { RateLimitedError } from "@/lib/api/rate-limit";
+import { RateLimitedError } from "@/lib/rate-limit/api";
 import { consume } from "@/lib/rate-limit";
 import { appUrl } from "./auth";
 import { writeAuthEmail } from "./auth-emails";

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { limitApiKey } from "@/lib/api/rate-limit";
+import { limitApiKey } from "@/lib/rate-limit/api";
 import { assertRole, type Caller } from "@/lib/identity/caller";
 import { decideApproval, decisionInput } from "@/lib/automations/waits/approvals";
 import { automationImpact } from "@/lib/automations/lifecycle/impact";

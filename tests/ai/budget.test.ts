@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as buildRoute } from "@/app/api/v1/ai/build/route";
 import { tryAi } from "@/lib/automations/dry-run/ai-try";
-import { RateLimitedError } from "@/lib/api/rate-limit";
+import { RateLimitedError } from "@/lib/rate-limit/api";
 import { startStubModel, type StubModel } from "@/tests/helpers/ai-stub";
 import type { ErrorReply } from "@/tests/helpers/fixtures";
 import { createShop, type TestShop } from "@/tests/helpers/shop";

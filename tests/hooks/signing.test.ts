@@ -8,8 +8,8 @@ import { GET as outboxRoute } from "@/app/api/v1/outbox/route";
 import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { rotateSigningSecretAction } from "@/lib/actions/settings/rotate-signing-secret";
 import { showSigningSecretAction } from "@/lib/actions/settings/show-signing-secret";
-import type { AuditItem } from "@/lib/audit-log";
-import { auditSentence } from "@/lib/audit-words";
+import type { AuditItem } from "@/lib/audit/log";
+import { auditSentence } from "@/lib/audit/words";
 import { signingSecretOf, signingSecretStatus } from "@/lib/credentials/signing-secret";
 import { getDb } from "@/lib/db/client";
 import {

@@ -6,7 +6,7 @@ import { POST as createRoute } from "@/app/api/v1/automations/route";
 import { POST as publishRoute } from "@/app/api/v1/automations/[id]/publish/route";
 import { GET as listRoute } from "@/app/api/v1/approvals/route";
 import { POST as decideRoute } from "@/app/api/v1/approvals/[waitId]/route";
-import { auditSentence } from "@/lib/audit-words";
+import { auditSentence } from "@/lib/audit/words";
 import { addMember } from "@/lib/auth/users";
 import { getRun } from "@/lib/automations/runs/detail";
 import type { ApprovalView } from "@/lib/automations/waits/approvals";

@@ -4,7 +4,7 @@ import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/li
 import { getDb } from "@/lib/db/client";
 import { auditEvents } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";
-import { AUDIT_ACTIONS, AUDIT_KINDS, type AuditKind } from "./audit-words";
+import { AUDIT_ACTIONS, AUDIT_KINDS, type AuditKind } from "./words";
 
 /** One entry of the audit log, as the API and the Activity page show it. */
 export interface AuditItem {
