@@ -124,6 +124,8 @@ test("at 1280 px, '+' on a line inserts a step between its ends, clear of the ot
   expect(text.x).toBeGreaterThanOrEqual(card.x);
   expect(text.x + text.width).toBeLessThanOrEqual(card.x + card.width);
   expect(text.y + text.height).toBeLessThanOrEqual(card.y + card.height);
+  // Two lines of 20 px, no part of a third.
+  expect(text.height).toBeLessThanOrEqual(40);
   expect(await sentence.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   await longCard.screenshot({ path: "/tmp/cv-long-step.png" });
 

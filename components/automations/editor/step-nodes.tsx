@@ -102,10 +102,13 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
           </Badge>
         )}
       </div>
-      {/* A long sentence wraps, two lines at most (the card keeps its size), and says the rest when pointed at. */}
-      <p className="line-clamp-2 px-3 py-2 text-sm leading-5 break-words text-zinc-900" title={summary}>
-        {summary}
-      </p>
+      {/* A long sentence wraps, two lines at most (the card keeps its size), and says the rest when
+          pointed at. The padding is outside the clamped box: inside, a third line would show through. */}
+      <div className="px-3 py-2">
+        <p className="line-clamp-2 text-sm leading-5 break-words text-zinc-900" title={summary}>
+          {summary}
+        </p>
+      </div>
       {issues.length > 0 && (
         <p className="flex items-center gap-1 border-t border-red-100 px-3 py-1.5 text-xs font-medium text-red-700">
           <span aria-hidden="true">⚠</span>
