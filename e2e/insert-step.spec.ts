@@ -5,7 +5,8 @@ import { expect, publishViaApi, putAwayAfterAll, signIn, test } from "./helpers"
 // Issue 49, items 5 and 7: "+" on a line inserts the step between its ends (one undo takes it
 // back; a parallel branch is still a choice away, by mouse or keyboard), and nothing lands on
 // anything; at 1280 px the minimap is gone rather than over the steps; the publish dialog names
-// steps, never by their ids; a long step sentence stays inside its card.
+// steps, never by their ids; a long step sentence stays inside its card; a waiting run moved to the
+// latest version is drawn on that version.
 test.describe.configure({ mode: "serial" });
 
 const LONG_TAG = "customer-who-ordered-three-times-in-one-season-and-asked-for-gift-wrapping-every-time";
@@ -210,4 +211,61 @@ test("at 1440 px, by keyboard: a parallel branch instead, undone, then an insert
   await page.getByRole("button", { name: "Fit View" }).click();
   await expect.poll(() => overlaps(page)).toEqual([]);
   await page.screenshot({ path: "/tmp/cv-insert-1440.png" });
+});
+
+test("a waiting run's page draws the version it moves to after a 'move to the latest version' publish", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, "editor");
+  //  order_created ──▶ Wait 2 hours ──▶ add_tag(moved-e2e)
+  const v1 = {
+    nodes: [
+      { id: "t", type: "auto.trigger.order_created", params: {} },
+      { id: "w", type: "auto.control.wait", params: { duration: 2, unit: "hours" } },
+      { id: "tag", type: "auto.action.add_tag", params: { tag: "moved-e2e" } },
+    ],
+    edges: [
+      { id: "e0", source: "t", target: "w" },
+      { id: "e1", source: "w", target: "tag" },
+    ],
+  };
+  const id = await publishViaApi(page.request, "E2E moves to the latest", v1);
+  created.push(id);
+  const order = await page.request.put("/api/v1/entities/order/e2e_cv_move_1", {
+    data: { number: "#cv1", status: "pending", total: 20, currency: "EUR", email: "cv1@example.com" },
+  });
+  expect(order.ok(), await order.text()).toBe(true);
+  const runRow = async () => {
+    const res = await page.request.get(`/api/v1/runs?automationId=${id}`);
+    return ((await res.json()) as { items: { id: string; status: string }[] }).items[0];
+  };
+  await expect.poll(async () => (await runRow())?.status, { timeout: 20_000 }).toBe("waiting");
+  const runId = (await runRow())!.id;
+
+  //  version 2: order_created ──▶ Wait 2 hours ──▶ add_note ──▶ add_tag(moved-e2e); waiting runs move to it
+  const v2 = {
+    nodes: [...v1.nodes, { id: "note", type: "auto.action.add_note", params: { body: "Moved along" } }],
+    edges: [
+      v1.edges[0],
+      { id: "e2", source: "w", target: "note" },
+      { id: "e3", source: "note", target: "tag" },
+    ],
+  };
+  const saved = await page.request.put(`/api/v1/automations/${id}/draft`, {
+    data: { graph: v2, inFlightPolicy: "move_to_latest" },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  const published = await page.request.post(`/api/v1/automations/${id}/publish`, { data: {} });
+  expect(published.ok(), await published.text()).toBe(true);
+
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("run-status").first()).toHaveText("Waiting");
+  await expect(page.getByText("Version 2 of the flow, which this run moves to when it wakes")).toBeVisible();
+  const canvas = page.getByRole("region", { name: "The flow, with the path this run took" });
+  await expect(canvas.locator(".react-flow__node")).toHaveCount(4);
+  await expect(
+    canvas.locator(".react-flow__node").filter({ hasText: "Add note 'Moved along'" }),
+  ).toBeVisible();
+  await page.getByTestId("run-path").screenshot({ path: "/tmp/cv-run-moved.png" });
 });
