@@ -240,7 +240,7 @@ test("on a phone the editor says to use a larger screen and shows the flow read-
   // Nothing to edit with: no palette, no panel, no Publish, no "+" on the steps.
   await expect(page.getByRole("complementary", { name: "Steps" })).toBeHidden();
   await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: /Add a step after/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /(Add|Insert) a step after/ })).toHaveCount(0);
   // Runs are a tap away.
   await page.getByRole("navigation", { name: "Automation" }).getByRole("link", { name: "Runs" }).click();
   await expect(page).toHaveURL(new RegExp(`/automations/${automationId}/runs$`));

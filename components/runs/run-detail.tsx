@@ -201,10 +201,7 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
           </Card>
           <HandedBack event={run.event} />
           <Card>
-            <CardHeader
-              title="Path taken"
-              description={`Version ${run.automationVersion} of the flow, as this run went through it.`}
-            />
+            <CardHeader title="Path taken" description={pathDescription(run)} />
             <div className="px-5 py-4">
               <RunPath graph={run.graph} nodeStatuses={run.nodeStatuses} steps={run.steps} />
             </div>
@@ -278,4 +275,12 @@ function stepsSentence(steps: number, legs: number): string {
   const resumes = legs - 1;
   if (resumes < 1) return `${count}.`;
   return `${count}, resumed ${resumes === 1 ? "once" : `${resumes} times`} after a wait.`;
+}
+
+/** Which version the path is drawn on: the run's own, or the one it moves to when it wakes. */
+function pathDescription(run: Pick<RunDetailData, "automationVersion" | "graphVersion">): string {
+  if (run.graphVersion !== null && run.graphVersion !== run.automationVersion) {
+    return `Version ${run.graphVersion} of the flow, which this run moves to when it wakes (it was on version ${run.automationVersion}).`;
+  }
+  return `Version ${run.automationVersion} of the flow, as this run went through it.`;
 }

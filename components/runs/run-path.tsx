@@ -8,7 +8,7 @@ import { STEP_STATUS, StepStatusBadge } from "./run-status";
 import { flowDomain, summariseNode } from "@/lib/automations/nodes/registry";
 
 export interface RunPathProps {
-  /** The graph of the version the run started on (null when that snapshot is gone). */
+  /** The graph of the version the run follows (null when that snapshot is gone). */
   graph: Graph | null;
   /** Each node's latest status in this run (`success`, `failed`, `skipped`, `waiting`); absent = not reached. */
   nodeStatuses: Record<string, string>;

@@ -94,6 +94,50 @@ describe("waitFates: what a pending wait will do when it wakes", () => {
     });
   });
 
+  test("a run that moves to the latest version when it wakes is drawn on that version, before and after", async () => {
+    const m = await parked(shop, "fate-move", "f-7");
+    const before = await getRun(shop.tenant.id, m.runId);
+    expect(before).toMatchObject({ automationVersion: 1, graphVersion: 1 });
+    expect(before.graph?.nodes.map((n) => n.id)).toEqual(["t", "w", "tag"]);
+
+    // Version 2 puts a note between the wait and the tag; waiting runs move to it.
+    // t ──▶ w ──▶ note ──▶ tag
+    const v2 = {
+      nodes: [
+        { id: "t", type: "auto.trigger.order_created", params: {} },
+        { id: "w", type: "auto.control.wait", params: { duration: 2, unit: "days" } },
+        { id: "note", type: "auto.action.add_note", params: { body: "Moved" } },
+        { id: "tag", type: "auto.action.add_tag", params: { tag: "fate-move" } },
+      ],
+      edges: [
+        { id: "t-w", source: "t", sourceHandle: "out", target: "w" },
+        { id: "w-note", source: "w", sourceHandle: "out", target: "note" },
+        { id: "note-tag", source: "note", sourceHandle: "out", target: "tag" },
+      ],
+    };
+    await republish(shop.keys.editor, m.id, v2, "move_to_latest");
+    const waiting = await getRun(shop.tenant.id, m.runId);
+    // Still on version 1 until it wakes, but the page draws the graph it will follow: version 2.
+    expect(waiting).toMatchObject({ status: "waiting", automationVersion: 1, graphVersion: 2 });
+    expect(waiting.graph?.nodes.map((n) => n.id)).toEqual(["t", "w", "note", "tag"]);
+    expect(waiting.fate).toEqual({ continues: true, note: "Will move to version 2 when it wakes." });
+    // The path so far stays where it is: the wait it sits at is on both versions.
+    expect(waiting.nodeStatuses).toMatchObject({ w: "waiting" });
+
+    // Woken, it is on version 2, and drawn so.
+    expect(await resumeWait(m.wait.id)).not.toBe("skipped");
+    const woke = await getRun(shop.tenant.id, m.runId);
+    expect(woke).toMatchObject({ automationVersion: 2, graphVersion: 2 });
+    expect(woke.graph?.nodes.map((n) => n.id)).toEqual(["t", "w", "note", "tag"]);
+
+    // With "finish on the version it started on" the page keeps drawing that version.
+    const f = await parked(shop, "fate-stay", "f-8");
+    await republish(shop.keys.editor, f.id, v2, "finish_on_started_version");
+    const stays = await getRun(shop.tenant.id, f.runId);
+    expect(stays).toMatchObject({ automationVersion: 1, graphVersion: 1 });
+    expect(stays.graph?.nodes.map((n) => n.id)).toEqual(["t", "w", "tag"]);
+  });
+
   test("another shop's waits are not readable", async () => {
     const theirs = await parked(other, "fate-theirs", "f-5");
     expect((await waitFates(shop.tenant.id, [theirs.wait])).size).toBe(0);

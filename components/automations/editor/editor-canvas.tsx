@@ -10,6 +10,7 @@ import {
   type NodeChange,
 } from "@xyflow/react";
 import type { StepEdge, StepNode } from "@/lib/automations/editor/flow";
+import { FIT_VIEW_PADDING, MINIMAP_SIZE } from "@/lib/automations/editor/node-size";
 import {
   DecorationsContext,
   STEP_NODE_TYPES,
@@ -36,6 +37,9 @@ export interface EditorCanvasProps {
   /** A drag ended: the new positions go in the history. */
   onNodeDragStop(): void;
 }
+
+/** A fitted view: the whole flow, no larger than life, clear of the minimap and the zoom buttons. */
+const FIT_VIEW = { padding: FIT_VIEW_PADDING, maxZoom: 1 };
 
 /** The editor's canvas: React Flow with the step cards, their decorations, and what it says when empty. */
 export function EditorCanvas({
@@ -71,14 +75,24 @@ export function EditorCanvas({
             snapToGrid
             snapGrid={[20, 20]}
             fitView
-            fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+            fitViewOptions={FIT_VIEW}
             defaultEdgeOptions={{ type: "smoothstep" }}
             minZoom={0.2}
             maxZoom={1.5}
           >
             <Background gap={20} size={1} />
-            <Controls showInteractive={false} />
-            {!narrow && <MiniMap pannable zoomable ariaLabel="Mini map of the flow" />}
+            <Controls showInteractive={false} fitViewOptions={FIT_VIEW} />
+            {/* Only where the canvas has room for it: at 1280 px the canvas column is ~620 px
+                wide and a minimap there sits on the steps. */}
+            {!narrow && (
+              <MiniMap
+                pannable
+                zoomable
+                ariaLabel="Mini map of the flow"
+                style={MINIMAP_SIZE}
+                className="max-[1439.98px]:hidden"
+              />
+            )}
           </ReactFlow>
         </DecorationsContext>
       </StepTextsContext>

@@ -5,7 +5,13 @@ import "@xyflow/react/dist/style.css";
 import { useRouter } from "next/navigation";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { ActiveToggleNotices } from "@/components/automations/active-toggle";
-import { addTargetLabel, nextAddTarget, type AddTarget } from "@/lib/automations/editor/add-target";
+import {
+  addTargetLabel,
+  asBranch,
+  exitTarget,
+  nextAddTarget,
+  type AddTarget,
+} from "@/lib/automations/editor/add-target";
 import type { EditorFirstPaint } from "@/lib/automations/editor/first-paint";
 import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { catalogOf, effectiveDomainIn } from "@/lib/automations/nodes/catalog";
@@ -169,10 +175,14 @@ function Editor({
     onDeleted: clearDryRun,
   });
 
-  const onAddAfter = useCallback((nodeId: string, handle: string) => {
-    setAddTarget({ nodeId, handle });
-    searchRef.current?.focus();
-  }, []);
+  // "+" on a line inserts the next step on it; the palette offers a parallel branch instead.
+  const onAddAfter = useCallback(
+    (nodeId: string, handle: string) => {
+      setAddTarget(exitTarget(nodeId, handle, graph));
+      searchRef.current?.focus();
+    },
+    [graph],
+  );
   const canvas = useCanvasDecorations({ ...editor, catalog, issues, dryRun, viewing, readOnly, onAddAfter });
 
   const { unchanged, draftChanged, publishBlocked } = usePublishReadiness(automation, {
@@ -245,6 +255,14 @@ function Editor({
             builtin={Boolean(automation.builtinSlug)}
             target={addTargetLabel(nextTarget, graph, catalog, labelOf)}
             onClearTarget={() => setAddTarget(null)}
+            onBranchInstead={
+              nextTarget?.edgeId
+                ? () => {
+                    setAddTarget(asBranch(nextTarget));
+                    searchRef.current?.focus();
+                  }
+                : null
+            }
             onAdd={addStep}
             searchRef={searchRef}
           />

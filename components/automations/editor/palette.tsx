@@ -14,6 +14,8 @@ export interface PaletteProps {
   /** Where the next step goes: after a node's exit ("After 'Order paid'"), or null (on its own). */
   target: string | null;
   onClearTarget(): void;
+  /** The target inserts on a line: add beside it as a parallel branch instead (null otherwise). */
+  onBranchInstead?: (() => void) | null;
   onAdd(definition: NodeInfo): void;
   searchRef: RefObject<HTMLInputElement | null>;
   /** A built-in automation: also offer the platform jobs, which merchants' own flows do not get. */
@@ -30,6 +32,7 @@ export function Palette({
   disabled,
   target,
   onClearTarget,
+  onBranchInstead = null,
   onAdd,
   searchRef,
   builtin = false,
@@ -47,16 +50,29 @@ export function Palette({
     <aside aria-label="Steps" className="flex min-h-0 flex-col border-r border-zinc-200 bg-white">
       <div className="border-b border-zinc-200 p-3">
         {target && (
-          <p className="mb-2 flex items-center justify-between gap-2 rounded-md bg-indigo-50 px-2 py-1 text-xs text-indigo-900">
-            <span className="truncate">Adds {target}</span>
-            <button
-              type="button"
-              className="shrink-0 rounded px-1 font-medium hover:underline"
-              onClick={onClearTarget}
-            >
-              Cancel
-            </button>
-          </p>
+          <div className="mb-2 rounded-md bg-indigo-50 px-2 py-1 text-xs text-indigo-900">
+            <p className="flex items-center justify-between gap-2">
+              <span className="truncate" title={`${onBranchInstead ? "Inserts" : "Adds"} ${target}`}>
+                {onBranchInstead ? "Inserts" : "Adds"} {target}
+              </span>
+              <button
+                type="button"
+                className="shrink-0 rounded px-1 font-medium hover:underline"
+                onClick={onClearTarget}
+              >
+                Cancel
+              </button>
+            </p>
+            {onBranchInstead && (
+              <button
+                type="button"
+                className="mt-0.5 rounded px-1 -ml-1 font-medium underline-offset-2 hover:underline"
+                onClick={onBranchInstead}
+              >
+                Add a parallel branch instead
+              </button>
+            )}
+          </div>
         )}
         <label htmlFor={searchId} className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">
           Add a step

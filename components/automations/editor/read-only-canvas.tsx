@@ -40,7 +40,13 @@ export function ReadOnlyCanvas({ graph, statusByNode, pathEdgeIds, label, classN
     pathEdgeIds?.has(edge.id) ? { ...edge, style: { stroke: "#059669", strokeWidth: 2 } } : edge,
   );
   const decorations = useMemo<CanvasDecorations>(
-    () => ({ issuesByNode: new Map(), statusByNode, readOnly: true, onAddAfter: () => {} }),
+    () => ({
+      issuesByNode: new Map(),
+      statusByNode,
+      readOnly: true,
+      connectedExits: new Set<string>(),
+      onAddAfter: () => {},
+    }),
     [statusByNode],
   );
   return (

@@ -18,13 +18,21 @@ export interface CanvasDecorations {
   /** Set while a path is shown: nodes on it get their status, the others are dimmed. */
   statusByNode: ReadonlyMap<string, { label: string; tone: StepStatusTone }> | null;
   readOnly: boolean;
+  /** The exits with a line out (`exitKey`): their "+" inserts a step on it. */
+  connectedExits: ReadonlySet<string>;
   onAddAfter(nodeId: string, handle: string): void;
+}
+
+/** How `connectedExits` names an exit. */
+export function exitKey(nodeId: string, handle: string): string {
+  return `${nodeId}\u0000${handle}`;
 }
 
 export const DecorationsContext = createContext<CanvasDecorations>({
   issuesByNode: new Map(),
   statusByNode: null,
   readOnly: true,
+  connectedExits: new Set(),
   onAddAfter: () => {},
 });
 
@@ -84,15 +92,23 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
           style?.band ?? "bg-red-50 text-red-800",
         )}
       >
-        {category && <CategoryIcon category={category} className={cn("size-4", style?.icon)} />}
-        <span className="truncate">{definition ? definition.label : "Unknown step"}</span>
+        {category && <CategoryIcon category={category} className={cn("size-4 shrink-0", style?.icon)} />}
+        <span className="truncate" title={definition?.label}>
+          {definition ? definition.label : "Unknown step"}
+        </span>
         {status && (
           <Badge tone={status.tone} className="ml-auto">
             {status.label}
           </Badge>
         )}
       </div>
-      <p className="px-3 py-2 text-sm leading-5 text-zinc-900">{summary}</p>
+      {/* A long sentence wraps, two lines at most (the card keeps its size), and says the rest when
+          pointed at. The padding is outside the clamped box: inside, a third line would show through. */}
+      <div className="px-3 py-2">
+        <p className="line-clamp-2 text-sm leading-5 break-words text-zinc-900" title={summary}>
+          {summary}
+        </p>
+      </div>
       {issues.length > 0 && (
         <p className="flex items-center gap-1 border-t border-red-100 px-3 py-1.5 text-xs font-medium text-red-700">
           <span aria-hidden="true">⚠</span>
@@ -120,8 +136,12 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
           {!decorations.readOnly && (
             <button
               type="button"
-              aria-label={`Add a step after '${summary}'${exits.length > 1 ? ` (${handleLabel(handle)})` : ""}`}
-              title="Add a step here"
+              aria-label={`${decorations.connectedExits.has(exitKey(id, handle)) ? "Insert a step" : "Add a step"} after '${summary}'${exits.length > 1 ? ` (${handleLabel(handle)})` : ""}`}
+              title={
+                decorations.connectedExits.has(exitKey(id, handle))
+                  ? "Insert a step on this line"
+                  : "Add a step here"
+              }
               onClick={(event) => {
                 event.stopPropagation();
                 decorations.onAddAfter(id, handle);

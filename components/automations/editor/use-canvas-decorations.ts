@@ -8,7 +8,7 @@ import type { Graph } from "@/lib/automations/graph/schema";
 import type { ReadyIssue } from "@/lib/automations/review/validate";
 import type { NodeLookup } from "@/lib/automations/nodes/catalog";
 import { dryRunStatuses } from "./dry-run-statuses";
-import type { CanvasDecorations } from "./step-nodes";
+import { exitKey, type CanvasDecorations } from "./step-nodes";
 
 interface CanvasInput {
   nodes: StepNode[];
@@ -37,14 +37,20 @@ export function useCanvasDecorations({
   readOnly,
   onAddAfter,
 }: CanvasInput) {
+  // Keyed by a string so a selection (new edge objects, same lines) does not redraw every card.
+  const exitsKey = [...new Set(edges.map((e) => exitKey(e.source, e.sourceHandle ?? "out")))]
+    .sort()
+    .join("\n");
+  const connectedExits = useMemo(() => new Set(exitsKey.split("\n")), [exitsKey]);
   const decorations = useMemo<CanvasDecorations>(
     () => ({
       issuesByNode: viewing ? new Map() : issuesByNode(issues),
       statusByNode: dryRun && !viewing ? dryRunStatuses(dryRun) : null,
       readOnly,
+      connectedExits,
       onAddAfter,
     }),
-    [issues, dryRun, viewing, readOnly, onAddAfter],
+    [issues, dryRun, viewing, readOnly, connectedExits, onAddAfter],
   );
 
   const versionFlow = useMemo(() => (viewing ? toFlow(viewing.graph, catalog) : null), [viewing, catalog]);

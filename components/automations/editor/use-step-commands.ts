@@ -11,6 +11,7 @@ import {
   tidy,
 } from "@/lib/automations/editor/commands";
 import type { StepEdge, StepNode } from "@/lib/automations/editor/flow";
+import { FIT_VIEW_PADDING } from "@/lib/automations/editor/node-size";
 import type { Graph } from "@/lib/automations/graph/schema";
 
 interface StepCommandsOptions {
@@ -97,7 +98,7 @@ export function useStepCommands({
   const tidyUp = useCallback(async () => {
     const { autoLayout } = await import("@/lib/automations/editor/layout");
     commit(tidy(nodes, edges, autoLayout), selectedIds);
-    requestAnimationFrame(() => void flow.fitView({ padding: 0.2, duration: 300 }));
+    requestAnimationFrame(() => void flow.fitView({ padding: FIT_VIEW_PADDING, maxZoom: 1, duration: 300 }));
   }, [nodes, edges, commit, selectedIds, flow]);
 
   return { connect, onConnect, disconnect, deleteSelected, copy, paste, tidyUp };

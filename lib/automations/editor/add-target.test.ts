@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { catalogOf } from "@/lib/automations/nodes/catalog";
-import { addTargetLabel, exitOffset, firstFreeExit, nextAddTarget } from "./add-target";
+import { addTargetLabel, asBranch, exitOffset, exitTarget, firstFreeExit, nextAddTarget } from "./add-target";
 import { NODE_WIDTH } from "./node-size";
 
 const catalog = catalogOf([
@@ -62,10 +62,21 @@ describe("the add target", () => {
     const label = (id: string) => `the ${id}`;
     expect(addTargetLabel({ nodeId: "tag", handle: "out" }, graph, catalog, label)).toBe("after 'the tag'");
     expect(addTargetLabel({ nodeId: "check", handle: "false" }, graph, catalog, label)).toBe(
-      "after 'the check' (false)",
+      "after 'the check' (False)",
     );
     expect(addTargetLabel({ nodeId: "gone", handle: "out" }, graph, catalog, label)).toBeNull();
     expect(addTargetLabel(null, graph, catalog, label)).toBeNull();
+  });
+
+  test('"+" on a connected exit inserts on its connection; a free exit adds after it', () => {
+    const label = (id: string) => `the ${id}`;
+    const onLine = exitTarget("check", "true", graph);
+    expect(onLine).toEqual({ nodeId: "check", handle: "true", edgeId: "e1" });
+    expect(addTargetLabel(onLine, graph, catalog, label)).toBe("between 'the check' (True) and 'the tag'");
+    expect(exitTarget("check", "false", graph)).toEqual({ nodeId: "check", handle: "false" });
+    // "Add a parallel branch" instead: the same exit, a new line beside the one it has.
+    expect(asBranch(onLine)).toEqual({ nodeId: "check", handle: "true" });
+    expect(addTargetLabel(asBranch(onLine), graph, catalog, label)).toBe("after 'the check' (True)");
   });
 
   test("a branch's new step goes under its own exit", () => {

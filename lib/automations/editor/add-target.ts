@@ -1,14 +1,31 @@
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
-import type { NodeLookup } from "@/lib/automations/nodes/catalog";
+import { handleLabel, type NodeLookup } from "@/lib/automations/nodes/catalog";
 import { NODE_WIDTH } from "./node-size";
 
 /**
  * The editor's add target: where the next palette pick goes and what it connects from — the
  * exit whose "+" was clicked, else the selected step's first free exit, else nowhere. Pure.
+ * With `edgeId` the new step is **inserted** on that connection (which leaves `nodeId`'s exit
+ * `handle`) rather than hung beside it as a parallel branch.
  */
 export interface AddTarget {
   nodeId: string;
   handle: string;
+  edgeId?: string;
+}
+
+/**
+ * What the "+" under an exit aims at: a connected exit inserts on its (first) connection, so
+ * "+" on a line puts the step on that line; a free exit adds after it.
+ */
+export function exitTarget(nodeId: string, handle: string, graph: Graph): AddTarget {
+  const edge = graph.edges.find((e) => e.source === nodeId && (e.sourceHandle ?? "out") === handle);
+  return edge ? { nodeId, handle, edgeId: edge.id } : { nodeId, handle };
+}
+
+/** The same exit as a parallel branch: a new line beside the ones it has. */
+export function asBranch(target: AddTarget): AddTarget {
+  return { nodeId: target.nodeId, handle: target.handle };
 }
 
 /** A step's first exit with nothing connected yet (else its first exit); null when it has none. */
@@ -29,7 +46,10 @@ export function nextAddTarget(
   return chosen ?? (selected ? firstFreeExit(selected, graph, lookup) : null);
 }
 
-/** What the palette says of the target: "after 'Wait 2 days'", with the exit when there are several. */
+/**
+ * What the palette says of the target: "after 'Wait 2 days'", with the exit when there are
+ * several; "between 'Order paid' and 'Add tag'" when it inserts on a connection.
+ */
 export function addTargetLabel(
   target: AddTarget | null,
   graph: Graph,
@@ -39,7 +59,9 @@ export function addTargetLabel(
   const node = target && graph.nodes.find((n) => n.id === target.nodeId);
   if (!target || !node) return null;
   const exits = lookup.get(node.type)?.handles.out.length ?? 0;
-  return `after '${labelOf(target.nodeId)}'${exits > 1 ? ` (${target.handle})` : ""}`;
+  const source = `'${labelOf(target.nodeId)}'${exits > 1 ? ` (${handleLabel(target.handle)})` : ""}`;
+  const edge = target.edgeId ? graph.edges.find((e) => e.id === target.edgeId) : undefined;
+  return edge ? `between ${source} and '${labelOf(edge.target)}'` : `after ${source}`;
 }
 
 /**

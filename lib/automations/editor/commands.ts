@@ -44,17 +44,24 @@ function placeFor(
   return { x: 0, y: graph.nodes.length ? lowest + NODE_HEIGHT + GAP : 0 };
 }
 
+type StepDefinition = Pick<NodeInfo, "type" | "category" | "handles">;
+
 /**
  * A new step of `definition`'s type with `params`. Triggers stand alone; other steps go after
- * `target` and connect from it (when they have an entrance).
+ * `target` and connect from it (when they have an entrance). A target with a connection
+ * (`edgeId`) inserts the step on it (`insertStep`) when the step has an entrance and an exit.
  */
 export function addStep(
   graph: Graph,
-  definition: Pick<NodeInfo, "type" | "category" | "handles">,
+  definition: StepDefinition,
   params: Record<string, unknown>,
   target: AddTarget | null,
   lookup: NodeLookup,
 ): { graph: Graph; id: string; position: Position } {
+  if (target?.edgeId && definition.category !== "trigger") {
+    const inserted = insertStep(graph, definition, params, target.edgeId, lookup);
+    if (inserted) return inserted;
+  }
   const id = newNodeId(
     definition.type,
     graph.nodes.map((n) => n.id),
@@ -80,6 +87,75 @@ export function addStep(
         ]
       : graph.edges;
   return { graph: { nodes: [...graph.nodes, node], edges }, id, position };
+}
+
+/**
+ * A new step put on the connection `edgeId` (source ─exit─▶ target): the connection is rewired
+ * through it, source ─same exit─▶ new ─its first exit─▶ target, so a condition's "True" line
+ * stays "True". The new step takes the target's place and every step at or below that row moves
+ * down by one row, so nothing overlaps; when the target is not below the source (a line going
+ * up or sideways), the new step goes under the source's exit instead. Null when the connection
+ * is gone or the step cannot sit in a line (no entrance or no exit): then it is added as a branch.
+ *
+ * ```
+ * t ──▶ a          t ──▶ new ──▶ a
+ * ```
+ */
+export function insertStep(
+  graph: Graph,
+  definition: StepDefinition,
+  params: Record<string, unknown>,
+  edgeId: string,
+  lookup: NodeLookup,
+): { graph: Graph; id: string; position: Position } | null {
+  const edge = graph.edges.find((e) => e.id === edgeId);
+  const exit = definition.handles.out[0];
+  if (!edge || !definition.handles.in || !exit) return null;
+  const source = graph.nodes.find((n) => n.id === edge.source);
+  const target = graph.nodes.find((n) => n.id === edge.target);
+  if (!source || !target) return null;
+  const handle = edge.sourceHandle ?? "out";
+  const id = newNodeId(
+    definition.type,
+    graph.nodes.map((n) => n.id),
+  );
+  const from = source.position ?? { x: 0, y: 0 };
+  const position: Position =
+    target.position && target.position.y >= from.y + NODE_HEIGHT
+      ? { ...target.position }
+      : { x: from.x + exitOffset(source.type, handle, lookup), y: from.y + NODE_HEIGHT + GAP };
+  // Every step reaching into the new step's row or below moves down together, the topmost of
+  // them to one gap under the new step: they keep their shape and clear it.
+  const moving = graph.nodes.filter((n) => n.position && n.position.y + NODE_HEIGHT > position.y);
+  const top = Math.min(...moving.map((n) => n.position!.y));
+  const shift = moving.length > 0 ? position.y + NODE_HEIGHT + GAP - top : 0;
+  const nodes: GraphNode[] = graph.nodes.map((n) =>
+    n.position && n.position.y + NODE_HEIGHT > position.y
+      ? { ...n, position: { x: n.position.x, y: n.position.y + shift } }
+      : n,
+  );
+  const taken = graph.edges.filter((e) => e.id !== edge.id).map((e) => e.id);
+  const into = {
+    id: newEdgeId(source.id, handle, id, taken),
+    source: source.id,
+    sourceHandle: handle,
+    target: id,
+  };
+  const onward = {
+    id: newEdgeId(id, exit, target.id, [...taken, into.id]),
+    source: id,
+    sourceHandle: exit,
+    target: target.id,
+  };
+  return {
+    graph: {
+      nodes: [...nodes, { id, type: definition.type, params, position }],
+      // In the old connection's place: the order of a step's lines is kept.
+      edges: graph.edges.flatMap((e) => (e.id === edge.id ? [into, onward] : [e])),
+    },
+    id,
+    position,
+  };
 }
 
 /** `source`'s exit `sourceHandle` connected to `target`; null for a loop onto itself or a connection it has. */

@@ -118,9 +118,36 @@ describe("describeDiff", () => {
     };
     expect(describeDiff(diffGraphs(a, b))).toEqual([
       "Changed 'Wait until': weekdays nothing → 1, 2",
-      "Added the 'False' connection from 'Has tag' to 'Add tag' (two)",
-      "Removed the 'True' connection from 'Has tag' to 'Add tag' (one)",
+      "Added the 'False' connection from 'Has tag' to 'Add tag 'b''",
+      "Removed the 'True' connection from 'Has tag' to 'Add tag 'a''",
     ]);
+  });
+
+  test("steps are never named by their ids: the same label and sentence are told apart by place", () => {
+    const a: Graph = {
+      nodes: [
+        { id: "t", type: "auto.trigger.order_paid", params: {} },
+        { id: "n_ab12", type: "auto.action.add_tag", params: { tag: "vip" } },
+        { id: "n_cd34", type: "auto.action.add_tag", params: { tag: "vip" } },
+      ],
+      edges: [{ id: "e", source: "t", sourceHandle: "out", target: "n_ab12" }],
+    };
+    const b: Graph = {
+      nodes: a.nodes.map((n) => (n.id === "n_cd34" ? { ...n, params: { tag: "gold" } } : n)),
+      edges: [{ id: "e", source: "t", sourceHandle: "out", target: "n_cd34" }],
+    };
+    const lines = describeDiff(diffGraphs(a, b));
+    expect(lines).toEqual([
+      "Changed 'Add tag 'gold'': tag 'vip' → 'gold'",
+      "Added the connection from 'Order paid' to 'Add tag 'gold''",
+      "Removed the connection from 'Order paid' to 'Add tag 'vip''",
+    ]);
+    const same = describeDiff(diffGraphs(a, { ...a, edges: b.edges }));
+    expect(same).toEqual([
+      "Added the connection from 'Order paid' to 'Add tag 'vip'' (the 2nd)",
+      "Removed the connection from 'Order paid' to 'Add tag 'vip'' (the 1st)",
+    ]);
+    for (const line of [...lines, ...same]) expect(line).not.toMatch(/n_ab12|n_cd34/);
   });
 
   test("sameValue compares by value", () => {

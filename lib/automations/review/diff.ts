@@ -35,8 +35,9 @@ export interface GraphDiff {
   edgesRemoved: GraphEdge[];
   isEmpty: boolean;
   /**
-   * How each step of either graph is named in sentences ("'Add tag'", or "'Add tag' (tag_2)" when
-   * two share a label), so `describeDiff` can name the ends of a connection to an unchanged step.
+   * How each step of either graph is named in sentences ("'Add tag'", or its sentence "'Add tag
+   * 'vip''" when two share a label; never its id), so `describeDiff` can name the ends of a
+   * connection to an unchanged step.
    */
   names?: Record<string, string>;
 }
@@ -102,7 +103,7 @@ export function diffGraphs(before: Graph | null, after: Graph): GraphDiff {
   const edgesAdded = after.edges.filter((edge) => !oldEdges.has(edgeKey(edge)));
   const edgesRemoved = (before?.edges ?? []).filter((edge) => !newEdges.has(edgeKey(edge)));
   return {
-    names: namesOf(before, after),
+    names: namesOf(before, after, domain),
     added,
     removed,
     changed,
@@ -112,20 +113,49 @@ export function diffGraphs(before: Graph | null, after: Graph): GraphDiff {
   };
 }
 
-/** A step as sentences name it: its label, told apart by its id when two steps share a label. */
-function namesOf(before: Graph | null, after: Graph): Record<string, string> {
+/**
+ * A step as sentences name it, never by its internal id: its label ("'Add tag'"); when two
+ * steps share a label, its sentence ("'Add tag 'vip''"); when two share that too, the sentence
+ * and which of them it is, in the order the flow lists them ("'Add tag 'vip'' (the 2nd)").
+ */
+function namesOf(before: Graph | null, after: Graph, domain: string | null): Record<string, string> {
   const nodes = new Map<string, GraphNode>();
   for (const node of before?.nodes ?? []) nodes.set(node.id, node);
   for (const node of after.nodes) nodes.set(node.id, node);
   const labelOf = (node: GraphNode) => registry.get(node.type)?.label ?? node.type;
-  const count = new Map<string, number>();
-  for (const node of nodes.values()) count.set(labelOf(node), (count.get(labelOf(node)) ?? 0) + 1);
+  const sentenceOf = (node: GraphNode) => summariseNode(node, { domain });
+  const tally = (of: (node: GraphNode) => string) => {
+    const count = new Map<string, number>();
+    for (const node of nodes.values()) count.set(of(node), (count.get(of(node)) ?? 0) + 1);
+    return count;
+  };
+  const labels = tally(labelOf);
+  const sentences = tally(sentenceOf);
+  const seen = new Map<string, number>();
   const names: Record<string, string> = {};
   for (const node of nodes.values()) {
     const label = labelOf(node);
-    names[node.id] = (count.get(label) ?? 0) > 1 ? `'${label}' (${node.id})` : `'${label}'`;
+    if ((labels.get(label) ?? 0) < 2) {
+      names[node.id] = `'${label}'`;
+      continue;
+    }
+    const sentence = sentenceOf(node);
+    if ((sentences.get(sentence) ?? 0) < 2) {
+      names[node.id] = `'${sentence}'`;
+      continue;
+    }
+    const nth = (seen.get(sentence) ?? 0) + 1;
+    seen.set(sentence, nth);
+    names[node.id] = `'${sentence}' (the ${ordinal(nth)})`;
   }
   return names;
+}
+
+/** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st. */
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? "th" : (({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th");
+  return `${n}${suffix}`;
 }
 
 const MAX_SHOWN = 60;
@@ -150,7 +180,7 @@ export function showValue(value: unknown): string {
  * 'vip' → 'gold'", "Removed the connection from 'Order paid' to 'Add tag'".
  */
 export function describeDiff(diff: GraphDiff): string[] {
-  const name = (id: string) => diff.names?.[id] ?? `'${id}'`;
+  const name = (id: string) => diff.names?.[id] ?? "a step";
   const lines: string[] = [];
   for (const ref of diff.added) lines.push(`Added '${ref.summary}'`);
   for (const ref of diff.removed) lines.push(`Removed '${ref.summary}'`);
@@ -160,7 +190,7 @@ export function describeDiff(diff: GraphDiff): string[] {
       lines.push(
         `Replaced '${change.summaryBefore}' with '${change.summary}'${params.length > 0 ? `: ${params.join("; ")}` : ""}`,
       );
-    } else lines.push(`Changed '${change.label}': ${params.join("; ")}`);
+    } else lines.push(`Changed ${name(change.nodeId)}: ${params.join("; ")}`);
   }
   const exit = (edge: GraphEdge) =>
     edge.sourceHandle && edge.sourceHandle !== "out" ? ` '${handleLabel(edge.sourceHandle)}'` : "";

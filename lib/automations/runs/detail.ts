@@ -15,7 +15,9 @@ import {
 import { approvalInfo, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { stepLabel } from "@/lib/automations/engine/step-labels";
-import { waitFates, type WaitFate } from "@/lib/automations/waits/fate";
+import type { Decision } from "@/lib/automations/engine/wake";
+import type { PublishedVersion } from "@/lib/automations/store/versions";
+import { waitDecisions, type WaitFate } from "@/lib/automations/waits/fate";
 import { waitView, type WaitView } from "@/lib/automations/waits/view";
 import type { WaitRow } from "@/lib/automations/store/waits";
 import { isUuid, notFound } from "@/lib/errors";
@@ -100,8 +102,14 @@ export interface RunDetail extends RunSummary {
   steps: RunStep[];
   /** Its waits, oldest first. */
   waits: RunWait[];
-  /** The graph of the version this run started on (null if that snapshot is gone). */
+  /**
+   * The graph of the version this run follows (null if that snapshot is gone): the one it is on
+   * (`automationVersion`: the one it started on, or the one it moved to when it last woke), or
+   * for a waiting run that moves to the latest version when it wakes, that one.
+   */
   graph: Graph | null;
+  /** The version `graph` is (null without a graph): `automationVersion` unless the run moves on waking. */
+  graphVersion: number | null;
   /** Each node's latest status in this run, for drawing the path taken on the canvas. */
   nodeStatuses: Record<string, string>;
   /** A re-run from a step: the step it started at (its label as drawn), else null. */
@@ -140,8 +148,8 @@ export async function getRun(tenantId: string, id: string): Promise<RunDetail> {
   const parts = await loadParts(tenantId, found.run);
   const values = runValues(found, parts.steps);
   const steps = shapeSteps(parts.steps, parts.graph, values);
-  const waits = await shapeWaits(tenantId, found.run, parts, values);
-  return assemble(found, parts, steps, waits, values);
+  const { waits, movesTo } = await shapeWaits(tenantId, found.run, parts, values);
+  return assemble(found, parts, steps, waits, values, movesTo);
 }
 
 /** The run of this shop with this id; 404 for another shop's, or an id that could never exist. */
@@ -264,29 +272,42 @@ function shapeSteps(steps: StepRow[], graph: Graph | null, values: TemplateConte
   );
 }
 
-/** The waits with their labels, the pending ones' fates, and for an approval what it asked. */
+/**
+ * The waits with their labels, the pending ones' fates, and for an approval what it asked; and
+ * the version the run goes on with when it wakes if that is not the one it is on (a publish with
+ * "move to the latest version" while it waits), when every pending wait of it says so.
+ */
 async function shapeWaits(
   tenantId: string,
   run: RunRow,
   parts: RunParts,
   values: TemplateContext | null,
-): Promise<RunWait[]> {
+): Promise<{ waits: RunWait[]; movesTo: PublishedVersion | null }> {
   const stepsById = new Map(parts.steps.map((s) => [s.id, s]));
-  const fates = await waitFates(
+  const decided = await waitDecisions(
     tenantId,
     parts.waits.filter((w) => w.status === "pending"),
   );
-  return parts.waits.map((w) => {
+  const waits = parts.waits.map((w) => {
     const step = w.stepId ? stepsById.get(w.stepId) : undefined;
     return {
       ...waitView(w),
       label: stepLabel(parts.graph, w.nodeId, w.nodeType, values),
       stepId: w.stepId,
-      fate: fates.get(w.id) ?? null,
+      fate: decided.get(w.id)?.fate ?? null,
       cancelledAtWake: cancelledAtWake(w, step, run),
       approval: w.kind === "approval" ? approvalInfo(w, step?.output) : null,
     };
   });
+  return { waits, movesTo: run.status === "waiting" ? movesTo(run, [...decided.values()]) : null };
+}
+
+/** The one version every leg of a waiting run goes on with, when it is not the run's own; else null. */
+function movesTo(run: RunRow, decided: { decision: Decision }[]): PublishedVersion | null {
+  const versions = decided.map(({ decision }) => (decision.go ? decision.version : null));
+  const first = versions[0];
+  if (!first || first.version === run.automationVersion) return null;
+  return versions.every((v) => v?.version === first.version) ? first : null;
 }
 
 /** The detail: the run's summary, then what it is made of. */
@@ -296,6 +317,7 @@ function assemble(
   steps: RunStep[],
   waits: RunWait[],
   values: TemplateContext | null,
+  movesTo: PublishedVersion | null,
 ): RunDetail {
   const { run } = found;
   const { graph } = parts;
@@ -310,7 +332,9 @@ function assemble(
     legs: run.legs,
     steps,
     waits,
-    graph,
+    // What it follows now: a run that moves to the latest version on waking is drawn on it.
+    graph: movesTo?.graph ?? graph,
+    graphVersion: movesTo?.version ?? (graph ? run.automationVersion : null),
     nodeStatuses: nodeStatuses(steps),
     rerunFrom: run.rerunFrom
       ? { nodeId: run.rerunFrom, label: stepLabel(graph, run.rerunFrom, run.rerunFrom, values) }

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { automations, tenants } from "@/lib/db/schema";
-import { decideWake, type LiveAutomation } from "@/lib/automations/engine/wake";
+import { decideWake, type Decision, type LiveAutomation } from "@/lib/automations/engine/wake";
 import { loadVersion } from "@/lib/automations/store/versions";
 import { fateOf, type WaitFate } from "./fate-text";
 
@@ -27,7 +27,20 @@ export async function waitFates(
   waits: FateWait[],
   now: Date = new Date(),
 ): Promise<Map<string, WaitFate>> {
-  const fates = new Map<string, WaitFate>();
+  const decided = await waitDecisions(tenantId, waits, now);
+  return new Map([...decided].map(([id, { fate }]) => [id, fate]));
+}
+
+/**
+ * `waitFates` with the engine's decision behind each fate (`decideWake`): the version a leg would
+ * go on with, which a run's page draws (a run moving to the latest version follows its graph).
+ */
+export async function waitDecisions(
+  tenantId: string,
+  waits: FateWait[],
+  now: Date = new Date(),
+): Promise<Map<string, { fate: WaitFate; decision: Decision }>> {
+  const fates = new Map<string, { fate: WaitFate; decision: Decision }>();
   const legs = waits.filter((w) => w.kind !== "later");
   if (legs.length === 0) return fates;
   const db = getDb();
@@ -68,7 +81,10 @@ export async function waitFates(
       started,
       latest,
     });
-    fates.set(wait.id, fateOf(decision, automation, wait, { timeZone: row.timeZone, now }));
+    fates.set(wait.id, {
+      fate: fateOf(decision, automation, wait, { timeZone: row.timeZone, now }),
+      decision,
+    });
   }
   return fates;
 }
