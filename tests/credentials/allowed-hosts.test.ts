@@ -193,6 +193,23 @@ describe("a credential goes only to its hosts", () => {
     expect(stolen).toEqual([]);
   });
 
+  test("a host filled in by a token publishes, and the run checks the host it renders", async () => {
+    stolen.length = 0;
+    const automationId = await publishFlow(
+      shop.keys.editor,
+      "Send it where the order says",
+      calling(`http://{entity.sourceName}:${new URL(editorBase).port}/token-host`),
+    );
+    const data = { number: "#token-1", status: "pending", total: 5, currency: "EUR" };
+    const sourceName = new URL(editorBase).hostname;
+    await upsertEntity(shop.tenant.id, "order", "token-1", { ...data, sourceName }, "test");
+    await upsertEntity(shop.tenant.id, "order", "token-1", { ...data, sourceName, status: "paid" }, "test");
+    const [run] = await settledRuns(automationId, 1);
+    expect(run!.status).toBe("failed");
+    expect((await callStep(run!.id))?.error).toBe(REFUSED_TO_EDITOR);
+    expect(stolen).toEqual([]);
+  });
+
   test("a step to an allowed host sends it; a redirect from there to another host is refused and nothing arrives there", async () => {
     stolen.length = 0;
     delivered.length = 0;
