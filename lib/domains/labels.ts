@@ -150,6 +150,8 @@ const FIELD_WORDS: Record<string, string> = {
   updatedAt: "Updated",
   dueAt: "Due",
   name: "Name",
+  firstName: "First name",
+  lastName: "Last name",
   ordersCount: "Orders",
   totalSpent: "Total spent",
   acceptsMarketing: "Accepts marketing",
