@@ -343,7 +343,11 @@ describe("a test delivery", () => {
     };
     const post = (body: string) =>
       connectRoute(
-        new Request(`http://test.local/api/connect/shopify/${store.token}`, { method: "POST", headers, body }),
+        new Request(`http://test.local/api/connect/shopify/${store.token}`, {
+          method: "POST",
+          headers,
+          body,
+        }),
         { params: Promise.resolve({ platform: "shopify", token: store.token }) },
       );
     const forged = await post(JSON.stringify({ ...order, [TEST_MARKER]: { run_automations: false } }));

@@ -161,7 +161,11 @@ export function renderToken(
   token: Pick<FoundToken, "root" | "path" | "filter">,
   ctx: TemplateContext,
 ): string {
-  return formatValue(filteredValue(token, ctx));
+  const value = filteredValue(token, ctx);
+  // Every item's value (`{entity.lineItems.*.sku}`) reads as a list in a sentence: "MUG, CAP".
+  if (Array.isArray(value) && token.filter !== "json" && token.path.includes("*"))
+    return value.map((item) => formatValue(item)).join(", ");
+  return formatValue(value);
 }
 
 /** Where a token stands in its text, as far as escaping cares. */
