@@ -6,9 +6,11 @@ import { ATTRIBUTES_KEY, domainSchemas, type Domain } from "./domains";
  * apart. Browser-safe: the editor offers these paths, and validation checks conditions and
  * `{entity.…}` tokens against them.
  *
- * Paths are dot paths. A numeric segment indexes an array (`lineItems.0.sku`); `domainFields`
- * lists the fields of array items under index `0` as the representative, and `isKnownFieldPath`
- * accepts any index.
+ * Paths are dot paths. A numeric segment indexes an array (`lineItems.0.sku`), `*` reads every
+ * item (`lineItems.*.sku`) and a selector the item with a field's value
+ * (`attributes.note_attributes[name=gift_note].value`; the syntax is above `splitPath`);
+ * `domainFields` lists the fields of array items under index `0` as the representative, and
+ * `isKnownFieldPath` accepts any index, `*` or selector.
  *
  * `attributes` is open (SPEC §2 "Open records"): whatever the record's source sent besides its
  * known fields. Any path under it (`attributes.note_attributes.0.value`) is a field whose type is
