@@ -211,6 +211,8 @@ export function readTopic(
     ...mapped,
     data: { ...mapped.data, notes: [...notes, TEST_ORDER_NOTE] },
     tags: [...mapped.tags, TEST_ORDER_TAG],
+    // Its customer too, so the sample's customer is not taken for a real one in Customers.
+    customer: mapped.customer && { ...mapped.customer, tags: [...mapped.customer.tags, TEST_ORDER_TAG] },
     test: { runAutomations: asObject(marker)?.run_automations === true },
   };
 }

@@ -317,6 +317,10 @@ describe("a test delivery", () => {
     expect(stored.notes.map((n) => n.body)).toEqual([expect.stringContaining("Test order from Tillflow")]);
     // The marker is read, not kept among what the store sent.
     expect(stored.attributes).not.toHaveProperty(TEST_MARKER);
+    // Its customer is a record, tagged as a test's too.
+    const customer = await getEntity(shop.tenant.id, "customer", String(stored.customerId));
+    expect(customer).toMatchObject({ email: "test.customer@example.com", firstName: "Test" });
+    expect(customer.tags).toContain("tillflow-test");
   });
 
   test("with “Also run my automations”, its automations run", async () => {
