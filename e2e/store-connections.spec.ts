@@ -31,24 +31,52 @@ test("an editor connects a Shopify store, sends a test delivery, sees it applied
   await expect(card.getByText("…cdef")).toBeVisible();
   const url = (await card.getByText(/\/api\/connect\/shopify\//).textContent())!.trim();
 
+  // A test: it starts no automation unless "Also run my automations" is ticked (unticked at first).
+  await expect(card.getByLabel("Also run my automations")).not.toBeChecked();
   await card.getByRole("button", { name: `Send a test delivery to ${name}` }).click();
-  await expect(card.getByText("Sent a sample order")).toBeVisible();
+  await expect(card.getByText("Sent a test order; no automation runs on it.")).toBeVisible();
   const row = card.getByTestId("delivery-row").first();
   await expect(row).toContainText("orders/create");
   await expect(row).toContainText("Applied", { timeout: 15_000 });
   await expect(row).toContainText("Created the order");
+  await expect(row).toContainText("Created its customer.");
+  await expect(row).toContainText("A test delivery: no automation ran.");
 
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await card.screenshot({ path: "/tmp/sd-connection-1280.png" });
+
+  // Ticked, the next one runs them.
+  await card.getByLabel("Also run my automations").check();
+  await card.getByRole("button", { name: `Send a test delivery to ${name}` }).click();
+  await expect(card.getByText("Sent a test order; your automations run on it.")).toBeVisible();
+  await expect(card.getByTestId("delivery-row").first()).toContainText(
+    "A test delivery: automations ran as asked.",
+    { timeout: 15_000 },
+  );
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await card.screenshot({ path: "/tmp/sd-connection-1440.png" });
 
   await row.getByRole("link", { name: /^Order / }).click();
   await expect(page).toHaveURL(/\/orders\/\d+$/);
+  // The order says it is a test.
+  await expect(page.getByText(/^Test order from Tillflow: made by/)).toBeVisible();
+  await expect(page.getByText("tillflow-test").first()).toBeVisible();
   const address = page.getByTestId("shipping-address");
   await expect(address).toContainText("Test Customer");
   await expect(address).toContainText("Berlin, Berlin 10119");
   await expect(address).toContainText("Germany (DE)");
   await expect(page.getByRole("list", { name: "Discount codes" })).toContainText("TEST10");
   const number = (await page.getByRole("heading", { name: /^Order #/ }).textContent())!.replace("Order ", "");
+
+  // Its customer is a record: the order's customer link opens them.
+  const orderUrl = page.url();
+  await page.locator('a[href^="/customers/"]').first().click();
+  await expect(page).toHaveURL(/\/customers\/\d+$/);
+  await expect(page.getByText("test.customer@example.com").first()).toBeVisible();
+  await expect(page.getByText("Customer not found")).toHaveCount(0);
+  await page.goto(orderUrl);
 
   await page.goto(`/orders?q=${encodeURIComponent(number)}`);
   await expect(page.getByRole("row", { name: new RegExp(number) })).toContainText("Berlin, DE");
@@ -88,11 +116,38 @@ test("a flow is drawn on “shipping country is DE”, the field picker offering
   await expect(
     page.locator(".react-flow__node").filter({ hasText: "Shipping country code is 'DE'" }),
   ).toBeVisible();
-  // The test delivery's note attribute is offered among what the shop's orders carry.
+  // The test delivery's note attribute is offered by name among what the shop's orders carry.
   const fromStore = field.locator('optgroup[label="From your store"] option', {
-    hasText: "note_attributes.0.value",
+    hasText: 'Note attribute "gift_wrap"',
   });
-  await expect(fromStore).toHaveText(/note_attributes\.0\.value · text · e\.g\. yes/);
+  await expect(fromStore).toHaveText('Note attribute "gift_wrap" · text · e.g. yes');
+
+  // The search box narrows the list; Enter picks the first match, by keyboard alone.
+  const search = config.getByLabel("Search");
+  await search.focus();
+  await page.keyboard.type("gift");
+  await expect(config.getByText("1 match in the list below")).toBeVisible();
+  await expect(field.locator("option", { hasText: "Shipping country code" })).toHaveCount(1); // the chosen one stays
+  await expect(field.locator("option", { hasText: /^Total$/ })).toHaveCount(0);
+  await page.keyboard.press("Enter");
+  await expect(field).toHaveValue("attributes.note_attributes[name=gift_wrap].value");
+  await config.getByLabel("Value").fill("yes");
+  await expect(
+    page.locator(".react-flow__node").filter({ hasText: `Note attribute "gift_wrap" is 'yes'` }),
+  ).toBeVisible();
+  // Any line item's fields are offered too.
+  await search.fill("any line item sku");
+  await field.selectOption({ label: "Any line item › SKU" });
+  await expect(field).toHaveValue("lineItems.*.sku");
+  await search.fill("");
+  await expect(field.locator("option", { hasText: /^Total$/ })).toHaveCount(1);
+  await search.fill("gift");
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/tmp/sd-picker-${width}.png` });
+  }
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
 
   // Not published: put away, so later specs find the shop as it was.
   const archived = await page.request.delete(`/api/v1/automations/${id}`);

@@ -1,15 +1,20 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { deleteConnectionAction } from "@/lib/actions/connections/delete-connection";
 import { sendTestDeliveryAction } from "@/lib/actions/connections/send-test-delivery";
 
-/** Posts a signed sample order through the connection's URL; the list below shows what it did. */
+/**
+ * Posts a signed sample order through the connection's URL, marked as a test: it runs no
+ * automation unless "Also run my automations" is ticked. The list below shows what it did.
+ */
 export function SendTestDeliveryButton({ id, name }: { id: string; name: string }) {
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [runAutomations, setRunAutomations] = useState(false);
   const [pending, startTransition] = useTransition();
+  const boxId = useId();
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <Button
@@ -19,10 +24,15 @@ export function SendTestDeliveryButton({ id, name }: { id: string; name: string 
         onClick={() => {
           setMessage(null);
           startTransition(async () => {
-            const result = await sendTestDeliveryAction({ id });
+            const result = await sendTestDeliveryAction({ id, runAutomations });
             setMessage(
               result.ok
-                ? { tone: "ok", text: "Sent a sample order; it appears in the deliveries below." }
+                ? {
+                    tone: "ok",
+                    text: runAutomations
+                      ? "Sent a test order; your automations run on it. It appears in the deliveries below."
+                      : "Sent a test order; no automation runs on it. It appears in the deliveries below.",
+                  }
                 : { tone: "error", text: result.error },
             );
           });
@@ -30,10 +40,22 @@ export function SendTestDeliveryButton({ id, name }: { id: string; name: string 
       >
         Send a test delivery
       </Button>
+      <label htmlFor={boxId} className="inline-flex items-center gap-1.5 text-xs text-zinc-700">
+        <input
+          id={boxId}
+          type="checkbox"
+          className="size-3.5 rounded border-zinc-400"
+          checked={runAutomations}
+          onChange={(event) => setRunAutomations(event.target.checked)}
+        />
+        Also run my automations
+      </label>
       <span
         role="status"
         className={
-          message?.tone === "error" ? "max-w-xs text-right text-xs text-red-700" : "text-xs text-zinc-600"
+          message?.tone === "error"
+            ? "max-w-xs text-right text-xs text-red-700"
+            : "max-w-xs text-right text-xs text-zinc-600"
         }
       >
         {message?.text}

@@ -19,6 +19,13 @@ export type Mapped =
       sourceUpdatedAt: Date | null;
       /** The source's fields left out of `attributes` to keep them under 64 KB (attributes.ts). */
       leftOut: string[];
+      /**
+       * An order's or a cart's customer as the body tells of it: stored as a customer record in
+       * the same transaction (found by the store's id, else by email) and linked by `customerId`.
+       */
+      customer?: RelatedCustomer;
+      /** Set when the body is Tillflow's own test delivery (sample.ts), read from the signed body. */
+      test?: TestMarker;
     }
   | {
       kind: "inventory";
@@ -33,6 +40,35 @@ export type Mapped =
   | { kind: "refused"; reason: string };
 
 export type Payload = Record<string, unknown>;
+
+/** A customer told of inside another record's body (an order's `customer`, its billing details). */
+export interface RelatedCustomer {
+  /** The store's own id of the customer; absent for a guest, who is found by email. */
+  id?: string;
+  email: string;
+  /** The customer's fields the body knows (merged over the record's: it knows no order count). */
+  data: Record<string, unknown>;
+  tags: string[];
+  /** Its clock: the customer's own `updated_at` where the body has one, else the record's. */
+  sourceUpdatedAt: Date | null;
+}
+
+/**
+ * The key of Tillflow's test delivery marker, at the top of the sample's body (sample.ts). It is
+ * inside the signed body, so only a holder of the connection's secret can set it: a header could
+ * be added by anyone replaying a real delivery (issue 47) to keep its automations from running.
+ */
+export const TEST_MARKER = "tillflow_test_delivery";
+
+export interface TestMarker {
+  /** "Also run my automations" was ticked. */
+  runAutomations: boolean;
+}
+
+/** The words a test delivery's record carries (its note and tag), so no one takes it for a sale. */
+export const TEST_ORDER_NOTE =
+  "Test order from Tillflow: made by “Send a test delivery” in Settings → Connections, not by a customer.";
+export const TEST_ORDER_TAG = "tillflow-test";
 
 export const refused = (reason: string): Mapped => ({ kind: "refused", reason });
 
@@ -164,5 +200,27 @@ export function readTopic(
   const payload = asObject(body);
   if (!payload) return refused("The body is not a JSON object.");
   const other = check(topic, payload);
-  return other ? refused(other) : read(payload);
+  if (other) return refused(other);
+  if (!Object.hasOwn(payload, TEST_MARKER)) return read(payload);
+  // Tillflow's own test delivery: the marker is read and left out of the record's attributes.
+  const { [TEST_MARKER]: marker, ...sample } = payload;
+  const mapped = read(sample);
+  if (mapped.kind !== "record") return mapped;
+  const notes = Array.isArray(mapped.data.notes) ? mapped.data.notes : [];
+  return {
+    ...mapped,
+    data: { ...mapped.data, notes: [...notes, TEST_ORDER_NOTE] },
+    tags: [...mapped.tags, TEST_ORDER_TAG],
+    // Its customer too, so the sample's customer is not taken for a real one in Customers.
+    customer: mapped.customer && { ...mapped.customer, tags: [...mapped.customer.tags, TEST_ORDER_TAG] },
+    test: { runAutomations: asObject(marker)?.run_automations === true },
+  };
+}
+
+/** A customer's first and last name, each as the store sent it, and the two as one `name`. */
+export function customerNames(party: Payload): { name?: string; firstName?: string; lastName?: string } {
+  const firstName = short(party.first_name, 100);
+  const lastName = short(party.last_name, 100);
+  const name = [firstName, lastName].filter(Boolean).join(" ").slice(0, 200);
+  return compact({ name: name || undefined, firstName, lastName });
 }

@@ -1,13 +1,14 @@
+import crypto from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import type { DeliveryResult } from "@/lib/db/schema";
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
-import { upsertFromSource } from "@/lib/entities/service";
+import { type SourceOptions, upsertFromSource } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
 import { keepAttributes } from "./attributes";
-import type { Mapped } from "./mapped";
+import type { Mapped, RelatedCustomer } from "./mapped";
 import { PLATFORM_LABELS, type Platform } from "./platforms";
 import { mapShopify } from "./shopify";
 import { mapWooCommerce } from "./woocommerce";
@@ -84,6 +85,7 @@ export async function processDelivery(deliveryId: string): Promise<void> {
 async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): Promise<Outcome> {
   if (mapped.kind === "refused") return { result: "refused", reason: mapped.reason };
   if (mapped.kind === "inventory") return applyInventory(tx, tenantId, mapped, author);
+  const options = { startRuns: mapped.test ? mapped.test.runAutomations : true };
   const { attributes, ...known } = mapped.data;
   // The mapper kept its attributes under 64 KB already; a stock level's product (applyInventory)
   // may have grown past it by a digit. Cheap either way: at most 64 KB of fields.
@@ -96,11 +98,18 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
   // A record the store sent that our schema refuses is listed with the 422's words. It is refused
   // before anything is written, so the transaction goes on to record that.
   try {
-    const written = await upsertFromSource(tx, tenantId, {
-      ...mapped,
-      data: { ...known, attributes: kept },
-      author,
-    });
+    // The customer first (its row lock before the order's, as every delivery takes them), so the
+    // order is linked to the record it names and its runs find the customer in the same commit.
+    const customer = mapped.customer
+      ? await applyCustomer(tx, tenantId, mapped.customer, author, options)
+      : null;
+    const data = customer?.id ? { ...known, customerId: customer.id } : known;
+    const written = await upsertFromSource(
+      tx,
+      tenantId,
+      { ...mapped, data: { ...data, attributes: kept }, author },
+      options,
+    );
     if (written.stale)
       return {
         result: "stale",
@@ -113,6 +122,12 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
     const notes = [
       written.created ? `Created the ${what}` : `Updated the ${what}`,
       fired ? `; events: ${fired}.` : "; nothing in it changed.",
+      customer ? ` ${customer.said}` : "",
+      mapped.test
+        ? mapped.test.runAutomations
+          ? " A test delivery: automations ran as asked."
+          : " A test delivery: no automation ran."
+        : "",
       leftOut.length > 0 ? ` Left out of its attributes to keep them under 64 KB: ${listed(leftOut)}.` : "",
     ];
     return { result: "applied", reason: notes.join(""), ...where };
@@ -128,6 +143,77 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
     }
     throw error;
   }
+}
+
+/** Where a guest's record is kept (a customer the store names no id for): by their email. */
+function guestId(mail: string): string {
+  return `guest-${crypto.createHash("sha256").update(mail.toLowerCase()).digest("hex").slice(0, 32)}`;
+}
+
+/**
+ * Stores the customer an order or a cart tells of, in the delivery's transaction: the record with
+ * the store's id, else the shop's customer with that email (a guest, or one kept before under
+ * another id), else a new one — its fields merged over what the record holds, unless the record
+ * holds a later version by the store's clock (then it is left as it is, and still linked). A
+ * customer our schema refuses is left out and said so; the order is applied all the same.
+ */
+async function applyCustomer(
+  tx: Tx,
+  tenantId: string,
+  related: RelatedCustomer,
+  author: string,
+  options: SourceOptions,
+): Promise<{ id: string | null; said: string }> {
+  const found = await customerIdFor(tx, tenantId, related);
+  try {
+    const written = await upsertFromSource(
+      tx,
+      tenantId,
+      {
+        domain: "customer",
+        id: found,
+        data: related.data,
+        tags: related.tags,
+        sourceUpdatedAt: related.sourceUpdatedAt,
+        author,
+      },
+      { ...options, merge: true },
+    );
+    if (written.stale)
+      return { id: found, said: "Its customer holds a later version from the store; left as it is." };
+    return { id: found, said: written.created ? "Created its customer." : "Updated its customer." };
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 400 || error.status === 422)) {
+      const details = error.issues?.map((i) => `${i.path}: ${i.message}`).join("; ");
+      return { id: null, said: `Its customer was not stored: ${details ?? error.message}.` };
+    }
+    throw error;
+  }
+}
+
+/** The store's id when a record has it, else the shop's customer with the email, else a new record's id. */
+async function customerIdFor(tx: Tx, tenantId: string, related: RelatedCustomer): Promise<string> {
+  if (related.id && (await customerExists(tx, tenantId, related.id))) return related.id;
+  return (await customerByEmail(tx, tenantId, related.email)) ?? related.id ?? guestId(related.email);
+}
+
+async function customerExists(tx: Tx, tenantId: string, id: string): Promise<boolean> {
+  const rows = await executePrepared<{ one: number }>(
+    sql`select 1 as one from entities where tenant_id = ${tenantId}::uuid and domain = 'customer' and id = ${id}`,
+    tx,
+  );
+  return rows.length > 0;
+}
+
+/** The shop's customer with this email (`entities_email_idx`), the earliest kept if several. */
+async function customerByEmail(tx: Tx, tenantId: string, mail: string): Promise<string | null> {
+  const [row] = await executePrepared<{ id: string }>(
+    sql`select id from entities
+      where tenant_id = ${tenantId}::uuid and domain = 'customer' and email = ${mail.toLowerCase()}
+      order by created_at, id limit 1`,
+    tx,
+  );
+  return row?.id ?? null;
 }
 
 /** "a, b, c and 59,980 more": a reason stays short however many fields a body had. */

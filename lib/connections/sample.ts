@@ -1,17 +1,22 @@
 import crypto from "node:crypto";
+import { TEST_MARKER } from "./mapped";
 import type { Platform } from "./platforms";
 
 /**
  * The sample a "Send a test delivery" posts: a new order in the platform's own webhook shape
  * (an order to a customer in Berlin with a discount code and a note attribute), with fresh ids so
- * each test is a new order. It awaits payment, so it starts the shop's "order created" flows but
- * not its "order paid" ones (which ship, charge or wait for days). Tests use their own fixtures
+ * each test is a new order. It is marked as a test inside the signed body (`TEST_MARKER`): its
+ * order says so (a note and the `tillflow-test` tag) and starts no automation unless
+ * `runAutomations` ("Also run my automations"). Even then it awaits payment, so it starts the
+ * shop's "order created" flows but not its "order paid" ones. Tests use their own fixtures
  * (tests/fixtures/), not this.
  */
 export function sampleDelivery(
   platform: Platform,
   at = new Date(),
+  { runAutomations = false }: { runAutomations?: boolean } = {},
 ): { topic: string; body: Record<string, unknown> } {
+  const marker = { [TEST_MARKER]: { run_automations: runAutomations } };
   const id = 9_000_000_000_000 + crypto.randomInt(0, 999_999_999);
   const number = 9000 + crypto.randomInt(0, 999);
   const when = at.toISOString();
@@ -28,7 +33,7 @@ export function sampleDelivery(
         date_modified_gmt: when.slice(0, 19),
         total: "42.50",
         customer_id: 0,
-        customer_note: "This is a test delivery from Tillflow.",
+        customer_note: "Test order from Tillflow.",
         billing: {
           first_name: "Test",
           last_name: "Customer",
@@ -58,6 +63,7 @@ export function sampleDelivery(
         ],
         coupon_lines: [{ id: 2, code: "test10", discount: "4.25" }],
         meta_data: [{ id: 3, key: "gift_message", value: "This is a test" }],
+        ...marker,
       },
     };
   return {
@@ -77,7 +83,7 @@ export function sampleDelivery(
       source_name: "web",
       test: true,
       tags: "test-delivery",
-      note: "This is a test delivery from Tillflow.",
+      note: "Test order from Tillflow.",
       note_attributes: [{ name: "gift_wrap", value: "yes" }],
       discount_codes: [{ code: "TEST10", amount: "4.25", type: "percentage" }],
       customer: { id: id + 1, email: "test.customer@example.com", first_name: "Test", last_name: "Customer" },
@@ -104,6 +110,7 @@ export function sampleDelivery(
           variant_title: "White",
         },
       ],
+      ...marker,
     },
   };
 }

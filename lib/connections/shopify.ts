@@ -4,6 +4,7 @@ import {
   asArray,
   asObject,
   compact,
+  customerNames,
   email,
   idText,
   instant,
@@ -16,6 +17,7 @@ import {
   text,
   type Mapped,
   type Payload,
+  type RelatedCustomer,
 } from "./mapped";
 
 /**
@@ -75,6 +77,45 @@ function address(raw: unknown) {
   return Object.keys(mapped).length > 0 ? mapped : undefined;
 }
 
+/**
+ * The customer an order or a checkout carries (`customer`, as Shopify embeds it): the fields it
+ * knows, to store as a customer record beside the order. Shopify's newer API versions leave the
+ * order count and total spent out of it, so those stay as the customer record has them. Without
+ * the customer's own email the order's is used; with neither there is no customer to keep.
+ */
+function embeddedCustomer(p: Payload, fallbackEmail: string | undefined): RelatedCustomer | undefined {
+  const c = asObject(p.customer);
+  const mail = email(c?.email) ?? fallbackEmail;
+  if (!mail) return undefined;
+  const id = idText(c?.id);
+  if (!c) return { email: mail, data: { email: mail }, tags: [], sourceUpdatedAt: instant(p.updated_at) };
+  const address = asObject(c.default_address) ?? {};
+  const consent = text(asObject(c.email_marketing_consent)?.state);
+  const orders = amount(c.orders_count);
+  const spent = amount(c.total_spent);
+  return {
+    id,
+    email: mail,
+    data: compact({
+      email: mail,
+      ...customerNames(c),
+      ordersCount: orders === undefined ? undefined : Math.max(0, Math.trunc(orders)),
+      totalSpent: spent === undefined ? undefined : Math.max(0, spent),
+      acceptsMarketing: consent
+        ? consent === "subscribed"
+        : typeof c.accepts_marketing === "boolean"
+          ? c.accepts_marketing
+          : undefined,
+      createdAt: instant(c.created_at)?.toISOString(),
+      phone: short(c.phone, 50),
+      city: short(address.city, 200),
+      country: short(address.country, 200),
+    }),
+    tags: tagList(c.tags),
+    sourceUpdatedAt: instant(c.updated_at) ?? instant(p.updated_at),
+  };
+}
+
 function order(p: Payload): Mapped {
   const id = idText(p.id);
   if (!id) return refused("The order has no id.");
@@ -105,6 +146,7 @@ function order(p: Payload): Mapped {
     tags: tagList(p.tags),
     sourceUpdatedAt: instant(p.updated_at),
     leftOut,
+    customer: embeddedCustomer(p, email(p.email) ?? email(p.contact_email)),
   };
 }
 
@@ -125,7 +167,8 @@ function customer(p: Payload): Mapped {
     id,
     data: compact({
       email: mail,
-      name: [text(p.first_name), text(p.last_name)].filter(Boolean).join(" ").slice(0, 200),
+      name: "",
+      ...customerNames(p),
       ordersCount: Math.max(0, Math.trunc(amount(p.orders_count) ?? 0)),
       totalSpent: Math.max(0, amount(p.total_spent) ?? 0),
       acceptsMarketing: consent ? consent === "subscribed" : p.accepts_marketing === true,
@@ -167,6 +210,7 @@ function checkout(p: Payload): Mapped {
     tags: [],
     sourceUpdatedAt: instant(p.updated_at),
     leftOut,
+    customer: embeddedCustomer(p, email(p.email)),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   asArray,
   asObject,
   compact,
+  customerNames,
   email,
   idText,
   instant,
@@ -15,6 +16,7 @@ import {
   text,
   type Mapped,
   type Payload,
+  type RelatedCustomer,
 } from "./mapped";
 
 /**
@@ -116,6 +118,34 @@ function order(p: Payload): Mapped {
     tags: [],
     sourceUpdatedAt: gmt(p.date_modified_gmt),
     leftOut,
+    customer: billedCustomer(customerId, billing, gmt(p.date_modified_gmt)),
+  };
+}
+
+/**
+ * The customer an order was billed to, to store as a customer record beside the order: the
+ * store's customer (`customer_id`, 0 for a guest) with the billing name, email and address. Its
+ * clock is the order's: WooCommerce sends no time of the customer's own.
+ */
+function billedCustomer(
+  id: string | undefined,
+  billing: Payload,
+  clock: Date | null,
+): RelatedCustomer | undefined {
+  const mail = email(billing.email);
+  if (!mail) return undefined;
+  return {
+    id,
+    email: mail,
+    data: compact({
+      email: mail,
+      ...customerNames(billing),
+      phone: short(billing.phone, 50),
+      city: short(billing.city, 200),
+      country: short(billing.country, 200),
+    }),
+    tags: [],
+    sourceUpdatedAt: clock,
   };
 }
 
@@ -136,6 +166,7 @@ function customer(p: Payload): Mapped {
     data: compact({
       email: mail,
       name: (fullName(p) ?? fullName(billing) ?? "").slice(0, 200),
+      ...(text(p.first_name) || text(p.last_name) ? customerNames(p) : customerNames(billing)),
       ordersCount: Math.max(0, Math.trunc(amount(p.orders_count) ?? 0)),
       totalSpent: Math.max(0, amount(p.total_spent) ?? 0),
       createdAt: gmt(p.date_created_gmt)?.toISOString(),

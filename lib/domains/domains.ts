@@ -117,6 +117,9 @@ export const domainSchemas = {
   customer: z.strictObject({
     email: z.email("must be an email address"),
     name: z.string().trim().max(200).default(""),
+    /** The name a greeting uses ("Hi {entity.customer.firstName}"), as the store sent it. */
+    firstName: z.string().trim().max(100).optional(),
+    lastName: z.string().trim().max(100).optional(),
     ordersCount: z.number().int().min(0).default(0),
     totalSpent: money.default(0),
     acceptsMarketing: z.boolean().default(false),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DOMAINS } from "./domains";
-import { domainFields, fieldAt, isKnownFieldPath, readPath } from "./fields";
+import { domainFields, fieldAt, isKnownFieldPath, readPath, splitPath } from "./fields";
 
 describe("domainFields", () => {
   it("reads an order's fields off its zod schema, with enum options and item fields", () => {
@@ -180,5 +180,51 @@ describe("readPath", () => {
     expect(readPath({ a: { prototype: 1 } }, "a.prototype")).toBeUndefined();
     // An own `__proto__` key (as JSON.parse makes one) is still refused.
     expect(readPath(JSON.parse('{"__proto__": {"x": 1}}'), "__proto__.x")).toBeUndefined();
+  });
+});
+
+describe("paths by name and by any item (issue 49)", () => {
+  const order = {
+    lineItems: [
+      { sku: "MUG", quantity: 1 },
+      { sku: "CAP", quantity: 2 },
+    ],
+    attributes: {
+      note_attributes: [
+        { name: "delivery_window", value: "evening" },
+        { name: "gift note.v2", value: "Happy birthday" },
+      ],
+      line_items: [{ properties: [{ name: "a", value: 1 }] }, { properties: [{ name: "a", value: 2 }] }],
+    },
+  };
+
+  it("reads the first item whose field is the value, wherever it is", () => {
+    expect(readPath(order, "attributes.note_attributes[name=gift note.v2].value")).toBe("Happy birthday");
+    expect(readPath(order, "attributes.note_attributes[name=missing].value")).toBeUndefined();
+    expect(readPath(order, "lineItems[sku=CAP].quantity")).toBe(2);
+    expect(readPath(order, "lineItems[__proto__=x]")).toBeUndefined();
+  });
+
+  it("reads every item's value with *", () => {
+    expect(readPath(order, "lineItems.*.sku")).toEqual(["MUG", "CAP"]);
+    expect(readPath(order, "attributes.line_items.*.properties[name=a].value")).toEqual([1, 2]);
+    expect(readPath(order, "attributes.line_items.*.properties.*.value")).toEqual([1, 2]);
+    expect(readPath(order, "total.*")).toBeUndefined();
+  });
+
+  it("knows these paths as fields of the record", () => {
+    expect(fieldAt("order", "lineItems.*.sku")).toEqual({ path: "lineItems.*.sku", type: "string" });
+    expect(fieldAt("order", "lineItems[sku=MUG].quantity")?.type).toBe("number");
+    expect(fieldAt("order", "lineItems[nope=MUG].quantity")).toBeUndefined();
+    expect(fieldAt("order", "attributes.note_attributes[name=gift].value")?.type).toBe("any");
+    expect(fieldAt("order", "attributes.note_attributes[constructor=x].value")).toBeUndefined();
+    expect(splitPath("a.b[name=x.y].c")).toEqual(["a", "b[name=x.y]", "c"]);
+  });
+
+  it("reads a list of 100,000 items by name in linear time", () => {
+    const notes = Array.from({ length: 100_000 }, (_, i) => ({ name: `n${i}`, value: i }));
+    const big = { attributes: { note_attributes: notes } };
+    expect(readPath(big, "attributes.note_attributes[name=n99999].value")).toBe(99_999);
+    expect((readPath(big, "attributes.note_attributes.*.value") as unknown[]).length).toBe(100_000);
   });
 });

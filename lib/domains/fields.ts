@@ -6,9 +6,11 @@ import { ATTRIBUTES_KEY, domainSchemas, type Domain } from "./domains";
  * apart. Browser-safe: the editor offers these paths, and validation checks conditions and
  * `{entity.…}` tokens against them.
  *
- * Paths are dot paths. A numeric segment indexes an array (`lineItems.0.sku`); `domainFields`
- * lists the fields of array items under index `0` as the representative, and `isKnownFieldPath`
- * accepts any index.
+ * Paths are dot paths. A numeric segment indexes an array (`lineItems.0.sku`), `*` reads every
+ * item (`lineItems.*.sku`) and a selector the item with a field's value
+ * (`attributes.note_attributes[name=gift_note].value`; the syntax is above `splitPath`);
+ * `domainFields` lists the fields of array items under index `0` as the representative, and
+ * `isKnownFieldPath` accepts any index, `*` or selector.
  *
  * `attributes` is open (SPEC §2 "Open records"): whatever the record's source sent besides its
  * known fields. Any path under it (`attributes.note_attributes.0.value`) is a field whose type is
@@ -126,23 +128,99 @@ const INDEX = /^(0|[1-9]\d*)$/;
 const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
+ * Path syntax (conditions and tokens alike), one dot between segments:
+ *
+ *   total, lineItems.0.sku          a field; a numeric segment indexes a list
+ *   lineItems.*.sku                 any item of a list: the values of every item (a condition
+ *                                   matches when any item's does: "any line item's SKU is MUG")
+ *   attributes.note_attributes[name=gift_note].value
+ *                                   the first item of a list whose `name` is `gift_note`, wherever
+ *                                   it is in the list (a note attribute, a line item's property,
+ *                                   WooCommerce's `meta_data[key=…]`)
+ *
+ * A selector's value is compared as text, exactly; it may hold spaces and dots but no `]`, `[`,
+ * `{`, `}` or `|` (which end a token), at most 200 characters.
+ */
+export const SELECTOR_VALUE = "[^\\][{}|]{0,200}";
+const SELECTOR_SOURCE = `\\[[\\w-]+=${SELECTOR_VALUE}\\]`;
+/** One segment after the first: a key (maybe with a selector), an index, or `*`. */
+export const PATH_SEGMENT_SOURCE = `(?:[\\w-]+(?:${SELECTOR_SOURCE})?|\\*)`;
+/** A whole path as conditions accept it (dashes past the first segment: an answer's header). */
+export const FIELD_PATH = new RegExp(`^[A-Za-z_]\\w*(?:${SELECTOR_SOURCE})?(?:\\.${PATH_SEGMENT_SOURCE})*$`);
+
+const SELECTOR = /^([\w-]*)\[([\w-]+)=([^\][{}|]*)\]$/;
+
+/**
+ * A path's segments: split at its dots, but not at a dot inside a selector's brackets
+ * (`note_attributes[name=a.b]`). One pass over the text.
+ */
+export function splitPath(path: string): string[] {
+  const segments: string[] = [];
+  let start = 0;
+  let inside = false;
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i];
+    if (c === "[") inside = true;
+    else if (c === "]") inside = false;
+    else if (c === "." && !inside) {
+      segments.push(path.slice(start, i));
+      start = i + 1;
+    }
+  }
+  segments.push(path.slice(start));
+  return segments;
+}
+
+type Segment =
+  | { kind: "key"; key: string }
+  | { kind: "any" }
+  | { kind: "select"; key: string; field: string; value: string };
+
+function parseSegment(segment: string): Segment | null {
+  if (segment === "*") return { kind: "any" };
+  if (!segment.includes("[")) return FORBIDDEN_SEGMENTS.has(segment) ? null : { kind: "key", key: segment };
+  const match = SELECTOR.exec(segment);
+  if (!match) return null;
+  const [, key = "", field = "", value = ""] = match;
+  if (FORBIDDEN_SEGMENTS.has(key) || FORBIDDEN_SEGMENTS.has(field)) return null;
+  return { kind: "select", key, field, value };
+}
+
+/** True when the path reads every item of a list (`lineItems.*.sku`): its value is a list of theirs. */
+export function readsAnyItem(path: string): boolean {
+  return splitPath(path).some((segment) => segment === "*");
+}
+
+/**
  * The field at `path` (any array index), or `undefined` when a record of `domain` has no such
  * field. Under an open object (`attributes`) every path is a field of type `any`:
- * `attributes.note_attributes.0.value`.
+ * `attributes.note_attributes.0.value`, `attributes.note_attributes[name=gift_note].value`. A list
+ * takes an index, `*` (any item: `lineItems.*.sku`) or a selector (`lineItems[sku=MUG].quantity`).
  */
 export function fieldAt(domain: Domain, path: string): FieldInfo | undefined {
   if (!path) return undefined;
   let node: FieldNode | undefined = treeOf(domain);
-  const segments = path.split(".");
-  for (const [i, segment] of segments.entries()) {
+  const segments = splitPath(path);
+  for (const [i, raw] of segments.entries()) {
     if (!node) return undefined;
     if (node.open) {
       const rest = segments.slice(i);
-      return rest.every((s) => s !== "" && !FORBIDDEN_SEGMENTS.has(s)) ? { path, type: "any" } : undefined;
+      return rest.every((s) => s !== "" && parseSegment(s) !== null) ? { path, type: "any" } : undefined;
     }
-    if (node.type === "array") node = INDEX.test(segment) ? node.item : undefined;
-    else if (node.fields?.has(segment)) node = node.fields.get(segment);
-    else return undefined;
+    const segment = parseSegment(raw);
+    if (!segment) return undefined;
+    if (node.type === "array") {
+      if (segment.kind === "any" || (segment.kind === "key" && INDEX.test(segment.key))) node = node.item;
+      else return undefined;
+      continue;
+    }
+    if (segment.kind === "any" || !node.fields?.has(segment.key)) return undefined;
+    node = node.fields.get(segment.key);
+    if (segment.kind === "select") {
+      // `lineItems[sku=MUG]`: an item of the list, chosen by one of its fields.
+      if (node?.type !== "array" || !node.item?.fields?.has(segment.field)) return undefined;
+      node = node.item;
+    }
   }
   return node ? infoOf(path, node) : undefined;
 }
@@ -158,24 +236,67 @@ export function isKnownFieldPath(domain: Domain, path: string): boolean {
 }
 
 /**
- * Reads a dot path out of a value: `readPath(order, "lineItems.0.sku")`. Numeric segments index
- * arrays. Only own properties are read, so a path can never reach a prototype; anything missing
- * gives `undefined`. Never throws.
+ * Reads a path (syntax above) out of a value: `readPath(order, "lineItems.0.sku")`. Numeric
+ * segments index arrays; a selector takes the first item whose field is the value, as text; `*`
+ * gives the values of every item (those that have one), as a list. Only own properties are read,
+ * so a path can never reach a prototype; anything missing gives `undefined`. Never throws. Linear:
+ * each segment is parsed once and each list item looked at once for each `*` or selector.
  */
 export function readPath(obj: unknown, path: string): unknown {
   if (path === "") return obj;
+  const segments: Segment[] = [];
+  for (const raw of splitPath(path)) {
+    const segment = parseSegment(raw);
+    if (!segment) return undefined;
+    segments.push(segment);
+  }
+  return readSegments(obj, segments, 0);
+}
+
+function readSegments(obj: unknown, segments: readonly Segment[], from: number): unknown {
   let current: unknown = obj;
-  for (const segment of path.split(".")) {
-    if (FORBIDDEN_SEGMENTS.has(segment)) return undefined;
-    if (Array.isArray(current)) {
-      if (!INDEX.test(segment)) return undefined;
-      current = current[Number(segment)];
-    } else if (typeof current === "object" && current !== null && !(current instanceof Date)) {
-      if (!Object.hasOwn(current, segment)) return undefined;
-      current = (current as Record<string, unknown>)[segment];
-    } else {
-      return undefined;
+  for (let i = from; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment.kind === "any") {
+      if (!Array.isArray(current)) return undefined;
+      const values: unknown[] = [];
+      for (const item of current) {
+        const value = readSegments(item, segments, i + 1);
+        if (value === undefined) continue;
+        // A `*` further on gave a list of its own: its values join this one's.
+        if (Array.isArray(value) && segments.slice(i + 1).some((s) => s.kind === "any"))
+          values.push(...value);
+        else values.push(value);
+      }
+      return values;
     }
+    if (segment.key !== "" || segment.kind === "key") current = child(current, segment.key);
+    if (segment.kind === "select") {
+      if (!Array.isArray(current)) return undefined;
+      current = current.find(
+        (item) =>
+          isRecord(item) &&
+          Object.hasOwn(item, segment.field) &&
+          textOf(item[segment.field]) === segment.value,
+      );
+    }
+    if (current === undefined) return undefined;
   }
   return current;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !(value instanceof Date) && !Array.isArray(value);
+}
+
+function textOf(value: unknown): string | null {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : null;
+}
+
+function child(current: unknown, key: string): unknown {
+  if (Array.isArray(current)) return INDEX.test(key) ? current[Number(key)] : undefined;
+  if (isRecord(current)) return Object.hasOwn(current, key) ? current[key] : undefined;
+  return undefined;
 }

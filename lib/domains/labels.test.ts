@@ -94,3 +94,16 @@ describe("money in record names", () => {
     );
   });
 });
+
+describe("labels of paths by name and by any item (issue 49)", () => {
+  it("names a store's named values and any item", () => {
+    expect(fieldLabel("attributes.note_attributes[name=gift_note].value")).toBe('Note attribute "gift_note"');
+    expect(fieldLabel("attributes.line_items.*.properties[name=engraving].value")).toBe(
+      `Any line item's property "engraving"`,
+    );
+    expect(fieldLabel("attributes.meta_data[key=gift_message].value")).toBe('Meta field "gift_message"');
+    expect(fieldLabel("lineItems.*.sku")).toBe("Any line item › SKU");
+    expect(fieldLabel("lineItems[sku=MUG].quantity")).toBe('Line item "MUG" › Quantity');
+    expect(fieldLabel("attributes.note_attributes.0.value")).toBe("note_attributes.0.value from the store");
+  });
+});

@@ -7,6 +7,7 @@ import {
   type financialStatuses,
   type fulfillmentStatuses,
 } from "./domains";
+import { splitPath } from "./fields";
 
 type FinancialStatus = (typeof financialStatuses)[number];
 type FulfillmentStatus = (typeof fulfillmentStatuses)[number];
@@ -150,6 +151,8 @@ const FIELD_WORDS: Record<string, string> = {
   updatedAt: "Updated",
   dueAt: "Due",
   name: "Name",
+  firstName: "First name",
+  lastName: "Last name",
   ordersCount: "Orders",
   totalSpent: "Total spent",
   acceptsMarketing: "Accepts marketing",
@@ -269,13 +272,21 @@ function singular(label: string): string {
 export function fieldLabel(path: string): string {
   if (Object.hasOwn(PATH_WORDS, path)) return PATH_WORDS[path]!;
   if (path.startsWith(`${ATTRIBUTES_KEY}.`) && path.length > ATTRIBUTES_KEY.length + 1)
-    return `${path.slice(ATTRIBUTES_KEY.length + 1)} from the store`;
-  const segments = path.split(".").filter((segment) => segment !== "");
+    return storeFieldLabel(path.slice(ATTRIBUTES_KEY.length + 1));
+  const segments = splitPath(path).filter((segment) => segment !== "");
   const parts: string[] = [];
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     const next = segments[i + 1];
-    if (next !== undefined && /^\d+$/.test(next)) {
+    const selected = SELECTED.exec(segment);
+    if (selected) {
+      // `lineItems[sku=MUG]` → `Line item "MUG"`.
+      const item = singular(fieldWord(selected[1]!));
+      parts.push(`${item.charAt(0).toUpperCase()}${item.slice(1)} "${selected[3]}"`);
+    } else if (next === "*") {
+      parts.push(`Any ${singular(fieldWord(segment))}`);
+      i++;
+    } else if (next !== undefined && /^\d+$/.test(next)) {
       const index = Number(next);
       const item = singular(fieldWord(segment));
       parts.push(index < ORDINALS.length ? `${ORDINALS[index]} ${item}` : `${spelt(item)} ${index + 1}`);
@@ -285,6 +296,31 @@ export function fieldLabel(path: string): string {
     }
   }
   return parts.join(" › ");
+}
+
+/** A segment with a selector: `note_attributes[name=gift_note]` → list, field, value. */
+const SELECTED = /^([\w-]+)\[([\w-]+)=([^\]]*)\]$/;
+
+/**
+ * What a store sent, under `attributes`, in the store's own names: lists of named values read by
+ * name (`note_attributes[name=gift_note].value` → `Note attribute "gift_note"`,
+ * `line_items.*.properties[name=engraving].value` → `Any line item's property "engraving"`,
+ * WooCommerce's `meta_data[key=gift_message].value` → `Meta field "gift_message"`); any other path
+ * as it is: "note_attributes.0.value from the store".
+ */
+export function storeFieldLabel(rest: string): string {
+  const named =
+    /^(?:(line_items)\.\*\.)?(note_attributes|properties|meta_data)\[(name|key)=([^\]]*)\]\.value$/.exec(
+      rest,
+    );
+  if (named) {
+    const [, items, list, , name] = named;
+    const what =
+      list === "note_attributes" ? "Note attribute" : list === "meta_data" ? "Meta field" : "Property";
+    if (!items) return `${what} "${name}"`;
+    return `Any line item's ${what.toLowerCase()} "${name}"`;
+  }
+  return `${rest} from the store`;
 }
 
 /** A label inside a sentence: "Created" → "created", but "SKU" and "ID" stay as they are. */

@@ -19,15 +19,47 @@ describe("flattenAttributes", () => {
     });
     expect(flat).toEqual([
       { path: "attributes.note_attributes", type: "list", sample: null },
-      { path: "attributes.note_attributes.0", type: "object", sample: null },
-      { path: "attributes.note_attributes.0.name", type: "text", sample: "gift" },
-      { path: "attributes.note_attributes.0.value", type: "text", sample: "Wrap it" },
+      // A list of named values is offered by name, not by position.
+      { path: "attributes.note_attributes[name=gift].value", type: "text", sample: "Wrap it" },
       { path: "attributes.buyer_accepts_marketing", type: "boolean", sample: "true" },
       { path: "attributes.total_weight", type: "number", sample: "1200" },
       { path: "attributes.landing_site", type: "empty", sample: null },
       { path: "attributes.client_details", type: "object", sample: null },
       { path: "attributes.client_details.browser_ip", type: "text", sample: "203.0.113.7" },
     ]);
+  });
+
+  it("offers named values by name wherever they sit: note attributes, any line item's properties, meta_data", () => {
+    const paths = flattenAttributes({
+      note_attributes: [
+        { name: "delivery_window", value: "evening" },
+        { name: "gift_note", value: "Happy birthday" },
+        { name: "odd]name", value: "left out: a selector cannot hold it" },
+      ],
+      line_items: [
+        { id: 1, properties: [{ name: "Engraving", value: "A.B." }] },
+        { id: 2, properties: [{ name: "Engraving", value: "C" }] },
+      ],
+      meta_data: [{ id: 3, key: "gift_message", value: "Alles Gute!" }],
+    }).map((f) => f.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "attributes.note_attributes[name=delivery_window].value",
+        "attributes.note_attributes[name=gift_note].value",
+        "attributes.line_items.*.properties[name=Engraving].value",
+        "attributes.meta_data[key=gift_message].value",
+      ]),
+    );
+    expect(paths.some((p) => p.includes("odd"))).toBe(false);
+    expect(paths).not.toContain("attributes.note_attributes.1.value");
+    // Two line items with the same property: one path, the summary counts the record once.
+    expect(
+      summariseAttributePaths([
+        {
+          line_items: [{ properties: [{ name: "a", value: 1 }] }, { properties: [{ name: "a", value: 2 }] }],
+        },
+      ]).filter((p) => p.path.includes("[name=a]")),
+    ).toHaveLength(1);
   });
 
   it("looks into the first three items of a list only", () => {

@@ -83,28 +83,64 @@ export interface FlatAttribute {
   sample: string | null;
 }
 
+/** The most items of a list of named values read for their names (`note_attributes[name=…]`). */
+export const NAMED_ITEMS = 50;
+
+/** A name a selector can hold (lib/domains/fields.ts): no brackets, braces or `|`, at most 100 characters. */
+const SELECTABLE = /^[^\][{}|]{1,100}$/;
+
+/**
+ * The field that names the items of a list of named values, or null: Shopify's note attributes
+ * and line item properties are `{name, value}`, WooCommerce's `meta_data` is `{key, value}`.
+ */
+function namingField(list: readonly unknown[]): "name" | "key" | null {
+  const first = list[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first) || !Object.hasOwn(first, "value"))
+    return null;
+  if (typeof (first as Record<string, unknown>).name === "string") return "name";
+  if (typeof (first as Record<string, unknown>).key === "string") return "key";
+  return null;
+}
+
 /**
  * Every path of one record's `attributes`, in the order met: objects and lists as well as what
- * they hold (`attributes.note_attributes`, `attributes.note_attributes.0`,
- * `attributes.note_attributes.0.value`), at most `MAX_DEPTH` deep and the first `LIST_ITEMS` of
- * each list. Keys a dot path cannot name are left out. Pure; anything but an object gives `[]`.
+ * they hold (`attributes.shipping_lines`, `attributes.shipping_lines.0`,
+ * `attributes.shipping_lines.0.title`), at most `MAX_DEPTH` deep and the first `LIST_ITEMS` of
+ * each list. A list of named values is offered by name, wherever a value sits in it:
+ * `attributes.note_attributes[name=gift_note].value`, and inside a list, for any of its items:
+ * `attributes.line_items.*.properties[name=engraving].value`. Keys a dot path cannot name are left
+ * out. Pure; anything but an object gives `[]`.
  */
 export function flattenAttributes(attributes: unknown): FlatAttribute[] {
   const out: FlatAttribute[] = [];
   if (typeOf(attributes) !== "object") return out;
-  const walk = (value: unknown, path: string, depth: number) => {
+  // `any` is the path with a list's index as `*`: where a named value is read for any item.
+  const walk = (value: unknown, path: string, any: string, depth: number) => {
     if (out.length >= PATHS_PER_RECORD) return;
     if (depth > 0) out.push({ path, type: typeOf(value), sample: sampleOf(value) });
     if (depth >= MAX_DEPTH) return;
     if (Array.isArray(value)) {
-      value.slice(0, LIST_ITEMS).forEach((item, i) => walk(item, `${path}.${i}`, depth + 1));
+      const naming = namingField(value);
+      if (naming) {
+        for (const item of value.slice(0, NAMED_ITEMS)) {
+          const named = item as Record<string, unknown>;
+          const name = named[naming];
+          if (typeof name !== "string" || !SELECTABLE.test(name) || !Object.hasOwn(named, "value")) continue;
+          if (out.length >= PATHS_PER_RECORD) return;
+          const entry = named.value;
+          out.push({ path: `${any}[${naming}=${name}].value`, type: typeOf(entry), sample: sampleOf(entry) });
+        }
+        return;
+      }
+      value.slice(0, LIST_ITEMS).forEach((item, i) => walk(item, `${path}.${i}`, `${any}.*`, depth + 1));
     } else if (value !== null && typeof value === "object") {
       for (const [key, item] of Object.entries(value)) {
-        if (NAMEABLE.test(key) && !FORBIDDEN.has(key)) walk(item, `${path}.${key}`, depth + 1);
+        if (NAMEABLE.test(key) && !FORBIDDEN.has(key))
+          walk(item, `${path}.${key}`, `${any}.${key}`, depth + 1);
       }
     }
   };
-  walk(attributes, ATTRIBUTES_KEY, 0);
+  walk(attributes, ATTRIBUTES_KEY, ATTRIBUTES_KEY, 0);
   return out;
 }
 

@@ -165,14 +165,32 @@ export async function upsertFromSource(
     sourceUpdatedAt: Date | null;
     author: string;
   },
+  options: SourceOptions = {},
 ): Promise<SourceUpsert> {
   const { domain } = record;
   const id = parseEntityId(record.id);
-  const parsed = parseOrThrow(putSchema(domain), record.data, `The ${DOMAIN_LABELS[domain].one} is invalid`);
+  const lead = `The ${DOMAIN_LABELS[domain].one} is invalid`;
+  // Parsed before the lock when it replaces the record (a bad one is refused before anything).
+  const replaced = options.merge ? null : parseOrThrow(putSchema(domain), record.data, lead);
   const existing = await lockEntity(tx, tenantId, domain, id);
   const held = existing?.sourceUpdatedAt;
   if (held && record.sourceUpdatedAt && record.sourceUpdatedAt < held)
     return { stale: true, heldSince: held };
+  const parsed =
+    replaced ??
+    parseOrThrow(
+      putSchema(domain),
+      // What another record said of this one (an order's customer) over what it holds; its own
+      // `attributes` are kept once it has them (the two together could pass 64 KB).
+      existing
+        ? {
+            ...existing.data,
+            ...record.data,
+            ...(existing.data.attributes !== undefined ? { attributes: existing.data.attributes } : {}),
+          }
+        : record.data,
+      lead,
+    );
   const input = { ...parsed, tags: [...new Set([...(existing?.tags ?? []), ...record.tags])].slice(0, 250) };
   // The store's worker needs no view of the record back: one read fewer a delivery.
   const result = await writeRecord(tx, {
@@ -182,9 +200,19 @@ export async function upsertFromSource(
     existing,
     input,
     author: record.author,
-    source: { updatedAt: record.sourceUpdatedAt },
+    source: { updatedAt: record.sourceUpdatedAt, startRuns: options.startRuns },
   });
   return { stale: false, ...result };
+}
+
+export interface SourceOptions {
+  /**
+   * Merge the fields sent over the record's (an order's embedded customer, which knows its name and
+   * email but not its order count), instead of replacing them as a PUT does.
+   */
+  merge?: boolean;
+  /** False for a test delivery: its events are recorded and start no run. */
+  startRuns?: boolean;
 }
 
 async function lockEntity(tx: Tx, tenantId: string, domain: Domain, id: string) {
@@ -216,7 +244,7 @@ async function writeRecord(
     input: { tags?: string[]; notes?: string[] } & Record<string, unknown>;
     author: string;
     /** From a connected store: its clock's `updated_at`, and the record's status announced on creation. */
-    source?: { updatedAt: Date | null };
+    source?: { updatedAt: Date | null; startRuns?: boolean };
   },
 ): Promise<Omit<UpsertResult, "entity">> {
   const { tenantId, domain, id, existing, author, source } = write;
@@ -255,7 +283,7 @@ async function writeRecord(
   const implied = impliedEvents(domain, id, existing?.data ?? null, data, {
     announceStatus: source !== undefined,
   });
-  const events = await recordEvents(tx, tenantId, implied);
+  const events = await recordEvents(tx, tenantId, implied, undefined, { startRuns: source?.startRuns });
   return { created: !existing, events };
 }
 

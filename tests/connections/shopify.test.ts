@@ -125,7 +125,7 @@ describe("a Shopify store's orders", () => {
       topic: "orders/create",
       result: "applied",
       // Pending, it is only "order created", as through PUT.
-      reason: "Created the order; events: order created.",
+      reason: "Created the order; events: order created. Created its customer.",
       domain: "order",
       entityId: "5829374652001",
     });

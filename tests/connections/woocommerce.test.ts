@@ -80,7 +80,8 @@ describe("a WooCommerce store", () => {
     expect(await processed(reply.body.id!)).toMatchObject({
       result: "applied",
       // It arrived paid: "order paid" flows start too, as WooCommerce's own paid webhook would.
-      reason: "Created the order; events: order created, order status changed, order paid.",
+      reason:
+        "Created the order; events: order created, order status changed, order paid. Created its customer.",
       domain: "order",
       entityId: "7314",
     });

@@ -201,8 +201,11 @@ describe("attribute paths for the field picker", () => {
     const { paths, scanned } = await attributePaths(shop.tenant.id, "order");
     expect(scanned).toBeGreaterThanOrEqual(3);
     const byPath = new Map(paths.map((p) => [p.path, p]));
-    expect(byPath.get("attributes.note_attributes.0.value")).toMatchObject({ type: "text" });
-    expect(byPath.get("attributes.note_attributes.0.value")!.records).toBeGreaterThanOrEqual(3);
+    // Note attributes are offered by name (issue 49), not by position.
+    const named = "attributes.note_attributes[name=gift_message].value";
+    expect(byPath.get(named)).toMatchObject({ type: "text" });
+    expect(byPath.get(named)!.records).toBeGreaterThanOrEqual(3);
+    expect(byPath.has("attributes.note_attributes.0.value")).toBe(false);
     expect(byPath.get("attributes.landing_site")).toMatchObject({ type: "text", sample: "/sale" });
     expect(byPath.get("attributes.buyer_accepts_marketing")).toMatchObject({
       type: "boolean",

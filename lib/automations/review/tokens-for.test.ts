@@ -35,14 +35,15 @@ describe("tokensFor", () => {
     expect(tokens).not.toContain("{entity.attributes}");
   });
 
-  it("offers an order's customer, and only an order's", () => {
+  it("offers an order's (and a cart's) customer, and no other record's", () => {
     const tokens = tokensFor("order", []);
     const customer = tokens.filter((t) => t.group === "Customer").map((t) => t.token);
     expect(customer).toEqual(
       expect.arrayContaining(["{entity.customer.name}", "{entity.customer.email}", "{entity.customer.id}"]),
     );
     expect(tokens.find((t) => t.token === "{entity.customer.name}")?.hint).toBe("customer · string");
-    for (const domain of ["customer", "cart", "product"] as const) {
+    expect(tokensFor("cart", []).some((t) => t.token === "{entity.customer.firstName}")).toBe(true);
+    for (const domain of ["customer", "product"] as const) {
       expect(tokensFor(domain, []).some((t) => t.token.startsWith("{entity.customer."))).toBe(false);
     }
   });

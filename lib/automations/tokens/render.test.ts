@@ -408,3 +408,45 @@ describe("escaped where they land", () => {
     });
   });
 });
+
+describe("tokens by name and by any item (issue 49)", () => {
+  const order = { domain: "order" as const, upstreamNodeIds: new Set<string>() };
+  const cart = { domain: "cart" as const, upstreamNodeIds: new Set<string>() };
+  const run: TemplateContext = {
+    ...ctx,
+    entity: {
+      customer: { firstName: "Lena" },
+      lineItems: [{ sku: "MUG" }, { sku: "CAP" }],
+      attributes: {
+        note_attributes: [
+          { name: "delivery_window", value: "evening" },
+          { name: "gift note", value: "Happy birthday" },
+        ],
+      },
+    },
+  };
+
+  it("finds and renders a note attribute by name, and every line item's SKU", () => {
+    const text =
+      "Hi {entity.customer.firstName}: {entity.attributes.note_attributes[name=gift note].value} ({entity.lineItems.*.sku})";
+    expect(findTokens(text).map((t) => t.path)).toEqual([
+      ["customer", "firstName"],
+      ["attributes", "note_attributes[name=gift note]", "value"],
+      ["lineItems", "*", "sku"],
+    ]);
+    expect(renderTemplate(text, run)).toBe("Hi Lena: Happy birthday (MUG, CAP)");
+  });
+
+  it("checks them against the record's fields, an order's and a cart's customer included", () => {
+    expect(
+      checkTokens(
+        "{entity.customer.firstName} {entity.attributes.note_attributes[name=gift].value} {entity.lineItems.*.sku}",
+        order,
+      ),
+    ).toEqual([]);
+    expect(checkTokens("{entity.customer.firstName} {entity.items.*.sku}", cart)).toEqual([]);
+    expect(checkTokens("{entity.lineItems.*.nope}", order)).toEqual([
+      "{entity.lineItems.*.nope} is not a field of an order.",
+    ]);
+  });
+});

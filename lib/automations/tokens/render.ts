@@ -1,4 +1,4 @@
-import { readPath } from "@/lib/domains/fields";
+import { readPath, SELECTOR_VALUE, splitPath } from "@/lib/domains/fields";
 import {
   escapeHtml,
   escapeMrkdwn,
@@ -49,14 +49,20 @@ export interface FoundToken {
 /**
  * Only a letter right after `{` starts a token, so JSON (`{"a": 1}`) and `{ }` are left alone.
  * A filter follows a `|`, spaces allowed around it: `{entity.total | money}`. Past the root a
- * segment may hold dashes (`{steps.h.headers.x-request-id}`: an answer's header).
+ * segment may hold dashes (`{steps.h.headers.x-request-id}`: an answer's header), a selector
+ * (`{entity.attributes.note_attributes[name=gift_note].value}`) or be `*`, every item of a list
+ * (`{entity.lineItems.*.sku}`: "MUG, CAP"); lib/domains/fields.ts says the path syntax.
  */
-const TOKEN = /\{([a-zA-Z]\w*(?:\.[\w-]*)*)(?:\s*\|\s*(\w*)\s*)?\}/g;
+const TOKEN = new RegExp(
+  `\\{([a-zA-Z]\\w*(?:\\.(?:[\\w-]*(?:\\[[\\w-]+=${SELECTOR_VALUE}\\])?|\\*))*)(?:\\s*\\|\\s*(\\w*)\\s*)?\\}`,
+  "g",
+);
 
 export function findTokens(text: string): FoundToken[] {
   const found: FoundToken[] = [];
   for (const match of text.matchAll(TOKEN)) {
-    const [root = "", ...path] = (match[1] ?? "").split(".");
+    // A selector's value may hold a dot: `{entity.attributes.note_attributes[name=a.b].value}`.
+    const [root = "", ...path] = splitPath(match[1] ?? "");
     found.push({
       token: match[0],
       root,
@@ -155,7 +161,11 @@ export function renderToken(
   token: Pick<FoundToken, "root" | "path" | "filter">,
   ctx: TemplateContext,
 ): string {
-  return formatValue(filteredValue(token, ctx));
+  const value = filteredValue(token, ctx);
+  // Every item's value (`{entity.lineItems.*.sku}`) reads as a list in a sentence: "MUG, CAP".
+  if (Array.isArray(value) && token.filter !== "json" && token.path.includes("*"))
+    return value.map((item) => formatValue(item)).join(", ");
+  return formatValue(value);
 }
 
 /** Where a token stands in its text, as far as escaping cares. */

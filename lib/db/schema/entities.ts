@@ -37,6 +37,11 @@ export const entities = pgTable(
     index("entities_list_idx").on(t.tenantId, t.domain, t.updatedAt.desc(), t.id),
     index("entities_status_idx").on(t.tenantId, t.domain, t.status),
     index("entities_tags_idx").using("gin", t.tags),
+    // A store's order finds its customer by email when the store names none of its own (a guest,
+    // lib/connections/process.ts): one probe, not a scan of the shop's customers.
+    index("entities_email_idx")
+      .on(t.tenantId, t.domain, t.email)
+      .where(sql`${t.email} is not null`),
     // Shopify's inventory levels name an inventory item: the product holding it among its variants
     // (lib/connections/process.ts applyInventory, whose query repeats this expression word for word).
     index("entities_inventory_items_idx")

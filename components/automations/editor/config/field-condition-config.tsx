@@ -13,7 +13,7 @@ import { hasRecord } from "@/lib/automations/nodes/registry";
 import { ATTRIBUTES_KEY, DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
 import { domainFields, fieldAt, type FieldInfo, type FieldType } from "@/lib/domains/fields";
 import type { AttributePath, AttributeType } from "@/lib/entities/attribute-paths";
-import { fieldLabel } from "@/lib/domains/labels";
+import { fieldLabel, storeFieldLabel } from "@/lib/domains/labels";
 import { Checkbox, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import type { EarlierStep } from "@/lib/automations/review/tokens-for";
@@ -81,9 +81,16 @@ const ATTRIBUTE_FIELD_TYPES: Record<AttributeType, FieldType> = {
   mixed: "any",
 };
 
-/** "note_attributes.0.value · text · e.g. Happy birthday": an attribute path as the Field select offers it. */
+/**
+ * "Note attribute "gift_note" · text · e.g. yes", "shipping_lines.0.title · text · e.g. DHL": an
+ * attribute path as the Field select offers it.
+ */
 export function attributeChoiceLabel(attribute: AttributePath): string {
-  const parts = [attribute.path.slice(ATTRIBUTES_KEY.length + 1), ATTRIBUTE_TYPE_WORDS[attribute.type]];
+  const name = storeFieldLabel(attribute.path.slice(ATTRIBUTES_KEY.length + 1)).replace(
+    / from the store$/,
+    "",
+  );
+  const parts = [name, ATTRIBUTE_TYPE_WORDS[attribute.type]];
   if (attribute.sample !== null) parts.push(`e.g. ${attribute.sample}`);
   return parts.join(" · ");
 }
@@ -102,6 +109,36 @@ function useAttributePaths(domain: Domain | null) {
       return answer.data.paths;
     },
   });
+}
+
+/**
+ * A record's fields as the Field select offers them, in schema order: each item of a list both as
+ * the first one's (`lineItems.0.sku`) and as any one's (`lineItems.*.sku`, "Any line item › SKU").
+ */
+function recordFields(domain: Domain): FieldInfo[] {
+  return domainFields(domain)
+    .filter((f) => !f.open)
+    .flatMap((f) =>
+      /\.0(\.|$)/.test(f.path) ? [f, { ...f, path: f.path.replace(/\.0(?=\.|$)/g, ".*") }] : [f],
+    );
+}
+
+/** True when every word of the search is in the choice's label or path (no words: every choice). */
+function matches(words: string, label: string, path: string): boolean {
+  if (words === "") return true;
+  const text = `${label} ${path}`.toLowerCase();
+  return words.split(/\s+/).every((word) => text.includes(word));
+}
+
+/** The label of a path the Field select lists, for the chosen one a search hides. */
+function choiceLabel(
+  path: string,
+  attributes: readonly AttributePath[],
+  steps: readonly StepChoice[],
+): string {
+  const attribute = attributes.find((a) => a.path === path);
+  if (attribute) return attributeChoiceLabel(attribute);
+  return steps.find((c) => !c.open && c.path === path)?.label ?? fieldLabel(path);
 }
 
 function readValue(value: unknown): ConditionValue {
@@ -128,11 +165,25 @@ export function FieldConditionConfig({
   onChange,
 }: ConfigFormProps) {
   const domain = hasRecord(triggerDomain) ? triggerDomain : null;
-  // The open object itself is not offered: the paths under it are, from the shop's records.
-  const fields = useMemo(() => (domain ? domainFields(domain).filter((f) => !f.open) : []), [domain]);
-  const steps = useMemo(() => stepChoices(earlierSteps), [earlierSteps]);
+  // The open object itself is not offered: the paths under it are, from the shop's records. A
+  // list's items are offered as the first one's and as any one's ("Any line item › SKU").
+  const allFields = useMemo(() => (domain ? recordFields(domain) : []), [domain]);
+  const allSteps = useMemo(() => stepChoices(earlierSteps), [earlierSteps]);
   const attributeQuery = useAttributePaths(domain);
-  const attributes = attributeQuery.data ?? NO_ATTRIBUTES;
+  const allAttributes = attributeQuery.data ?? NO_ATTRIBUTES;
+  // The search box narrows the three lists by what the merchant reads (and the path itself).
+  const [query, setQuery] = useState("");
+  const words = query.trim().toLowerCase();
+  const fields = useMemo(
+    () => allFields.filter((f) => matches(words, fieldLabel(f.path), f.path)),
+    [allFields, words],
+  );
+  const steps = useMemo(() => allSteps.filter((c) => matches(words, c.label, c.path)), [allSteps, words]);
+  const attributes = useMemo(
+    () => allAttributes.filter((a) => matches(words, attributeChoiceLabel(a), a.path)),
+    [allAttributes, words],
+  );
+  const found = fields.length + steps.length + attributes.length;
 
   const path = typeof params.path === "string" ? params.path : "";
   const operator: FieldOperator =
@@ -150,9 +201,17 @@ export function FieldConditionConfig({
   const kind = valueKindFor(field, operator);
 
   const listed =
+    allFields.some((f) => f.path === path) ||
+    allSteps.some((c) => !c.open && c.path === path) ||
+    allAttributes.some((a) => a.path === path);
+  // The chosen field stays in the select while a search hides it (a select shows only its options).
+  const shown =
     fields.some((f) => f.path === path) ||
-    steps.some((c) => !c.open && c.path === path) ||
-    attributes.some((a) => a.path === path);
+    attributes.some((a) => a.path === path) ||
+    steps.some((c) => !c.open && c.path === path);
+  const hiddenChoice = path !== "" && listed && !shown ? path : null;
+  /** The first choice the search leaves, which Enter in the search box picks. */
+  const firstFound = fields[0]?.path ?? attributes[0]?.path ?? steps.find((c) => !c.open)?.path ?? null;
   // "Other path…" chosen, or typed in; a stored path the select does not list shows as typed.
   const [otherChosen, setOtherChosen] = useState(false);
   const other = otherChosen || (path !== "" && !listed);
@@ -212,8 +271,38 @@ export function FieldConditionConfig({
   return (
     <div className="space-y-4">
       <FormError>{errors[""]}</FormError>
-      {domain || steps.length > 0 ? (
+      {domain || allSteps.length > 0 ? (
         <>
+          <FormField
+            label="Search"
+            hint={
+              words === ""
+                ? "Type part of a name (gift, SKU, country) to narrow the list below; Enter picks the first."
+                : found === 0
+                  ? "Nothing matches; try another word, or Other path… below."
+                  : `${found} ${found === 1 ? "match" : "matches"} in the list below; Enter picks the first.`
+            }
+          >
+            {(a11y) => (
+              <Input
+                {...a11y}
+                type="search"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="gift, SKU, country…"
+                value={query}
+                disabled={disabled}
+                onChange={(event) => setQuery(event.target.value)}
+                onKeyDown={(event) => {
+                  if (event.key !== "Enter") return;
+                  event.preventDefault();
+                  if (firstFound === null) return;
+                  setOtherChosen(false);
+                  changePath(firstFound);
+                }}
+              />
+            )}
+          </FormField>
           <FormField label="Field" param="path" error={other ? undefined : pathError}>
             {(a11y) => (
               <Select
@@ -240,12 +329,15 @@ export function FieldConditionConfig({
                     Choose a field…
                   </option>
                 )}
+                {hiddenChoice !== null && (
+                  <option value={hiddenChoice}>{choiceLabel(hiddenChoice, allAttributes, allSteps)}</option>
+                )}
                 {fields.map((f) => (
                   <option key={f.path} value={f.path}>
                     {fieldLabel(f.path)}
                   </option>
                 ))}
-                {domain && (
+                {domain && (words === "" || attributes.length > 0) && (
                   <StoreChoices domain={domain} attributes={attributes} status={attributeQuery.status} />
                 )}
                 {steps.length > 0 && (
@@ -273,7 +365,7 @@ export function FieldConditionConfig({
                 setOtherChosen(true);
                 changePath(next);
               }}
-              hint="A dot path such as total, lineItems.0.sku, attributes.gift_note or steps.h.body.points."
+              hint="A dot path such as total, lineItems.*.sku (any line item), attributes.note_attributes[name=gift_note].value or steps.h.body.points."
               focusEnd={opened > 0}
             />
           )}

@@ -15,13 +15,16 @@ import { plannedRuns, type EventTarget } from "./plan";
  * Writes event rows inside the caller's transaction and starts the runs of every active
  * automation they trigger, so an entity change, its events and their runs (with their jobs)
  * commit or roll back together. A `target` aims the events at one automation's trigger only
- * (an inbound webhook, a later step, a run for a stored record).
+ * (an inbound webhook, a later step, a run for a stored record). With `startRuns: false` (a
+ * store connection's test delivery, lib/connections/process.ts) the events are recorded and
+ * nothing starts: no run, and no waiting run woken.
  */
 export async function recordEvents(
   tx: DbOrTx,
   tenantId: string,
   batch: NewEvent[],
   target?: EventTarget,
+  options: { startRuns?: boolean } = {},
 ): Promise<RecordedEvent[]> {
   if (batch.length === 0) return [];
   const rows = batch.map((e) => ({
@@ -48,7 +51,7 @@ export async function recordEvents(
     createdAt: insertedAt.get(r.id) ?? now,
     inserted: insertedAt.has(r.id),
   }));
-  await startRuns(tx, tenantId, recorded, target);
+  if (options.startRuns !== false) await startRuns(tx, tenantId, recorded, target);
   return recorded;
 }
 

@@ -125,7 +125,7 @@ describe("field condition params", () => {
       "operator: must be one of eq, neq, gt, gte, lt, lte, contains, not_contains, in, exists, not_exists",
     ]);
     expect(issues({ path: "a b", operator: "eq", value: 1 })).toEqual([
-      "path: must be a field such as total or lineItems.0.sku",
+      "path: must be a field such as total, lineItems.0.sku or lineItems.*.sku",
     ]);
     expect(issues({ path: "total", operator: "gt", value: [1, 2] })).toEqual([
       "value: can only be a list with 'is one of' or 'contains'",
@@ -189,5 +189,81 @@ describe("field condition against a domain", () => {
     expect(
       fieldConditionDomainIssues({ path: "status", operator: "in", value: "paid, fulfilled" }, "order"),
     ).toEqual([]);
+  });
+});
+
+describe("field condition on lists by name and by any item (issue 49)", () => {
+  const withNotes = (notes: { name: string; value: string }[]) => ({
+    ...order,
+    lineItems: [
+      { sku: "MUG", quantity: 1 },
+      { sku: "CAP", quantity: 2 },
+    ],
+    attributes: { note_attributes: notes },
+  });
+  const gift: FieldConditionParams = {
+    path: "attributes.note_attributes[name=gift_note].value",
+    operator: "eq",
+    value: "Happy birthday",
+  };
+
+  it("a note attribute by name matches whatever its position", () => {
+    const first = withNotes([
+      { name: "gift_note", value: "Happy birthday" },
+      { name: "delivery_window", value: "evening" },
+    ]);
+    const last = withNotes([
+      { name: "delivery_window", value: "evening" },
+      { name: "gift_note", value: "Happy birthday" },
+    ]);
+    expect(check(gift, first)).toBe(true);
+    expect(check(gift, last)).toBe(true);
+    expect(check(gift, withNotes([{ name: "delivery_window", value: "Happy birthday" }]))).toBe(false);
+    expect(check({ ...gift, operator: "not_exists" }, withNotes([]))).toBe(true);
+    expect(fieldCondition.params.safeParse(gift).success).toBe(true);
+    expect(fieldConditionDomainIssues(gift, "order")).toEqual([]);
+    expect(describeFieldCondition(gift)).toBe(`Note attribute "gift_note" is 'Happy birthday'`);
+  });
+
+  it("any line item: one item's value is enough; 'is not' holds when no item's is", () => {
+    const any = (operator: FieldConditionParams["operator"], value?: string | number) =>
+      check({ path: "lineItems.*.sku", operator, value }, withNotes([]));
+    expect(any("eq", "CAP")).toBe(true);
+    expect(any("eq", "HAT")).toBe(false);
+    expect(any("neq", "CAP")).toBe(false);
+    expect(any("neq", "HAT")).toBe(true);
+    expect(any("contains", "ca")).toBe(true);
+    expect(any("not_contains", "ca")).toBe(false);
+    expect(any("in", "HAT, MUG")).toBe(true);
+    expect(check({ path: "lineItems.*.quantity", operator: "gte", value: 2 }, withNotes([]))).toBe(true);
+    expect(check({ path: "lineItems.*.quantity", operator: "gt", value: 2 }, withNotes([]))).toBe(false);
+    expect(any("exists")).toBe(true);
+    expect(check({ path: "lineItems.*.sku", operator: "exists" }, { ...order, lineItems: [] })).toBe(false);
+    expect(
+      fieldConditionDomainIssues({ path: "lineItems.*.sku", operator: "eq", value: "MUG" }, "order"),
+    ).toEqual([]);
+    expect(describeFieldCondition({ path: "lineItems.*.sku", operator: "eq", value: "MUG" })).toBe(
+      "Any line item › SKU is 'MUG'",
+    );
+  });
+
+  it("any line item's property by name", () => {
+    const entity = {
+      ...order,
+      attributes: {
+        line_items: [
+          { properties: [{ name: "size", value: "M" }] },
+          {
+            properties: [
+              { name: "colour", value: "red" },
+              { name: "engraving", value: "A.B." },
+            ],
+          },
+        ],
+      },
+    };
+    const path = "attributes.line_items.*.properties[name=engraving].value";
+    expect(check({ path, operator: "eq", value: "A.B." }, entity)).toBe(true);
+    expect(check({ path, operator: "eq", value: "C" }, entity)).toBe(false);
   });
 });

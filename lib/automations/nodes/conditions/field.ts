@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Domain } from "@/lib/domains/domains";
-import { fieldAt, readPath } from "@/lib/domains/fields";
+import { FIELD_PATH, fieldAt, readPath, readsAnyItem, splitPath } from "@/lib/domains/fields";
 import { fieldLabel } from "@/lib/domains/labels";
 import { paramsObject, text } from "../params";
 import { aDomain } from "../triggers";
@@ -63,8 +63,9 @@ const fieldParams = paramsObject({
   path: text()
     .trim()
     .min(1, { error: "is empty; choose a field such as total", abort: true })
-    // Dashes past the first segment: an HTTP answer's header (`steps.h.headers.x-tier`).
-    .regex(/^[A-Za-z_]\w*(\.[\w-]+)*$/, "must be a field such as total or lineItems.0.sku"),
+    // Dashes past the first segment: an HTTP answer's header (`steps.h.headers.x-tier`); a list
+    // by a selector or any item (lib/domains/fields.ts): `attributes.note_attributes[name=gift].value`.
+    .regex(FIELD_PATH, "must be a field such as total, lineItems.0.sku or lineItems.*.sku"),
   operator: z.enum(FIELD_OPERATORS, { error: `must be one of ${FIELD_OPERATORS.join(", ")}` }),
   value: fieldValue.optional(),
 }).superRefine((params, ctx) => {
@@ -180,6 +181,29 @@ function isIn(actual: unknown, value: Value | Value[]): boolean {
   return list.some((v) => equals(actual, v));
 }
 
+/**
+ * Pure: decides the branch for the values of every item a `*` path read (`lineItems.*.sku`): any
+ * item's value that compares as chosen is enough; "is not", "does not contain" and "is not set"
+ * hold when no item's value is, contains or is set.
+ */
+export function compareAnyItem(
+  operator: FieldOperator,
+  values: unknown,
+  value: Value | Value[] | undefined,
+): boolean {
+  const items = Array.isArray(values) ? values : [];
+  switch (operator) {
+    case "neq":
+      return !items.some((item) => compareField("eq", item, value));
+    case "not_contains":
+      return !items.some((item) => compareField("contains", item, value));
+    case "not_exists":
+      return !items.some((item) => compareField("exists", item, value));
+    default:
+      return items.some((item) => compareField(operator, item, value));
+  }
+}
+
 /** Pure: decides the branch for `actual`, the value read at the condition's path. */
 export function compareField(
   operator: FieldOperator,
@@ -239,7 +263,7 @@ export function describeFieldCondition({ path, operator, value }: FieldCondition
  */
 export function conditionFieldLabel(path: string): string {
   if (!readsStepOutput(path)) return fieldLabel(path);
-  const [, step, ...rest] = path.split(".");
+  const [, step, ...rest] = splitPath(path);
   return rest.length > 0
     ? `${fieldLabel(rest.join("."))} from step '${step}'`
     : `What step '${step}' returned`;
@@ -289,7 +313,12 @@ export const fieldCondition = {
   handles: { in: true, out: ["true", "false"] },
   summarise: describeFieldCondition,
   outputs: () => [{ path: "result", label: "whether it was true" }],
-  evaluate: (params, ctx) => compareField(params.operator, fieldRead(params.path, ctx), params.value),
+  evaluate: (params, ctx) =>
+    (readsAnyItem(params.path) ? compareAnyItem : compareField)(
+      params.operator,
+      fieldRead(params.path, ctx),
+      params.value,
+    ),
   explain: (params, ctx, result) => {
     if (ctx.entity === null && !readsStepOutput(params.path))
       return noRecordWhy(params.operator, params.path);

@@ -1,0 +1,1 @@
+CREATE INDEX "entities_email_idx" ON "entities" USING btree ("tenant_id","domain","email") WHERE "entities"."email" is not null;
