@@ -8,7 +8,7 @@ import { expect, publishViaApi, putAwayAfterAll, signIn, test } from "./helpers"
  * draft adds "Total is at least 100" after the wait. The Backtest tab and the publish dialog follow
  * each run through its wait and say that the €93 order would no longer get the email, two would
  * take the same path, and the one still waiting cannot be told yet — not "All runs would take the
- * same path". Named to run after publish-backtest.spec.ts (files run in name order).
+ * same path". Named to run after blank-shop.spec.ts (files run in name order): it starts runs.
  */
 test.describe.configure({ mode: "serial" });
 

@@ -304,3 +304,60 @@ describe("a backtest through an approval the real run had", () => {
     expect(result.now).not.toHaveProperty("mail");
   }, 60_000);
 });
+
+//  order_paid ──▶ wait for order.fulfilled ──received──▶ [check] ──▶ add_tag(got)
+//                                          └─timed_out─▶ add_tag(late)
+describe("a backtest through a wait for an event", () => {
+  const fulfilled = (check: FlowNode | null) =>
+    flow(
+      [
+        { id: "t", type: "auto.trigger.order_paid" },
+        {
+          id: "w",
+          type: "auto.control.wait_for_event",
+          params: { event: "order.fulfilled", timeoutHours: 72 },
+        },
+        ...(check ? [check] : []),
+        { id: "got", type: "auto.action.add_tag", params: { tag: "got" } },
+        { id: "late", type: "auto.action.add_tag", params: { tag: "late" } },
+      ],
+      [
+        ["t", "w"],
+        ...((check
+          ? [
+              ["w", check.id, "received"],
+              [check.id, "got", "true"],
+            ]
+          : [["w", "got", "received"]]) as [string, string, string][]),
+        ["w", "late", "timed_out"],
+      ],
+    );
+
+  test("each run follows 'received' with the event that woke it, or 'timed_out'", async () => {
+    const automationId = await publishFlow(shop.keys.editor, "Fulfilled or late", fulfilled(null));
+    const came = await waitingRun(automationId, "e-came", 60);
+    await placeOrder(shop, "e-came", { number: "#e-came", total: 60, status: "fulfilled" });
+    expect((await runInStatus(came.run.id, TERMINAL)).status).toBe("succeeded");
+    const late = await waitingRun(automationId, "e-late", 60);
+    expect((await resumeNow(late.run.id, late.wait.id)).status).toBe("succeeded");
+
+    // A condition on the event that woke the wait reads it, as in the real run.
+    const onEvent = await backtest(
+      automationId,
+      fulfilled({
+        id: "what",
+        type: "auto.condition.field",
+        params: { path: "steps.w.event.type", operator: "eq", value: "order.fulfilled" },
+      }),
+    );
+    expect(onEvent.headline).toBe("All 2 runs would take the same path");
+    expect(onEvent.then).toMatchObject({ w: 2, got: 1, late: 1 });
+    expect(onEvent.now).toMatchObject({ w: 2, what: 1, got: 1, late: 1 });
+
+    const onTotal = await backtest(automationId, fulfilled({ ...atLeast100, id: "big" }));
+    expect(onTotal.headline).toBe("2 runs: 1 would take a different path; 1 would take the same path");
+    expect(onTotal.changed).toEqual([
+      expect.objectContaining({ runId: came.run.id, lost: ["got"], gained: [] }),
+    ]);
+  }, 60_000);
+});
