@@ -110,7 +110,9 @@ test("the Backtest tab follows each run through its wait: the €93 order would 
   await pendingWaits(page.request, id, 1);
 
   // The draft: the email only for totals of at least 100, after the wait.
-  const saved = await page.request.put(`/api/v1/automations/${id}/draft`, { data: { graph: reminder(true) } });
+  const saved = await page.request.put(`/api/v1/automations/${id}/draft`, {
+    data: { graph: reminder(true) },
+  });
   expect(saved.ok(), await saved.text()).toBe(true);
 
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -123,7 +125,9 @@ test("the Backtest tab follows each run through its wait: the €93 order would 
   await expect(panel.getByTestId("backtest-summary")).toHaveText(
     /^Replayed 4 real runs: 1 run would no longer reach “Email .*”; 1 run is still waiting, so its later steps are not known yet\.$/,
   );
-  const changed = panel.getByRole("list", { name: "Runs that would take another path" }).getByRole("listitem");
+  const changed = panel
+    .getByRole("list", { name: "Runs that would take another path" })
+    .getByRole("listitem");
   await expect(changed).toHaveCount(1);
   await expect(changed).toContainText("Order #BW-3 ");
   await expect(changed).toContainText("would no longer reach “Email");

@@ -272,12 +272,9 @@ const backtestRunShape = z.looseObject({
     description:
       "Steps it would reach only with some outcomes of `undecided` (an approval or event it never had).",
   }),
-  undecided: z
-    .array(z.string())
-    .optional()
-    .meta({
-      description: "Approvals and waits for an event it never had an outcome for: each out was followed.",
-    }),
+  undecided: z.array(z.string()).optional().meta({
+    description: "Approvals and waits for an event it never had an outcome for: each out was followed.",
+  }),
   notKnown: z.enum(["waiting", "running", "outcome"]).optional().meta({
     description:
       "Why its later steps are not known: the real run still waits or still runs, or it depends on an outcome it never had.",
