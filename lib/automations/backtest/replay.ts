@@ -21,7 +21,7 @@ import type { PastRun, PastWait } from "./history";
  * `MAX_POSSIBLE_PATHS`).
  */
 
-export const MAX_POSSIBLE_PATHS = 16;
+export const MAX_POSSIBLE_PATHS = 8;
 
 export interface Replay {
   /**
