@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as decideRoute } from "@/app/api/v1/approvals/[waitId]/route";
 import { POST as backtestRoute } from "@/app/api/v1/automations/[id]/backtest/route";
+import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
 import type { BacktestResult } from "@/lib/automations/backtest/backtest";
 import { getDb } from "@/lib/db/client";
@@ -359,5 +360,27 @@ describe("a backtest through a wait for an event", () => {
     expect(onTotal.changed).toEqual([
       expect.objectContaining({ runId: came.run.id, lost: ["got"], gained: [] }),
     ]);
+  }, 60_000);
+});
+
+describe("a backtest of a run stopped on waking", () => {
+  test("a run cancelled when its wait ended (the automation was paused) stops there in the replay too", async () => {
+    const automationId = await publishFlow(shop.keys.editor, "Reminder, paused", remindLater);
+    const { run, wait } = await waitingRun(automationId, "p-1", 150);
+    const paused = await call(pauseRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      params: { id: automationId },
+    });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect((await resumeNow(run.id, wait.id)).status).toBe("cancelled");
+    const [woke] = await getDb().select().from(automationRunWaits).where(eq(automationRunWaits.id, wait.id));
+    expect(woke!.status).toBe("resumed");
+
+    const result = await backtest(automationId, remindLater);
+    // Its wait resumed, but the run went no further: the replay does not send the email it never sent.
+    expect(result.headline).toBe("The run would take the same path");
+    expect(result.then).toMatchObject({ t: 1, w: 1 });
+    expect(result.now).not.toHaveProperty("mail");
   }, 60_000);
 });

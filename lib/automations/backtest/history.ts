@@ -6,6 +6,11 @@ import type { RunEvent, RunStatus, WaitKind, WaitStatus } from "@/lib/db/schema"
 export interface PastWait {
   kind: Extract<WaitKind, "delay" | "approval" | "event">;
   status: WaitStatus;
+  /**
+   * Whether the run went on from it: resumed, and its step not ended there instead (a wake that
+   * found the automation paused or edited, or the record gone, skips or fails it).
+   */
+  wentOn: boolean;
   /** An approval's decision; none when it timed out. */
   decision: "approved" | "rejected" | null;
   /** The event that woke a wait for one; none when it timed out. */
@@ -63,10 +68,13 @@ export async function latestRuns(tenantId: string, automationId: string, limit: 
     status: WaitStatus;
     decision: "approved" | "rejected" | null;
     woken_event: RunEvent | null;
+    step_status: string | null;
   }>(sql`
-    select run_id, node_id, kind, status, decision, woken_event from automation_run_waits
-    where tenant_id = ${tenantId} and run_id = any(${ids}::uuid[]) and kind <> 'later'
-    order by run_id, created_at, id`);
+    select w.run_id, w.node_id, w.kind, w.status, w.decision, w.woken_event, s.status as step_status
+    from automation_run_waits w
+    left join automation_run_steps s on s.id = w.step_id and s.run_id = w.run_id
+    where w.tenant_id = ${tenantId} and w.run_id = any(${ids}::uuid[]) and w.kind <> 'later'
+    order by w.run_id, w.created_at, w.id`);
   const byRun = new Map<string, string[]>();
   const conditionsOf = new Map<string, string[]>();
   for (const step of steps) {
@@ -88,6 +96,7 @@ export async function latestRuns(tenantId: string, automationId: string, limit: 
     ofRun.set(wait.node_id, {
       kind: wait.kind as PastWait["kind"],
       status: wait.status,
+      wentOn: wait.status === "resumed" && wait.step_status !== "skipped" && wait.step_status !== "failed",
       decision: wait.decision,
       wokenEvent: wait.woken_event,
     });

@@ -60,7 +60,7 @@ const run = (waits: Record<string, Partial<PastWait>> = {}): PastRun => ({
   waits: new Map(
     Object.entries(waits).map(([nodeId, w]) => [
       nodeId,
-      { kind: "approval", status: "resumed", decision: null, wokenEvent: null, ...w },
+      { kind: "approval", status: "resumed", wentOn: true, decision: null, wokenEvent: null, ...w },
     ]),
   ),
   retrying: false,
@@ -71,7 +71,11 @@ describe("replayRun", () => {
     const decided = await replayRun(
       of,
       graph,
-      run({ a1: { decision: "approved" }, a2: { decision: "approved" }, a3: { status: "pending" } }),
+      run({
+        a1: { decision: "approved" },
+        a2: { decision: "approved" },
+        a3: { status: "pending", wentOn: false },
+      }),
       null,
       null,
     );

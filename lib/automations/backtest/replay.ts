@@ -38,7 +38,7 @@ export interface Replay {
 
 /** How the real run's wait at this step ended, for the replay to end it alike; null: it did not. */
 function endedAs(past: PastWait): WaitEnd {
-  if (past.status !== "resumed") return null;
+  if (!past.wentOn) return null;
   if (past.kind === "approval") return { handle: past.decision ?? "timed_out" };
   if (past.kind === "event")
     return past.wokenEvent ? { handle: "received", event: past.wokenEvent } : { handle: "timed_out" };
