@@ -324,7 +324,7 @@ export const CONTRACT: readonly Endpoint[] = [
     path: `${A}/backtest`,
     summary: "Backtest the draft on the latest real runs (changes nothing)",
     description:
-      "Replays the automation's latest real runs (`limit`, 50 by default, at most 500) through the draft, or the `graph` sent, with no effects, each on its record as it is now, up to its first wait: `then` and `now` count the runs that reached each step, `changed` lists the runs whose path changed, `sentences` say it in words.",
+      "Replays the automation's latest real runs (`limit`, 50 by default, at most 500) through the draft, or the `graph` sent, with no effects, each on its record as it is now and through every wait as if it had ended — an approval with the decision the real run got, a wait for an event with the event that woke it; one the real run never had is followed each way it could go. `then` and `now` count the runs that reached each step, `changed` lists the runs whose path changed, `unknown` those whose later steps are not known yet (the real run still waits or runs), `headline` and `sentences` say it in words.",
     tag: "Automations",
     role: "editor",
     body: backtestInput,

@@ -258,20 +258,54 @@ export const runShape = z
   })
   .register(docs, { id: "Run" });
 
+/** A run a backtest replayed (POST /api/v1/automations/{id}/backtest: `changed`, `unknown`). */
+const backtestRunShape = z.looseObject({
+  runId: z.uuid(),
+  entity: z.looseObject({ domain: z.string(), id: z.string(), label: z.string() }).nullable(),
+  then: z
+    .array(z.string())
+    .meta({ description: "The steps the real run reached, over all its parts so far." }),
+  now: z
+    .array(z.string())
+    .meta({ description: "The steps it would reach now, whatever the outcome of waits it never had." }),
+  maybe: z.array(z.string()).optional().meta({
+    description:
+      "Steps it would reach only with some outcomes of `undecided` (an approval or event it never had).",
+  }),
+  undecided: z.array(z.string()).optional().meta({
+    description: "Approvals and waits for an event it never had an outcome for: each out was followed.",
+  }),
+  notKnown: z.enum(["waiting", "running", "outcome"]).optional().meta({
+    description:
+      "Why its later steps are not known: the real run still waits or still runs, or it depends on an outcome it never had.",
+  }),
+  lost: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "Steps it would no longer reach (conditions left out)." }),
+  gained: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "Steps it would newly reach (conditions left out)." }),
+  mightLose: z.array(z.string()).optional(),
+  mightGain: z.array(z.string()).optional(),
+});
+
 /** A backtest's answer (POST /api/v1/automations/{id}/backtest). */
 export const backtestShape = z
   .looseObject({
     runs: z.int().meta({ description: "The real runs replayed." }),
     then: z.record(z.string(), z.int()).meta({ description: "Node id → the runs that reached it." }),
     now: z.record(z.string(), z.int()).meta({ description: "Node id → the runs that would reach it now." }),
-    changed: z.array(
-      z.looseObject({
-        runId: z.uuid(),
-        entity: z.looseObject({ domain: z.string(), id: z.string(), label: z.string() }).nullable(),
-        then: z.array(z.string()),
-        now: z.array(z.string()),
-      }),
-    ),
+    changed: z.array(backtestRunShape).meta({ description: "The runs that would take a different path." }),
+    unknown: z
+      .array(backtestRunShape)
+      .optional()
+      .meta({ description: "The runs whose later steps are not known yet (still waiting, still running)." }),
+    headline: z.string().optional().meta({
+      description:
+        'The answer in one line: "3 runs: 1 would take a different path; 1 would take the same path; 1 is still waiting, so its later steps are not known yet".',
+    }),
     sentences: z.array(z.string()),
     labels: z.record(z.string(), z.string()),
     notes: z.array(z.string()),

@@ -3,13 +3,13 @@ import type { Caller } from "@/lib/identity/caller";
 import { isDomain } from "@/lib/domains/domains";
 import { entityLabel } from "@/lib/domains/labels";
 import { parseOrThrow } from "@/lib/errors";
-import { loadRunRecords } from "@/lib/automations/engine/entity";
+import { loadRunRecords, pinnedRecord } from "@/lib/automations/engine/entity";
 import { stepLabel } from "@/lib/automations/engine/step-labels";
 import { registry } from "@/lib/automations/nodes/registry";
 import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { graphToTry } from "@/lib/automations/dry-run/start";
-import { compareRuns, type BacktestComparison, type RunPaths } from "./compare";
-import { latestRuns } from "./history";
+import { compareRuns, type BacktestComparison, type RunReplay } from "./compare";
+import { latestRuns, type PastRun } from "./history";
 import { replayRun } from "./replay";
 
 /**
@@ -19,12 +19,13 @@ import { replayRun } from "./replay";
  *
  *   1. The graph (`graphToTry`, as a dry run): refused with its ready issues.
  *   2. The runs (`latestRuns`, history.ts): the latest that started from a real event, with the
- *      steps their first part took.
- *   3. Their records, as they are now with the status their event fired for (`loadRunRecords`,
- *      one query for all of them, as the engine's batches load them).
- *   4. Each run replayed (`replayRun`, replay.ts): the dry run's walk up to its first wait.
+ *      steps all their parts took and how their waits went.
+ *   3. Their records, as they are now (`loadRunRecords`, one query for all of them, as the
+ *      engine's batches load them); a run's first part sees the status its event fired for.
+ *   4. Each run replayed (`replayRun`, replay.ts): the dry run's walk through every wait, each
+ *      ending as the real run's did.
  *   5. The comparison (`compareRuns`, compare.ts): per step, the runs then and now; the runs
- *      whose path changed; the difference in words.
+ *      whose path changed and those whose later steps are not known yet; all of it in words.
  *
  * Nothing is written: no run, step, tag, note, email or delivery.
  */
@@ -54,17 +55,20 @@ export async function backtest(caller: Caller, automationId: string, body: unkno
   const automation = await getAutomation(tenantId, automationId);
   const graph = graphToTry(caller, input.graph === undefined ? automation.draftGraph : input.graph);
   const runs = await latestRuns(tenantId, automationId, input.limit ?? BACKTEST_DEFAULT_RUNS);
-  const records = await loadRunRecords(runs, { pinStatus: true });
+  // As they are now: a resumed part reads the record again; the first part pins its status.
+  const records = await loadRunRecords(runs, { pinStatus: false });
   const of = { tenantId, timeZone: caller.tenant.timezone, automation };
   const notes = new Set<string>([
-    "Nothing was saved or sent: each run was replayed up to its first wait, on its record as it is now.",
+    "Nothing was saved or sent: each run was replayed through its waits as if they had ended (an approval or a wait for an event as it went in the real run), on its record as it is now.",
   ]);
-  const paths: RunPaths[] = [];
+  const replays: RunReplay[] = [];
+  let undecided = false;
   for (const run of runs) {
     const record = records.entities.get(run.id) ?? null;
-    const replay = await replayRun(of, graph, run, record);
+    const replay = await replayRun(of, graph, run, record, record && pinnedRecord(record, run.event));
     for (const note of replay.notes) notes.add(note);
-    paths.push({
+    undecided ||= replay.undecided.length > 0;
+    replays.push({
       runId: run.id,
       entity:
         record && isDomain(record.domain)
@@ -75,9 +79,15 @@ export async function backtest(caller: Caller, automationId: string, body: unkno
             }
           : null,
       then: run.then,
-      now: replay.now,
+      possible: replay.possible,
+      ...(replay.undecided.length > 0 ? { undecided: replay.undecided } : {}),
+      ...(inFlight(run) ? { inFlight: inFlight(run)! } : {}),
     });
   }
+  if (undecided)
+    notes.add(
+      "Where a run meets an approval or a wait for an event it never had, each way it could go was followed.",
+    );
   const active = automation.activeGraph;
   const labelOf = (nodeId: string) => {
     const drawn = graph.nodes.some((n) => n.id === nodeId) ? graph : active;
@@ -89,11 +99,30 @@ export async function backtest(caller: Caller, automationId: string, body: unkno
       .filter((node) => registry.get(node.type)?.category === "trigger")
       .map((node) => node.id),
   );
-  const comparison = compareRuns(paths, { order: graph.nodes.map((n) => n.id), labelOf, triggers });
+  // A condition only decides: the paths compared are the steps that act and wait.
+  const conditions = new Set([
+    ...[...graph.nodes, ...(active?.nodes ?? [])]
+      .filter((node) => registry.get(node.type)?.category === "condition")
+      .map((node) => node.id),
+    ...runs.flatMap((run) => run.conditions),
+  ]);
+  const comparison = compareRuns(replays, {
+    order: graph.nodes.map((n) => n.id),
+    labelOf,
+    triggers,
+    conditions,
+  });
   const reached = new Set([...Object.keys(comparison.then), ...Object.keys(comparison.now)]);
   return {
     ...comparison,
     labels: Object.fromEntries([...reached].map((nodeId) => [nodeId, labelOf(nodeId)])),
     notes: [...notes],
   };
+}
+
+/** Whether the real run is not over: it waits at a step, or it still takes steps or will try one again. */
+function inFlight(run: PastRun): RunReplay["inFlight"] {
+  if (run.status === "running" || run.retrying) return "running";
+  if (run.status === "waiting") return "waiting";
+  return undefined;
 }

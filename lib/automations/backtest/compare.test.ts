@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { compareRuns, type RunPaths } from "./compare";
+import { compareRuns, type RunPaths, type RunReplay } from "./compare";
 
 const labels: Record<string, string> = {
   big: "Total is more than 100",
@@ -53,5 +53,108 @@ describe("compareRuns", () => {
       "1 run would no longer reach “step old”",
     ]);
     expect(result.now).toEqual({});
+  });
+});
+
+describe("compareRuns through waits", () => {
+  const waits = {
+    order: ["t", "w", "big", "ok", "mail"],
+    labelOf: (id: string) =>
+      ({ w: "Wait 1 hour", big: "Total is at least 100", mail: "Email", ok: "Approval" })[id] ?? id,
+    triggers: new Set(["t"]),
+    conditions: new Set(["big"]),
+  };
+  const replay = (
+    runId: string,
+    then: string[],
+    possible: string[][],
+    extra: Partial<RunReplay> = {},
+  ): RunReplay => ({
+    runId,
+    entity: null,
+    then,
+    possible,
+    ...extra,
+  });
+
+  test("a condition the run passes adds nothing to its path; one it fails shows in the step it no longer reaches", () => {
+    const result = compareRuns(
+      [
+        replay("a", ["t", "w", "mail"], [["t", "w", "big", "mail"]]),
+        replay("b", ["t", "w", "mail"], [["t", "w", "big"]]),
+      ],
+      waits,
+    );
+    expect(result.changed.map((r) => r.runId)).toEqual(["b"]);
+    expect(result.changed[0]).toMatchObject({ lost: ["mail"], gained: [] });
+    expect(result.headline).toBe("2 runs: 1 would take a different path; 1 would take the same path");
+    expect(result.sentences).toEqual(["1 run would no longer reach “Email”"]);
+    expect(result.now).toEqual({ t: 2, w: 2, big: 2, mail: 1 });
+  });
+
+  test("in flight: a waiting run is judged on its steps so far, a running one only on the steps it took", () => {
+    const result = compareRuns(
+      [
+        replay("waits", ["t", "w"], [["t", "w"]], { inFlight: "waiting" }),
+        replay("waits-elsewhere", ["t", "w"], [["t", "big"]], { inFlight: "waiting" }),
+        replay("runs", ["t"], [["t", "w", "mail"]], { inFlight: "running" }),
+        replay("runs-elsewhere", ["t", "mail"], [["t", "w"]], { inFlight: "running" }),
+      ],
+      waits,
+    );
+    expect(result.changed.map((r) => r.runId)).toEqual(["waits-elsewhere", "runs-elsewhere"]);
+    expect(result.unknown.map((r) => [r.runId, r.notKnown])).toEqual([
+      ["waits", "waiting"],
+      ["runs", "running"],
+    ]);
+    expect(result.headline).toBe(
+      "4 runs: 2 would take a different path; 1 is still waiting, so its later steps are not known yet; 1 is still running, so its later steps are not known yet",
+    );
+  });
+
+  test("an outcome the run never had: every possible path is counted; the steps on some of them are 'might'", () => {
+    const result = compareRuns(
+      [
+        replay(
+          "new-approval",
+          ["t", "mail"],
+          [
+            ["t", "ok", "mail"],
+            ["t", "ok"],
+            ["t", "ok"],
+          ],
+          {
+            undecided: ["ok"],
+          },
+        ),
+        replay(
+          "either-way",
+          ["t", "ok", "mail"],
+          [
+            ["t", "ok", "mail"],
+            ["t", "ok"],
+          ],
+          { undecided: ["ok"] },
+        ),
+      ],
+      waits,
+    );
+    expect(result.changed).toEqual([
+      expect.objectContaining({
+        runId: "new-approval",
+        now: ["t", "ok"],
+        maybe: ["mail"],
+        mightLose: ["mail"],
+      }),
+    ]);
+    expect(result.unknown).toEqual([expect.objectContaining({ runId: "either-way", notKnown: "outcome" })]);
+    expect(result.sentences).toEqual([
+      "1 run would newly reach “Approval”",
+      "1 run might no longer reach “Email”, depending on “Approval”",
+      "1 run depends on a decision or event the real run never had, so its later steps are not known",
+    ]);
+    expect(result.headline).toBe(
+      "2 runs: 1 would take a different path; 1 depends on a decision or event the real run never had, so its later steps are not known",
+    );
   });
 });

@@ -8,7 +8,9 @@ import { evaluatorFor } from "@/lib/automations/engine/evaluate";
 import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "@/lib/automations/engine/interpreter";
 import { newLeg } from "@/lib/automations/engine/leg";
 import { startingLeg, type Leg } from "@/lib/automations/engine/leg-state";
+import { keptOutput } from "@/lib/automations/engine/kept-output";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
+import type { RunEvent } from "@/lib/db/schema";
 import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import { registry } from "@/lib/automations/nodes/registry";
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
@@ -34,6 +36,28 @@ export interface DryRunOf {
   automation: { id: string; name: string; version: number };
 }
 
+/** A wait the walk met (its settings parsed), for the caller to say how it ends. */
+export interface MetWait {
+  nodeId: string;
+  nodeType: string;
+  kind: Extract<PreparedWait, { ok: true }>["kind"];
+  /** Its outs, in the order drawn: an approval's `approved`, `rejected`, `timed_out`. */
+  outs: readonly string[];
+}
+
+/**
+ * How a wait ends: the out to follow from it (every out when absent: a Wait's one), and the event
+ * that woke a wait for one, which the steps after it read. Null: the walk does not go past it.
+ */
+export type WaitEnd = { handle?: string; event?: RunEvent } | null;
+
+/**
+ * A dry run's: every wait ends — a Wait after its time, an approval or a wait for an event as
+ * timed out, since nobody decides and no event comes in a dry run.
+ */
+export const endsTimedOut = (wait: MetWait): WaitEnd =>
+  wait.kind === "delay" ? {} : { handle: "timed_out" };
+
 /** A leg still to walk: from the trigger or from a wait, at the time it would resume. */
 interface PendingLeg {
   start: string;
@@ -44,6 +68,8 @@ interface PendingLeg {
   waitStep?: DryRunStep;
   /** The one out to follow from `start`: an approval's, which a dry run takes as timed out. */
   startHandle?: string;
+  /** The event that woke the wait it continues (`{steps.<wait>.event.…}`). */
+  woken?: RunEvent;
 }
 
 /** The dry run's mode of the engine's walk: conditions and waits written down, waits queued. */
@@ -54,8 +80,8 @@ class DryWalk implements WalkMode {
   constructor(
     private readonly start: DryRunStart,
     private readonly trail: Trail,
-    /** Stop at the first wait (a backtest): it is written down as "would wait", nothing after it. */
-    private readonly firstLegOnly: boolean,
+    /** How each wait ends (a backtest: as the real run's did); null stops the walk there. */
+    private readonly ends: (wait: MetWait) => WaitEnd,
   ) {
     this.pending = [{ start: start.trigger.id, now: start.now, order: 0 }];
   }
@@ -106,16 +132,22 @@ class DryWalk implements WalkMode {
       this.trail.eventWaits = (this.trail.eventWaits ?? 0) + 1;
     }
     this.trail.steps.push(waitStep);
-    if (this.firstLegOnly) return;
+    const end = this.ends({
+      nodeId: step.nodeId,
+      nodeType: step.nodeType,
+      kind: wait.kind,
+      outs: registry.get(step.nodeType)?.handles.out ?? [],
+    });
+    if (!end) return;
     // Nobody can decide in a dry run, so an approval is followed as if it timed out.
-    const approval = wait.kind === "approval";
-    if (approval) this.trail.approvals += 1;
+    if (wait.kind === "approval" && end.handle === "timed_out") this.trail.approvals += 1;
     this.pending.push({
       start: step.nodeId,
       now: wait.resumeAt,
       order: ++this.met,
       waitStep,
-      ...(approval || forEvent ? { startHandle: "timed_out" } : {}),
+      ...(end.handle ? { startHandle: end.handle } : {}),
+      ...(end.event ? { woken: end.event } : {}),
     });
   }
 }
@@ -160,6 +192,11 @@ function planLeg(run: DryRunOf, start: DryRunStart, trail: Trail, pending: Pendi
     now: pending.now,
     timeZone: run.timeZone,
   });
+  // The event that woke the wait, as a run hands it on: what follows reads `{steps.<wait>.event.…}`.
+  if (pending.woken) {
+    const nodeType = start.graph.nodes.find((n) => n.id === pending.start)?.type ?? "";
+    ctx.steps[pending.start] = keptOutput(ctx, { nodeId: pending.start, nodeType }, { event: pending.woken });
+  }
   let walk: Walk;
   try {
     walk = walkFrom(start.graph, pending.start, registry, evaluatorFor(ctx), {
@@ -179,16 +216,17 @@ function planLeg(run: DryRunOf, start: DryRunStart, trail: Trail, pending: Pendi
 }
 
 /**
- * Walks every leg of the run, in the order their waits come due, into `trail` — or, with
- * `firstLegOnly`, the first leg, up to and including the waits it meets.
+ * Walks every leg of the run, in the order their waits come due, into `trail`. `ends` says how
+ * each wait ends — by default as a dry run takes it (`endsTimedOut`); a backtest as the real run's
+ * did — and where the walk stops (null: the wait is written down, nothing after it).
  */
 export async function walkLegs(
   run: DryRunOf,
   start: DryRunStart,
   trail: Trail,
-  { firstLegOnly = false }: { firstLegOnly?: boolean } = {},
+  { ends = endsTimedOut }: { ends?: (wait: MetWait) => WaitEnd } = {},
 ): Promise<void> {
-  const mode = new DryWalk(start, trail, firstLegOnly);
+  const mode = new DryWalk(start, trail, ends);
   for (let pending = mode.next(); pending; pending = mode.next()) {
     const leg = planLeg(run, start, trail, pending);
     if (!leg) return;

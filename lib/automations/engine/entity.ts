@@ -92,14 +92,21 @@ function toRunEntity(
   options: { pinStatus: boolean },
 ): RunEntity {
   const data: Record<string, unknown> = { ...row.data, id, tags: row.tags };
-  if (options.pinStatus && event.entityStatus) data.status = event.entityStatus;
   const entity: RunEntity = { domain, id, data };
   if (Object.hasOwn(CUSTOMER_REFERENCE, domain)) {
     entity.customer = row.customer
       ? { ...row.customer.data, id: row.customer.id, tags: row.customer.tags }
       : null;
   }
-  return entity;
+  return options.pinStatus ? pinnedRecord(entity, event) : entity;
+}
+
+/**
+ * The record as a run's first leg sees it: `status` set to the status its event fired for (a
+ * copy; the record as it is now, which a resumed leg sees, is left as it is).
+ */
+export function pinnedRecord(entity: RunEntity, event: RunEvent): RunEntity {
+  return event.entityStatus ? { ...entity, data: { ...entity.data, status: event.entityStatus } } : entity;
 }
 
 /** What the legs of a batch read besides their graph: each run's record and each shop's time zone. */

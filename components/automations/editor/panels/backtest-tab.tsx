@@ -34,8 +34,9 @@ export function BacktestTab({
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-600">
-        Replays the latest real runs through the steps on the canvas, on each record as it is now, up to its
-        first wait. Nothing is saved or sent.
+        Replays the latest real runs through the steps on the canvas, on each record as it is now, through
+        every wait as if it had ended (an approval or a wait for an event as it went in the real run). Nothing
+        is saved or sent.
       </p>
       <Backtest automationId={automationId} getGraph={getGraph} />
     </div>

@@ -5,6 +5,7 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { backtestAction } from "@/lib/actions/automations/backtest";
 import type { BacktestResult } from "@/lib/automations/backtest/backtest";
+import type { RunPaths } from "@/lib/automations/backtest/compare";
 import type { Graph } from "@/lib/automations/graph/schema";
 
 type State =
@@ -59,41 +60,82 @@ export function Backtest({
   );
 }
 
-/** What a backtest found: the difference in words, then each changed run with a link to it. */
+/** How a changed run's path would differ, in words: "would no longer reach “Email …”". */
+function differenceOf(run: RunPaths, label: (nodeId: string) => string): string {
+  // Older answers carry no difference: it is the steps then and now.
+  const lost = run.lost ?? run.then.filter((nodeId) => !run.now.includes(nodeId));
+  const gained = run.gained ?? run.now.filter((nodeId) => !run.then.includes(nodeId));
+  const depending = run.undecided?.length ? `, depending on ${run.undecided.map(label).join(" and ")}` : "";
+  const parts = [
+    lost.length > 0 && `would no longer reach ${lost.map(label).join(", ")}`,
+    gained.length > 0 && `would newly reach ${gained.map(label).join(", ")}`,
+    run.mightLose?.length && `might no longer reach ${run.mightLose.map(label).join(", ")}${depending}`,
+    run.mightGain?.length && `might newly reach ${run.mightGain.map(label).join(", ")}${depending}`,
+  ].filter((part): part is string => typeof part === "string");
+  return parts.length > 0 ? `: ${parts.join("; ")}.` : ".";
+}
+
+/** Why a run's later steps are not known, in words. */
+function notKnownOf(run: RunPaths, label: (nodeId: string) => string): string {
+  switch (run.notKnown) {
+    case "running":
+      return ": still running, so its later steps are not known yet.";
+    case "outcome":
+      return `: depends on ${run.undecided?.map(label).join(" and ") ?? "a decision or event"}, which the real run never had.`;
+    default:
+      return ": still waiting, so its later steps are not known yet.";
+  }
+}
+
+function RunLink({ run }: { run: RunPaths }) {
+  return (
+    <Link href={`/runs/${run.runId}`} className="font-medium text-indigo-700 underline underline-offset-2">
+      {run.entity?.label ?? "A run without a record"}
+    </Link>
+  );
+}
+
+/**
+ * What a backtest found: the headline (how many runs would change path, keep it, or cannot be
+ * told yet), the difference in words, then each changed run and each run whose later steps are
+ * not known, with a link to it.
+ */
 export function BacktestAnswer({ result }: { result: BacktestResult }) {
   const label = (nodeId: string) => `“${result.labels[nodeId] ?? nodeId}”`;
+  const { unknown } = result;
+  // "All 10 runs would take the same path" is said once, as the summary.
+  const headline = result.runs > 0 && !result.sentences.includes(result.headline);
   return (
     <div className="text-sm text-zinc-700">
-      <p data-testid="backtest-summary">
+      {headline && (
+        <p data-testid="backtest-headline" className="font-medium text-zinc-900">
+          {result.headline}.
+        </p>
+      )}
+      <p data-testid="backtest-summary" className={headline ? "mt-1" : undefined}>
         {result.runs > 0 && `Replayed ${result.runs === 1 ? "1 real run" : `${result.runs} real runs`}: `}
         {result.sentences.join("; ")}.
       </p>
       {result.changed.length > 0 && (
         <ul aria-label="Runs that would take another path" className="mt-2 space-y-1.5">
-          {result.changed.map((run) => {
-            const lost = run.then.filter((nodeId) => !run.now.includes(nodeId));
-            const gained = run.now.filter((nodeId) => !run.then.includes(nodeId));
-            return (
-              <li key={run.runId} data-testid="backtest-changed-run">
-                <Link
-                  href={`/runs/${run.runId}`}
-                  className="font-medium text-indigo-700 underline underline-offset-2"
-                >
-                  {run.entity?.label ?? "A run without a record"}
-                </Link>
-                {run.now.length === 0 ? (
-                  <span>: would not start.</span>
-                ) : (
-                  <span>
-                    {lost.length > 0 && `: would no longer reach ${lost.map(label).join(", ")}`}
-                    {gained.length > 0 &&
-                      `${lost.length > 0 ? ";" : ":"} would newly reach ${gained.map(label).join(", ")}`}
-                    .
-                  </span>
-                )}
-              </li>
-            );
-          })}
+          {result.changed.map((run) => (
+            <li key={run.runId} data-testid="backtest-changed-run">
+              <RunLink run={run} />
+              <span>
+                {run.now.length === 0 && !run.maybe ? ": would not start." : differenceOf(run, label)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {unknown.length > 0 && (
+        <ul aria-label="Runs whose later steps are not known yet" className="mt-2 space-y-1.5">
+          {unknown.map((run) => (
+            <li key={run.runId} data-testid="backtest-unknown-run">
+              <RunLink run={run} />
+              <span>{notKnownOf(run, label)}</span>
+            </li>
+          ))}
         </ul>
       )}
       {result.notes.length > 0 && (
