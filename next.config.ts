@@ -31,7 +31,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: config().TILLFLOW_SKIP_BUILD_TYPECHECK },
   // A build keeps Turbopack's cache on disk for the next one (`npm start` after an edit). `npm test`
   // builds once (on CI, a clean clone): writing the cache there costs 20–60 s for nothing.
-  experimental: { turbopackFileSystemCacheForBuild: process.env.TILLFLOW_BUILD_CACHE !== "off" },
+  experimental: { turbopackFileSystemCacheForBuild: config().TILLFLOW_BUILD_CACHE },
 };
 
 export default nextConfig;

@@ -352,6 +352,10 @@ export const VARIABLES = {
     group: "Development",
     description: "`1`: `next build` skips its own type check (the launcher sets it after `tsc`).",
   }),
+  TILLFLOW_BUILD_CACHE: onOff(true, {
+    group: "Development",
+    description: "`off`: `next build` writes no Turbopack cache for the next build (`npm test` builds once).",
+  }),
 
   // Logs
   LOG_LEVEL: oneOf(

@@ -16,6 +16,8 @@ import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";
 // with a wide margin (what a script on an event loop would cause), and the figures are printed.
 
 const CPU_STOP = "The script ran for more than 1 second and was stopped.";
+/** Its 10 s wall limit: a looping script starved of CPU (the whole suite on two cores) meets it first. */
+const WALL_STOP = "The script took more than 10 seconds and was stopped.";
 /** On a machine busy with other test files, a thread can get less than its second of CPU in 10 s. */
 const STOPPED = [CPU_STOP, "The script took more than 10 seconds and was stopped."];
 const LOOP = "for (;;) {}";
@@ -287,7 +289,7 @@ test("while one shop's scripts loop to their limits on the worker, another shop'
         where r.automation_id = ${loopsId} and r.event_id like 'a-loops-%'`,
   );
   expect(ended.length).toBeLessThan(RUNS * SCRIPTS);
-  expect(ended.map((s) => s.error)).toEqual(ended.map(() => CPU_STOP));
+  for (const { error } of ended) expect([CPU_STOP, WALL_STOP]).toContain(error);
 
   const figures = (ms: number[]) =>
     `p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms`;
