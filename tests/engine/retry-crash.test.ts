@@ -81,4 +81,4 @@ test("a worker SIGKILLed during a backoff loses nothing: the retry happens once,
     .poll(async () => (await runOf())?.status, { timeout: 60_000, interval: 100 })
     .toBe("succeeded");
   expect(keys).toEqual([`${run.id}:call:1`, `${run.id}:call:1`]);
-});
+}, 90_000); // two workers start (tsx, each several seconds on a loaded machine) and a backoff runs out
