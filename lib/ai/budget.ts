@@ -1,7 +1,6 @@
 import "server-only";
-import { RateLimitedError } from "@/lib/rate-limit/api";
+import { spendOrRefuse } from "@/lib/rate-limit/api";
 import { config } from "@/lib/config/config";
-import { consume } from "@/lib/rate-limit";
 
 /**
  * The per-shop hourly budget of model calls made while someone is building (issue 47): the AI
@@ -29,16 +28,11 @@ export function aiCallsPerShopPerHour(): number {
  */
 export async function spendAiCall(tenantId: string, now = Date.now()): Promise<void> {
   const max = aiCallsPerShopPerHour();
-  const decision = await consume(
+  await spendOrRefuse(
     `ai-build:${tenantId}`,
     { max, windowSeconds: AI_BUDGET_WINDOW_SECONDS },
+    (minutes, renewsAt) =>
+      `This shop has used all ${max.toLocaleString("en-US")} of its AI questions for this hour, so the model was not asked; the AI builder and Try with the model can ask again in ${minutes} minute${minutes === 1 ? "" : "s"} (at ${renewsAt.toISOString().slice(11, 16)} UTC).`,
     now,
-  );
-  if (decision.allowed) return;
-  const minutes = Math.max(1, Math.ceil(decision.retryAfterSeconds / 60));
-  const renews = new Date(now + decision.retryAfterSeconds * 1000).toISOString().slice(11, 16);
-  throw new RateLimitedError(
-    `This shop has used all ${max.toLocaleString("en-US")} of its AI questions for this hour, so the model was not asked; the AI builder and Try with the model can ask again in ${minutes} minute${minutes === 1 ? "" : "s"} (at ${renews} UTC).`,
-    decision.retryAfterSeconds,
   );
 }

@@ -10,8 +10,7 @@ import { accounts, invitations, memberships, tenants, users } from "@/lib/db/sch
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import type { Caller } from "@/lib/identity/caller";
 import { ROLES, type Role } from "@/lib/identity/roles";
-import { RateLimitedError } from "@/lib/rate-limit/api";
-import { consume } from "@/lib/rate-limit";
+import { spendOrRefuse } from "@/lib/rate-limit/api";
 import { appUrl } from "./auth";
 import { writeAuthEmail } from "./auth-emails";
 
@@ -104,14 +103,13 @@ export const INVITATIONS_PER_SHOP_PER_HOUR = 30;
  * Counts one invitation email against the shop's hour, or throws a 429 saying when it renews: a
  * shop's admin cannot mail strangers in bulk from Tillflow's address, nor try many emails' links.
  */
-async function spendInvitation(tenantId: string, now = Date.now()): Promise<void> {
+async function spendInvitation(tenantId: string): Promise<void> {
   const max = INVITATIONS_PER_SHOP_PER_HOUR;
-  const decision = await consume(`invite:${tenantId}`, { max, windowSeconds: 3600 }, now);
-  if (decision.allowed) return;
-  const minutes = Math.max(1, Math.ceil(decision.retryAfterSeconds / 60));
-  throw new RateLimitedError(
-    `This shop has sent ${max} invitations this hour, the most an hour allows; send more in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    decision.retryAfterSeconds,
+  await spendOrRefuse(
+    `invite:${tenantId}`,
+    { max, windowSeconds: 3600 },
+    (minutes) =>
+      `This shop has sent ${max} invitations this hour, the most an hour allows; send more in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
   );
 }
 

@@ -100,6 +100,11 @@ export function hostAllowed(list: readonly string[], host: string): boolean {
   );
 }
 
+/** "it may only be sent to a.example.com, b.example.com", or "it may be sent to no host yet". */
+export function whereItMayGo(list: readonly string[]): string {
+  return list.length === 0 ? "it may be sent to no host yet" : `it may only be sent to ${list.join(", ")}`;
+}
+
 /**
  * The sentence that refuses to send `credentialName` to `host`, or null when its list allows it.
  * `redirect`: the host is where an allowed host redirected to.
@@ -111,10 +116,7 @@ export function hostRefusal(
 ): string | null {
   if (hostAllowed(credential.allowedHosts, host)) return null;
   const bare = bareHost(host);
-  const allowed =
-    credential.allowedHosts.length === 0
-      ? "it may be sent to no host yet; an admin can add hosts in Settings → Credentials."
-      : `it may only be sent to ${credential.allowedHosts.join(", ")}; an admin can add hosts in Settings → Credentials.`;
+  const allowed = `${whereItMayGo(credential.allowedHosts)}; an admin can add hosts in Settings → Credentials.`;
   return redirect
     ? `Refused to follow ${redirect.from}'s redirect to ${bare} with the credential '${credential.name}': ${allowed}`
     : `Refused to send the credential '${credential.name}' to ${bare}: ${allowed}`;

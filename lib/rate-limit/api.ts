@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { Counter, type RateRule } from "@/lib/rate-limit";
+import { consume, Counter, type RateRule } from "@/lib/rate-limit";
 import { config } from "@/lib/config/config";
 
 /** The API's per-key limits on the shared counter of `lib/rate-limit.ts`. */
@@ -12,6 +12,23 @@ export class RateLimitedError extends AppError {
   ) {
     super(429, "rate_limited", message);
   }
+}
+
+/**
+ * Counts one use of `key` against `rule`, or throws a 429 (`RateLimitedError`) in the words
+ * `refusal` writes from when the window renews: in `minutes` (at least 1), at `renewsAt`.
+ */
+export async function spendOrRefuse(
+  key: string,
+  rule: RateRule,
+  refusal: (minutes: number, renewsAt: Date) => string,
+  now = Date.now(),
+): Promise<void> {
+  const decision = await consume(key, rule, now);
+  if (decision.allowed) return;
+  const minutes = Math.max(1, Math.ceil(decision.retryAfterSeconds / 60));
+  const renewsAt = new Date(now + decision.retryAfterSeconds * 1000);
+  throw new RateLimitedError(refusal(minutes, renewsAt), decision.retryAfterSeconds);
 }
 
 /**

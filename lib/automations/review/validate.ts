@@ -14,7 +14,7 @@ import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { outputsOf } from "./step-outputs";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
 import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
-import { bareHost, hostAllowed, typedHost } from "@/lib/credentials/hosts";
+import { bareHost, hostAllowed, typedHost, whereItMayGo } from "@/lib/credentials/hosts";
 import { findCycles } from "@/lib/automations/graph/cycles";
 import { reachableFrom, upstreamOf } from "@/lib/automations/graph/reachability";
 import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "@/lib/automations/graph/schema";
@@ -133,11 +133,7 @@ function credentialHostIssue(node: GraphNode, facts: ServerFacts): string | null
     typeof auth.credentialId === "string" ? facts.credentialHosts[auth.credentialId] : undefined;
   const host = typedHost(node.params.url);
   if (!credential || host === null || hostAllowed(credential.allowedHosts, host)) return null;
-  const allowed =
-    credential.allowedHosts.length === 0
-      ? "it may be sent to no host yet"
-      : `it may only be sent to ${credential.allowedHosts.join(", ")}`;
-  return `This step would send the credential '${credential.name}' to ${bareHost(host)}, but ${allowed}: choose another credential, or ask an admin to add the host in Settings → Credentials.`;
+  return `This step would send the credential '${credential.name}' to ${bareHost(host)}, but ${whereItMayGo(credential.allowedHosts)}: choose another credential, or ask an admin to add the host in Settings → Credentials.`;
 }
 
 /**
