@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as hookRoute } from "@/app/api/hooks/[token]/route";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
-import { lookBackForEvents } from "@/lib/automations/engine/event-waits";
+import { lookBackForEvents, lookBackSql } from "@/lib/automations/engine/event-waits";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";
@@ -356,6 +356,124 @@ describe("waiting for a customer's reply, told by a webhook", () => {
     expect(await tagsOf("cu-cy")).toContain("replied");
   });
 
+  /** A customer whose run is queued, not yet at its wait, while `meanwhile` happens. */
+  async function whileQueued(customerId: string, meanwhile: () => Promise<void>) {
+    await worker.stop();
+    try {
+      await upsertEntity(
+        shop.tenant.id,
+        "customer",
+        customerId,
+        { name: customerId, email: `${customerId.replace("cu-", "")}@example.com` },
+        "test",
+      );
+      expect((await runOf(waitingId, customerId)).status).toBe("queued");
+      await meanwhile();
+    } finally {
+      await worker.start();
+    }
+    return runOf(waitingId, customerId);
+  }
+
+  const keysOf = (eventId: string) =>
+    getDb().execute<{ key: string }>(
+      sql`select key from event_match_keys where tenant_id = ${shop.tenant.id} and event_id = ${eventId}`,
+    );
+  const setRegisteredAt = (at: SQL) =>
+    getDb().execute(sql`update event_match_paths set registered_at = ${at}
+      where tenant_id = ${shop.tenant.id} and event_type = 'webhook.received'`);
+
+  test("a reply before the run reached its wait is found by its kept key, the span before the path being empty", async () => {
+    // The path was kept long ago: no event of the run's span is scanned, only its key looked up.
+    await setRegisteredAt(sql`now() - interval '1 day'`);
+    const run = await whileQueued("cu-dee", async () => {
+      const { event } = await ingestEvent(shop.tenant.id, {
+        type: "webhook.received",
+        domain: "webhook",
+        payload: { body: { from: " DEE@example.com" } },
+      });
+      expect((await keysOf(event.id)).map((k) => k.key)).toEqual(["f:payload.body.from=dee@example.com"]);
+    });
+    await runInStatus(run.id, ["succeeded"]);
+    expect(await tagsOf("cu-dee")).toContain("replied");
+  });
+
+  test("a reply recorded before its path was kept is found by scanning that span only", async () => {
+    let eventId = "";
+    const run = await whileQueued("cu-eve", async () => {
+      ({
+        event: { id: eventId },
+      } = await ingestEvent(shop.tenant.id, {
+        type: "webhook.received",
+        domain: "webhook",
+        payload: { body: { from: "eve@example.com" } },
+      }));
+      // As if the event came before the first wait compared the path: it has no key.
+      await getDb().execute(sql`delete from event_match_keys where event_id = ${eventId}`);
+      await setRegisteredAt(sql`now()`);
+    });
+    await runInStatus(run.id, ["succeeded"]);
+    expect((await waitOf(run.id)).wokenEvent).toMatchObject({ id: eventId });
+
+    // The same without a key, but after the span that is scanned: not found, so nothing is read
+    // past the path's registration but by key.
+    await setRegisteredAt(sql`now() - interval '1 day'`);
+    const unkeyed = await whileQueued("cu-fay", async () => {
+      ({
+        event: { id: eventId },
+      } = await ingestEvent(shop.tenant.id, {
+        type: "webhook.received",
+        domain: "webhook",
+        payload: { body: { from: "fay@example.com" } },
+      }));
+      await getDb().execute(sql`delete from event_match_keys where event_id = ${eventId}`);
+    });
+    await runInStatus(unkeyed.id, ["waiting"]);
+    expect((await waitOf(unkeyed.id)).status).toBe("pending");
+  });
+
+  test("looking back reads the matching events only, however many of the type the shop has", async () => {
+    const run = await whileQueued("cu-gus", async () => {
+      // 20,000 replies from others since the run began (inserted as recording would, keys and all).
+      await getDb().execute(sql`
+        with ev as (
+          insert into events (tenant_id, id, type, domain, payload)
+          select ${shop.tenant.id}, 'bulk-' || g, 'webhook.received', 'webhook',
+            jsonb_build_object('body', jsonb_build_object('from', 'other' || g || '@example.com'))
+          from generate_series(1, 20000) g
+          returning id, created_at, payload
+        )
+        insert into event_match_keys (tenant_id, event_type, key, created_at, event_id)
+        select ${shop.tenant.id}, 'webhook.received', 'f:payload.body.from=' || (payload #>> '{body,from}'), created_at, id
+        from ev`);
+      await getDb().execute(sql`analyze events; analyze event_match_keys`);
+    });
+    const wait = await until(
+      () => getDb().select().from(automationRunWaits).where(eq(automationRunWaits.runId, run.id)),
+      (rows) => rows.length === 1,
+      { timeoutMs: 15_000, what: "the run's wait" },
+    );
+    // Its path was kept long before the run began (the first wait that compared it).
+    await setRegisteredAt(sql`now() - interval '1 day'`);
+    // Its plan, run and rolled back: every node that reads events reads a handful of rows.
+    const plan = await getDb()
+      .transaction(async (tx) => {
+        const [row] = await tx.execute<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+          sql`explain (analyze, format json) ${lookBackSql([wait[0]!.id])}`,
+        );
+        throw new Rollback(row!["QUERY PLAN"][0]!.Plan);
+      })
+      .catch((e: unknown) => {
+        if (e instanceof Rollback) return e.plan;
+        throw e;
+      });
+    const read = nodesOf(plan)
+      .filter((n) => n["Relation Name"] === "events" || n["Relation Name"] === "event_match_keys")
+      .reduce((sum, n) => sum + (n["Actual Rows"] ?? 0) + (n["Rows Removed by Filter"] ?? 0), 0);
+    expect(read).toBeLessThan(10);
+    expect((await waitOf(run.id)).status).toBe("pending");
+  });
+
   test("a wait is woken once: looking back again finds nothing to wake", async () => {
     const [w] = await getDb()
       .select({ id: automationRunWaits.id })
@@ -364,3 +482,20 @@ describe("waiting for a customer's reply, told by a webhook", () => {
     expect(await lookBackForEvents(getDb(), [w!.id])).toEqual([]);
   });
 });
+
+/** A node of Postgres's JSON plan. */
+interface PlanNode {
+  "Relation Name"?: string;
+  "Actual Rows"?: number;
+  "Rows Removed by Filter"?: number;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** Carries a plan out of a transaction it rolls back. */
+class Rollback extends Error {
+  constructor(readonly plan: PlanNode) {
+    super("rolled back");
+  }
+}

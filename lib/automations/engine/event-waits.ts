@@ -21,6 +21,9 @@ import { uuidArray } from "@/lib/db/array-literal";
  * No lost wake-up: the event side sees only waits committed before its statement began, so the
  * wait side looks back — in the transaction that writes the wait, again right after it commits,
  * and in the reaper's sweep — for an event of its type and key recorded since the run's trigger.
+ * For a record's key that is one range of `events_entity_idx`; for a field's, one range of
+ * `event_match_keys`, where recording an event keeps its field keys (only for paths some wait
+ * compares), so neither reads the shop's other events of the type, however many (issue 46).
  */
 
 /** The event as a resumed leg reads it: `{steps.<id>.event.…}`. */
@@ -50,6 +53,11 @@ export function wakeEventWaitsSql(tenantId: string, source: SQL): SQL {
       cross join lateral (select ${valueAt("e", "p.path")} as value) v
       where v.value <> ''
     ),
+    -- Kept for look-backs: the field keys, found by one index range (see lookBackForEvents).
+    ew_kept as (
+      insert into event_match_keys (tenant_id, event_type, key, created_at, event_id)
+      select ${tenantId}, type, key, created_at, event_id from ew_keys where key like 'f:%'
+    ),
     ew_found as (
       select distinct on (w.id) w.id, k.event_id
       from ew_keys k join automation_run_waits w
@@ -73,15 +81,27 @@ export function wakeEventWaitsSql(tenantId: string, source: SQL): SQL {
 }
 
 /**
+ * How long after a path was registered an event may still have been recorded without its key: its
+ * statement began before the registering transaction (a leg's, bounded by the worker's statement
+ * and transaction limits) committed, so it did not see the path.
+ */
+const KEYED_MARGIN = "10 minutes";
+
+/**
  * Wakes the pending event waits among `waitIds` for which an event of their type and key was
  * recorded since their run's trigger (not the trigger itself): the look back that closes the gap
  * between a leg's start and its wait's commit. Returns the ids it woke.
  */
 export async function lookBackForEvents(db: DbOrTx, waitIds: string[]): Promise<string[]> {
   if (waitIds.length === 0) return [];
-  const rows = await executePrepared<{ id: string }>(
-    sql`
-    with w as (
+  const rows = await executePrepared<{ id: string }>(lookBackSql(waitIds), db);
+  return rows.map((r) => String(r.id));
+}
+
+/** The look-back's statement (`lookBackForEvents`), apart so a test can read its plan. */
+export function lookBackSql(waitIds: string[]): SQL {
+  return sql`
+    with waits as (
       select id, tenant_id, match_event, match_key, event->>'id' as trigger_id,
         (event->>'occurredAt')::timestamptz as since,
         case when match_key like 'r:%' then split_part(match_key, ':', 2) end as record_domain,
@@ -91,6 +111,11 @@ export async function lookBackForEvents(db: DbOrTx, waitIds: string[]): Promise<
       from automation_run_waits
       where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending' and kind = 'event' and woken_event is null
     ),
+    w as (
+      select w.*, coalesce(p.registered_at + interval '${sql.raw(KEYED_MARGIN)}', 'infinity') as keyed_from
+      from waits w left join event_match_paths p
+        on p.tenant_id = w.tenant_id and p.event_type = w.match_event and p.path = w.path
+    ),
     found as (
       select w.id as wait_id, e.* from w cross join lateral (
         select e.id, e.type, e.domain, e.entity_id, e.payload, e.created_at from events e
@@ -98,10 +123,17 @@ export async function lookBackForEvents(db: DbOrTx, waitIds: string[]): Promise<
           and e.entity_id = w.record_id and e.created_at >= w.since and e.type = w.match_event
           and e.id is distinct from w.trigger_id
         union all
+        select e.id, e.type, e.domain, e.entity_id, e.payload, e.created_at
+        from event_match_keys k join events e on e.tenant_id = k.tenant_id and e.id = k.event_id
+        where w.path is not null and k.tenant_id = w.tenant_id and k.event_type = w.match_event
+          and k.key = w.match_key and k.created_at >= w.since and k.event_id is distinct from w.trigger_id
+        union all
+        -- Events recorded before their path was kept: scanned, but only that span (empty once the
+        -- run began after it), with a margin for statements that began before the path committed.
         select e.id, e.type, e.domain, e.entity_id, e.payload, e.created_at from events e
         where w.path is not null and e.tenant_id = w.tenant_id and e.type = w.match_event
-          and e.created_at >= w.since and e.id is distinct from w.trigger_id
-          and ${valueAt("e", "w.path")} = w.value
+          and e.created_at >= w.since and e.created_at < w.keyed_from
+          and e.id is distinct from w.trigger_id and ${valueAt("e", "w.path")} = w.value
         order by created_at limit 1
       ) e
     ),
@@ -116,10 +148,7 @@ export async function lookBackForEvents(db: DbOrTx, waitIds: string[]): Promise<
       returning 1
     ),
     notify as (select pg_notify('jobs:insert', '{"count":1}') from jobs limit 1)
-    select id, (select count(*) from notify) as notified from woken`,
-    db,
-  );
-  return rows.map((r) => String(r.id));
+    select id, (select count(*) from notify) as notified from woken`;
 }
 
 /**

@@ -298,8 +298,34 @@ export const eventMatchPaths = pgTable(
     tenantId: uuid("tenant_id").notNull(),
     eventType: text("event_type").notNull(),
     path: text("path").notNull(),
+    /**
+     * When the first wait compared this path. Events recorded from then on have their key for it
+     * in `event_match_keys`; a look-back reads the events before it (and a margin for statements
+     * that began before the path was committed) by scanning them (engine/event-waits.ts).
+     */
+    registeredAt: timestamp("registered_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: "event_match_paths_pkey", columns: [t.tenantId, t.eventType, t.path] })],
+);
+
+/**
+ * An event's key for each path in `event_match_paths` of its type (`f:<path>=<value>`, as waits
+ * carry them), written in the statement that records the event: a wait that looks back for an event
+ * matched by a field finds it by one index range, never by reading every event of the type since its
+ * run began. Only shops whose waits compare fields write here.
+ */
+export const eventMatchKeys = pgTable(
+  "event_match_keys",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    key: text("key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    eventId: text("event_id").notNull(),
+  },
+  (t) => [index("event_match_keys_lookup_idx").on(t.tenantId, t.eventType, t.key, t.createdAt)],
 );
 
 /**
