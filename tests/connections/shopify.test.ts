@@ -280,6 +280,14 @@ describe("a Shopify store's orders", () => {
       expect(unstorable.status, raw).toBe(400);
       expect(unstorable.body.error?.message).toMatch(/cannot be stored/);
     }
+    // Signed, but not JSON (a form-encoded webhook): refused by the statement that would store it.
+    for (const raw of ["id=9&note=hi", '{"id": 9,', '{"id": 9} trailing']) {
+      const notJson = await deliver("shopify", store, { topic: "orders/create", raw, body: null });
+      expect(notJson.status, raw).toBe(400);
+      expect(notJson.body.error?.message, raw).toBe(
+        "The body is not valid JSON; set the webhook's format to JSON.",
+      );
+    }
     expect(await count()).toBe(before);
   });
 
