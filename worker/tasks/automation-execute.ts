@@ -3,10 +3,11 @@ import { RunBatcher } from "@/lib/automations/engine/batcher";
 import { runLegs } from "@/lib/automations/engine/pipeline";
 import { taskPayloads } from "@/lib/jobs";
 
-const batcher = new RunBatcher((runIds, release, jobIds) =>
+const batcher = new RunBatcher((runIds, release, jobIds, light) =>
   runLegs(
     runIds.map((runId) => ({ kind: "start", runId, jobId: jobIds.get(runId) })),
     release,
+    { light },
   ),
 );
 

@@ -56,6 +56,8 @@ export class RunBatcher<Outcome> {
       ids: string[],
       release: () => void,
       jobIds: ReadonlyMap<string, string>,
+      /** The light lane's batch: small shops' legs beside a backlog, which queue for nothing. */
+      light: boolean,
     ) => Promise<Map<string, Outcome | Error>>,
     /** Largest batch. Default 500 (or `WORKER_BATCH_SIZE`). */
     private readonly maxBatch = config().WORKER_BATCH_SIZE,
@@ -107,10 +109,14 @@ export class RunBatcher<Outcome> {
     }
     if (batch.length === 0) return;
     this.lightLaneBusy = true;
-    this.start(batch, () => {
-      this.lightLaneBusy = false;
-      this.flushLight();
-    });
+    this.start(
+      batch,
+      () => {
+        this.lightLaneBusy = false;
+        this.flushLight();
+      },
+      true,
+    );
   }
 
   /**
@@ -153,7 +159,7 @@ export class RunBatcher<Outcome> {
   }
 
   /** Runs `batch`; `onRelease` once, when it releases its slot or settles. */
-  private start(batch: Pending<Outcome>[], onRelease: () => void): void {
+  private start(batch: Pending<Outcome>[], onRelease: () => void, light = false): void {
     let held = true;
     const release = () => {
       if (!held) return;
@@ -161,7 +167,7 @@ export class RunBatcher<Outcome> {
       onRelease();
     };
     const jobIds = new Map(batch.flatMap((b) => (b.jobId === undefined ? [] : [[b.id, b.jobId] as const])));
-    this.execute([...new Set(batch.map((b) => b.id))], release, jobIds)
+    this.execute([...new Set(batch.map((b) => b.id))], release, jobIds, light)
       .then(
         (outcomes) => {
           for (const b of batch) {

@@ -266,16 +266,24 @@ export const LEG_TIME_REASON =
  * Executes legs to their end. A phase that fails as a whole is undone and, for a batch, each leg
  * is tried again alone with what an earlier attempt recorded read back; a leg alone that fails
  * goes to `hooks.onError`. `apart` is called once the legs stop sharing work: after their phase,
- * when each goes on alone (to its outside action), or when a failed phase splits them.
+ * when each goes on alone (to its outside action), or when a failed phase splits them. `light`: the
+ * batcher's light lane, whose phase does not queue for `batchTransactionLimit`.
  */
-export async function executeLegs(legs: Leg[], hooks: LegHooks, apart?: () => void): Promise<void> {
+export async function executeLegs(
+  legs: Leg[],
+  hooks: LegHooks,
+  apart?: () => void,
+  light = false,
+): Promise<void> {
   if (legs.length === 0) return apart?.();
   const restore = legs.map(snapshot);
   const phase = () => getDb().transaction((tx) => writePhase(tx, legs));
   let eventWaits: string[];
   try {
-    // Big phases queue for the database; a single leg's small one goes straight in.
-    eventWaits = await (legs.length > 1 ? batchTransactionLimit(phase) : phase());
+    // Big phases queue for the database; a single leg's small one goes straight in, and so does
+    // the light lane's (small shops' legs beside a backlog: behind its phases they would wait for
+    // two of its 500-leg transactions, bench -- fairness).
+    eventWaits = await (legs.length > 1 && !light ? batchTransactionLimit(phase) : phase());
   } catch (error) {
     apart?.();
     restore.forEach((undo) => undo());

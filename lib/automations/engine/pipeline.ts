@@ -344,11 +344,13 @@ function asError(error: unknown): Error {
  * legs) or wait id (resumed legs). A first leg's unexpected error is returned, so its job is
  * retried (and replays); a resumed leg's fails its wait step and its run, so a run never hangs
  * in `waiting`. `apart` is called once the legs no longer share work (see `executeLegs`): the
- * batcher's slot is free from then on, while each leg goes on alone.
+ * batcher's slot is free from then on, while each leg goes on alone. `light`: the batcher's light
+ * lane (batcher.ts), whose phase does not queue behind the backlog's (`executeLegs`).
  */
 export async function runLegs(
   requests: LegRequest[],
   apart?: () => void,
+  { light = false }: { light?: boolean } = {},
 ): Promise<Map<string, LegOutcome | Error>> {
   const results = new Map<string, LegOutcome | Error>();
   const runIds = [...new Set(requests.flatMap((r) => (r.kind === "start" ? [r.runId] : [])))];
@@ -411,7 +413,7 @@ export async function runLegs(
       results.set(key, asError(recording));
     }
   };
-  await executeLegs(legs, { reload, onError, stop }, apart);
+  await executeLegs(legs, { reload, onError, stop }, apart, light);
   metrics().legs.inc(legs.length);
   for (const leg of legs) {
     const outcome = results.get(claimKey(claimOf.get(leg)!));
