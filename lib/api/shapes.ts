@@ -307,6 +307,10 @@ export const backtestShape = z
         'The answer in one line: "3 runs: 1 would take a different path; 1 would take the same path; 1 is still waiting, so its later steps are not known yet".',
     }),
     sentences: z.array(z.string()),
+    differences: z.array(z.string()).optional().meta({
+      description:
+        "Only the sentences about steps that gain or lose runs: what to show under `headline`, which says the rest.",
+    }),
     labels: z.record(z.string(), z.string()),
     notes: z.array(z.string()),
   })

@@ -110,6 +110,10 @@ describe("compareRuns through waits", () => {
     expect(result.headline).toBe(
       "4 runs: 2 would take a different path; 1 is still waiting, so its later steps are not known yet; 1 is still running, so its later steps are not known yet",
     );
+    // Under the headline only the steps' sentences, so the runs not known yet are not said twice.
+    expect(result.differences.some((s) => /still (waiting|running)/.test(s))).toBe(false);
+    expect(result.differences).toEqual(result.sentences.filter((s) => !/still (waiting|running)/.test(s)));
+    expect(result.differences.length).toBeGreaterThan(0);
   });
 
   test("an outcome the run never had: every possible path is counted; the steps on some of them are 'might'", () => {

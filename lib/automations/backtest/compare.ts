@@ -63,8 +63,13 @@ export interface BacktestComparison {
   unknown: RunPaths[];
   /** The answer in one line: how many runs would change path, keep it, or cannot be told yet. */
   headline: string;
-  /** The difference in words, a sentence per step that gains or loses runs. */
+  /**
+   * The answer in sentences: a sentence per step that gains or loses runs, then (unless the
+   * headline is all there is to say) the runs that keep their path and those not known yet.
+   */
   sentences: string[];
+  /** Only the sentences per step: what to say under the headline, which has the rest. */
+  differences: string[];
 }
 
 const runsWord = (n: number) => (n === 1 ? "1 run" : `${n} runs`);
@@ -206,6 +211,7 @@ export function compareRuns(
     if (mayGain.length > 0)
       sentences.push(`${runsWord(mayGain.length)} might newly reach ${step}${depending(mayGain)}`);
   }
+  const differences = [...sentences];
   const whyUnknown: NotKnown[] = ["waiting", "running", "outcome"];
   const unknownCounts = whyUnknown
     .map((why) => [why, unknown.filter((run) => run.notKnown === why).length] as const)
@@ -242,5 +248,6 @@ export function compareRuns(
     unknown,
     headline,
     sentences,
+    differences,
   };
 }

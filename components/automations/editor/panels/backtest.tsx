@@ -112,10 +112,13 @@ export function BacktestAnswer({ result }: { result: BacktestResult }) {
           {result.headline}.
         </p>
       )}
-      <p data-testid="backtest-summary" className={headline ? "mt-1" : undefined}>
-        {result.runs > 0 && `Replayed ${result.runs === 1 ? "1 real run" : `${result.runs} real runs`}: `}
-        {result.sentences.join("; ")}.
-      </p>
+      {/* Under a headline, only what it does not say: the steps gained or lost. */}
+      {(!headline || result.differences.length > 0) && (
+        <p data-testid="backtest-summary" className={headline ? "mt-1" : undefined}>
+          {result.runs > 0 && `Replayed ${result.runs === 1 ? "1 real run" : `${result.runs} real runs`}: `}
+          {(headline ? result.differences : result.sentences).join("; ")}.
+        </p>
+      )}
       {result.changed.length > 0 && (
         <ul aria-label="Runs that would take another path" className="mt-2 space-y-1.5">
           {result.changed.map((run) => (
