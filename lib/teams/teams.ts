@@ -7,6 +7,7 @@ import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { assertRole, type Caller } from "@/lib/identity/caller";
 import { recheckQuorums } from "@/lib/automations/waits/votes";
+import type { ServerFacts } from "@/lib/automations/review/validate";
 
 /**
  * Teams of a shop's staff (issue 53): a name and members among the shop's members, which an
@@ -20,7 +21,9 @@ export const MAX_TEAM_MEMBERS = 200;
 
 /** Members by user id or email; each must be a member of the shop. */
 const memberList = z
-  .array(z.string().trim().min(1, "cannot be empty").max(320), { error: "must be a list of user ids or emails" })
+  .array(z.string().trim().min(1, "cannot be empty").max(320), {
+    error: "must be a list of user ids or emails",
+  })
   .max(MAX_TEAM_MEMBERS, `can hold at most ${MAX_TEAM_MEMBERS} people`);
 
 const teamName = z.string().trim().min(1, "cannot be empty").max(80, "is longer than 80 characters");
@@ -66,7 +69,8 @@ function assertAdmin(by: TeamChanger): void {
   if (typeof by !== "string") assertRole(by, "admin");
 }
 
-const taken = (name: string) => new AppError(409, "conflict", `A team named '${name}' already exists in this shop.`);
+const taken = (name: string) =>
+  new AppError(409, "conflict", `A team named '${name}' already exists in this shop.`);
 
 /** The shop's members named by id or email, in that order; a 422 names the first that is not one. */
 async function resolveMembers(tx: DbOrTx, tenantId: string, wanted: string[]): Promise<TeamMember[]> {
@@ -76,7 +80,9 @@ async function resolveMembers(tx: DbOrTx, tenantId: string, wanted: string[]): P
     .select({ userId: users.id, email: users.email, name: users.name })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.tenantId, tenantId), or(inArray(users.id, wanted), inArray(users.email, lowered))));
+    .where(
+      and(eq(memberships.tenantId, tenantId), or(inArray(users.id, wanted), inArray(users.email, lowered))),
+    );
   const found = new Map<string, TeamMember>();
   for (const row of rows) {
     found.set(row.userId, row);
@@ -86,13 +92,21 @@ async function resolveMembers(tx: DbOrTx, tenantId: string, wanted: string[]): P
   for (const [i, w] of wanted.entries()) {
     const member = found.get(w) ?? found.get(lowered[i]!);
     if (!member)
-      throw new AppError(422, "invalid", `${w} is not a member of this shop: invite them first (Settings → Users).`);
+      throw new AppError(
+        422,
+        "invalid",
+        `${w} is not a member of this shop: invite them first (Settings → Users).`,
+      );
     members.set(member.userId, member);
   }
   return [...members.values()];
 }
 
-async function membersOf(tx: DbOrTx, tenantId: string, teamIds: string[]): Promise<Map<string, TeamMember[]>> {
+async function membersOf(
+  tx: DbOrTx,
+  tenantId: string,
+  teamIds: string[],
+): Promise<Map<string, TeamMember[]>> {
   if (teamIds.length === 0) return new Map();
   const rows = await tx
     .select({ teamId: teamMembers.teamId, userId: users.id, email: users.email, name: users.name })
@@ -242,8 +256,27 @@ export async function deleteTeam(by: TeamChanger, id: string): Promise<{ id: str
   return { id, deleted: true };
 }
 
-/** The ids of the shop's teams (for the editor's ready issues). */
-export async function teamSizes(tenantId: string): Promise<Map<string, { name: string; size: number }>> {
-  const list = await listTeams(tenantId);
-  return new Map(list.map((t) => [t.id, { name: t.name, size: t.members.length }]));
+/**
+ * What an Approval step's rules are checked against before publishing (`ServerFacts.approvers`):
+ * the shop's teams with their sizes, and how many could vote as an editor or an admin — its
+ * members, and its API keys no person made (each votes as itself).
+ */
+export async function approverFacts(
+  tenantId: string,
+  db: DbOrTx = getDb(),
+): Promise<NonNullable<ServerFacts["approvers"]>> {
+  const [list, roles] = await Promise.all([
+    listTeams(tenantId, db),
+    db.execute<{ role: string; n: number }>(sql`
+      select role::text as role, count(*)::int as n from (
+        select role from memberships where tenant_id = ${tenantId}
+        union all
+        select role from api_keys where tenant_id = ${tenantId} and created_by is null and revoked_at is null
+      ) staff group by role`),
+  ]);
+  const count = (role: string) => roles.find((r) => r.role === role)?.n ?? 0;
+  return {
+    teams: Object.fromEntries(list.map((t) => [t.id, { name: t.name, size: t.members.length }])),
+    people: { admin: count("admin"), editor: count("admin") + count("editor") },
+  };
 }

@@ -48,7 +48,11 @@ async function person(name: string, role: "admin" | "editor") {
     role,
     password: "tillflow-demo",
   });
-  const { key } = await createApiKey(shop.tenant.id, { name: `${name}'s key`, role, createdBy: member.userId });
+  const { key } = await createApiKey(shop.tenant.id, {
+    name: `${name}'s key`,
+    role,
+    createdBy: member.userId,
+  });
   people[name] = { ...member, key };
 }
 
@@ -82,7 +86,11 @@ const quorumFlow = (review: Record<string, unknown>) =>
   flow(
     [
       { id: "t", type: "auto.trigger.order_paid" },
-      { id: "review", type: "auto.control.approval", params: { title: "Refund", timeoutHours: 72, ...review } },
+      {
+        id: "review",
+        type: "auto.control.approval",
+        params: { title: "Refund", timeoutHours: 72, ...review },
+      },
       { id: "ok", type: "auto.action.add_tag", params: { tag: "approved" } },
       { id: "no", type: "auto.action.add_tag", params: { tag: "rejected" } },
     ],
@@ -159,7 +167,11 @@ async function stepsOf(runId: string) {
 }
 
 test("2 of 3 admins: the first vote leaves it waiting, the second approves it; a third is told it is decided", async () => {
-  const { run, wait } = await waitingRun("Two admins", { approvers: [{ role: "admin", required: 2 }] }, "q-1");
+  const { run, wait } = await waitingRun(
+    "Two admins",
+    { approvers: [{ role: "admin", required: 2 }] },
+    "q-1",
+  );
   // The quorum's email goes to the people it asks: the admins, not the editors.
   const emails = await getDb().select().from(outboxEmails).where(eq(outboxEmails.runId, run.id));
   expect(emails.map((e) => e.to).sort()).toEqual(["ada", "bea", "cy"].map((n) => people[n]!.email).sort());
@@ -201,7 +213,9 @@ test("a Finance member plus admins: both rules must be met, by different people,
     "q-2",
   );
   expect((await viewOf(wait.id)).needed).toBe("2 admins, and 1 from Finance still needed");
-  expect((await vote(wait.id, people.ada!.key)).body.needed).toBe("1 of 2 admins, and 1 from Finance still needed");
+  expect((await vote(wait.id, people.ada!.key)).body.needed).toBe(
+    "1 of 2 admins, and 1 from Finance still needed",
+  );
   expect((await vote(wait.id, people.fin!.key)).body.needed).toBe("1 of 2 admins still needed");
   expect((await runInStatus(run.id, ["waiting"])).status).toBe("waiting");
   const last = await vote(wait.id, people.cy!.key);
@@ -251,9 +265,9 @@ test("the run's starter is refused a vote (403 with a sentence) through any chan
   expect(byKey.status).toBe(403);
   expect(byKey.body.error.message).toBe(sentence);
   // Signed in (the inbox, or the email's link to it), she is the same person.
-  await expect(decideApproval(userCaller("ada", "admin"), wait.id, { decision: "approved" })).rejects.toMatchObject(
-    { status: 403, message: sentence },
-  );
+  await expect(
+    decideApproval(userCaller("ada", "admin"), wait.id, { decision: "approved" }),
+  ).rejects.toMatchObject({ status: 403, message: sentence });
   expect(await getDb().select().from(approvalVotes).where(eq(approvalVotes.waitId, wait.id))).toEqual([]);
   expect((await vote(wait.id, people.bea!.key)).body.status).toBe("approved");
   await runInStatus(rerun.body.run.id, ["succeeded"]);
@@ -313,7 +327,11 @@ test("taking members out until the quorum is impossible rejects at once, with th
   });
   expect(none.status).toBe(200);
   const view = await viewOf(wait.id);
-  expect(view).toMatchObject({ status: "rejected", decidedBy: "Tillflow", reason: "can no longer be approved" });
+  expect(view).toMatchObject({
+    status: "rejected",
+    decidedBy: "Tillflow",
+    reason: "can no longer be approved",
+  });
   expect(view.note).toMatch(/can no longer be approved/);
   await runInStatus(run.id, ["succeeded"]);
   expect((await stepsOf(run.id)).map((s) => s.nodeId)).toEqual(["review", "no"]);
@@ -336,7 +354,10 @@ test("taking members out until the quorum is impossible rejects at once, with th
     .where(and(eq(memberships.tenantId, shop.tenant.id), eq(memberships.userId, people.eve!.userId)));
   expect((await viewOf(later.wait.id)).status).toBe("pending");
   await approvalRemind({}, { logger: { info: () => {} } } as unknown as Parameters<typeof approvalRemind>[1]);
-  expect(await viewOf(later.wait.id)).toMatchObject({ status: "rejected", reason: "can no longer be approved" });
+  expect(await viewOf(later.wait.id)).toMatchObject({
+    status: "rejected",
+    reason: "can no longer be approved",
+  });
   await runInStatus(later.run.id, ["succeeded"]);
   expect((await stepsOf(later.run.id)).map((s) => s.nodeId)).toEqual(["review", "no"]);
 });
@@ -344,9 +365,12 @@ test("taking members out until the quorum is impossible rejects at once, with th
 test("teams: anyone reads them, only admins change them; bad input is a plain 4xx", async () => {
   const list = await call<{ items: Team[] }>(listTeamsRoute, { key: shop.keys.viewer });
   expect(list.status).toBe(200);
-  expect(list.body.items.find((t) => t.name === "Finance")!.members.map((m) => m.email).sort()).toEqual(
-    [people.fay!.email, people.fin!.email].sort(),
-  );
+  expect(
+    list.body.items
+      .find((t) => t.name === "Finance")!
+      .members.map((m) => m.email)
+      .sort(),
+  ).toEqual([people.fay!.email, people.fin!.email].sort());
   const editor = await call<ErrorReply>(createTeamRoute, {
     method: "POST",
     key: shop.keys.editor,
@@ -367,14 +391,21 @@ test("teams: anyone reads them, only admins change them; bad input is a plain 4x
   });
   expect(stranger.status).toBe(422);
   expect(stranger.body.error.message).toMatch(/^nobody@example.com is not a member of this shop/);
-  const made = await call<Team>(createTeamRoute, { method: "POST", key: shop.keys.admin, body: { name: "Temp" } });
+  const made = await call<Team>(createTeamRoute, {
+    method: "POST",
+    key: shop.keys.admin,
+    body: { name: "Temp" },
+  });
   expect(
-    (await call(deleteTeamRoute, { method: "DELETE", key: shop.keys.editor, params: { id: made.body.id } })).status,
+    (await call(deleteTeamRoute, { method: "DELETE", key: shop.keys.editor, params: { id: made.body.id } }))
+      .status,
   ).toBe(403);
   expect(
-    (await call(deleteTeamRoute, { method: "DELETE", key: shop.keys.admin, params: { id: made.body.id } })).status,
+    (await call(deleteTeamRoute, { method: "DELETE", key: shop.keys.admin, params: { id: made.body.id } }))
+      .status,
   ).toBe(200);
   expect(
-    (await call(deleteTeamRoute, { method: "DELETE", key: shop.keys.admin, params: { id: made.body.id } })).status,
+    (await call(deleteTeamRoute, { method: "DELETE", key: shop.keys.admin, params: { id: made.body.id } }))
+      .status,
   ).toBe(404);
 });

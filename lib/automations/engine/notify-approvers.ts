@@ -49,7 +49,11 @@ export async function notifyApprovers(
     const about = leg.entity ? entityLabel(leg.entity.domain, leg.entity.id, leg.entity.data) : null;
     const link = approvalLink(waitId);
     // A quorum asks its people (roles and teams, not the starter where self-approval is off).
-    const users = await quorumRecipients(tx, { id: waitId, tenantId: leg.tenantId, runId: leg.runId }, output);
+    const users = await quorumRecipients(
+      tx,
+      { id: waitId, tenantId: leg.tenantId, runId: leg.runId },
+      output,
+    );
     rows.push({
       t: leg.tenantId,
       r: leg.runId,

@@ -9,8 +9,8 @@ import { entityLabel } from "@/lib/domains/labels";
 import { AppError, forbidden, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { automationNames } from "@/lib/automations/store/automation-names";
 import type { WaitRow } from "@/lib/automations/store/waits";
-import { quorumAsks, quorumOf, quorumState, stillNeeded, type Quorum } from "./quorum";
-import { rulesOfVoter, settle, starterOf, teamIdsOf, teamNames, voterOf } from "./votes";
+import { quorumAsks, quorumOf, quorumSummary, type ApproverView, type Quorum, type VoteView } from "./quorum";
+import { rulesOfVoter, settle, starterOf, teamIdsOf, teamNames, votesAndTeams, voterOf } from "./votes";
 
 /**
  * Approvals: a run waiting at an Approval step until someone decides (SPEC §2 "Approvals"). A
@@ -66,18 +66,6 @@ export interface ApprovalView {
   remindedAt: string | null;
   /** When the shop's admins were told nobody had decided (`escalateAfterHours`), null until then. */
   escalatedAt: string | null;
-}
-
-export type ApproverView =
-  | { role: "editor" | "admin"; required: number }
-  | { team: string; teamName: string; required: number };
-
-/** One vote: who (an email, or "API key tf_ab…"), which way, when, with what note. */
-export interface VoteView {
-  by: string;
-  decision: "approved" | "rejected";
-  at: string;
-  note: string | null;
 }
 
 /** A page of approvals (`GET /api/v1/approvals`). */
@@ -163,7 +151,10 @@ async function mayVote(tx: DbOrTx, caller: Caller, wait: Pick<WaitRow, "stepId" 
   const rules = await rulesOfVoter(tx, caller.tenant.id, quorum, voter);
   if (rules.length === 0) {
     const names = await teamNames(tx, caller.tenant.id, teamIdsOf(quorum));
-    throw notAsked(quorum, quorumAsks(quorum.rules, (id) => names.get(id) ?? "a deleted team"));
+    throw notAsked(
+      quorum,
+      quorumAsks(quorum.rules, (id) => names.get(id) ?? "a deleted team"),
+    );
   }
   if (!quorum.allowSelfApproval) {
     const starter = await starterOf(tx, caller.tenant.id, wait.runId);
@@ -271,27 +262,10 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
     tenantId,
     waits.map((w) => w.automationId),
   );
-  const votes = waits.length
-    ? await getDb()
-        .select()
-        .from(approvalVotes)
-        .where(
-          and(
-            eq(approvalVotes.tenantId, tenantId),
-            inArray(
-              approvalVotes.waitId,
-              waits.map((w) => w.id),
-            ),
-          ),
-        )
-        .orderBy(asc(approvalVotes.createdAt), asc(approvalVotes.id))
-    : [];
-  const votesBy = new Map<string, (typeof votes)[number][]>();
-  for (const vote of votes) votesBy.set(vote.waitId, [...(votesBy.get(vote.waitId) ?? []), vote]);
-  const names = await teamNames(
+  const { votesBy, teamNames: names } = await votesAndTeams(
     getDb(),
     tenantId,
-    waits.flatMap((w) => teamIdsOf(quorumOf((w.stepId && askedBy.get(w.stepId)) || {}))),
+    waits.map((w) => ({ id: w.id, asked: (w.stepId && askedBy.get(w.stepId)) || {} })),
   );
   return waits.map((w) => {
     const asked = (w.stepId && askedBy.get(w.stepId)) || {};
@@ -304,8 +278,7 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
       automationName: automationNamesById.get(w.automationId) ?? null,
       nodeId: w.nodeId,
       title: String(asked.title ?? "A decision"),
-      approverRole: asked.approverRole === "admin" ? "admin" : "editor",
-      ...quorumView(asked, votesBy.get(w.id) ?? [], names, statusOf(w) === "pending"),
+      ...quorumSummary(asked, votesBy.get(w.id) ?? [], names, statusOf(w) === "pending"),
       status: statusOf(w),
       entity:
         isDomain(domain) && w.event.entityId
@@ -326,27 +299,6 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
       escalatedAt: w.escalatedAt?.toISOString() ?? null,
     };
   });
-}
-
-/** What an approval asks of whom, its votes, and (while pending) who is still needed. */
-function quorumView(
-  asked: Record<string, unknown>,
-  votes: { voterLabel: string; decision: "approved" | "rejected"; createdAt: Date; note: string | null; voter: string; rules: number[] }[],
-  names: Map<string, string>,
-  pending: boolean,
-): Pick<ApprovalView, "approvers" | "asks" | "reject" | "votes" | "needed"> {
-  const quorum = quorumOf(asked);
-  const teamName = (id: string) => names.get(id) ?? "a deleted team";
-  const state = quorumState(quorum, votes, []);
-  return {
-    approvers: quorum.rules.map((rule) =>
-      "team" in rule ? { team: rule.team, teamName: teamName(rule.team), required: rule.required } : rule,
-    ),
-    asks: quorumAsks(quorum.rules, teamName),
-    reject: quorum.reject,
-    votes: votes.map((v) => ({ by: v.voterLabel, decision: v.decision, at: v.createdAt.toISOString(), note: v.note })),
-    needed: pending ? stillNeeded(quorum.rules, state.missing, teamName) : null,
-  };
 }
 
 /** Approvals of the shop: pending ones soonest to time out first, or all, newest first. */

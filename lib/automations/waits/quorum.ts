@@ -179,3 +179,63 @@ export function quorumAsks(rules: QuorumRule[], teamName: (id: string) => string
   const parts = rules.map((rule) => asked(rule, rule.required, teamName));
   return parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
+
+export type ApproverView =
+  { role: "editor" | "admin"; required: number } | { team: string; teamName: string; required: number };
+
+/** One vote: who (an email, or "API key tf_ab…"), which way, when, with what note. */
+export interface VoteView {
+  by: string;
+  decision: "approved" | "rejected";
+  at: string;
+  note: string | null;
+}
+
+/** A vote as stored (the `approval_votes` row's fields this needs). */
+export interface StoredVote {
+  voter: string;
+  voterLabel: string;
+  decision: "approved" | "rejected";
+  rules: number[];
+  note: string | null;
+  createdAt: Date | string;
+}
+
+export interface QuorumSummary {
+  /** The least role that may decide: admin when every rule asks admins, else editor. */
+  approverRole: "editor" | "admin";
+  approvers: ApproverView[];
+  /** Who it asks, in words: "2 admins and 1 from Finance". */
+  asks: string;
+  reject: RejectRule;
+  votes: VoteView[];
+  /** While pending: "1 of 2 admins, and 1 from Finance still needed"; null otherwise. */
+  needed: string | null;
+}
+
+/** What an approval asks of whom, its votes, and (while pending) who is still needed. */
+export function quorumSummary(
+  asked: Record<string, unknown>,
+  votes: StoredVote[],
+  names: Map<string, string>,
+  pending: boolean,
+): QuorumSummary {
+  const quorum = quorumOf(asked);
+  const teamName = (id: string) => names.get(id) ?? "a deleted team";
+  const state = quorumState(quorum, votes, []);
+  return {
+    approverRole: quorum.rules.every((rule) => "role" in rule && rule.role === "admin") ? "admin" : "editor",
+    approvers: quorum.rules.map((rule) =>
+      "team" in rule ? { team: rule.team, teamName: teamName(rule.team), required: rule.required } : rule,
+    ),
+    asks: quorumAsks(quorum.rules, teamName),
+    reject: quorum.reject,
+    votes: votes.map((v) => ({
+      by: v.voterLabel,
+      decision: v.decision,
+      at: new Date(v.createdAt).toISOString(),
+      note: v.note,
+    })),
+    needed: pending ? stillNeeded(quorum.rules, state.missing, teamName) : null,
+  };
+}

@@ -26,6 +26,7 @@ import {
   type Eligible,
   type Quorum,
   type QuorumState,
+  type StoredVote,
   type Vote,
 } from "./quorum";
 
@@ -122,7 +123,12 @@ function rulesFor(quorum: Quorum, role: Role, inTeams: Set<string>): number[] {
 }
 
 /** The rules a voter can count for now: their role, and the teams they are in. */
-export async function rulesOfVoter(tx: DbOrTx, tenantId: string, quorum: Quorum, voter: Voter): Promise<number[]> {
+export async function rulesOfVoter(
+  tx: DbOrTx,
+  tenantId: string,
+  quorum: Quorum,
+  voter: Voter,
+): Promise<number[]> {
   return rulesFor(quorum, voter.role, await teamsOf(tx, tenantId, voter.userId));
 }
 
@@ -291,7 +297,10 @@ export async function recheckQuorums(tx: DbOrTx, tenantId: string | null): Promi
   const rows = await tx
     .select({ wait: w, output: automationRunSteps.output })
     .from(w)
-    .innerJoin(automationRunSteps, and(eq(automationRunSteps.id, w.stepId), eq(automationRunSteps.runId, w.runId)))
+    .innerJoin(
+      automationRunSteps,
+      and(eq(automationRunSteps.id, w.stepId), eq(automationRunSteps.runId, w.runId)),
+    )
     .where(
       and(
         sql`${w.status} = 'pending' and ${w.kind} = 'approval'`,
@@ -309,4 +318,34 @@ export async function recheckQuorums(tx: DbOrTx, tenantId: string | null): Promi
     if ((await settle(tx, row.wait, row.output ?? {}, null)) !== null) rejected += 1;
   }
   return rejected;
+}
+
+/** The votes on each of some approval waits (oldest first), and the names of the teams their steps ask. */
+export async function votesAndTeams(
+  db: DbOrTx,
+  tenantId: string,
+  waits: { id: string; asked: Record<string, unknown> }[],
+): Promise<{ votesBy: Map<string, StoredVote[]>; teamNames: Map<string, string> }> {
+  const votesBy = new Map<string, StoredVote[]>();
+  if (waits.length === 0) return { votesBy, teamNames: new Map() };
+  const rows = await db
+    .select()
+    .from(approvalVotes)
+    .where(
+      and(
+        eq(approvalVotes.tenantId, tenantId),
+        inArray(
+          approvalVotes.waitId,
+          waits.map((w) => w.id),
+        ),
+      ),
+    )
+    .orderBy(asc(approvalVotes.createdAt), asc(approvalVotes.id));
+  for (const vote of rows) votesBy.set(vote.waitId, [...(votesBy.get(vote.waitId) ?? []), vote]);
+  const names = await teamNames(
+    db,
+    tenantId,
+    waits.flatMap((w) => teamIdsOf(quorumOf(w.asked))),
+  );
+  return { votesBy, teamNames: names };
 }
