@@ -944,7 +944,7 @@ export const CONTRACT: readonly Endpoint[] = [
     tag: "Teams",
     role: "admin",
     body: createTeamInput,
-    example: { name: "Finance", members: ["ana@example.com"] },
+    example: { name: "Finance", members: [] },
     ok: { status: 201, description: "The team." },
     errors: [409, 422],
   },

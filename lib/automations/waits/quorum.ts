@@ -209,7 +209,7 @@ export interface QuorumSummary {
   asks: string;
   reject: RejectRule;
   votes: VoteView[];
-  /** While pending: "1 of 2 admins, and 1 from Finance still needed"; null otherwise. */
+  /** While a quorum is pending: "1 of 2 admins, and 1 from Finance still needed"; null otherwise. */
   needed: string | null;
 }
 
@@ -236,6 +236,7 @@ export function quorumSummary(
       at: new Date(v.createdAt).toISOString(),
       note: v.note,
     })),
-    needed: pending ? stillNeeded(quorum.rules, state.missing, teamName) : null,
+    // A step with `approverRole` alone needs its one person, which "who decides" already says.
+    needed: pending && quorum.quorum ? stillNeeded(quorum.rules, state.missing, teamName) : null,
   };
 }
