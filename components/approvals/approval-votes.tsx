@@ -2,7 +2,7 @@
 
 import { createContext, useContext, type ReactNode } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { VoteView } from "@/lib/automations/waits/quorum";
+import type { VoteView } from "@/lib/automations/nodes/timing/quorum";
 
 /**
  * The votes on an approval (issue 53): who approved or rejected it, when, with their note, and

@@ -3,7 +3,6 @@ import { hashPassword } from "better-auth/crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
-import { recheckQuorums } from "@/lib/automations/waits/votes";
 import { getDb } from "@/lib/db/client";
 import { accounts, memberships, sessions, users } from "@/lib/db/schema";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
@@ -139,8 +138,6 @@ export async function removeMember(by: StaffChanger, userId: string): Promise<vo
       .returning({ userId: memberships.userId, role: memberships.role });
     if (rows.length === 0) throw notFound("That user");
     await tx.delete(sessions).where(eq(sessions.userId, userId));
-    // Their teams went with the membership: undecided quorum approvals may no longer be possible.
-    await recheckQuorums(tx, tenantId);
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
     if (typeof by !== "string")
       await recordAudit(tx, by, {

@@ -6,8 +6,7 @@ import { auditEvents, memberships, teamMembers, teams, users } from "@/lib/db/sc
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { assertRole, type Caller } from "@/lib/identity/caller";
-import { recheckQuorums } from "@/lib/automations/waits/votes";
-import type { ServerFacts } from "@/lib/automations/review/validate";
+import { recheckQuorums } from "@/lib/automations/engine/votes";
 
 /**
  * Teams of a shop's staff (issue 53): a name and members among the shop's members, which an
@@ -254,29 +253,4 @@ export async function deleteTeam(by: TeamChanger, id: string): Promise<{ id: str
     await recheckQuorums(tx, tenantId);
   });
   return { id, deleted: true };
-}
-
-/**
- * What an Approval step's rules are checked against before publishing (`ServerFacts.approvers`):
- * the shop's teams with their sizes, and how many could vote as an editor or an admin — its
- * members, and its API keys no person made (each votes as itself).
- */
-export async function approverFacts(
-  tenantId: string,
-  db: DbOrTx = getDb(),
-): Promise<NonNullable<ServerFacts["approvers"]>> {
-  const [list, roles] = await Promise.all([
-    listTeams(tenantId, db),
-    db.execute<{ role: string; n: number }>(sql`
-      select role::text as role, count(*)::int as n from (
-        select role from memberships where tenant_id = ${tenantId}
-        union all
-        select role from api_keys where tenant_id = ${tenantId} and created_by is null and revoked_at is null
-      ) staff group by role`),
-  ]);
-  const count = (role: string) => roles.find((r) => r.role === role)?.n ?? 0;
-  return {
-    teams: Object.fromEntries(list.map((t) => [t.id, { name: t.name, size: t.members.length }])),
-    people: { admin: count("admin"), editor: count("admin") + count("editor") },
-  };
 }

@@ -8,8 +8,8 @@ import { formatInZone } from "@/lib/time/cron";
 import { enqueueJobs } from "@/lib/jobs";
 import type { LegContext } from "./leg";
 import { config } from "@/lib/config/config";
-import { quorumOf } from "@/lib/automations/waits/quorum";
-import { tally } from "@/lib/automations/waits/votes";
+import { quorumOf } from "@/lib/automations/nodes/timing/quorum";
+import { tally } from "@/lib/automations/engine/votes";
 
 /** When an approval times out, in the shop's zone: "on Fri, 4 Dec 2026, 10:00 CET". */
 export function timesOut(resumeAt: unknown, timeZone: string): string {

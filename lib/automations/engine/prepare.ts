@@ -117,7 +117,7 @@ export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
         resumeAt: resumeAt.toISOString(),
         title: renderTemplate(params.title, templateContext(leg)),
         ...(params.approverRole !== undefined ? { approverRole: params.approverRole } : {}),
-        // The quorum the run paused with: its votes are counted against it (waits/quorum.ts).
+        // The quorum the run paused with: its votes are counted against it (nodes/timing/quorum.ts).
         ...(params.approvers !== undefined ? { approvers: params.approvers } : {}),
         ...(params.reject !== undefined ? { reject: params.reject } : {}),
         timeoutHours: params.timeoutHours,

@@ -16,7 +16,7 @@ import { replaceHookTokens } from "./save-draft";
 import { name as nameSchema } from "./create";
 import { impactOf, triggerEvents, type Impact } from "./impact";
 import { serverFacts } from "./server-facts";
-import { approverFacts } from "@/lib/teams/teams";
+import { approverFacts } from "@/lib/automations/engine/votes";
 import { reactivate } from "./set-active";
 
 /** Makes `graph` the active version N+1 and snapshots it, inside `tx`. */

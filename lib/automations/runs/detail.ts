@@ -19,7 +19,7 @@ import type { Decision } from "@/lib/automations/engine/wake";
 import type { PublishedVersion } from "@/lib/automations/store/versions";
 import { waitDecisions, type WaitFate } from "@/lib/automations/waits/fate";
 import { waitView, type WaitView } from "@/lib/automations/waits/view";
-import { votesAndTeams } from "@/lib/automations/waits/votes";
+import { votesAndTeams } from "@/lib/automations/engine/votes";
 import type { WaitRow } from "@/lib/automations/store/waits";
 import { isUuid, notFound } from "@/lib/errors";
 import { eventView } from "@/lib/automations/nodes/context";

@@ -9,8 +9,23 @@ import { entityLabel } from "@/lib/domains/labels";
 import { AppError, forbidden, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { automationNames } from "@/lib/automations/store/automation-names";
 import type { WaitRow } from "@/lib/automations/store/waits";
-import { quorumAsks, quorumOf, quorumSummary, type ApproverView, type Quorum, type VoteView } from "./quorum";
-import { rulesOfVoter, settle, starterOf, teamIdsOf, teamNames, votesAndTeams, voterOf } from "./votes";
+import {
+  quorumAsks,
+  quorumOf,
+  quorumSummary,
+  type ApproverView,
+  type Quorum,
+  type VoteView,
+} from "@/lib/automations/nodes/timing/quorum";
+import {
+  rulesOfVoter,
+  settle,
+  starterOf,
+  teamIdsOf,
+  teamNames,
+  votesAndTeams,
+  voterOf,
+} from "@/lib/automations/engine/votes";
 
 /**
  * Approvals: a run waiting at an Approval step until someone decides (SPEC §2 "Approvals"). A

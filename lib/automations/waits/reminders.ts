@@ -10,7 +10,7 @@ import {
   quorumRecipients,
   type StaffEmail,
 } from "@/lib/automations/engine/notify-approvers";
-import { recheckQuorums } from "./votes";
+import { recheckQuorums } from "@/lib/automations/engine/votes";
 import { followUpEmail, type FollowUpKind } from "./follow-up-emails";
 
 /**

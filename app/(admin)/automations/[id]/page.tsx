@@ -12,7 +12,7 @@ import { getAutomation, type AutomationView } from "@/lib/automations/lifecycle/
 import { forRole } from "@/lib/automations/nodes/editor-only";
 import { serverFacts } from "@/lib/automations/lifecycle/server-facts";
 import { listCredentials } from "@/lib/credentials/store";
-import { approverFacts } from "@/lib/teams/teams";
+import { approverFacts } from "@/lib/automations/engine/votes";
 import { waitingByNode } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
 

@@ -15,7 +15,7 @@ import type { NodeDefinition } from "../types";
  * A quorum (issue 53): `approvers` lists rules — `{ role, required }` or `{ team, required }` — all
  * of which must be met, by different people; `reject` says whether one rejection (`any`) or a
  * majority of those who may vote rejects. When too few eligible people remain to meet it, the step
- * follows `rejected` early with the reason "can no longer be approved" (waits/quorum.ts).
+ * follows `rejected` early with the reason "can no longer be approved" (nodes/timing/quorum.ts).
  */
 
 export const APPROVER_ROLES = ["editor", "admin"] as const;

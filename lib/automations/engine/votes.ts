@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { TILLFLOW_ACTOR } from "@/lib/audit";
-import type { DbOrTx } from "@/lib/db/client";
+import { getDb, type DbOrTx } from "@/lib/db/client";
 import {
   apiKeys,
   approvalVotes,
@@ -17,6 +17,7 @@ import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { hasRole, type Role } from "@/lib/identity/roles";
 import { enqueueJobs } from "@/lib/jobs";
 import type { WaitRow } from "@/lib/automations/store/waits";
+import type { ServerFacts } from "@/lib/automations/review/validate";
 import { runStarter } from "./run-starter";
 import {
   IMPOSSIBLE_REASON,
@@ -28,7 +29,7 @@ import {
   type QuorumState,
   type StoredVote,
   type Vote,
-} from "./quorum";
+} from "@/lib/automations/nodes/timing/quorum";
 
 /**
  * Votes on approvals (issue 53), against the database: who a caller votes as, who else still may,
@@ -75,7 +76,7 @@ export async function voterOf(tx: DbOrTx, caller: Caller): Promise<Voter> {
   };
 }
 
-/** The voter whose action started the run (waits/run-starter.ts), or null when no person did. */
+/** The voter whose action started the run (engine/run-starter.ts), or null when no person did. */
 export async function starterOf(
   tx: DbOrTx,
   tenantId: string,
@@ -348,4 +349,32 @@ export async function votesAndTeams(
     waits.flatMap((w) => teamIdsOf(quorumOf(w.asked))),
   );
   return { votesBy, teamNames: names };
+}
+
+/**
+ * What an Approval step's rules are checked against before publishing (`ServerFacts.approvers`):
+ * the shop's teams with their sizes, and how many could vote as an editor or an admin — its
+ * members, and its API keys no person made (each votes as itself).
+ */
+export async function approverFacts(
+  tenantId: string,
+  db: DbOrTx = getDb(),
+): Promise<NonNullable<ServerFacts["approvers"]>> {
+  const [sizes, roles] = await Promise.all([
+    db.execute<{ id: string; name: string; size: number }>(sql`
+      select t.id, t.name, count(m.user_id)::int as size
+      from teams t left join team_members m on m.team_id = t.id
+      where t.tenant_id = ${tenantId} group by t.id, t.name`),
+    db.execute<{ role: string; n: number }>(sql`
+      select role::text as role, count(*)::int as n from (
+        select role from memberships where tenant_id = ${tenantId}
+        union all
+        select role from api_keys where tenant_id = ${tenantId} and created_by is null and revoked_at is null
+      ) staff group by role`),
+  ]);
+  const count = (role: string) => roles.find((r) => r.role === role)?.n ?? 0;
+  return {
+    teams: Object.fromEntries(sizes.map((t) => [t.id, { name: t.name, size: t.size }])),
+    people: { admin: count("admin"), editor: count("admin") + count("editor") },
+  };
 }
