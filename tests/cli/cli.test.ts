@@ -225,4 +225,4 @@ test("team create, list, set and delete manage a shop's teams, audited as the op
     ["team.updated", "Operator (CLI)"],
     ["team.deleted", "Operator (CLI)"],
   ]);
-});
+}, 90_000); // six commands, each opening and closing the database

@@ -360,7 +360,7 @@ test("taking members out until the quorum is impossible rejects at once, with th
   });
   await runInStatus(later.run.id, ["succeeded"]);
   expect((await stepsOf(later.run.id)).map((s) => s.nodeId)).toEqual(["review", "no"]);
-});
+}, 90_000); // two flows published and run to the end, on a machine others build on
 
 test("teams: anyone reads them, only admins change them; bad input is a plain 4xx", async () => {
   const list = await call<{ items: Team[] }>(listTeamsRoute, { key: shop.keys.viewer });
