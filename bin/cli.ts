@@ -13,6 +13,7 @@ import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
 import { logTo } from "@/lib/log/logger";
 import { busiestShops, type ShopBacklog } from "@/lib/queue/backlog";
+import { createTeam, deleteTeam, listTeams, updateTeam } from "@/lib/teams/teams";
 import { readPassword, type PasswordInput } from "./password-input";
 
 function role(value: string): Role {
@@ -37,6 +38,17 @@ function queueTable(shops: ShopBacklog[]): string {
       r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "),
     )
     .join("\n");
+}
+
+const members = (n: number) => (n === 1 ? "1 member" : `${n} members`);
+
+/** A team of the shop by its id or its name (any case); a 404 in words otherwise. */
+async function teamIdOf(tenantId: string, which: string): Promise<string> {
+  const found = (await listTeams(tenantId)).find(
+    (t) => t.id === which || t.name.toLowerCase() === which.toLowerCase(),
+  );
+  if (!found) throw new AppError(404, "not_found", `The shop has no team '${which}'.`);
+  return found.id;
 }
 
 /** Runs `fn` against the database (embedded unless DATABASE_URL is set), then releases it. */
@@ -189,6 +201,72 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
         const shop = await findTenantBySlug(opts.tenant);
         const { key } = await createApiKey(shop.id, { name: opts.name, role: opts.role });
         console.log(key);
+      }),
+    );
+
+  const team = program
+    .command("team")
+    .description('Manage a shop\'s teams of staff, which Approval steps may ask ("1 from Finance").');
+  const collect = (value: string, all: string[]) => [...all, value];
+  team
+    .command("list")
+    .description("Print the shop's teams, one a line: id, name, members.")
+    .requiredOption("--tenant <slug>", "the shop")
+    .action((opts: { tenant: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const teams = await listTeams(shop.id);
+        if (teams.length === 0) return console.log(`'${shop.slug}' has no teams.`);
+        for (const t of teams)
+          console.log(`${t.id}  ${t.name}  ${t.members.map((m) => m.email).join(", ") || "(nobody)"}`);
+      }),
+    );
+  team
+    .command("create <name>")
+    .description("Add a team; --member (an email or user id of the shop's staff) may be given several times.")
+    .requiredOption("--tenant <slug>", "the shop")
+    .option("--member <email>", "a member (repeatable)", collect, [] as string[])
+    .action((name: string, opts: { tenant: string; member: string[] }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const made = await createTeam(shop.id, { name, members: opts.member });
+        console.log(`Added the team '${made.name}' (${made.id}) with ${members(made.members.length)}.`);
+      }),
+    );
+  team
+    .command("set <team>")
+    .description(
+      "Change a team (by name or id): --name renames it; --member, given at least once, replaces its members (someone taken out loses their vote on waiting approvals).",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .option("--name <name>", "a new name")
+    .option("--member <email>", "a member (repeatable)", collect, [] as string[])
+    .option("--no-members", "take everyone out")
+    .action((which: string, opts: { tenant: string; name?: string; member: string[]; members: boolean }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const id = await teamIdOf(shop.id, which);
+        const given = opts.members === false ? [] : opts.member.length ? opts.member : undefined;
+        const changed = await updateTeam(shop.id, id, {
+          ...(opts.name !== undefined ? { name: opts.name } : {}),
+          ...(given !== undefined ? { members: given } : {}),
+        });
+        console.log(`The team '${changed.name}' has ${members(changed.members.length)}.`);
+      }),
+    );
+  team
+    .command("delete <team>")
+    .description("Delete a team (by name or id); waiting approvals that asked it follow 'Rejected'.")
+    .requiredOption("--tenant <slug>", "the shop")
+    .action((which: string, opts: { tenant: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        await deleteTeam(shop.id, await teamIdOf(shop.id, which));
+        console.log(`Deleted the team '${which}'.`);
       }),
     );
 

@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
+import { SignedInVoterProvider } from "@/components/approvals/approval-votes";
 import { Sidebar } from "@/components/shell/sidebar";
 import { ShopTimeZoneProvider } from "@/components/ui/shop-time";
 import { requireCaller } from "@/lib/auth/session";
+import { actorLabel } from "@/lib/identity/caller";
 
 /**
  * The signed-in shell. Every page below also calls requireCaller() itself: layouts and pages
@@ -24,7 +26,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             approvals), so the others, the flow editor above all, never load it. Every page shows
             times in the shop's time zone. */}
         <div className="mx-auto max-w-6xl has-data-wide:max-w-none">
-          <ShopTimeZoneProvider timeZone={caller.tenant.timezone}>{children}</ShopTimeZoneProvider>
+          <ShopTimeZoneProvider timeZone={caller.tenant.timezone}>
+            <SignedInVoterProvider label={actorLabel(caller.actor)}>{children}</SignedInVoterProvider>
+          </ShopTimeZoneProvider>
         </div>
       </main>
     </div>

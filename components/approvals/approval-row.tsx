@@ -14,6 +14,7 @@ import type { ApprovalView } from "@/lib/automations/waits/approvals";
 import { shortRunId } from "@/lib/automations/runs/short-id";
 import { ApprovalFollowUps } from "./approval-follow-ups";
 import { ApprovalOutcome, ApprovalStateBadge } from "./approval-state";
+import { ApprovalVotes, useOwnVote } from "./approval-votes";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 import { RunProgress } from "./run-progress";
 import { TimesOutIn } from "./times-out-in";
@@ -31,6 +32,8 @@ export interface ApprovalRowProps {
 
 /** Who may decide, when the signed-in person may not. */
 function whoDecides(approval: ApprovalView, role: Role): string {
+  if (approval.approvers.some((a) => "team" in a || a.required > 1) || approval.approvers.length > 1)
+    return `This approval asks ${approval.asks}; you can follow it here.`;
   if (approval.approverRole === "admin")
     return "Only an admin can decide this approval; you can follow it here.";
   return role === "viewer"
@@ -54,7 +57,8 @@ export function ApprovalRow({
   const titleId = useId();
   const ref = useRef<HTMLLIElement>(null);
   const pending = approval.status === "pending" && !refusal;
-  const mayDecide = hasRole(role, approval.approverRole);
+  const own = useOwnVote(approval.votes);
+  const mayDecide = hasRole(role, approval.approverRole) && own === null;
 
   useEffect(() => {
     if (!highlighted || !ref.current) return;
@@ -117,6 +121,7 @@ export function ApprovalRow({
             </RunLink>
           </p>
           <ApprovalFollowUps remindedAt={approval.remindedAt} escalatedAt={approval.escalatedAt} />
+          <ApprovalVotes votes={approval.votes} needed={approval.needed} />
         </div>
         {refusal ? (
           // What this page knew is stale; the run's live status below says what happened.
@@ -144,6 +149,11 @@ export function ApprovalRow({
               onDecided={onDecided}
               onRefused={(refused) => onRefused(approval.waitId, refused)}
             />
+          ) : own ? (
+            <p className="text-sm text-zinc-600" data-testid="approval-own-vote">
+              You {own.decision === "approved" ? "approved" : "rejected"} this; it waits for the others’
+              votes.
+            </p>
           ) : (
             <p className="text-sm text-zinc-600" data-testid="approval-who-decides">
               {whoDecides(approval, role)}

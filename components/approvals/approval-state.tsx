@@ -30,7 +30,7 @@ export interface ApprovalOutcomeProps {
   note: string | null;
   /** When a timed-out or cancelled approval ended. */
   endedAt: string | null;
-  /** Why a cancelled one was cancelled. */
+  /** Why a cancelled one was cancelled, or a quorum rejected without enough votes ("can no longer be approved"). */
   reason?: string | null;
 }
 
@@ -53,13 +53,14 @@ export function ApprovalOutcome({
       {state === "approved" || state === "rejected" ? (
         <p>
           <span className="font-medium text-zinc-900">{state === "approved" ? "Approved" : "Rejected"}</span>
-          {decidedBy && <> by {decidedBy}</>}
+          {decidedBy && !reason && <> by {decidedBy}</>}
           {decidedAt && (
             <>
               {" "}
               <RelativeTime value={decidedAt} brief />
             </>
           )}
+          {reason && `, as it ${reason}`}
           {`, so the run follows '${state === "approved" ? "Approved" : "Rejected"}'.`}
         </p>
       ) : state === "timed_out" ? (

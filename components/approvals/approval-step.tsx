@@ -7,6 +7,7 @@ import { hasRole, type Role } from "@/lib/identity/roles";
 import { approvalFromStep, approverText, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
 import { ApprovalFollowUps } from "./approval-follow-ups";
 import { ApprovalOutcome } from "./approval-state";
+import { ApprovalVotes, useOwnVote } from "./approval-votes";
 import { DecisionBox, type DecisionRefusal } from "./decision-box";
 
 export interface ApprovalStepProps {
@@ -24,14 +25,16 @@ export interface ApprovalStepProps {
 export function ApprovalStep({ step, wait, role }: ApprovalStepProps) {
   const [refusal, setRefusal] = useState<DecisionRefusal | null>(null);
   const info = wait?.approval ?? approvalFromStep(step);
-  const mayDecide = wait !== null && hasRole(role, info.approverRole);
+  const own = useOwnVote(info.votes);
+  const mayDecide = wait !== null && hasRole(role, info.approverRole) && own === null;
   return (
     <div className="mt-2 space-y-2 text-sm" data-testid="approval-step">
       <p className="text-zinc-900">
         <span className="font-medium">Asks: </span>
         {info.title}
-        <span className="text-zinc-500"> · {approverText(info.approverRole)}</span>
+        <span className="text-zinc-500"> · {approverText(info)}</span>
       </p>
+      <ApprovalVotes votes={info.votes} needed={info.needed} />
       {refusal && (
         <Notice tone="error" title={refusal.title}>
           {refusal.message}
@@ -60,6 +63,7 @@ export function ApprovalStep({ step, wait, role }: ApprovalStepProps) {
           decidedAt={info.decidedAt}
           note={info.note}
           endedAt={info.resolvedAt ?? step.finishedAt}
+          reason={info.reason}
         />
       )}
     </div>

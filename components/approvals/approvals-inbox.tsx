@@ -72,8 +72,13 @@ export function ApprovalsInbox({
   const rows = [
     ...data.items.map((item) => {
       const kept = settled[item.waitId];
-      // The poll may still say pending for a moment after a decision made here.
-      return kept && item.status === "pending" ? kept.approval : item;
+      // The poll may still say pending for a moment after a decision made here (or lack the vote
+      // cast here, when a quorum still waits for others).
+      return kept &&
+        item.status === "pending" &&
+        (kept.approval.status !== "pending" || item.votes.length < kept.approval.votes.length)
+        ? kept.approval
+        : item;
     }),
     ...Object.values(settled)
       .filter((kept) => !fresh.has(kept.approval.waitId))

@@ -5,6 +5,7 @@ import { auditQuery } from "@/lib/audit/log";
 import type { Role } from "@/lib/identity/roles";
 import { buildInput } from "@/lib/automations/ai/input";
 import { approvalsQuery, decisionInput } from "@/lib/automations/waits/approvals";
+import { createTeamInput, updateTeamInput } from "@/lib/teams/teams";
 import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
 import { backtestInput } from "@/lib/automations/backtest/backtest";
 import { outboxQuery } from "@/lib/automations/work/outbox";
@@ -81,6 +82,7 @@ export type Tag =
   | "Credentials"
   | "Store connections"
   | "Alerts"
+  | "Teams"
   | "Meta";
 
 /** Statuses an endpoint may answer with besides the ones its kind implies (see `errorStatuses`). */
@@ -559,7 +561,8 @@ export const CONTRACT: readonly Endpoint[] = [
     method: "POST",
     path: "/api/v1/approvals/{waitId}",
     summary: "Decide an approval",
-    description: "The approval's `approverRole` may ask for more than an editor (403).",
+    description:
+      "Casts the caller's vote: one per person, whichever way it arrives (an API key votes as the person who made it, or as itself when the operator's CLI made it); a second vote is a 409. A step with `approverRole` alone is decided by the first vote; a quorum (`approvers`) when every rule is met, or rejected per its `reject` rule. 403 when the caller is not among those asked, or started the run and self-approval is off. The reply has the `votes` and what is still `needed`.",
     tag: "Waits and approvals",
     role: "editor",
     body: decisionInput,
@@ -921,6 +924,51 @@ export const CONTRACT: readonly Endpoint[] = [
       description: "A page of alerts.",
       schema: z.object({ items: z.array(alertHistoryShape), nextCursor: z.string().nullable() }),
     },
+  },
+  // ── Teams ──────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/api/v1/teams",
+    summary: "List the shop's teams",
+    description: "Every team with its members (`userId`, `email`, `name`), by name.",
+    tag: "Teams",
+    role: "viewer",
+    ok: { status: 200, description: "`{ items, nextCursor: null }`." },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/teams",
+    summary: "Add a team",
+    description:
+      "A name (unique in the shop) and members among the shop's staff, by user id or email. An Approval step's `approvers` may ask `{ team: <id>, required }`.",
+    tag: "Teams",
+    role: "admin",
+    body: createTeamInput,
+    example: { name: "Finance", members: [] },
+    ok: { status: 201, description: "The team." },
+    errors: [409, 422],
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/teams/{id}",
+    summary: "Change a team",
+    description:
+      "A new name, and/or the full list of members (replacing the old one). Taking someone out takes their unused vote away from undecided approvals at once: one that can no longer be approved follows 'Rejected'.",
+    tag: "Teams",
+    role: "admin",
+    body: updateTeamInput,
+    example: { members: ["ana@example.com", "bo@example.com"] },
+    ok: { status: 200, description: "The team." },
+    errors: [409, 422],
+  },
+  {
+    method: "DELETE",
+    path: "/api/v1/teams/{id}",
+    summary: "Delete a team",
+    description: "Undecided approvals that asked it can no longer be approved and follow 'Rejected'.",
+    tag: "Teams",
+    role: "admin",
+    ok: { status: 200, description: "`{ id, deleted: true }`." },
   },
   // ── Meta ───────────────────────────────────────────────────────────────────────────────────
   {

@@ -213,6 +213,7 @@ const TAGS: Record<Endpoint["tag"], string> = {
     "Shopify and WooCommerce stores posting their webhooks to `/api/connect/<platform>/<token>`, and what each delivery did.",
   Alerts:
     "Rules that tell the shop's staff (email), Slack or a signed webhook when runs fail, go quiet, storm or wait too long; and what was sent.",
+  Teams: "Teams of the shop's staff (Finance, Warehouse), which an Approval step's quorum may ask.",
   Meta: "The audit log, the step registry and this document.",
 };
 

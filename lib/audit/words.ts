@@ -47,6 +47,7 @@ export const AUDIT_KINDS = {
   },
   connections: { label: "Store connections", actions: ["connection.created", "connection.deleted"] },
   alerts: { label: "Alerts", actions: ["alert.created", "alert.updated", "alert.deleted"] },
+  teams: { label: "Teams", actions: ["team.created", "team.updated", "team.deleted"] },
   shop: {
     label: "Shop settings",
     actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated"],
@@ -66,6 +67,10 @@ export interface AuditEntry {
   subjectId: string;
   detail: Record<string, unknown>;
 }
+
+/** "; added ana@…, bo@…" for a non-empty list of emails, else "". */
+const people = (value: unknown, lead: string): string =>
+  Array.isArray(value) && value.length > 0 ? `${lead}${value.map(String).join(", ")}` : "";
 
 const text = (value: unknown): string | null =>
   typeof value === "string" && value.trim() ? value : typeof value === "number" ? String(value) : null;
@@ -141,7 +146,9 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} cancelled all waiting steps${entry.subjectType === "shop" ? " of the shop" : of} (${runs})`;
     }
     case "approval.decided":
-      return `${who} ${d.decision === "approved" ? "approved" : "rejected"} ${quoted(d.title, "an approval")}${note}`;
+      return text(d.reason)
+        ? `${who} rejected ${quoted(d.title, "an approval")}: it ${text(d.reason)}`
+        : `${who} ${d.decision === "approved" ? "approved" : "rejected"} ${quoted(d.title, "an approval")}${note}`;
     case "approval.reminded":
       return `${who} reminded the approvers${of}: nobody had decided ${quoted(d.title, "an approval")} yet`;
     case "approval.escalated":
@@ -188,6 +195,16 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} connected the ${text(d.platform) === "woocommerce" ? "WooCommerce" : "Shopify"} store ${quoted(d.name, "")}`;
     case "connection.deleted":
       return `${who} disconnected the ${text(d.platform) === "woocommerce" ? "WooCommerce" : "Shopify"} store ${quoted(d.name, "")}`;
+    case "team.created":
+      return `${who} added the team ${quoted(d.name, "")}${people(d.members, " with ")}`;
+    case "team.updated": {
+      const added = people(d.added, "; added ");
+      const removed = people(d.removed, "; removed ");
+      const renamed = text(d.renamedFrom) ? ` (was ${quoted(d.renamedFrom, "")})` : "";
+      return `${who} changed the team ${quoted(d.name, "")}${renamed}${added}${removed}`;
+    }
+    case "team.deleted":
+      return `${who} deleted the team ${quoted(d.name, "")}`;
     case "shop.updated":
       return `${who} changed the shop settings`;
     case "shop.signing_secret_shown":

@@ -17,6 +17,7 @@ import { setActive } from "@/lib/automations/lifecycle/set-active";
 import { tryLater, tryLaterInput } from "@/lib/automations/runs/try-later";
 import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
+import { createTeam, deleteTeam, listTeams, updateTeam, updateTeamInput } from "@/lib/teams/teams";
 import { log } from "@/lib/log/logger";
 import { forRole } from "@/lib/automations/nodes/editor-only";
 import type { Role } from "@/lib/identity/roles";
@@ -210,13 +211,49 @@ export function createMcpServer(caller: Caller): McpServer {
   server.registerTool(
     "decide_approval",
     {
-      description: "Approves or rejects a run waiting at an approval step, with an optional note.",
+      description:
+        "Votes to approve or reject a run waiting at an approval step, with an optional note: one vote per person, however it arrives; the approval is decided when its quorum is met (or rejected per its rule). The reply lists the votes and who is still needed.",
       inputSchema: decisionInput.extend({ waitId: id }),
     },
     ({ waitId, ...decision }) =>
       reply(async () => {
         await mayWrite(caller);
         return decideApproval(caller, waitId, decision);
+      }),
+  );
+  server.registerTool(
+    "list_teams",
+    {
+      description:
+        "The shop's teams (as GET /api/v1/teams): each a name and members, which an approval's quorum may ask.",
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true },
+    },
+    () => reply(async () => ({ items: await listTeams(tenantId), nextCursor: null })),
+  );
+  server.registerTool(
+    "save_team",
+    {
+      description:
+        "Adds a team (no id: a name and members by user id or email) or changes one (id, and a new name and/or the full list of members). Admins only; taking someone out takes their unused vote away from waiting approvals.",
+      inputSchema: updateTeamInput.extend({ id: id.optional() }),
+    },
+    ({ id: teamId, ...input }) =>
+      reply(async () => {
+        await mayWrite(caller);
+        return teamId ? updateTeam(caller, teamId, input) : createTeam(caller, input);
+      }),
+  );
+  server.registerTool(
+    "delete_team",
+    {
+      description: "Deletes a team (admins only); waiting approvals that asked it follow 'Rejected'.",
+      inputSchema: z.strictObject({ id }),
+    },
+    ({ id: teamId }) =>
+      reply(async () => {
+        await mayWrite(caller);
+        return deleteTeam(caller, teamId);
       }),
   );
   return server;

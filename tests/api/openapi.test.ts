@@ -242,6 +242,9 @@ describe("the OpenAPI document", () => {
           (e.path === "/api/v1/credentials/{id}" && reply.status === 404) ||
           // These ids name no alert rule.
           (e.path === "/api/v1/alerts/{id}" && reply.status === 404) ||
+          // Members must be the shop's staff, which a schema cannot say; these ids name no team.
+          (e.path === "/api/v1/teams" && body !== e.example && reply.status === 422) ||
+          (e.path === "/api/v1/teams/{id}" && reply.status === 404) ||
           // No model is set up here (tests/ai/build.test.ts has one): the body was read, then 503.
           (e.path === "/api/v1/ai/build" && reply.status === 503);
         if (!ok) failures.push(`${key(e)}: valid ${text}`);

@@ -8,6 +8,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { inviteMember } from "@/lib/auth/invitations";
 import { addMember } from "@/lib/auth/users";
 import { createAlertRule } from "@/lib/alerts/rules";
+import { createTeam } from "@/lib/teams/teams";
 import { createConnection } from "@/lib/connections/store";
 import { createCredential } from "@/lib/credentials/store";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
@@ -80,6 +81,7 @@ const ids = {
   credential: "",
   connection: "",
   alert: "",
+  team: "",
   entity: "a-only-order",
 };
 
@@ -198,6 +200,7 @@ beforeAll(async () => {
       channel: { type: "email" },
     })
   ).id;
+  ids.team = (await createTeam(await callerOf(a, "admin"), { name: "A-only team" })).id;
   const [run] = await getDb().select().from(automationRuns).where(eq(automationRuns.id, ids.run));
   expect(run?.tenantId).toBe(a.tenant.id);
 });
@@ -270,6 +273,8 @@ const connection = () => ({ id: ids.connection });
 const S = "/api/v1/connections/[id]";
 const alert = () => ({ id: ids.alert });
 const AL = "/api/v1/alerts/[id]";
+const team = () => ({ id: ids.team });
+const T = "/api/v1/teams/[id]";
 
 // ── The registry ─────────────────────────────────────────────────────────────────────────────
 
@@ -625,7 +630,67 @@ const REGISTRY: Record<string, Entry> = {
     viewer: route(`POST ${AL}/test`, { params: alert }),
   },
 
+  // REST: teams (admins change; every role reads)
+  "GET /api/v1/teams": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/teams") } },
+  "POST /api/v1/teams": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("POST /api/v1/teams", { body: () => ({ name: "B team" }) }),
+    },
+    viewer: route("POST /api/v1/teams", { body: () => ({ name: "Viewer team" }) }),
+    editor: route("POST /api/v1/teams", { body: () => ({ name: "Editor team" }) }),
+  },
+  [`PUT ${T}`]: {
+    crossShop: { expect: 404, invoke: route(`PUT ${T}`, { params: team, body: () => ({ name: "Taken" }) }) },
+    viewer: route(`PUT ${T}`, { params: team, body: () => ({ name: "Taken" }) }),
+    editor: route(`PUT ${T}`, { params: team, body: () => ({ name: "Taken" }) }),
+  },
+  [`DELETE ${T}`]: {
+    crossShop: { expect: 404, invoke: route(`DELETE ${T}`, { params: team }) },
+    viewer: route(`DELETE ${T}`, { params: team }),
+    editor: route(`DELETE ${T}`, { params: team }),
+  },
+
   // Server actions
+  "lib/actions/teams/teams.ts#createTeamAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/teams/teams.ts#createTeamAction", () => ({
+        name: "B action team",
+        members: [],
+      })),
+    },
+    viewer: action("lib/actions/teams/teams.ts#createTeamAction", () => ({
+      name: "Viewer team",
+      members: [],
+    })),
+    editor: action("lib/actions/teams/teams.ts#createTeamAction", () => ({
+      name: "Editor team",
+      members: [],
+    })),
+  },
+  "lib/actions/teams/teams.ts#updateTeamAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/teams/teams.ts#updateTeamAction", () => ({
+        id: ids.team,
+        name: "Taken",
+        members: [],
+      })),
+    },
+    viewer: action("lib/actions/teams/teams.ts#updateTeamAction", () => ({
+      id: ids.team,
+      name: "Taken",
+      members: [],
+    })),
+  },
+  "lib/actions/teams/teams.ts#deleteTeamAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/teams/teams.ts#deleteTeamAction", () => ({ id: ids.team })),
+    },
+    viewer: action("lib/actions/teams/teams.ts#deleteTeamAction", () => ({ id: ids.team })),
+  },
   "lib/actions/alerts/create-alert.ts#createAlertAction": {
     crossShop: {
       expect: "isolated",
@@ -1205,7 +1270,8 @@ async function fingerprint(tenantId: string): Promise<string> {
       (select string_agg(name || token, ',' order by id) from store_connections where tenant_id = ${tenantId}) as connections,
       (select count(*) from connection_deliveries where tenant_id = ${tenantId}) as deliveries,
       (select string_agg(kind || enabled || channel::text || updated_at, ',' order by id) from alert_rules where tenant_id = ${tenantId}) as alerts,
-      (select count(*) from alert_history where tenant_id = ${tenantId}) as alerts_sent`,
+      (select count(*) from alert_history where tenant_id = ${tenantId}) as alerts_sent,
+      (select string_agg(t.name || coalesce(m.user_id, ''), ',' order by t.id, m.user_id) from teams t left join team_members m on m.team_id = t.id where t.tenant_id = ${tenantId}) as teams`,
   );
   return JSON.stringify(rows[0], (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 }

@@ -174,3 +174,55 @@ test("tenant set-weight sets a shop's share, refuses a bad weight, and queue nam
     "--top must be a whole number from 1 to 100, not '0'.",
   );
 });
+
+test("team create, list, set and delete manage a shop's teams, audited as the operator", async () => {
+  await tillflow("tenant", "create", "team-shop", "--name", "Team Shop");
+  const shop = await findTenantBySlug("team-shop");
+  const { addMember } = await import("@/lib/auth/users");
+  for (const name of ["ana", "bo"])
+    await addMember(shop.id, { email: `${name}@team.test`, role: "editor", password: "tillflow-demo" });
+  expect(
+    await tillflow(
+      "team",
+      "create",
+      "Finance",
+      "--tenant",
+      "team-shop",
+      "--member",
+      "ana@team.test",
+      "--member",
+      "bo@team.test",
+    ),
+  ).toEqual([expect.stringMatching(/^Added the team 'Finance' \([0-9a-f-]{36}\) with 2 members\.$/)]);
+  expect(await tillflow("team", "list", "--tenant", "team-shop")).toEqual([
+    expect.stringMatching(/^[0-9a-f-]{36} {2}Finance {2}ana@team.test, bo@team.test$/),
+  ]);
+  expect(
+    await tillflow(
+      "team",
+      "set",
+      "finance",
+      "--tenant",
+      "team-shop",
+      "--name",
+      "Money",
+      "--member",
+      "bo@team.test",
+    ),
+  ).toEqual(["The team 'Money' has 1 member."]);
+  expect(await tillflow("team", "delete", "Money", "--tenant", "team-shop")).toEqual([
+    "Deleted the team 'Money'.",
+  ]);
+  expect(await tillflow("team", "list", "--tenant", "team-shop")).toEqual(["'team-shop' has no teams."]);
+  const { auditEvents } = await import("@/lib/db/schema");
+  const audit = await getDb()
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.tenantId, shop.id))
+    .orderBy(auditEvents.createdAt);
+  expect(audit.filter((a) => a.subjectType === "team").map((a) => [a.action, a.actor])).toEqual([
+    ["team.created", "Operator (CLI)"],
+    ["team.updated", "Operator (CLI)"],
+    ["team.deleted", "Operator (CLI)"],
+  ]);
+}, 90_000); // six commands, each opening and closing the database

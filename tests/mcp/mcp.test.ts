@@ -112,12 +112,15 @@ describe("MCP at /api/mcp", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       "cancel_wait",
       "decide_approval",
+      "delete_team",
       "get_automation",
       "get_run",
       "list_automations",
       "list_runs",
+      "list_teams",
       "list_waiting",
       "run_automation",
+      "save_team",
       "update_automation",
     ]);
     const update = tools.find((t) => t.name === "update_automation")!;
@@ -347,6 +350,25 @@ describe("MCP at /api/mcp", () => {
       isError: true,
       text: "'Tagger' has no Later trigger for step 'x'; its later steps are 'check-in'.",
     });
+  });
+
+  test("teams: an admin adds and changes one; an editor reads but is refused a change", async () => {
+    const admin = await connect(shop.keys.admin);
+    const made = await callTool<{ id: string; name: string; members: unknown[] }>(admin, "save_team", {
+      name: "Finance",
+    });
+    expect(made.isError, made.text).toBe(false);
+    expect(made.data).toMatchObject({ name: "Finance", members: [] });
+    const renamed = await callTool<{ name: string }>(admin, "save_team", { id: made.data.id, name: "Money" });
+    expect(renamed.data.name).toBe("Money");
+    const editor = await connect(shop.keys.editor);
+    const listed = await callTool<{ items: { name: string }[] }>(editor, "list_teams", {});
+    expect(listed.isError).toBe(false);
+    expect(listed.text).toContain("Money");
+    const refused = await callTool(editor, "delete_team", { id: made.data.id });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toBe("Only an admin can do this.");
+    expect((await callTool(admin, "delete_team", { id: made.data.id })).isError).toBe(false);
   });
 
   test("without a key it answers 401; GET and DELETE say it is stateless", async () => {

@@ -11,6 +11,7 @@ const TABS = [
   { href: "/settings/alerts", label: "Alerts" },
   { href: "/settings/api", label: "API reference" },
   { href: "/settings/users", label: "Users" },
+  { href: "/settings/teams", label: "Teams" },
   { href: "/settings/activity", label: "Activity" },
 ] as const;
 

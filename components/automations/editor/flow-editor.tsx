@@ -30,6 +30,7 @@ import { useAddStep } from "./use-add-step";
 import { useAutosave } from "./use-autosave";
 import { useCanvasDecorations } from "./use-canvas-decorations";
 import { useEditorGraph } from "./use-editor-graph";
+import { EditorTeamsProvider } from "./config/approvers-config";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { useFirstUse } from "./use-first-use";
 import { useFlash } from "./use-flash";
@@ -92,6 +93,11 @@ function Editor({
 }: FlowEditorProps & { notice: string | null; onNotice(text: string | null): void }) {
   const router = useRouter();
   const catalog = useMemo(() => catalogOf(firstPaint.nodes), [firstPaint.nodes]);
+  // The shop's teams, for the Approval step's "Who must approve" lines.
+  const editorTeams = useMemo(
+    () => Object.entries(firstPaint.facts.approvers?.teams ?? {}).map(([id, team]) => ({ id, ...team })),
+    [firstPaint.facts.approvers],
+  );
   const { logic, load: loadLogic } = useNodeLogic();
   const [name, setName] = useState(automation.name);
   const [policy, setPolicy] = useState<InFlightPolicy>(automation.inFlightPolicy);
@@ -200,142 +206,144 @@ function Editor({
   useEditorShortcuts(readOnly, { ...editor, ...commands, openStepSearch, publish: publishByKey });
 
   return (
-    <div
-      data-wide
-      className="-mx-4 -my-6 flex flex-col sm:-mx-8 md:-my-8 md:h-[calc(100dvh-3.5rem)] md:min-h-[640px] lg:h-dvh"
-    >
-      <EditorHeader
-        automation={automation}
-        title={name.trim() || automation.name}
-        waitingRuns={waitingRuns}
-        canEdit={canEdit}
-        saveState={autosave.state}
-        onRename={readOnly ? null : setName}
-        controls={
-          canEdit &&
-          !narrow && (
-            <EditControls
-              automation={automation}
-              waitingRuns={waitingRuns}
-              readOnly={readOnly}
-              canUndo={editor.history.canUndo}
-              canRedo={editor.history.canRedo}
-              onUndo={editor.undo}
-              onRedo={editor.redo}
-              publishBlocked={publishBlocked}
-              canPublish={canPublish}
-              onPublish={() => setPublishOpen(true)}
-              canTidy={nodes.length > 0}
-              onTidy={() => void commands.tidyUp()}
-              canArchive={canArchive}
-              beforeArchive={autosave.flush}
-            />
-          )
-        }
-      />
-      <EditorBanners
-        automation={automation}
-        canEdit={canEdit}
-        canArchive={canArchive}
-        narrow={narrow}
-        draftChanged={draftChanged}
-        notice={notice}
-        onDismissNotice={() => onNotice(null)}
-        saveState={autosave.state}
-        viewingVersion={viewing?.version ?? null}
-        onBackToDraft={backToDraft}
-      />
-
-      {/* Below md only the canvas shows (read-only); the palette and the panel need the room. */}
-      <div className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[12rem_minmax(0,1fr)_19rem] xl:grid-cols-[15rem_minmax(0,1fr)_26rem]">
-        <div className="hidden min-h-0 md:grid md:grid-cols-[minmax(0,1fr)] md:grid-rows-[minmax(0,1fr)]">
-          <Palette
-            nodes={firstPaint.nodes}
-            disabled={readOnly}
-            builtin={Boolean(automation.builtinSlug)}
-            target={addTargetLabel(nextTarget, graph, catalog, labelOf)}
-            onClearTarget={() => setAddTarget(null)}
-            onBranchInstead={
-              nextTarget?.edgeId
-                ? () => {
-                    setAddTarget(asBranch(nextTarget));
-                    searchRef.current?.focus();
-                  }
-                : null
-            }
-            onAdd={addStep}
-            searchRef={searchRef}
-          />
-        </div>
-        <EditorCanvas
-          nodes={canvas.shownNodes}
-          edges={canvas.shownEdges}
-          stepTexts={stepTexts}
-          decorations={canvas.decorations}
-          readOnly={readOnly}
-          narrow={narrow}
-          empty={nodes.length === 0 && !viewing && !narrow}
-          flash={flash}
-          onNodesChange={editor.onNodesChange}
-          onEdgesChange={editor.onEdgesChange}
-          onConnect={commands.onConnect}
-          onNodeDragStop={editor.recordCurrent}
+    <EditorTeamsProvider teams={editorTeams}>
+      <div
+        data-wide
+        className="-mx-4 -my-6 flex flex-col sm:-mx-8 md:-my-8 md:h-[calc(100dvh-3.5rem)] md:min-h-[640px] lg:h-dvh"
+      >
+        <EditorHeader
+          automation={automation}
+          title={name.trim() || automation.name}
+          waitingRuns={waitingRuns}
+          canEdit={canEdit}
+          saveState={autosave.state}
+          onRename={readOnly ? null : setName}
+          controls={
+            canEdit &&
+            !narrow && (
+              <EditControls
+                automation={automation}
+                waitingRuns={waitingRuns}
+                readOnly={readOnly}
+                canUndo={editor.history.canUndo}
+                canRedo={editor.history.canRedo}
+                onUndo={editor.undo}
+                onRedo={editor.redo}
+                publishBlocked={publishBlocked}
+                canPublish={canPublish}
+                onPublish={() => setPublishOpen(true)}
+                canTidy={nodes.length > 0}
+                onTidy={() => void commands.tidyUp()}
+                canArchive={canArchive}
+                beforeArchive={autosave.flush}
+              />
+            )
+          }
         />
-        <SidePanel
-          panel={panel}
-          onPanelChange={setPanel}
+        <EditorBanners
           automation={automation}
           canEdit={canEdit}
-          isAdmin={isAdmin}
-          readOnly={readOnly}
-          issues={issues}
-          labelOf={labelOf}
-          onFocusNode={focusNode}
+          canArchive={canArchive}
+          narrow={narrow}
           draftChanged={draftChanged}
-          selected={selected}
-          graph={graph}
-          stepContext={{ logic, triggerType: trigger?.type ?? null, shopTimezone, dryRun, credentials }}
-          stepCommands={{ ...editor, ...commands }}
-          triggerDomain={triggerDomain}
-          onDryRunResult={setDryRun}
+          notice={notice}
+          onDismissNotice={() => onNotice(null)}
+          saveState={autosave.state}
           viewingVersion={viewing?.version ?? null}
-          onViewVersion={(version) => void showVersion(version)}
-          onNotice={onNotice}
-          name={name}
-          policy={policy}
-          onNameChange={setName}
-          onPolicyChange={setPolicy}
+          onBackToDraft={backToDraft}
         />
-      </div>
 
-      {!readOnly && (
-        <StepSearchDialog
-          open={searchOpen}
-          onClose={() => setSearchOpen(false)}
-          nodes={firstPaint.nodes}
-          builtin={Boolean(automation.builtinSlug)}
-          target={addTargetLabel(nextTarget, graph, catalog, labelOf)}
-          onAdd={(definition) => {
-            focusAddedStep.current = true;
-            addStep(definition);
-          }}
-        />
-      )}
-      {canEdit && publishMounted && (
-        <EditorPublishDialog
-          automation={automation}
-          draftGraph={graph}
-          draftName={name}
-          policy={policy}
-          unchanged={unchanged}
-          open={publishOpen}
-          onClose={() => setPublishOpen(false)}
-          onPolicyChange={setPolicy}
-          onNameChange={setName}
-          beforePublish={autosave.flush}
-          onNotice={onNotice}
-        />
-      )}
-    </div>
+        {/* Below md only the canvas shows (read-only); the palette and the panel need the room. */}
+        <div className="grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[12rem_minmax(0,1fr)_19rem] xl:grid-cols-[15rem_minmax(0,1fr)_26rem]">
+          <div className="hidden min-h-0 md:grid md:grid-cols-[minmax(0,1fr)] md:grid-rows-[minmax(0,1fr)]">
+            <Palette
+              nodes={firstPaint.nodes}
+              disabled={readOnly}
+              builtin={Boolean(automation.builtinSlug)}
+              target={addTargetLabel(nextTarget, graph, catalog, labelOf)}
+              onClearTarget={() => setAddTarget(null)}
+              onBranchInstead={
+                nextTarget?.edgeId
+                  ? () => {
+                      setAddTarget(asBranch(nextTarget));
+                      searchRef.current?.focus();
+                    }
+                  : null
+              }
+              onAdd={addStep}
+              searchRef={searchRef}
+            />
+          </div>
+          <EditorCanvas
+            nodes={canvas.shownNodes}
+            edges={canvas.shownEdges}
+            stepTexts={stepTexts}
+            decorations={canvas.decorations}
+            readOnly={readOnly}
+            narrow={narrow}
+            empty={nodes.length === 0 && !viewing && !narrow}
+            flash={flash}
+            onNodesChange={editor.onNodesChange}
+            onEdgesChange={editor.onEdgesChange}
+            onConnect={commands.onConnect}
+            onNodeDragStop={editor.recordCurrent}
+          />
+          <SidePanel
+            panel={panel}
+            onPanelChange={setPanel}
+            automation={automation}
+            canEdit={canEdit}
+            isAdmin={isAdmin}
+            readOnly={readOnly}
+            issues={issues}
+            labelOf={labelOf}
+            onFocusNode={focusNode}
+            draftChanged={draftChanged}
+            selected={selected}
+            graph={graph}
+            stepContext={{ logic, triggerType: trigger?.type ?? null, shopTimezone, dryRun, credentials }}
+            stepCommands={{ ...editor, ...commands }}
+            triggerDomain={triggerDomain}
+            onDryRunResult={setDryRun}
+            viewingVersion={viewing?.version ?? null}
+            onViewVersion={(version) => void showVersion(version)}
+            onNotice={onNotice}
+            name={name}
+            policy={policy}
+            onNameChange={setName}
+            onPolicyChange={setPolicy}
+          />
+        </div>
+
+        {!readOnly && (
+          <StepSearchDialog
+            open={searchOpen}
+            onClose={() => setSearchOpen(false)}
+            nodes={firstPaint.nodes}
+            builtin={Boolean(automation.builtinSlug)}
+            target={addTargetLabel(nextTarget, graph, catalog, labelOf)}
+            onAdd={(definition) => {
+              focusAddedStep.current = true;
+              addStep(definition);
+            }}
+          />
+        )}
+        {canEdit && publishMounted && (
+          <EditorPublishDialog
+            automation={automation}
+            draftGraph={graph}
+            draftName={name}
+            policy={policy}
+            unchanged={unchanged}
+            open={publishOpen}
+            onClose={() => setPublishOpen(false)}
+            onPolicyChange={setPolicy}
+            onNameChange={setName}
+            beforePublish={autosave.flush}
+            onNotice={onNotice}
+          />
+        )}
+      </div>
+    </EditorTeamsProvider>
   );
 }

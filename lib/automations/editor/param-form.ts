@@ -84,6 +84,8 @@ const TYPE_LABELS: Record<string, Record<string, string>> = {
     remindAfterHours: "Remind approvers after (hours)",
     escalateAfterHours: "Tell admins after (hours)",
     allowSelfApproval: "Who started the run may decide",
+    approvers: "Who must approve",
+    reject: "Rejected when",
   },
 };
 

@@ -116,7 +116,10 @@ export function prepareWait(leg: LegContext, step: WaitStep): PreparedWait {
       output: {
         resumeAt: resumeAt.toISOString(),
         title: renderTemplate(params.title, templateContext(leg)),
-        approverRole: params.approverRole,
+        ...(params.approverRole !== undefined ? { approverRole: params.approverRole } : {}),
+        // The quorum the run paused with: its votes are counted against it (nodes/timing/quorum.ts).
+        ...(params.approvers !== undefined ? { approvers: params.approvers } : {}),
+        ...(params.reject !== undefined ? { reject: params.reject } : {}),
         timeoutHours: params.timeoutHours,
         // Kept with what was asked, so the reminders task reads the hours the run paused with,
         // not those of a version published since.

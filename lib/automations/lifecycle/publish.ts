@@ -16,6 +16,7 @@ import { replaceHookTokens } from "./save-draft";
 import { name as nameSchema } from "./create";
 import { impactOf, triggerEvents, type Impact } from "./impact";
 import { serverFacts } from "./server-facts";
+import { approverFacts } from "@/lib/automations/engine/votes";
 import { reactivate } from "./set-active";
 
 /** Makes `graph` the active version N+1 and snapshots it, inside `tx`. */
@@ -95,6 +96,7 @@ export async function publishAutomation(
     const issues = validate(row.draftGraph, undefined, {
       ...serverFacts(),
       credentialHosts: await credentialHostsOf(tx, caller.tenant.id, row.draftGraph),
+      approvers: await approverFacts(caller.tenant.id, tx),
     });
     if (issues.length > 0) {
       const count = issues.length === 1 ? "1 issue" : `${issues.length} issues`;

@@ -713,3 +713,62 @@ describe("validate: what earlier steps hand on", () => {
     expect(validate(g)).toEqual([]);
   });
 });
+
+describe("validate: an Approval step's approver rules", () => {
+  const FIN = "00000000-0000-4000-8000-00000000000f";
+  const approval = (approvers: unknown[]) =>
+    graph(
+      [
+        paid(),
+        node("ok", "auto.control.approval", { title: "Refund", timeoutHours: 24, approvers }),
+        addTag("tag"),
+      ],
+      [edge("trigger", "ok"), edge("ok", "tag", "approved")],
+    );
+  const facts = {
+    approvers: { teams: { [FIN]: { name: "Finance", size: 2 } }, people: { editor: 5, admin: 2 } },
+  };
+  const issues = (approvers: unknown[]) =>
+    validate(approval(approvers), undefined, facts).map((i) => i.message);
+
+  it("accepts rules the shop's people can meet", () => {
+    expect(
+      issues([
+        { role: "admin", required: 2 },
+        { team: FIN, required: 2 },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("names an unknown team, and a rule asking more people than could ever vote", () => {
+    expect(issues([{ team: "00000000-0000-4000-8000-000000000000", required: 1 }])).toEqual([
+      "This approval asks a team the shop does not have (deleted, or from another shop): choose one of Settings → Teams.",
+    ]);
+    expect(issues([{ team: FIN, required: 3 }])).toEqual([
+      "This approval asks 3 from Finance, but Finance has 2 people: it could never be approved.",
+    ]);
+    expect(issues([{ role: "admin", required: 3 }])).toEqual([
+      "This approval asks 3 admins, but the shop has 2: it could never be approved.",
+    ]);
+  });
+
+  it("refuses a rule out of range or the same team twice, and no one to ask at all", () => {
+    expect(issues([{ role: "admin", required: 11 }]).join(" ")).toMatch(/must be at most 10/);
+    expect(
+      issues([
+        { team: FIN, required: 1 },
+        { team: FIN, required: 1 },
+      ]).join(" "),
+    ).toMatch(/names the same role or team twice/);
+    expect(issues([]).join(" ")).toMatch(/needs at least one rule/);
+    const nobody = graph(
+      [paid(), node("ok", "auto.control.approval", { title: "Refund", timeoutHours: 24 }), addTag("tag")],
+      [edge("trigger", "ok"), edge("ok", "tag", "approved")],
+    );
+    expect(
+      validate(nobody)
+        .map((i) => i.message)
+        .join(" "),
+    ).toMatch(/say who decides/);
+  });
+});

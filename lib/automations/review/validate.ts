@@ -123,6 +123,50 @@ export interface ServerFacts {
    * to a host outside its list is a ready issue (a run would refuse it anyway).
    */
   credentialHosts?: Record<string, { name: string; allowedHosts: readonly string[] }>;
+  /**
+   * The shop's teams (name and size, by id) and how many could vote as an editor (editors and
+   * admins) or an admin: an Approval step asking an unknown team, or more people than could ever
+   * vote, is a ready issue (it could only be rejected as "can no longer be approved").
+   */
+  approvers?: {
+    teams: Record<string, { name: string; size: number }>;
+    people: { editor: number; admin: number };
+  };
+}
+
+const peopleWord = (n: number) => (n === 1 ? "1 person" : `${n} people`);
+
+/** The issues of an Approval step's approver rules against the shop's teams and staff. */
+function approverIssues(node: GraphNode, facts: ServerFacts): string[] {
+  if (node.type !== "auto.control.approval" || !facts.approvers) return [];
+  const rules = (node.params as Record<string, unknown> | undefined)?.approvers;
+  if (!Array.isArray(rules)) return [];
+  const { teams, people } = facts.approvers;
+  return rules.flatMap((rule: unknown): string[] => {
+    if (typeof rule !== "object" || rule === null) return [];
+    const { team, role, required } = rule as Record<string, unknown>;
+    if (typeof required !== "number") return [];
+    if (typeof team === "string") {
+      const known = teams[team];
+      if (!known)
+        return [
+          "This approval asks a team the shop does not have (deleted, or from another shop): choose one of Settings → Teams.",
+        ];
+      return required > known.size
+        ? [
+            `This approval asks ${required} from ${known.name}, but ${known.name} has ${peopleWord(known.size)}: it could never be approved.`,
+          ]
+        : [];
+    }
+    if (role === "admin" || role === "editor") {
+      const could = people[role];
+      const who = role === "admin" ? "admins" : "editors or admins";
+      return required > could
+        ? [`This approval asks ${required} ${who}, but the shop has ${could}: it could never be approved.`]
+        : [];
+    }
+    return [];
+  });
 }
 
 /** The issue of an HTTP step whose typed URL's host its credential may not be sent to, or null. */
@@ -291,6 +335,7 @@ export function validate(
   for (const { node } of known.values()) {
     const message = credentialHostIssue(node, facts);
     if (message) issues.push({ nodeId: node.id, message });
+    for (const issue of approverIssues(node, facts)) issues.push({ nodeId: node.id, message: issue });
   }
 
   // Domains and tokens.

@@ -19,6 +19,7 @@ import type { Decision } from "@/lib/automations/engine/wake";
 import type { PublishedVersion } from "@/lib/automations/store/versions";
 import { waitDecisions, type WaitFate } from "@/lib/automations/waits/fate";
 import { waitView, type WaitView } from "@/lib/automations/waits/view";
+import { votesAndTeams } from "@/lib/automations/engine/votes";
 import type { WaitRow } from "@/lib/automations/store/waits";
 import { isUuid, notFound } from "@/lib/errors";
 import { eventView } from "@/lib/automations/nodes/context";
@@ -288,6 +289,13 @@ async function shapeWaits(
     tenantId,
     parts.waits.filter((w) => w.status === "pending"),
   );
+  const { votesBy, teamNames } = await votesAndTeams(
+    getDb(),
+    tenantId,
+    parts.waits.flatMap((w) =>
+      w.kind === "approval" ? [{ id: w.id, asked: (w.stepId && stepsById.get(w.stepId)?.output) || {} }] : [],
+    ),
+  );
   const waits = parts.waits.map((w) => {
     const step = w.stepId ? stepsById.get(w.stepId) : undefined;
     return {
@@ -296,7 +304,10 @@ async function shapeWaits(
       stepId: w.stepId,
       fate: decided.get(w.id)?.fate ?? null,
       cancelledAtWake: cancelledAtWake(w, step, run),
-      approval: w.kind === "approval" ? approvalInfo(w, step?.output) : null,
+      approval:
+        w.kind === "approval"
+          ? approvalInfo(w, step?.output, { votes: votesBy.get(w.id) ?? [], teamNames })
+          : null,
     };
   });
   return { waits, movesTo: run.status === "waiting" ? movesTo(run, [...decided.values()]) : null };

@@ -259,7 +259,7 @@ export async function rerunRuns(
       action: "runs.rerun",
       subjectType: input.automationId ? "automation" : "shop",
       subjectId: input.automationId ?? caller.tenant.id,
-      // The new runs' ids: who started each is read from here (waits/run-starter.ts).
+      // The new runs' ids: who started each is read from here (engine/run-starter.ts).
       detail: { count: ids.length, from: input.from, status: input.status ?? null, runIds: ids },
     });
     return ids;

@@ -28,6 +28,11 @@ describe("approval info", () => {
     expect(approvalInfo(pendingWait, asked)).toEqual({
       title: "Review order #1001",
       approverRole: "editor",
+      approvers: [{ role: "editor", required: 1 }],
+      asks: "1 editor or admin",
+      reject: "any",
+      votes: [],
+      needed: null,
       timeoutHours: 72,
       state: "pending",
       timesOutAt: "2026-12-04T09:00:00.000Z",
@@ -37,6 +42,35 @@ describe("approval info", () => {
       resolvedAt: null,
       remindedAt: null,
       escalatedAt: null,
+      reason: null,
+    });
+  });
+
+  test("a quorum says its votes and who is still needed", () => {
+    const finance = "00000000-0000-4000-8000-00000000000f";
+    const quorum = {
+      ...asked,
+      approvers: [
+        { role: "admin", required: 2 },
+        { team: finance, required: 1 },
+      ],
+    };
+    const votes = [
+      {
+        voter: "user:a",
+        voterLabel: "ana@shop.test",
+        decision: "approved" as const,
+        rules: [0],
+        note: "Fine",
+        createdAt: new Date("2026-12-01T10:00:00.000Z"),
+      },
+    ];
+    expect(
+      approvalInfo(pendingWait, quorum, { votes, teamNames: new Map([[finance, "Finance"]]) }),
+    ).toMatchObject({
+      asks: "2 admins and 1 from Finance",
+      votes: [{ by: "ana@shop.test", decision: "approved", at: "2026-12-01T10:00:00.000Z", note: "Fine" }],
+      needed: "1 of 2 admins, and 1 from Finance still needed",
     });
   });
 

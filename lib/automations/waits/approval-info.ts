@@ -1,3 +1,5 @@
+import { quorumSummary, type QuorumSummary, type StoredVote } from "@/lib/automations/nodes/timing/quorum";
+
 /**
  * What the run history shows about an approval (browser-safe, no I/O): what was asked, of whom,
  * until when, and how it ended. It reads the approval's wait row and its step's output — the engine
@@ -11,9 +13,8 @@
 
 export type ApprovalState = "pending" | "approved" | "rejected" | "timed_out" | "cancelled";
 
-export interface ApprovalInfo {
+export interface ApprovalInfo extends QuorumSummary {
   title: string;
-  approverRole: "editor" | "admin";
   timeoutHours: number | null;
   state: ApprovalState;
   /** When it times out (or timed out, or would have, for a decided one). */
@@ -27,6 +28,8 @@ export interface ApprovalInfo {
   remindedAt: string | null;
   /** When the shop's admins were told nobody had decided (`escalateAfterHours`). */
   escalatedAt: string | null;
+  /** Why a quorum approval was rejected without enough votes ("can no longer be approved"), else null. */
+  reason: string | null;
 }
 
 /** The fields of a wait row that say how an approval ended. */
@@ -75,13 +78,15 @@ export function approvalState(wait: Pick<ApprovalWaitFields, "status" | "decisio
 export function approvalInfo(
   wait: ApprovalWaitFields,
   output: Record<string, unknown> | null | undefined,
+  quorum: { votes: StoredVote[]; teamNames: Map<string, string> } = { votes: [], teamNames: new Map() },
 ): ApprovalInfo {
   const asked = output ?? {};
   const state = approvalState(wait);
   const hours = asked.timeoutHours;
   return {
     title: askedTitle(asked),
-    approverRole: asked.approverRole === "admin" ? "admin" : "editor",
+    ...quorumSummary(asked, quorum.votes, quorum.teamNames, state === "pending"),
+    reason: text(asked.reason),
     timeoutHours: typeof hours === "number" && Number.isFinite(hours) ? hours : null,
     state,
     // A decision moves the wait's resume time to the decision; the step keeps the original timeout.
@@ -122,9 +127,11 @@ export function approvalFromStep(step: {
   );
 }
 
-/** Who may decide: "Editors and admins" or "Only admins". */
-export function approverText(role: ApprovalInfo["approverRole"]): string {
-  return role === "admin" ? "Only admins decide this." : "Editors and admins decide this.";
+/** Who may decide: "Editors and admins" or "Only admins"; of a quorum, "Asks 2 admins and 1 from Finance." */
+export function approverText(info: Pick<ApprovalInfo, "approverRole" | "approvers" | "asks">): string {
+  const quorum = info.approvers.length > 1 || info.approvers.some((a) => "team" in a || a.required > 1);
+  if (quorum) return `Asks ${info.asks}.`;
+  return info.approverRole === "admin" ? "Only admins decide this." : "Editors and admins decide this.";
 }
 
 export const APPROVAL_NODE_TYPE = "auto.control.approval";

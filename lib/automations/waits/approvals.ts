@@ -2,16 +2,30 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
-import { hasRole } from "@/lib/identity/roles";
 import { getDb, type DbOrTx } from "@/lib/db/client";
-import { automationRuns, automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
+import { approvalVotes, automationRunSteps, automationRunWaits, entities } from "@/lib/db/schema";
 import { isDomain } from "@/lib/domains/domains";
 import { entityLabel } from "@/lib/domains/labels";
 import { AppError, forbidden, isUuid, notFound, parseOrThrow } from "@/lib/errors";
-import { enqueueJobs } from "@/lib/jobs";
 import { automationNames } from "@/lib/automations/store/automation-names";
 import type { WaitRow } from "@/lib/automations/store/waits";
-import { runStarter } from "./run-starter";
+import {
+  quorumAsks,
+  quorumOf,
+  quorumSummary,
+  type ApproverView,
+  type Quorum,
+  type VoteView,
+} from "@/lib/automations/nodes/timing/quorum";
+import {
+  rulesOfVoter,
+  settle,
+  starterOf,
+  teamIdsOf,
+  teamNames,
+  votesAndTeams,
+  voterOf,
+} from "@/lib/automations/engine/votes";
 
 /**
  * Approvals: a run waiting at an Approval step until someone decides (SPEC §2 "Approvals"). A
@@ -37,8 +51,18 @@ export interface ApprovalView {
   nodeId: string;
   /** What the step asks ("Review order #1001"; "A decision" when it says nothing). */
   title: string;
-  /** Who may decide: editors and admins, or admins only. */
+  /** Who may decide: editors and admins, or admins only (of a quorum: its first role rule's, else editor). */
   approverRole: "editor" | "admin";
+  /** The quorum's rules, a team's with its name (one rule `{role, required: 1}` for `approverRole` alone). */
+  approvers: ApproverView[];
+  /** Who it asks, in words: "2 admins and 1 from Finance". */
+  asks: string;
+  /** `any`: one rejection rejects; `majority`: more than half of those who may vote. */
+  reject: "any" | "majority";
+  /** The votes cast, oldest first. */
+  votes: VoteView[];
+  /** While pending: "1 of 2 admins, and 1 from Finance still needed"; null otherwise. */
+  needed: string | null;
   /** Pending until decided; timed out when its wait resumed without a decision; cancelled when dropped. */
   status: "pending" | "approved" | "rejected" | "timed_out" | "cancelled";
   /** The record it is about, labelled as merchants name it (null for none, or an unknown domain). */
@@ -102,15 +126,34 @@ function refusal(wait: WaitRow): AppError | null {
   return null;
 }
 
+/** The 403 for a caller who may not vote on an approval, in words. */
+function notAsked(quorum: Quorum, asks: string): AppError {
+  if (!quorum.quorum)
+    return forbidden(
+      quorum.rules[0] && "role" in quorum.rules[0] && quorum.rules[0].role === "admin"
+        ? "Only an admin can decide this approval."
+        : "Viewers cannot decide approvals. Ask an admin for the editor role.",
+    );
+  return forbidden(`This approval asks ${asks}, and you are not among them.`);
+}
+
+const SELF_REFUSAL =
+  "You started this run, and this approval must be decided by someone else. Ask another approver.";
+
 /**
- * What the approval's step asked (title, approver role, timeout), after checking the caller may
- * decide it — also for "decide as timed out now" (resume-now on an approval). 403 otherwise.
+ * What the approval's step asked (title, approvers, timeout), after checking the caller may vote
+ * on it — also for "decide as timed out now" (resume-now on an approval). 403 otherwise: not of
+ * the role or team any rule asks, or the run's starter where self-approval is off.
  */
 export async function assertMayDecide(
   tx: DbOrTx,
   caller: Caller,
   wait: Pick<WaitRow, "stepId" | "runId">,
 ): Promise<Record<string, unknown>> {
+  return (await mayVote(tx, caller, wait)).asked;
+}
+
+async function mayVote(tx: DbOrTx, caller: Caller, wait: Pick<WaitRow, "stepId" | "runId">) {
   const [step] = wait.stepId
     ? await tx
         .select({ output: automationRunSteps.output })
@@ -118,39 +161,31 @@ export async function assertMayDecide(
         .where(eq(automationRunSteps.id, wait.stepId))
     : [];
   const asked = step?.output ?? {};
-  const role = asked.approverRole === "admin" ? "admin" : "editor";
-  if (!hasRole(caller.role, role))
-    throw forbidden(
-      role === "admin"
-        ? "Only an admin can decide this approval."
-        : "Viewers cannot decide approvals. Ask an admin for the editor role.",
+  const quorum = quorumOf(asked);
+  const voter = await voterOf(tx, caller);
+  const rules = await rulesOfVoter(tx, caller.tenant.id, quorum, voter);
+  if (rules.length === 0) {
+    const names = await teamNames(tx, caller.tenant.id, teamIdsOf(quorum));
+    throw notAsked(
+      quorum,
+      quorumAsks(quorum.rules, (id) => names.get(id) ?? "a deleted team"),
     );
-  if (asked.allowSelfApproval === false && (await startedThisRun(tx, caller, wait.runId)))
-    throw forbidden(
-      "You started this run, and this approval must be decided by someone else. Ask another approver.",
-    );
-  return asked;
-}
-
-/** Whether the caller is the person (or API key) whose action started the run (waits/run-starter.ts). */
-async function startedThisRun(tx: DbOrTx, caller: Caller, runId: string): Promise<boolean> {
-  const [run] = await tx
-    .select({ id: automationRuns.id, createdAt: automationRuns.createdAt, event: automationRuns.event })
-    .from(automationRuns)
-    .where(and(eq(automationRuns.tenantId, caller.tenant.id), eq(automationRuns.id, runId)));
-  if (!run) return false;
-  const fireId = run.event.payload.fireId;
-  const starter = await runStarter(tx, caller.tenant.id, {
-    id: run.id,
-    createdAt: run.createdAt,
-    fireId: typeof fireId === "string" ? fireId : null,
-  });
-  return starter !== null && starter === actorLabel(caller.actor);
+  }
+  if (!quorum.allowSelfApproval) {
+    const starter = await starterOf(tx, caller.tenant.id, wait.runId);
+    if (starter && (starter.voter === voter.voter || starter.label === actorLabel(caller.actor)))
+      throw forbidden(SELF_REFUSAL);
+  }
+  return { asked, voter, rules };
 }
 
 /**
- * Approves or rejects a pending approval. 404 for another shop's (or no) approval, 403 below its
- * approver role, 409 when already decided, timed out or cancelled — nothing changes then.
+ * Casts the caller's vote on a pending approval — one per person, whichever way it arrives (the
+ * inbox, the email's link, the API, MCP) — and decides the approval when the vote meets its
+ * quorum or rejects it; a step with `approverRole` alone is decided by its first vote, as before.
+ * 404 for another shop's (or no) approval, 403 when the caller is not asked (or started the run
+ * and may not vote), 409 for a second vote or when already decided, timed out or cancelled —
+ * nothing changes then. The vote, the decision and the moved job commit together.
  */
 export async function decideApproval(caller: Caller, waitId: string, body: unknown): Promise<ApprovalView> {
   const input = parseOrThrow(decisionInput, body, "The decision is invalid");
@@ -168,51 +203,44 @@ export async function decideApproval(caller: Caller, waitId: string, body: unkno
       )
       .for("update");
     if (!wait) throw notFound("That approval");
-    const asked = await assertMayDecide(tx, caller, wait);
+    const { asked, voter, rules } = await mayVote(tx, caller, wait);
+    const [earlier] = await tx
+      .select()
+      .from(approvalVotes)
+      .where(and(eq(approvalVotes.waitId, wait.id), eq(approvalVotes.voter, voter.voter)));
+    if (earlier)
+      throw new AppError(
+        409,
+        "conflict",
+        `You already ${earlier.decision === "approved" ? "approved" : "rejected"} this at ${earlier.createdAt.toISOString()}; each person votes once.`,
+      );
     const refused = refusal(wait);
     if (refused) throw refused;
-    const now = new Date();
-    const by = actorLabel(caller.actor);
-    const [updated] = await tx
-      .update(automationRunWaits)
-      .set({
-        decision: input.decision,
-        decidedBy: by,
-        decidedAt: now,
-        note: input.note ?? null,
-        resumeAt: now,
-      })
-      .where(eq(automationRunWaits.id, wait.id))
-      .returning();
-    if (wait.stepId)
-      await tx
-        .update(automationRunSteps)
-        .set({
-          output: {
-            ...asked,
-            decision: input.decision,
-            decidedBy: by,
-            decidedAt: now.toISOString(),
-            note: input.note ?? null,
-          },
-        })
-        .where(eq(automationRunSteps.id, wait.stepId));
+    const note = input.note ?? null;
+    await tx.insert(approvalVotes).values({
+      tenantId: caller.tenant.id,
+      waitId: wait.id,
+      voter: voter.voter,
+      voterLabel: voter.label,
+      decision: input.decision,
+      note,
+      rules,
+    });
     await recordAudit(tx, caller, {
       action: "approval.decided",
       subjectType: "approval",
       subjectId: wait.id,
       detail: {
         decision: input.decision,
-        note: input.note ?? null,
+        note,
         runId: wait.runId,
         title: asked.title ?? null,
+        voter: voter.label,
       },
     });
-    // The same job key: the waiting job is moved to now (the decision resumes the run at once).
-    await enqueueJobs(tx, [
-      { task: "automation_resume", payload: { waitId: wait.id }, runAt: now, jobKey: wait.id },
-    ]);
-    return updated!;
+    await settle(tx, wait, asked, { label: voter.label, note });
+    const [now] = await tx.select().from(automationRunWaits).where(eq(automationRunWaits.id, wait.id));
+    return now!;
   });
   const [view] = await approvalViews(caller.tenant.id, [decided]);
   return view!;
@@ -245,9 +273,14 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
         )
     : [];
   const byKey = new Map(records.map((r) => [`${r.domain}|${r.id}`, r]));
-  const names = await automationNames(
+  const automationNamesById = await automationNames(
     tenantId,
     waits.map((w) => w.automationId),
+  );
+  const { votesBy, teamNames: names } = await votesAndTeams(
+    getDb(),
+    tenantId,
+    waits.map((w) => ({ id: w.id, asked: (w.stepId && askedBy.get(w.stepId)) || {} })),
   );
   return waits.map((w) => {
     const asked = (w.stepId && askedBy.get(w.stepId)) || {};
@@ -257,10 +290,10 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
       waitId: w.id,
       runId: w.runId,
       automationId: w.automationId,
-      automationName: names.get(w.automationId) ?? null,
+      automationName: automationNamesById.get(w.automationId) ?? null,
       nodeId: w.nodeId,
       title: String(asked.title ?? "A decision"),
-      approverRole: asked.approverRole === "admin" ? "admin" : "editor",
+      ...quorumSummary(asked, votesBy.get(w.id) ?? [], names, statusOf(w) === "pending"),
       status: statusOf(w),
       entity:
         isDomain(domain) && w.event.entityId
@@ -276,7 +309,7 @@ async function approvalViews(tenantId: string, waits: WaitRow[]): Promise<Approv
       decidedBy: w.decidedBy,
       decidedAt: w.decidedAt?.toISOString() ?? null,
       note: w.note,
-      reason: w.reason,
+      reason: typeof asked.reason === "string" ? asked.reason : w.reason,
       remindedAt: w.remindedAt?.toISOString() ?? null,
       escalatedAt: w.escalatedAt?.toISOString() ?? null,
     };

@@ -7,8 +7,10 @@ import {
   approvalLink,
   decidingRoles,
   emailStaff,
+  quorumRecipients,
   type StaffEmail,
 } from "@/lib/automations/engine/notify-approvers";
+import { recheckQuorums } from "@/lib/automations/engine/votes";
 import { followUpEmail, type FollowUpKind } from "./follow-up-emails";
 
 /**
@@ -119,8 +121,11 @@ async function claimDue(tx: Tx, kind: FollowUpKind, now: Date): Promise<Claimed[
       and e.id = c.event ->> 'entityId'`);
 }
 
-/** The email of one claimed approval, to its approvers (a reminder) or to the admins. */
-function emailFor(kind: FollowUpKind, row: Claimed): StaffEmail {
+/**
+ * The email of one claimed approval, to its approvers (a reminder: of a quorum, those who have not
+ * voted yet) or to the admins.
+ */
+async function emailFor(tx: Tx, kind: FollowUpKind, row: Claimed): Promise<StaffEmail> {
   const output = row.output ?? {};
   const about =
     row.domain && isDomain(row.domain) && row.entity_id
@@ -137,11 +142,16 @@ function emailFor(kind: FollowUpKind, row: Claimed): StaffEmail {
     timeZone: row.timezone,
     link: approvalLink(row.id),
   });
+  const users =
+    kind === "remind"
+      ? await quorumRecipients(tx, { id: row.id, tenantId: row.tenant_id, runId: row.run_id }, output)
+      : null;
   return {
     t: row.tenant_id,
     r: row.run_id,
     n: row.node_id,
     roles: kind === "remind" ? decidingRoles(output.approverRole) : ["admin"],
+    ...(users ? { users } : {}),
     subject,
     html,
   };
@@ -176,13 +186,21 @@ export async function sendApprovalFollowUps(options: { now?: Date } = {}): Promi
     for (const kind of ["remind", "escalate"] as const) {
       const rows = await claimDue(tx, kind, now);
       if (rows.length === 0) continue;
-      totals.emails += await emailStaff(
-        tx,
-        rows.map((row) => emailFor(kind, row)),
-      );
+      const emails: StaffEmail[] = [];
+      for (const row of rows) emails.push(await emailFor(tx, kind, row));
+      totals.emails += await emailStaff(tx, emails);
       await auditFollowUps(tx, kind, rows, now);
       totals[kind === "remind" ? "reminded" : "escalated"] += rows.length;
     }
     return totals;
   });
+}
+
+/**
+ * Rejects the quorum approvals that can no longer be approved (issue 53): someone left the shop or
+ * lost their role since the last check. Run by the same every-minute task, so an approval that
+ * became impossible follows 'Rejected' within a minute. Returns how many did.
+ */
+export async function rejectImpossibleQuorums(): Promise<number> {
+  return getDb().transaction((tx) => recheckQuorums(tx, null));
 }

@@ -12,6 +12,7 @@ import { getAutomation, type AutomationView } from "@/lib/automations/lifecycle/
 import { forRole } from "@/lib/automations/nodes/editor-only";
 import { serverFacts } from "@/lib/automations/lifecycle/server-facts";
 import { listCredentials } from "@/lib/credentials/store";
+import { approverFacts } from "@/lib/automations/engine/votes";
 import { waitingByNode } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
 
@@ -47,6 +48,8 @@ export default async function AutomationEditorPage({
   // A viewer's page holds no editor-only params (a webhook trigger's address), as the API's replies.
   const automation = forRole(found, caller.role);
   const waiting = await waitingByNode(automation.id);
+  // The shop's teams and how many may vote: an Approval step's rules are checked against them.
+  const approvers = await approverFacts(caller.tenant.id);
   // Names, kinds, hosts and last 4 characters only: the editor picks credentials, it never sees a value.
   const credentials = (await listCredentials(caller.tenant.id)).map(
     ({ id, name, kind, last4, allowedHosts }) => ({ id, name, kind, last4, allowedHosts }),
@@ -70,6 +73,7 @@ export default async function AutomationEditorPage({
             credentialHosts: Object.fromEntries(
               credentials.map(({ id, name, allowedHosts }) => [id, { name, allowedHosts }]),
             ),
+            approvers,
           },
         )}
         canEdit={

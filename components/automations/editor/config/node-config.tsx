@@ -8,6 +8,7 @@ import { registry } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES } from "../category-style";
 import { AiConfig } from "./ai-config";
+import { ApproversConfig } from "./approvers-config";
 import { CodeConfig } from "./code-config";
 import { CREDENTIAL_SLOTS, type CredentialOption } from "./credential-options";
 import { CredentialPicker } from "./credential-picker";
@@ -153,6 +154,9 @@ export function NodeConfig({
               disabled={readOnly}
               onChange={change}
             />
+          )}
+          {definition.type === "auto.control.approval" && (
+            <ApproversConfig params={current.values} errors={errors} disabled={readOnly} onChange={change} />
           )}
           {retries && (
             <RetryConfig

@@ -30,8 +30,10 @@ export function ParamForm({
   // credential reference its picker (`credential-picker.tsx`).
   const fields = useMemo(() => {
     const picked = CREDENTIAL_SLOTS[definition.type]?.params ?? [];
+    // An Approval step's quorum has its own section too (`approvers-config.tsx`).
+    const own = definition.type === "auto.control.approval" ? ["approvers", "reject"] : [];
     return paramFields(definition).filter(
-      (field) => field.name !== RETRY_PARAM && !picked.includes(field.name),
+      (field) => field.name !== RETRY_PARAM && !picked.includes(field.name) && !own.includes(field.name),
     );
   }, [definition]);
   const headersNote = definition.type === "auto.action.http_request" ? secretHeadersNote(params) : null;

@@ -11,10 +11,35 @@ import type { NodeDefinition } from "../types";
  * While nobody decides, the approvers are reminded once after `remindAfterHours`, and the shop's
  * admins are told once after `escalateAfterHours` (both optional, both before the time-out; the
  * worker's `approval_remind` task sends them, `waits/reminders.ts`).
+ *
+ * A quorum (issue 53): `approvers` lists rules — `{ role, required }` or `{ team, required }` — all
+ * of which must be met, by different people; `reject` says whether one rejection (`any`) or a
+ * majority of those who may vote rejects. When too few eligible people remain to meet it, the step
+ * follows `rejected` early with the reason "can no longer be approved" (nodes/timing/quorum.ts).
  */
 
 export const APPROVER_ROLES = ["editor", "admin"] as const;
 export type ApproverRole = (typeof APPROVER_ROLES)[number];
+/** A quorum holds at most this many rules, each asking at most `MAX_REQUIRED` people. */
+export const MAX_APPROVER_RULES = 10;
+export const MAX_REQUIRED = 10;
+export const REJECT_RULES = ["any", "majority"] as const;
+export type RejectRule = (typeof REJECT_RULES)[number];
+
+const required = integer(1, MAX_REQUIRED);
+/** One rule of a quorum: so many people of a role (or above), or so many members of a team. */
+export const approverRule = z.union(
+  [
+    z.strictObject({
+      role: z.enum(APPROVER_ROLES, { error: `must be one of ${APPROVER_ROLES.join(", ")}` }),
+      required,
+    }),
+    z.strictObject({ team: z.uuid({ error: "must be a team's id" }), required }),
+  ],
+  { error: "must be {role, required} or {team, required}" },
+);
+export type ApproverRule = z.infer<typeof approverRule>;
+
 export const APPROVAL_OUTS = ["approved", "rejected", "timed_out"] as const;
 export type ApprovalOut = (typeof APPROVAL_OUTS)[number];
 
@@ -26,7 +51,19 @@ function hours(value: number): string {
 export const approvalParams = paramsObject({
   title: line(200),
   timeoutHours: integer(1, 720),
-  approverRole: z.enum(APPROVER_ROLES, { error: `must be one of ${APPROVER_ROLES.join(", ")}` }),
+  /** Alone (no `approvers`): one person of this role or above decides, as before issue 53. */
+  approverRole: z.enum(APPROVER_ROLES, { error: `must be one of ${APPROVER_ROLES.join(", ")}` }).optional(),
+  /**
+   * A quorum (issue 53): every rule must be met, each by different people; it wins over
+   * `approverRole`. One vote per person, whichever way it arrives (waits/approvals.ts).
+   */
+  approvers: z
+    .array(approverRule)
+    .min(1, "needs at least one rule")
+    .max(MAX_APPROVER_RULES, `can hold at most ${MAX_APPROVER_RULES} rules`)
+    .optional(),
+  /** `any` (default): one rejection rejects. `majority`: more than half of those who may vote must reject. */
+  reject: z.enum(REJECT_RULES, { error: `must be one of ${REJECT_RULES.join(", ")}` }).optional(),
   remindAfterHours: integer(1, 720).optional(),
   escalateAfterHours: integer(1, 720).optional(),
   /**
@@ -40,6 +77,20 @@ export const approvalParams = paramsObject({
   // already followed 'Timed out', so the schema refuses it wherever params are checked: the
   // editor's form, the save, and the engine when the run reaches the step.
   const { timeoutHours, remindAfterHours, escalateAfterHours } = params;
+  if (params.approverRole === undefined && params.approvers === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["approverRole"],
+      message: "is needed: say who decides (a role, or approver rules)",
+    });
+  const teams = (params.approvers ?? []).flatMap((rule) => ("team" in rule ? [rule.team] : []));
+  const roles = (params.approvers ?? []).flatMap((rule) => ("role" in rule ? [rule.role] : []));
+  if (new Set(teams).size < teams.length || new Set(roles).size < roles.length)
+    ctx.addIssue({
+      code: "custom",
+      path: ["approvers"],
+      message: "names the same role or team twice: put them in one rule with a larger 'required'",
+    });
   if (remindAfterHours !== undefined && remindAfterHours >= timeoutHours)
     ctx.addIssue({
       code: "custom",
