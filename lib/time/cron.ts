@@ -1,6 +1,13 @@
 import { Cron } from "croner";
 import { isTimeZone } from "@/lib/time/zones";
-import { dstRule, isDefaultDst, nextDstDay, wallTimeInstants, type DstDay, type DstInput } from "@/lib/time/dst";
+import {
+  dstRule,
+  isDefaultDst,
+  nextDstDay,
+  wallTimeInstants,
+  type DstDay,
+  type DstInput,
+} from "@/lib/time/dst";
 
 /**
  * Cron schedules in a time zone. Pure and browser-safe: the schedule trigger's params schema, the

@@ -77,7 +77,8 @@ function expected(change: Change, wall: number, rule: DstRule): number[] {
     // gap_end: when the gap ends, on the same day; a gap that runs to midnight ends the next day,
     // so that day's time has no end to move to and does not fire (croner's and Vixie cron's rule).
     const sameDay =
-      new Date(change.at + change.after).toISOString().slice(0, 10) === new Date(wall).toISOString().slice(0, 10);
+      new Date(change.at + change.after).toISOString().slice(0, 10) ===
+      new Date(wall).toISOString().slice(0, 10);
     return sameDay ? [change.at] : [];
   }
   // A repeat: walls in [at + after, at + before) happen first with the old offset, then the new.
@@ -133,8 +134,6 @@ describe("the DST oracle, 2020–2035, every zone with DST", () => {
       }
     }
     expect(checked).toBeGreaterThan(10_000);
-
-
 
     expect(deviations.slice(0, 20)).toEqual([]);
   }, 120_000);

@@ -170,7 +170,7 @@ export interface ZoneChange {
 export function zoneChanges(timezone: string, from: number, to: number): ZoneChange[] {
   const changes: ZoneChange[] = [];
   let previous = utcOffsetMs(timezone, from);
-  for (let at = from; at < to; ) {
+  for (let at = from; at < to;) {
     const next = Math.min(at + DAY, to);
     const offset = utcOffsetMs(timezone, next);
     if (offset !== previous) {
