@@ -225,6 +225,7 @@ export function nextScheduleDstDay(
   from: Date,
   dst?: DstInput | null,
   withinDays = 400,
+  only?: DstDay["kind"],
 ): DstDay | null {
   if (cronProblem(expression) || timeZoneProblem(timezone) || !isFixedTime(expression)) return null;
   const wall = buildWall(fieldsOf(expression).join(" "));
@@ -235,7 +236,7 @@ export function nextScheduleDstDay(
     }
     return times;
   };
-  return nextDstDay(timezone, wallTimes, dstRule(dst), from, withinDays);
+  return nextDstDay(timezone, wallTimes, dstRule(dst), from, withinDays, only);
 }
 
 /** An instant as the wall clock of `timezone` reads it: "Sun 8 Mar 2026, 03:00 EDT". */

@@ -249,6 +249,7 @@ export function nextDstDay(
   rule: DstRule,
   from: Date,
   withinDays = 400,
+  only?: DstDay["kind"],
 ): DstDay | null {
   const start = from.getTime();
   for (const change of zoneChanges(timezone, start, start + withinDays * DAY)) {
@@ -258,7 +259,7 @@ export function nextDstDay(
     for (const wall of wallTimes(lo - 1, hi - 1)) {
       if (wall < lo || wall >= hi) continue;
       const resolved = resolveWallTime(timezone, wall);
-      if (resolved.kind === "single") continue;
+      if (resolved.kind === "single" || (only && resolved.kind !== only)) continue;
       return {
         kind: resolved.kind,
         local: new Date(wall).toISOString().slice(0, 16),
