@@ -11,6 +11,7 @@ import { migrateDatabase } from "@/lib/migrate";
 import { AppError } from "@/lib/errors";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DST_GAPS, dstRuleSchema } from "@/lib/time/dst";
+import { engageBrakeAs, OPERATOR_ACTOR, releaseBrakeAs } from "@/lib/automations/brake/brake";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
 import { logTo } from "@/lib/log/logger";
 import { busiestShops, type ShopBacklog } from "@/lib/queue/backlog";
@@ -190,6 +191,38 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
         const shop = await findTenantBySlug(opts.tenant);
         const { key } = await createApiKey(shop.id, { name: opts.name, role: opts.role });
         console.log(key);
+      }),
+    );
+
+  const automationsCommand = program.command("automations").description("The emergency brake of a shop.");
+  automationsCommand
+    .command("pause-all")
+    .description(
+      "Pull a shop's emergency brake: pause every active automation at once; waiting runs hold and schedules do not fire until resume-all.",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .action((opts: { tenant: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const { brake, impact } = await engageBrakeAs(shop.id, OPERATOR_ACTOR);
+        console.log(`Brake on for '${shop.slug}': paused ${brake.automations}. ${impact.sentence}`);
+      }),
+    );
+  automationsCommand
+    .command("resume-all")
+    .description(
+      "Release a shop's emergency brake: resume exactly the automations it paused, and the runs it held.",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .action((opts: { tenant: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const released = await releaseBrakeAs(shop.id, OPERATOR_ACTOR);
+        console.log(
+          `Brake released for '${shop.slug}': ${released.resumedAutomations} automations resumed, ${released.heldWaits} held runs resuming.`,
+        );
       }),
     );
 

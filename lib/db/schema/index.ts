@@ -10,3 +10,4 @@ export * from "./credentials";
 export * from "./data-moves";
 export * from "./connections";
 export * from "./alerts";
+export * from "./brakes";
