@@ -4,6 +4,7 @@ import { automationSchedules } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { scheduleParams } from "@/lib/automations/nodes/triggers";
 import { compileSchedule } from "@/lib/time/cron";
+import { isDefaultDst } from "@/lib/time/dst";
 
 /** The schedule trigger nodes of a graph whose params parse (a broken one never fires). */
 export function scheduleNodes(graph: Graph | null) {
@@ -49,14 +50,15 @@ export async function syncSchedules(
     .where(eq(automationSchedules.automationId, automation.id));
   for (const { nodeId, params } of nodes) {
     const compiled = compileSchedule(params.cron, params.timezone, params.dst);
-    // A pending fire time is kept only while it is still one under the schedule's DST rule.
+    // Under a DST rule of the merchant's, a pending fire time is kept only while it is still one.
     const kept = existing.find(
       (row) =>
         row.nodeId === nodeId &&
         row.cron === params.cron &&
         row.timezone === params.timezone &&
         row.nextFireAt !== null &&
-        compiled?.next(new Date(row.nextFireAt.getTime() - 1000))?.getTime() === row.nextFireAt.getTime(),
+        (isDefaultDst(params.dst) ||
+          compiled?.next(new Date(row.nextFireAt.getTime() - 1000))?.getTime() === row.nextFireAt.getTime()),
     );
     const values = {
       automationId: automation.id,
