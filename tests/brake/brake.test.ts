@@ -5,6 +5,7 @@ import { POST as resumeAllRoute } from "@/app/api/v1/automations/resume-all/rout
 import { GET as brakeRoute } from "@/app/api/v1/automations/brake/route";
 import { POST as pauseRoute } from "@/app/api/v1/automations/[id]/pause/route";
 import { reapRuns } from "@/lib/automations/engine/reap";
+import { BRAKE_HOLD_NOTE, waitFates } from "@/lib/automations/waits/fate";
 import type { BrakeImpact, BrakeState } from "@/lib/automations/brake/brake";
 import { getDb } from "@/lib/db/client";
 import {
@@ -199,6 +200,9 @@ describe("the emergency brake", () => {
       "1 active automation; 2 runs waiting will hold until you resume; no schedule is due to fire.",
     );
     expect((await call(pauseAllRoute, { method: "POST", key: shop.keys.admin })).status).toBe(200);
+    // The Waiting list says it holds, not that it will be cancelled as a paused automation's would.
+    const fates = await waitFates(shop.tenant.id, [first.wait]);
+    expect(fates.get(first.wait.id)).toEqual({ continues: true, note: BRAKE_HOLD_NOTE });
 
     // Both fall due while the brake is on (the second a minute after the first); the worker takes
     // their jobs and leaves the waits pending. The other shop's runs on.
