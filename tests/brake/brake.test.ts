@@ -252,5 +252,5 @@ describe("the emergency brake", () => {
         .where(and(eq(automationRunSteps.runId, run.id), eq(automationRunSteps.nodeId, "tag")));
       expect(tags).toHaveLength(1);
     }
-  });
+  }, 120_000);
 });
