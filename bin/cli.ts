@@ -10,6 +10,8 @@ import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/migrate";
 import { AppError } from "@/lib/errors";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
+import { DST_GAPS, dstRuleSchema } from "@/lib/time/dst";
+import { engageBrakeAs, OPERATOR_ACTOR, releaseBrakeAs } from "@/lib/automations/brake/brake";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
 import { logTo } from "@/lib/log/logger";
 import { busiestShops, type ShopBacklog } from "@/lib/queue/backlog";
@@ -270,6 +272,38 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
       }),
     );
 
+  const automationsCommand = program.command("automations").description("The emergency brake of a shop.");
+  automationsCommand
+    .command("pause-all")
+    .description(
+      "Pull a shop's emergency brake: pause every active automation at once; waiting runs hold and schedules do not fire until resume-all.",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .action((opts: { tenant: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const { brake, impact } = await engageBrakeAs(shop.id, OPERATOR_ACTOR);
+        console.log(`Brake on for '${shop.slug}': paused ${brake.automations}. ${impact.sentence}`);
+      }),
+    );
+  automationsCommand
+    .command("resume-all")
+    .description(
+      "Release a shop's emergency brake: resume exactly the automations it paused, and the runs it held.",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .action((opts: { tenant: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const released = await releaseBrakeAs(shop.id, OPERATOR_ACTOR);
+        console.log(
+          `Brake released for '${shop.slug}': ${released.resumedAutomations} automations resumed, ${released.heldWaits} held runs resuming.`,
+        );
+      }),
+    );
+
   const cron = program.command("cron").description("Check cron schedules.");
   cron
     .command("next <expr>")
@@ -277,30 +311,47 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
     .requiredOption("--tz <zone>", "IANA time zone, such as Europe/Paris or UTC")
     .option("--from <iso>", "start after this instant (default: now)")
     .option("--count <n>", "how many fire times (1–1000)", "5")
-    .action((expr: string, opts: { tz: string; from?: string; count: string }) => {
-      const problem = cronProblem(expr) ?? timeZoneProblem(opts.tz);
-      if (problem) throw new AppError(400, "bad_request", `${problem}.`);
-      const from = opts.from === undefined ? new Date() : new Date(opts.from);
-      if (
-        Number.isNaN(from.getTime()) ||
-        (opts.from !== undefined && !/^\d{4}-\d{2}-\d{2}T/.test(opts.from))
-      ) {
-        throw new AppError(
-          400,
-          "bad_request",
-          `'${opts.from}' is not an ISO date-time such as 2026-03-08T00:00:00Z.`,
-        );
-      }
-      const count = Number(opts.count);
-      if (!Number.isInteger(count) || count < 1 || count > 1000) {
-        throw new AppError(
-          400,
-          "bad_request",
-          `--count must be a whole number from 1 to 1000, not '${opts.count}'.`,
-        );
-      }
-      for (const at of nextFireTimes(expr, opts.tz, from, count)) console.log(at.toISOString());
-    });
+    .option("--dst-gap <rule>", "a time that does not exist: gap_end (default), shift or skip")
+    .option("--dst-repeat <rule>", "a time that happens twice: once (default) or twice")
+    .action(
+      (
+        expr: string,
+        opts: { tz: string; from?: string; count: string; dstGap?: string; dstRepeat?: string },
+      ) => {
+        const problem = cronProblem(expr) ?? timeZoneProblem(opts.tz);
+        if (problem) throw new AppError(400, "bad_request", `${problem}.`);
+        const from = opts.from === undefined ? new Date() : new Date(opts.from);
+        if (
+          Number.isNaN(from.getTime()) ||
+          (opts.from !== undefined && !/^\d{4}-\d{2}-\d{2}T/.test(opts.from))
+        ) {
+          throw new AppError(
+            400,
+            "bad_request",
+            `'${opts.from}' is not an ISO date-time such as 2026-03-08T00:00:00Z.`,
+          );
+        }
+        const count = Number(opts.count);
+        if (!Number.isInteger(count) || count < 1 || count > 1000) {
+          throw new AppError(
+            400,
+            "bad_request",
+            `--count must be a whole number from 1 to 1000, not '${opts.count}'.`,
+          );
+        }
+        const dst = dstRuleSchema.safeParse({ gap: opts.dstGap, repeat: opts.dstRepeat });
+        if (!dst.success) {
+          throw new AppError(
+            400,
+            "bad_request",
+            opts.dstGap !== undefined && !(DST_GAPS as readonly string[]).includes(opts.dstGap)
+              ? `--dst-gap must be gap_end, shift or skip, not '${opts.dstGap}'.`
+              : `--dst-repeat must be once or twice, not '${opts.dstRepeat}'.`,
+          );
+        }
+        for (const at of nextFireTimes(expr, opts.tz, from, count, dst.data)) console.log(at.toISOString());
+      },
+    );
 
   return program;
 }

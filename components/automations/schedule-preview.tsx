@@ -7,7 +7,15 @@ import { countAudienceAction } from "@/lib/actions/automations/count-audience";
 import { listScheduleFiresAction } from "@/lib/actions/automations/list-schedule-fires";
 import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { FireView } from "@/lib/automations/schedules/manage";
-import { cronProblem, DST_SENTENCE, formatInZone, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
+import {
+  cronProblem,
+  DST_SENTENCE,
+  formatInZone,
+  nextFireTimes,
+  nextScheduleDstDay,
+  timeZoneProblem,
+} from "@/lib/time/cron";
+import type { DstInput } from "@/lib/time/dst";
 import { zoneCity, zonePlace } from "@/lib/time/zone-options";
 
 export interface SchedulePreviewProps {
@@ -15,6 +23,8 @@ export interface SchedulePreviewProps {
   cron: string;
   timezone: string;
   audience?: Audience;
+  /** The schedule's DST rule, when the merchant chose one. */
+  dst?: DstInput;
   /** The shop's time zone (`caller.tenant.timezone`): fire times are shown in it and in UTC. */
   shopTimeZone: string;
   /** The saved automation, to list its recent fires (including missed ones). Omit for a new draft. */
@@ -41,6 +51,7 @@ export function SchedulePreview({
   cron,
   timezone,
   audience,
+  dst,
   shopTimeZone,
   automationId,
 }: SchedulePreviewProps) {
@@ -51,9 +62,16 @@ export function SchedulePreview({
     const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
   }, []);
+  const gap = dst?.gap;
+  const repeat = dst?.repeat;
   const times = useMemo(
-    () => (problem ? [] : nextFireTimes(cron, timezone, new Date(now), 5)),
-    [cron, timezone, problem, now],
+    () => (problem ? [] : nextFireTimes(cron, timezone, new Date(now), 5, { gap, repeat })),
+    [cron, timezone, problem, now, gap, repeat],
+  );
+  // The next day a written-out time is skipped or repeated by a clock change, and what happens.
+  const dstDay = useMemo(
+    () => (problem ? null : nextScheduleDstDay(cron, timezone, new Date(now), { gap, repeat })),
+    [cron, timezone, problem, now, gap, repeat],
   );
 
   const audienceKey = audience ? JSON.stringify(audience) : null;
@@ -117,7 +135,13 @@ export function SchedulePreview({
           )}
         </div>
       )}
-      <p className="text-xs text-zinc-600">{DST_SENTENCE}</p>
+      {dstDay ? (
+        <p className="text-xs text-zinc-700" data-testid="schedule-dst-day">
+          Next clock change: {dstDay.sentence}
+        </p>
+      ) : (
+        <p className="text-xs text-zinc-600">{DST_SENTENCE}</p>
+      )}
       {audience && (
         <p data-testid="schedule-audience-size">
           {size === null || size.key !== audienceKey

@@ -274,6 +274,42 @@ export const CONTRACT: readonly Endpoint[] = [
     errors: [422],
   },
   {
+    method: "GET",
+    path: "/api/v1/automations/brake",
+    summary: "The emergency brake: on or off, and what pulling it would do",
+    description:
+      "`brake` `{on, engagedAt, engagedBy, automations}`; `impact` `{activeAutomations, waitingRuns, schedules, sentence}` — the confirm dialog's sentence.",
+    tag: "Automations",
+    role: "viewer",
+    ok: { status: 200, description: "The brake and its impact." },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/automations/pause-all",
+    summary: "Pull the emergency brake: pause every active automation",
+    description:
+      "Pauses every active automation of the shop at once and remembers which; schedules do not fire and waiting runs hold (they are not cancelled) until `resume-all`. Audited. 409 when it is already on.",
+    tag: "Automations",
+    role: "admin",
+    ok: { status: 200, description: "`{brake, impact}`: the brake now on, and what it paused." },
+    errors: [409],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/automations/resume-all",
+    summary: "Release the emergency brake",
+    description:
+      "Activates exactly the automations the brake paused (not those paused before it, nor ones changed since), and resumes the runs that fell due while it was on, in the order they fell due, once each. Audited. 409 when it is off.",
+    tag: "Automations",
+    role: "admin",
+    ok: {
+      status: 200,
+      description:
+        "`{brake, resumedAutomations, heldWaits}`: the brake off, how many automations and held waits resumed.",
+    },
+    errors: [409],
+  },
+  {
     method: "POST",
     path: `${A}/pause`,
     summary: "Pause an automation",

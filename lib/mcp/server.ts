@@ -14,6 +14,7 @@ import { getAutomation } from "@/lib/automations/lifecycle/read";
 import { listAutomations, listQuery } from "@/lib/automations/lifecycle/list";
 import { publishAutomation, publishInput } from "@/lib/automations/lifecycle/publish";
 import { setActive } from "@/lib/automations/lifecycle/set-active";
+import { brakeImpact, brakeState, engageBrake, releaseBrake } from "@/lib/automations/brake/brake";
 import { tryLater, tryLaterInput } from "@/lib/automations/runs/try-later";
 import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
@@ -254,6 +255,43 @@ export function createMcpServer(caller: Caller): McpServer {
       reply(async () => {
         await mayWrite(caller);
         return deleteTeam(caller, teamId);
+      }),
+  );
+  server.registerTool(
+    "get_brake",
+    {
+      description:
+        "The emergency brake: whether it is on (and who pulled it when), and what pulling it now would pause and hold.",
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true },
+    },
+    () => reply(async () => ({ brake: await brakeState(tenantId), impact: await brakeImpact(tenantId) })),
+  );
+  server.registerTool(
+    "pause_all_automations",
+    {
+      description:
+        "The emergency brake (admins): pauses every active automation of the shop at once; schedules stop firing and waiting runs hold until resume_all_automations, which resumes exactly these.",
+      inputSchema: z.strictObject({}),
+      annotations: { destructiveHint: true },
+    },
+    () =>
+      reply(async () => {
+        await mayWrite(caller);
+        return engageBrake(caller);
+      }),
+  );
+  server.registerTool(
+    "resume_all_automations",
+    {
+      description:
+        "Releases the emergency brake (admins): activates exactly the automations it paused and resumes the runs that fell due meanwhile, in order, once each.",
+      inputSchema: z.strictObject({}),
+    },
+    () =>
+      reply(async () => {
+        await mayWrite(caller);
+        return releaseBrake(caller);
       }),
   );
   return server;

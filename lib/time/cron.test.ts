@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileSchedule, cronProblem, nextFireTimes, timeZoneProblem } from "./cron";
+import { compileSchedule, cronProblem, nextFireTimes, nextScheduleDstDay, timeZoneProblem } from "./cron";
 
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString());
 const next = (cron: string, tz: string, from: string, count = 3) =>
@@ -154,5 +154,53 @@ describe("problems in plain English", () => {
     expect(timeZoneProblem("UTC")).toBeNull();
     expect(nextFireTimes("0 25 * * *", "UTC", new Date())).toEqual([]);
     expect(compileSchedule("0 9 * * *", "Nowhere/Town")).toBeNull();
+  });
+});
+
+describe("a DST rule (issue 53)", () => {
+  it("left out or spelled out as gap_end + once, it is croner's rule exactly: no schedule moves", () => {
+    const from = new Date("2026-01-01T00:00:00Z");
+    for (const [cron, zone] of [
+      ["30 2 * * *", "Europe/Paris"],
+      ["30 1 * * *", "America/New_York"],
+      ["15 2 * * 0", "Australia/Lord_Howe"],
+      ["0 0 * * *", "America/Santiago"],
+      ["30 23 * * *", "America/Nuuk"],
+      ["*/15 * * * *", "Europe/London"],
+    ] as const) {
+      const plain = iso(nextFireTimes(cron, zone, from, 400));
+      expect(iso(nextFireTimes(cron, zone, from, 400, { gap: "gap_end", repeat: "once" }))).toEqual(plain);
+      expect(iso(nextFireTimes(cron, zone, from, 400, {}))).toEqual(plain);
+    }
+  });
+
+  it("leaves schedules that repeat through the hours in real time", () => {
+    expect(
+      iso(
+        nextFireTimes("*/30 * * * *", "Europe/Paris", new Date("2026-03-29T00:15:00Z"), 3, { gap: "skip" }),
+      ),
+    ).toEqual(["2026-03-29T00:30:00.000Z", "2026-03-29T01:00:00.000Z", "2026-03-29T01:30:00.000Z"]);
+  });
+
+  it("names the next day a written-out time falls in a gap or repeat, with what happens", () => {
+    const from = new Date("2026-01-01T00:00:00Z");
+    expect(nextScheduleDstDay("30 2 * * *", "Europe/Paris", from)).toEqual({
+      kind: "gap",
+      local: "2026-03-29T02:30",
+      fires: ["2026-03-29T01:00:00.000Z"],
+      sentence: "On 29 March 2026 02:30 does not exist in Paris: the run moves to 03:00.",
+    });
+    expect(nextScheduleDstDay("30 2 * * *", "Europe/Paris", from, { gap: "skip" })?.sentence).toBe(
+      "On 29 March 2026 02:30 does not exist in Paris: the run is skipped that day.",
+    );
+    expect(
+      nextScheduleDstDay("30 2 * * *", "Europe/Paris", new Date("2026-04-01T00:00:00Z"), { repeat: "twice" }),
+    ).toMatchObject({
+      kind: "repeat",
+      fires: ["2026-10-25T00:30:00.000Z", "2026-10-25T01:30:00.000Z"],
+      sentence: "On 25 October 2026 02:30 happens twice in Paris: the run happens at both.",
+    });
+    expect(nextScheduleDstDay("0 9 * * *", "Europe/Paris", from)).toBeNull();
+    expect(nextScheduleDstDay("30 2 * * *", "Asia/Tokyo", from)).toBeNull();
   });
 });

@@ -1,5 +1,13 @@
 import { Cron } from "croner";
 import { isTimeZone } from "@/lib/time/zones";
+import {
+  dstRule,
+  isDefaultDst,
+  nextDstDay,
+  wallTimeInstants,
+  type DstDay,
+  type DstInput,
+} from "@/lib/time/dst";
 
 /**
  * Cron schedules in a time zone. Pure and browser-safe: the schedule trigger's params schema, the
@@ -21,6 +29,11 @@ import { isTimeZone } from "@/lib/time/zones";
  * - A schedule that repeats through the hours (`*\/15 * * * *`, `0 * * * *`) is an **interval**
  *   schedule and keeps its rhythm in real time: it skips the minutes that do not exist and runs in
  *   both copies of a repeated hour, so "every 15 minutes" stays every 15 minutes.
+ *
+ * That is the default DST rule (`gap_end` + `once`). A merchant may choose another for a
+ * fixed-time schedule (`dst` in `dst.ts`): then croner only lists the schedule's wall-clock times
+ * (read as UTC, where no clock changes) and `dst.ts` turns each into zero, one or two instants.
+ * Without a rule, or with the default one, fire times are croner's alone, exactly as before.
  */
 
 /** The sentence shown where the merchant sets a schedule. */
@@ -52,6 +65,26 @@ function build(expression: string, timezone?: string): Cron {
     ...(timezone ? { timezone } : {}),
     paused: true,
   });
+}
+
+/** A clock that never changes, to list a schedule's wall-clock times. */
+function buildWall(expression: string): Cron {
+  return new Cron(expression, {
+    mode: "5-part",
+    fixedTimeRule: "no-wildcard",
+    domAndDow: false,
+    utcOffset: 0,
+    paused: true,
+  });
+}
+
+/**
+ * Whether the minute and hour are written out (no `*` and no step): croner's `no-wildcard`
+ * fixed-time rule, to which the DST rule applies.
+ */
+export function isFixedTime(expression: string): boolean {
+  const [minute = "*", hour = "*"] = fieldsOf(expression);
+  return ![minute, hour].some((field) => field.includes("*") || field.includes("/"));
 }
 
 function fieldsOf(expression: string): string[] {
@@ -102,25 +135,108 @@ export interface CompiledSchedule {
   next(from: Date): Date | null;
 }
 
-/** Compiles a schedule, or returns null for an invalid expression or zone. */
-export function compileSchedule(expression: string, timezone: string): CompiledSchedule | null {
+const HOUR = 3_600_000;
+/** Past this, a schedule whose every time is skipped is taken to fire no more. */
+const HORIZON_MS = 10 * 366 * 86_400_000;
+
+/**
+ * A fixed-time schedule under a DST rule. Each wall-clock time W fires at instants within
+ * [W − 14 h, W + 12 h] (offsets lie in −12 h … +14 h), so the wall-clock times after
+ * `from − 13 h` are looked at until one lies more than 15 h past the earliest fire found.
+ */
+function ruledNext(wall: Cron, timezone: string, dst: DstInput, from: Date): Date | null {
+  const rule = dstRule(dst);
+  const start = from.getTime();
+  let best: number | null = null;
+  let cursor: Date | null = new Date(start - 13 * HOUR);
+  while (cursor) {
+    const at: Date | null = wall.nextRun(cursor);
+    if (!at) break;
+    const time = at.getTime();
+    if (best !== null && time - 15 * HOUR > best) break;
+    if (time - start > HORIZON_MS) break;
+    for (const instant of wallTimeInstants(timezone, time, rule)) {
+      if (instant > start && (best === null || instant < best)) best = instant;
+    }
+    cursor = at;
+  }
+  return best === null ? null : new Date(best);
+}
+
+/**
+ * Compiles a schedule, or returns null for an invalid expression or zone. `dst` is the
+ * merchant's DST rule; without it (or with the default one) croner decides alone, as always.
+ */
+export function compileSchedule(
+  expression: string,
+  timezone: string,
+  dst?: DstInput | null,
+): CompiledSchedule | null {
   if (cronProblem(expression) || timeZoneProblem(timezone)) return null;
-  const cron = build(fieldsOf(expression).join(" "), timezone);
-  return { next: (from) => cron.nextRun(from) };
+  const pattern = fieldsOf(expression).join(" ");
+  if (isDefaultDst(dst) || !isFixedTime(pattern)) {
+    const cron = build(pattern, timezone);
+    return { next: (from) => cron.nextRun(from) };
+  }
+  const wall = buildWall(pattern);
+  return { next: (from) => ruledNext(wall, timezone, dst ?? {}, from) };
 }
 
 /**
  * The first `count` fire times strictly after `from`, as instants. Empty for an invalid
  * expression or zone (the caller shows `cronProblem` instead).
  */
-export function nextFireTimes(expression: string, timezone: string, from: Date, count = 5): Date[] {
+export function nextFireTimes(
+  expression: string,
+  timezone: string,
+  from: Date,
+  count = 5,
+  dst?: DstInput | null,
+): Date[] {
   if (cronProblem(expression) || timeZoneProblem(timezone)) return [];
-  return build(fieldsOf(expression).join(" "), timezone).nextRuns(count, from);
+  if (isDefaultDst(dst) || !isFixedTime(expression)) {
+    return build(fieldsOf(expression).join(" "), timezone).nextRuns(count, from);
+  }
+  const compiled = compileSchedule(expression, timezone, dst);
+  const times: Date[] = [];
+  let at: Date | null = from;
+  while (compiled && times.length < count && (at = compiled.next(at))) times.push(at);
+  return times;
 }
 
 /** The next fire time strictly after `from`, or null for an invalid schedule. */
-export function nextFireAfter(expression: string, timezone: string, from: Date): Date | null {
-  return nextFireTimes(expression, timezone, from, 1)[0] ?? null;
+export function nextFireAfter(
+  expression: string,
+  timezone: string,
+  from: Date,
+  dst?: DstInput | null,
+): Date | null {
+  return nextFireTimes(expression, timezone, from, 1, dst)[0] ?? null;
+}
+
+/**
+ * The next day after `from` on which a time the schedule writes out does not exist or happens
+ * twice in its zone, with what happens then under `dst`; null when there is none within
+ * `withinDays` (no DST there, an interval schedule, or an invalid one).
+ */
+export function nextScheduleDstDay(
+  expression: string,
+  timezone: string,
+  from: Date,
+  dst?: DstInput | null,
+  withinDays = 400,
+  only?: DstDay["kind"],
+): DstDay | null {
+  if (cronProblem(expression) || timeZoneProblem(timezone) || !isFixedTime(expression)) return null;
+  const wall = buildWall(fieldsOf(expression).join(" "));
+  const wallTimes = (after: number, until: number): number[] => {
+    const times: number[] = [];
+    for (let at = wall.nextRun(new Date(after)); at && at.getTime() <= until; at = wall.nextRun(at)) {
+      times.push(at.getTime());
+    }
+    return times;
+  };
+  return nextDstDay(timezone, wallTimes, dstRule(dst), from, withinDays, only);
 }
 
 /** An instant as the wall clock of `timezone` reads it: "Sun 8 Mar 2026, 03:00 EDT". */

@@ -300,6 +300,43 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: route("POST /api/v1/ai/build", { body: () => ({ prompt: "Tag paid orders" }) }),
   },
+  // The emergency brake: the other shop's admin brakes (and releases) only their own shop.
+  "GET /api/v1/automations/brake": {
+    crossShop: { expect: "isolated", invoke: route("GET /api/v1/automations/brake") },
+  },
+  "POST /api/v1/automations/pause-all": {
+    crossShop: { expect: "isolated", invoke: route("POST /api/v1/automations/pause-all") },
+    viewer: route("POST /api/v1/automations/pause-all"),
+    editor: route("POST /api/v1/automations/pause-all"),
+  },
+  "POST /api/v1/automations/resume-all": {
+    crossShop: { expect: "isolated", invoke: route("POST /api/v1/automations/resume-all") },
+    viewer: route("POST /api/v1/automations/resume-all"),
+    editor: route("POST /api/v1/automations/resume-all"),
+  },
+  "lib/actions/automations/brake.ts#getBrakeImpactAction": {
+    readOnly: true,
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/automations/brake.ts#getBrakeImpactAction", () => ({})),
+    },
+  },
+  "lib/actions/automations/brake.ts#pullBrakeAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/automations/brake.ts#pullBrakeAction", () => ({})),
+    },
+    viewer: action("lib/actions/automations/brake.ts#pullBrakeAction", () => ({})),
+    editor: action("lib/actions/automations/brake.ts#pullBrakeAction", () => ({})),
+  },
+  "lib/actions/automations/brake.ts#releaseBrakeAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/automations/brake.ts#releaseBrakeAction", () => ({})),
+    },
+    viewer: action("lib/actions/automations/brake.ts#releaseBrakeAction", () => ({})),
+    editor: action("lib/actions/automations/brake.ts#releaseBrakeAction", () => ({})),
+  },
   [`GET ${A}`]: { crossShop: { expect: 404, invoke: route(`GET ${A}`, { params: id }) } },
   [`DELETE ${A}`]: {
     crossShop: { expect: 404, invoke: route(`DELETE ${A}`, { params: id }) },

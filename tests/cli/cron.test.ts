@@ -38,3 +38,30 @@ test("cron next refuses a bad expression, zone, start or count in a sentence", a
     /--count must be a whole number from 1 to 1000/,
   );
 });
+
+test("cron next takes the DST rule: --dst-gap and --dst-repeat (issue 53)", async () => {
+  const paris = ["30 2 * * *", "--tz", "Europe/Paris", "--count", "2"];
+  const spring = ["--from", "2026-03-28T12:00:00Z"];
+  // Today's rule by default: the gap's end, 03:00 CEST.
+  expect(await tillflow("cron", "next", ...paris, ...spring)).toEqual([
+    "2026-03-29T01:00:00.000Z",
+    "2026-03-30T00:30:00.000Z",
+  ]);
+  expect(await tillflow("cron", "next", ...paris, ...spring, "--dst-gap", "shift")).toEqual([
+    "2026-03-29T01:30:00.000Z",
+    "2026-03-30T00:30:00.000Z",
+  ]);
+  expect(await tillflow("cron", "next", ...paris, ...spring, "--dst-gap", "skip")).toEqual([
+    "2026-03-30T00:30:00.000Z",
+    "2026-03-31T00:30:00.000Z",
+  ]);
+  expect(
+    await tillflow("cron", "next", ...paris, "--from", "2026-10-24T12:00:00Z", "--dst-repeat", "twice"),
+  ).toEqual(["2026-10-25T00:30:00.000Z", "2026-10-25T01:30:00.000Z"]);
+  await expect(tillflow("cron", "next", ...paris, "--dst-gap", "later")).rejects.toThrow(
+    "--dst-gap must be gap_end, shift or skip, not 'later'.",
+  );
+  await expect(tillflow("cron", "next", ...paris, "--dst-repeat", "thrice")).rejects.toThrow(
+    "--dst-repeat must be once or twice, not 'thrice'.",
+  );
+});

@@ -114,11 +114,14 @@ describe("MCP at /api/mcp", () => {
       "decide_approval",
       "delete_team",
       "get_automation",
+      "get_brake",
       "get_run",
       "list_automations",
       "list_runs",
       "list_teams",
       "list_waiting",
+      "pause_all_automations",
+      "resume_all_automations",
       "run_automation",
       "save_team",
       "update_automation",
@@ -277,6 +280,36 @@ describe("MCP at /api/mcp", () => {
       id: automationId,
     });
     expect(read2.data).toMatchObject({ name: "Follow up", status: "active" });
+  });
+
+  test("the emergency brake: an editor is refused; an admin pulls it and releases it (issue 53)", async () => {
+    const braked = await createShop();
+    const id = await publishFlow(braked.keys.editor, "Braked", waitThenTag("braked"));
+    const editor = await connect(braked.keys.editor);
+    const refused = await callTool(editor, "pause_all_automations", {});
+    expect(refused).toMatchObject({ isError: true, text: "Only an admin can do this." });
+
+    const admin = await connect(braked.keys.admin);
+    const before = await callTool<{ impact: { sentence: string } }>(admin, "get_brake", {});
+    expect(before.data.impact.sentence).toBe(
+      "1 active automation; 0 runs waiting will hold until you resume; no schedule is due to fire.",
+    );
+    const pulled = await callTool<{ brake: { on: boolean; automations: number } }>(
+      admin,
+      "pause_all_automations",
+      {},
+    );
+    expect(pulled.data.brake).toMatchObject({ on: true, automations: 1 });
+    const read = await callTool<{ status: string }>(admin, "get_automation", { id });
+    expect(read.data.status).toBe("paused");
+    // This file's shop is untouched.
+    expect(
+      (await callTool<{ brake: { on: boolean } }>(await connect(shop.keys.viewer), "get_brake", {})).data
+        .brake.on,
+    ).toBe(false);
+    const released = await callTool<{ resumedAutomations: number }>(admin, "resume_all_automations", {});
+    expect(released.data.resumedAutomations).toBe(1);
+    expect((await callTool<{ status: string }>(admin, "get_automation", { id })).data.status).toBe("active");
   });
 
   test("run_automation starts a real run for a record, or a Later step now", async () => {

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { ActiveToggle, ActiveToggleNotices } from "@/components/automations/active-toggle";
+import { PullBrakeButton } from "@/components/automations/brake-controls";
+import { brakeState } from "@/lib/automations/brake/brake";
 import { ArchiveButton, RestoreButton } from "@/components/automations/archive-button";
 import {
   AUTOMATION_STATUS_OPTIONS,
@@ -52,6 +54,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
   const status = isListedStatus(rawStatus) ? rawStatus : undefined;
   const cursor = firstParam(params.cursor);
   const { page, error } = await loadPage(caller.tenant.id, { status, q, cursor });
+  const brake = await brakeState(caller.tenant.id);
   const filtered = Boolean(q || status);
   // Built-ins (the platform's own jobs) do not count: a shop with none of its own flows is still new.
   const builtins = page?.items.filter((item) => item.builtin) ?? [];
@@ -66,10 +69,16 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
         title="Automations"
         description="Flows that react to what happens in your shop and do the follow-up work for you."
         actions={
-          canEdit && !empty ? (
-            <ButtonLink href="/automations/new" variant="primary">
-              New automation
-            </ButtonLink>
+          (canEdit && !empty) || (isAdmin && !brake.on) ? (
+            <div className="flex flex-wrap items-start gap-2">
+              {/* The emergency brake: admins, while it is off (the banner releases it). */}
+              {isAdmin && !brake.on && <PullBrakeButton size="md" />}
+              {canEdit && !empty && (
+                <ButtonLink href="/automations/new" variant="primary">
+                  New automation
+                </ButtonLink>
+              )}
+            </div>
           ) : undefined
         }
       />

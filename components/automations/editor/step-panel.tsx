@@ -6,6 +6,7 @@ import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import type { Audience } from "@/lib/automations/nodes/triggers";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
+import { dstRuleSchema, type DstInput } from "@/lib/time/dst";
 import type { CredentialOption } from "./config/credential-options";
 import { ConnectionsEditor, Loading, NodeConfig, SchedulePreview } from "./lazy-children";
 import type { NodeLogic } from "./use-node-logic";
@@ -15,6 +16,12 @@ const SCHEDULE_TRIGGER = "auto.trigger.schedule";
 /** The audience as the preview reads it: an object, or none (the form may hold anything while typing). */
 function scheduleAudience(logic: NodeLogic, value: unknown): Audience | undefined {
   const parsed = logic.audienceSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The schedule's DST rule when the form holds one; the preview ignores anything else. */
+function scheduleDst(value: unknown): DstInput | undefined {
+  const parsed = dstRuleSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -88,6 +95,7 @@ export function StepPanel({
           cron={typeof step.params.cron === "string" ? step.params.cron : ""}
           timezone={typeof step.params.timezone === "string" ? step.params.timezone : ""}
           audience={scheduleAudience(logic, step.params.audience)}
+          dst={scheduleDst(step.params.dst)}
           shopTimeZone={shopTimezone}
           automationId={automationId}
         />

@@ -4,6 +4,7 @@ import { executePrepared } from "@/lib/db/prepared";
 import { uuidArray } from "@/lib/db/array-literal";
 import type { RunEvent } from "@/lib/db/schema";
 import type { AutomationStatus, InFlightPolicy, LiveAutomation } from "./wake";
+import { heldByBrake } from "@/lib/automations/brake/held";
 
 /**
  * Claims: one statement per kind of leg takes any number of them, at most once. A claimed leg
@@ -105,15 +106,17 @@ export async function claimRuns(runIds: string[]): Promise<ClaimedLeg[]> {
  * most one wait per run per call (a second wait of the same run, due at the same moment, is left
  * pending for the next call, so each leg gets its own number). A wait claimed before by a leg
  * that a crash cut short (wait resumed, run still `running` on that leg) is returned as a replay;
- * one whose leg finished, or that was cancelled, is not returned at all.
+ * one whose leg finished, or that was cancelled, is not returned at all. A wait the shop's
+ * emergency brake holds is not claimed: it stays pending, and releasing the brake re-adds its job.
  */
 export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
   if (waitIds.length === 0) return [];
   const ids = uuidArray(waitIds);
   const rows = await executePrepared<Record<string, unknown>>(sql`
     with candidates as (
-      select distinct on (run_id) id from automation_run_waits
+      select distinct on (run_id) id from automation_run_waits cw
       where id = any(${ids}::uuid[]) and status = 'pending' and kind <> 'later'
+        and not ${heldByBrake("cw")}
       order by run_id, resume_at, id
     ), claimed as (
       update automation_run_waits w set status = 'resumed', resolved_at = now(), resume_leg = r.legs + 1,
@@ -175,8 +178,9 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
 export async function stillPending(waitIds: string[]): Promise<string[]> {
   if (waitIds.length === 0) return [];
   const rows = await executePrepared<{ id: string }>(sql`
-    select id from automation_run_waits
-    where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending' and kind <> 'later'`);
+    select id from automation_run_waits pw
+    where id = any(${uuidArray(waitIds)}::uuid[]) and status = 'pending' and kind <> 'later'
+      and not ${heldByBrake("pw")}`);
   return rows.map((r) => String(r.id));
 }
 

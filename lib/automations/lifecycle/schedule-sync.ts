@@ -3,7 +3,8 @@ import type { DbOrTx } from "@/lib/db/client";
 import { automationSchedules } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { scheduleParams } from "@/lib/automations/nodes/triggers";
-import { nextFireAfter } from "@/lib/time/cron";
+import { compileSchedule } from "@/lib/time/cron";
+import { isDefaultDst } from "@/lib/time/dst";
 
 /** The schedule trigger nodes of a graph whose params parse (a broken one never fires). */
 export function scheduleNodes(graph: Graph | null) {
@@ -22,7 +23,8 @@ export function scheduleNodes(graph: Graph | null) {
  *   that pass while paused are neither run nor caught up on later).
  * - active → one row per schedule trigger of the active graph. A schedule whose cron and zone did
  *   not change keeps its pending `next_fire_at` (republishing at 09:00:20 must not skip the 09:00
- *   fire the tick is about to claim); a new or changed one fires next after `now`.
+ *   fire the tick is about to claim) while its DST rule still fires then; a new or changed one
+ *   fires next after `now`.
  */
 export async function syncSchedules(
   tx: DbOrTx,
@@ -47,12 +49,16 @@ export async function syncSchedules(
     .from(automationSchedules)
     .where(eq(automationSchedules.automationId, automation.id));
   for (const { nodeId, params } of nodes) {
+    const compiled = compileSchedule(params.cron, params.timezone, params.dst);
+    // Under a DST rule of the merchant's, a pending fire time is kept only while it is still one.
     const kept = existing.find(
       (row) =>
         row.nodeId === nodeId &&
         row.cron === params.cron &&
         row.timezone === params.timezone &&
-        row.nextFireAt !== null,
+        row.nextFireAt !== null &&
+        (isDefaultDst(params.dst) ||
+          compiled?.next(new Date(row.nextFireAt.getTime() - 1000))?.getTime() === row.nextFireAt.getTime()),
     );
     const values = {
       automationId: automation.id,
@@ -60,7 +66,7 @@ export async function syncSchedules(
       tenantId: automation.tenantId,
       cron: params.cron,
       timezone: params.timezone,
-      nextFireAt: kept?.nextFireAt ?? nextFireAfter(params.cron, params.timezone, now),
+      nextFireAt: kept?.nextFireAt ?? compiled?.next(now) ?? null,
       updatedAt: now,
     };
     await tx

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { describeCron } from "@/lib/time/schedule-sentence";
+import { dstRuleSchema } from "@/lib/time/dst";
 import { zoneCity } from "@/lib/time/zone-options";
 import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/domains/domains";
 import { credentialId, integer, line, paramsObject, randomToken, text } from "./params";
@@ -228,6 +229,8 @@ export const scheduleParams = paramsObject({
   cron: cronExpression,
   timezone: text().refine(isTimeZone, "must be a time zone such as Europe/Paris or UTC"),
   audience: audienceSchema.optional(),
+  /** What happens on the days clocks change (`lib/time/dst.ts`); left out: gap_end + once. */
+  dst: dstRuleSchema.optional(),
 });
 export type ScheduleParams = z.infer<typeof scheduleParams>;
 

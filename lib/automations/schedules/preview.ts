@@ -3,12 +3,21 @@ import { getDb } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/errors";
 import { audienceSchema } from "@/lib/automations/nodes/triggers";
 import { audienceSize } from "./audience";
-import { cronProblem, DST_SENTENCE, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
+import {
+  cronProblem,
+  DST_SENTENCE,
+  nextFireTimes,
+  nextScheduleDstDay,
+  timeZoneProblem,
+} from "@/lib/time/cron";
+import { dstRuleSchema, type DstDay } from "@/lib/time/dst";
 
 export const previewInput = z.strictObject({
   cron: z.string().max(200),
   timezone: z.string().max(100),
   audience: audienceSchema.optional(),
+  /** The schedule's DST rule (`gap`, `repeat`); left out: gap_end + once. */
+  dst: dstRuleSchema.optional(),
   /** How many fire times. Default 5. */
   count: z.number().int().min(1).max(100).default(5),
   /** Start after this instant. Default now. */
@@ -20,6 +29,11 @@ export interface SchedulePreview {
   problem: string | null;
   nextFireTimes: string[];
   dst: string;
+  /**
+   * The next day (within 400 days) on which a time the schedule writes out does not exist or
+   * happens twice in its zone, and what happens then under its DST rule; null when none does.
+   */
+  dstDay: DstDay | null;
   /** Customers the audience matches now; null without an audience. */
   audienceSize: number | null;
 }
@@ -33,8 +47,9 @@ export async function previewSchedule(tenantId: string, body: unknown): Promise<
     problem: problem ? `${problem}.` : null,
     nextFireTimes: problem
       ? []
-      : nextFireTimes(input.cron, input.timezone, from, input.count).map((d) => d.toISOString()),
+      : nextFireTimes(input.cron, input.timezone, from, input.count, input.dst).map((d) => d.toISOString()),
     dst: DST_SENTENCE,
+    dstDay: problem ? null : nextScheduleDstDay(input.cron, input.timezone, from, input.dst),
     audienceSize: input.audience ? await audienceSize(getDb(), tenantId, input.audience) : null,
   };
 }

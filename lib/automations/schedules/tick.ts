@@ -114,7 +114,7 @@ type DueRow = {
 async function fireDue(tx: Tx, row: DueRow, now: Date): Promise<{ fired: number; missed: number }> {
   const { schedule } = row;
   const node = scheduleNodes(row.graph).find((n) => n.nodeId === schedule.nodeId);
-  const compiled = compileSchedule(schedule.cron, schedule.timezone);
+  const compiled = compileSchedule(schedule.cron, schedule.timezone, node?.params.dst);
   const where = and(
     eq(automationSchedules.automationId, schedule.automationId),
     eq(automationSchedules.nodeId, schedule.nodeId),

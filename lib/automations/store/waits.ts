@@ -10,6 +10,7 @@ import {
 } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
 import { newStepsSql, type StepRecord } from "./steps";
+import { heldByBrake } from "@/lib/automations/brake/held";
 import { DUE_PRIORITY } from "@/lib/queue/fair-share";
 
 export type WaitRow = typeof automationRunWaits.$inferSelect;
@@ -216,8 +217,8 @@ export const WATCHDOG_WAIT_REASON = "Its job had vanished; the watchdog schedule
  */
 export async function failOverdueWaits(tx: DbOrTx): Promise<{ failed: string[]; rescheduled: number }> {
   const overdue = await tx.execute<{ id: string; run_id: string; step_id: string | null; kind: string }>(sql`
-    update automation_run_waits set status = 'failed', reason = ${OVERDUE_MESSAGE}, resolved_at = now()
-    where status = 'pending' and resume_at < now() - interval '60 minutes'
+    update automation_run_waits ow set status = 'failed', reason = ${OVERDUE_MESSAGE}, resolved_at = now()
+    where status = 'pending' and resume_at < now() - interval '60 minutes' and not ${heldByBrake("ow")}
     returning id, run_id, step_id, kind`);
   for (const w of overdue) {
     await tx.execute(sql`select graphile_worker.remove_job(${w.id})`);
@@ -230,6 +231,7 @@ export async function failOverdueWaits(tx: DbOrTx): Promise<{ failed: string[]; 
       select w.id from automation_run_waits w
       where w.status = 'pending' and w.resume_at >= now() - interval '60 minutes'
         and not exists (select 1 from graphile_worker._private_jobs j where j.key = w.id::text)
+        and not ${heldByBrake("w")}
       limit 10000)
     returning id, resume_at, kind`);
   await enqueueJobs(

@@ -1,11 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { automations, tenants } from "@/lib/db/schema";
+import { automationBrakes, automations, tenants } from "@/lib/db/schema";
 import { decideWake, type Decision, type LiveAutomation } from "@/lib/automations/engine/wake";
 import { loadVersion } from "@/lib/automations/store/versions";
 import { fateOf, type WaitFate } from "./fate-text";
 
 export { fateOf, fateTime, resumeNowWarning, type WaitFate } from "./fate-text";
+
+/** The fate of a wait the emergency brake holds. */
+export const BRAKE_HOLD_NOTE = "Holds while the emergency brake is on, and carries on when it is released.";
 
 /** The fields of a pending wait its fate depends on. */
 export interface FateWait {
@@ -61,12 +64,20 @@ export async function waitDecisions(
       ),
     );
   const byId = new Map(rows.map((row) => [row.id, row]));
+  // The emergency brake holds its automations' waits: they carry on when it is released.
+  const [brake] = await db
+    .select({ ids: automationBrakes.automationIds })
+    .from(automationBrakes)
+    .where(eq(automationBrakes.tenantId, tenantId));
+  const braked = new Set(brake?.ids ?? []);
   for (const wait of legs) {
     const row = byId.get(wait.automationId);
     // Waits cascade with their automation: none found means the wait is not this shop's.
     if (!row) continue;
+    const held = row.status === "paused" && braked.has(row.id);
     const automation: LiveAutomation = {
-      status: row.status,
+      // Held by the brake: decided as it will be on release, when the automation is active again.
+      status: held ? "active" : row.status,
       version: row.version,
       inFlightPolicy: row.inFlightPolicy,
     };
@@ -81,8 +92,9 @@ export async function waitDecisions(
       started,
       latest,
     });
+    const fate = fateOf(decision, automation, wait, { timeZone: row.timeZone, now });
     fates.set(wait.id, {
-      fate: fateOf(decision, automation, wait, { timeZone: row.timeZone, now }),
+      fate: held && fate.continues ? { continues: true, note: BRAKE_HOLD_NOTE } : fate,
       decision,
     });
   }

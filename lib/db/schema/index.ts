@@ -11,3 +11,4 @@ export * from "./data-moves";
 export * from "./connections";
 export * from "./alerts";
 export * from "./teams";
+export * from "./brakes";

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { ShopSettingsForm } from "@/components/settings/shop-settings-form";
 import { SigningSecretSection } from "@/components/settings/signing-secret-section";
+import { EmergencyBrakeSection } from "@/components/settings/emergency-brake-section";
+import { brakeState } from "@/lib/automations/brake/brake";
 import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { signingSecretStatus } from "@/lib/credentials/signing-secret";
@@ -24,6 +26,7 @@ export default async function ShopSettingsPage() {
         canEdit={isAdmin}
       />
       <SigningSecretSection status={await signingSecretStatus(caller.tenant.id)} canManage={isAdmin} />
+      <EmergencyBrakeSection on={(await brakeState(caller.tenant.id)).on} canManage={isAdmin} />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { zoneCity } from "@/lib/time/zone-options";
 import { AudienceConfig } from "./audience-config";
+import { DstConfig } from "./dst-config";
 import { FormError } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import { withParam } from "./raw-values";
@@ -10,9 +11,10 @@ import { ScheduleWhen } from "./schedule-when";
 import { ZonePicker } from "./zone-picker";
 
 /**
- * `auto.trigger.schedule {cron, timezone, audience?}` as a merchant sets it: when, as a sentence
- * (or cron, in the advanced view); the zone those times are read in (the shop's for a new
- * trigger); and who each fire runs for. The next fire times and the audience's live count are
+ * `auto.trigger.schedule {cron, timezone, audience?, dst?}` as a merchant sets it: when, as a
+ * sentence (or cron, in the advanced view); the zone those times are read in (the shop's for a new
+ * trigger); what happens when clocks change (only when a time falls in a skipped or repeated hour);
+ * and who each fire runs for. The next fire times and the audience's live count are
  * the preview's, under the form (`schedule-preview.tsx`).
  */
 export function ScheduleConfig({
@@ -46,6 +48,14 @@ export function ScheduleConfig({
           setZone(next);
           onChange(withParam(params, "timezone", next));
         }}
+      />
+      <DstConfig
+        cron={cron}
+        timezone={zone || shopTimeZone}
+        value={params.dst}
+        error={errors.dst}
+        disabled={disabled}
+        onDst={(next) => onChange(withParam(params, "dst", next))}
       />
       <AudienceConfig
         audience={params.audience}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { FieldHint, Input } from "@/components/ui/form";
+import { DstConfig } from "./dst-config";
 import { FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import { withParam } from "./raw-values";
@@ -66,6 +67,18 @@ export function WaitUntilConfig({
           />
         )}
       </FormFieldset>
+      <DstConfig
+        cron={
+          /^\d\d:\d\d$/.test(time)
+            ? `${Number(time.slice(3))} ${Number(time.slice(0, 2))} * * ${weekdays?.length ? weekdays.join(",") : "*"}`
+            : ""
+        }
+        timezone={zone || shopTimeZone}
+        value={params.dst}
+        error={errors.dst}
+        disabled={disabled}
+        onDst={(next) => onChange(withParam(params, "dst", next))}
+      />
       <FieldHint>{WAIT_UNTIL_DST_HELP}</FieldHint>
     </div>
   );

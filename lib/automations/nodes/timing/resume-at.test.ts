@@ -7,7 +7,7 @@ import {
   resumeAtFor,
   waitDurationMs,
 } from "./resume-at";
-import type { WaitUntilParams } from "./wait-until";
+import { waitUntil, type WaitUntilParams } from "./wait-until";
 
 const at = (iso: string) => new Date(iso);
 
@@ -261,5 +261,40 @@ describe("resumeAtFor", () => {
     expect(() => resumeAtFor({ type: "auto.action.add_tag", params: { tag: "x" } }, from)).toThrow(
       "'auto.action.add_tag' is not a timed wait.",
     );
+  });
+});
+
+describe("with the merchant's DST rule (issue 53)", () => {
+  it("skips or shifts a time that does not exist (New York, 02:30 on 2026-03-08)", () => {
+    const base = { time: "02:30", timezone: "America/New_York" };
+    expect(sequence({ ...base, dst: { gap: "skip" } }, "2026-03-07T12:00:00Z", 2)).toEqual([
+      "2026-03-09T06:30:00.000Z", // not on the 8th at all
+      "2026-03-10T06:30:00.000Z",
+    ]);
+    expect(sequence({ ...base, dst: { gap: "shift" } }, "2026-03-07T12:00:00Z", 2)).toEqual([
+      "2026-03-08T07:30:00.000Z", // 02:30 EST = 03:30 EDT
+      "2026-03-09T06:30:00.000Z",
+    ]);
+    // Spelled out, the default is today's rule.
+    expect(sequence({ ...base, dst: { gap: "gap_end", repeat: "once" } }, "2026-03-07T12:00:00Z", 1)).toEqual(
+      sequence(base, "2026-03-07T12:00:00Z", 1),
+    );
+  });
+
+  it("resumes at both occurrences of a repeated time with repeat: twice (New York, 01:30)", () => {
+    const params = { time: "01:30", timezone: "America/New_York", dst: { repeat: "twice" as const } };
+    expect(sequence(params, "2026-10-31T12:00:00Z", 3)).toEqual([
+      "2026-11-01T05:30:00.000Z", // 01:30 EDT
+      "2026-11-01T06:30:00.000Z", // 01:30 EST
+      "2026-11-02T06:30:00.000Z",
+    ]);
+    // A wait that starts between the two resumes at the second.
+    expect(nextWallClock(params, at("2026-11-01T06:00:00Z")).toISOString()).toBe("2026-11-01T06:30:00.000Z");
+  });
+
+  it("refuses a rule it does not know, in the step's words", () => {
+    const parsed = waitUntil.params.safeParse({ time: "02:30", timezone: "UTC", dst: { gap: "later" } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe("must be gap_end, shift or skip");
   });
 });

@@ -4,6 +4,8 @@ import { approval } from "./approval";
 import { waitForEvent } from "./wait-for-event";
 import { wait, WAIT_UNIT_MS, type WaitParams } from "./wait";
 import { waitUntil, type WaitUntilParams } from "./wait-until";
+import { compileSchedule } from "../../../time/cron";
+import { isDefaultDst } from "../../../time/dst";
 
 /**
  * When a timed wait resumes. Pure and browser-safe: the editor shows "resumes Mon 9:00", the
@@ -42,12 +44,22 @@ export function waitDurationMs(params: WaitParams): number {
  *   allowed day: one resume per local date, never two.
  *
  * Both are asserted in `resume-at.test.ts`, so a croner upgrade that changed them would fail there.
+ *
+ * That is the default DST rule; a step with another `dst` rule (`lib/time/dst.ts`: skip or shift
+ * the gap, resume at both repeats) is resolved by the same code as a schedule's.
  */
 export function nextWallClock(params: WaitUntilParams, from: Date): Date {
   // The schema guarantees "HH:MM".
   const hours = Number(params.time.slice(0, 2));
   const minutes = Number(params.time.slice(3, 5));
   const weekdays = params.weekdays && params.weekdays.length > 0 ? params.weekdays.join(",") : "*";
+  if (!isDefaultDst(params.dst)) {
+    const ruled = compileSchedule(`${minutes} ${hours} * * ${weekdays}`, params.timezone, params.dst);
+    const at = ruled?.next(from);
+    if (!at)
+      throw new Error(`No time after ${from.toISOString()} matches ${params.time} in ${params.timezone}.`);
+    return at;
+  }
   const cron = new Cron(`${minutes} ${hours} * * ${weekdays}`, {
     timezone: params.timezone,
     mode: "5-part",

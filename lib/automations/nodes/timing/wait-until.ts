@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { integer, paramsObject, text } from "../params";
 import { isTimeZone, localTimeZone } from "../../../time/zones";
+import { dstRuleSchema } from "../../../time/dst";
 import type { NodeDefinition } from "../types";
 
 /**
@@ -34,6 +35,8 @@ export const waitUntilParams = paramsObject({
     .min(1, "must name at least one day; leave it out for any day")
     .refine((days) => new Set(days).size === days.length, "names a day twice")
     .optional(),
+  /** What happens on the days clocks change (`lib/time/dst.ts`); left out: gap_end + once. */
+  dst: dstRuleSchema.optional(),
 });
 export type WaitUntilParams = z.infer<typeof waitUntilParams>;
 
