@@ -24,6 +24,7 @@ const AUTOMATION_FLOORS = {
   "dry-run": 8,
   runs: 8,
   schedules: 8,
+  brake: 8,
   backtest: 9,
 };
 

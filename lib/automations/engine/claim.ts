@@ -4,7 +4,7 @@ import { executePrepared } from "@/lib/db/prepared";
 import { uuidArray } from "@/lib/db/array-literal";
 import type { RunEvent } from "@/lib/db/schema";
 import type { AutomationStatus, InFlightPolicy, LiveAutomation } from "./wake";
-import { heldByBrake } from "@/lib/automations/brake/held";
+import { heldByBrake } from "@/lib/automations/store/brake-held";
 
 /**
  * Claims: one statement per kind of leg takes any number of them, at most once. A claimed leg

@@ -10,7 +10,7 @@ import {
 } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
 import { newStepsSql, type StepRecord } from "./steps";
-import { heldByBrake } from "@/lib/automations/brake/held";
+import { heldByBrake } from "./brake-held";
 import { DUE_PRIORITY } from "@/lib/queue/fair-share";
 
 export type WaitRow = typeof automationRunWaits.$inferSelect;
