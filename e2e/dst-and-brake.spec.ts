@@ -6,6 +6,9 @@ import { expect, signIn, startBlank, test } from "./helpers";
 // changes skip or repeat (02:30 in Paris), and the emergency brake pauses everything behind a
 // dialog that says what it will do, shows a banner on every page, and is released from it.
 
+// The flow editor and axe on a machine shared with builds take longer than the default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
 async function axeClean(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
