@@ -119,7 +119,10 @@ async function teamsOf(tx: DbOrTx, tenantId: string, userId: string | null): Pro
 
 function rulesFor(quorum: Quorum, role: Role, inTeams: Set<string>): number[] {
   return quorum.rules.flatMap((rule, i) =>
-    ("team" in rule ? inTeams.has(rule.team) : hasRole(role, rule.role)) ? [i] : [],
+    // A team's viewer is in it but cannot vote: deciding takes the editor role at least.
+    ("team" in rule ? inTeams.has(rule.team) && hasRole(role, "editor") : hasRole(role, rule.role))
+      ? [i]
+      : [],
   );
 }
 
