@@ -8,7 +8,8 @@ import { addMember } from "@/lib/auth/users";
 import { closeDb, getDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/migrate";
-import { AppError } from "@/lib/errors";
+import { AppError, isUuid, notFound } from "@/lib/errors";
+import { messageCounts } from "@/lib/automations/insights/messages";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DEMO_PASSWORD, seedDemo } from "@/lib/seed/demo";
 import { logTo } from "@/lib/log/logger";
@@ -189,6 +190,27 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
         const shop = await findTenantBySlug(opts.tenant);
         const { key } = await createApiKey(shop.id, { name: opts.name, role: opts.role });
         console.log(key);
+      }),
+    );
+
+  const automations = program.command("automations").description("Read a shop's automations.");
+  automations
+    .command("messages <automationId>")
+    .description(
+      "Messages an automation sent, and marketing ones it skipped because the customer does not accept marketing or unsubscribed.",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .option("--days <n>", "the window: 7 or 30 days", "7")
+    .action((automationId: string, opts: { tenant: string; days: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        if (!isUuid(automationId)) throw notFound("That automation");
+        const counts = await messageCounts(shop.id, automationId, { days: opts.days });
+        console.log(`In the last ${counts.days} days:`);
+        console.log(`  sent                       ${counts.sent}`);
+        console.log(`  skipped: no consent        ${counts.skippedConsent}`);
+        console.log(`  skipped: unsubscribed      ${counts.skippedUnsubscribed}`);
       }),
     );
 

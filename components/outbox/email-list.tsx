@@ -83,7 +83,7 @@ export function EmailList({ items }: { items: OutboxEmail[] }) {
                   </dl>
                 )}
               </div>
-              <EmailPreview subject={email.subject} html={email.bodyHtml} />
+              <EmailPreview subject={email.subject} html={email.bodyHtml} openLinks />
             </details>
           </li>
         );

@@ -1,6 +1,5 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { z } from "zod";
 import type { DbOrTx } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
@@ -9,6 +8,9 @@ import { recordAudit } from "@/lib/audit";
 import { actorLabel, assertRole, type Caller } from "@/lib/identity/caller";
 import { AppError, notFound, parseOrThrow } from "@/lib/errors";
 import { customerName, type ConsentState } from "./decide";
+import { resubscribeInput } from "./input";
+
+export { resubscribeInput };
 
 /**
  * The customers' marketing consent as Tillflow keeps it: the record's `acceptsMarketing` (what the
@@ -97,14 +99,6 @@ export async function unsubscribe(
   );
   return rows.length > 0;
 }
-
-export const resubscribeInput = z.strictObject({
-  reason: z
-    .string({ error: "Say why the customer is subscribed again." })
-    .trim()
-    .min(3, "Say why the customer is subscribed again (at least 3 characters).")
-    .max(500, "The reason is longer than 500 characters."),
-});
 
 /**
  * The shop subscribes a customer again (editors and admins), with a reason, audited as
