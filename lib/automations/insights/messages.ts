@@ -13,7 +13,8 @@ import { windowOf } from "./window";
 export const messageCountsQuery = z.object({
   days: z.coerce
     .number()
-    .pipe(z.union([z.literal(7), z.literal(30)], "must be 7 or 30"))
+    .int("must be 7 or 30")
+    .refine((d) => d === 7 || d === 30, "must be 7 or 30")
     .default(7),
 });
 
