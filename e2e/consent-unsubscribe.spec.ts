@@ -34,6 +34,8 @@ test("a merchant marks a step marketing; the customer unsubscribes from the emai
   page,
   context,
 }) => {
+  // Many pages and a real run one after another: more than the default 30 s on a loaded machine.
+  test.setTimeout(120_000);
   await signIn(page, "editor");
   const created = await page.request.post("/api/v1/automations", {
     data: { name: `E2E newsletter ${suffix}`, graph },
@@ -84,6 +86,8 @@ test("a merchant marks a step marketing; the customer unsubscribes from the emai
   await page.screenshot({ path: "/tmp/consent-outbox-1440.png" });
 
   // The customer clicks "Unsubscribe" in the email: it opens as its own page.
+  const preview = item.locator('iframe[title^="Preview of the email"]');
+  await preview.scrollIntoViewIfNeeded();
   const frame = item.frameLocator('iframe[title^="Preview of the email"]');
   const [unsubscribePage] = await Promise.all([
     context.waitForEvent("page"),
