@@ -8,7 +8,8 @@ import { addMember } from "@/lib/auth/users";
 import { closeDb, getDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/migrate";
-import { AppError } from "@/lib/errors";
+import { AppError, isUuid, notFound } from "@/lib/errors";
+import { messageCounts } from "@/lib/automations/insights/messages";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DST_GAPS, dstRuleSchema } from "@/lib/time/dst";
 import { engageBrakeAs, OPERATOR_ACTOR, releaseBrakeAs } from "@/lib/automations/brake/brake";
@@ -272,7 +273,9 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
       }),
     );
 
-  const automationsCommand = program.command("automations").description("The emergency brake of a shop.");
+  const automationsCommand = program
+    .command("automations")
+    .description("A shop's automations: the emergency brake, and the messages one sent.");
   automationsCommand
     .command("pause-all")
     .description(
@@ -301,6 +304,25 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
         console.log(
           `Brake released for '${shop.slug}': ${released.resumedAutomations} automations resumed, ${released.heldWaits} held runs resuming.`,
         );
+      }),
+    );
+  automationsCommand
+    .command("messages <automationId>")
+    .description(
+      "Messages an automation sent, and marketing ones it skipped because the customer does not accept marketing or unsubscribed.",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .option("--days <n>", "the window: 7 or 30 days", "7")
+    .action((automationId: string, opts: { tenant: string; days: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        if (!isUuid(automationId)) throw notFound("That automation");
+        const counts = await messageCounts(shop.id, automationId, { days: opts.days });
+        console.log(`In the last ${counts.days} days:`);
+        console.log(`  sent                       ${counts.sent}`);
+        console.log(`  skipped: no consent        ${counts.skippedConsent}`);
+        console.log(`  skipped: unsubscribed      ${counts.skippedUnsubscribed}`);
       }),
     );
 

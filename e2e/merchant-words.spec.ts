@@ -66,6 +66,7 @@ const mail: Node = {
   id: "mail",
   type: "auto.action.send_email",
   params: {
+    purpose: "transactional",
     to: "{entity.email}",
     subject: "Your order {entity.number} is running late",
     body: "Your order of {entity.total | money} is on its way.",

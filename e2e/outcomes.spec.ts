@@ -50,7 +50,12 @@ const thankYou = {
     {
       id: "mail",
       type: "auto.action.send_email",
-      params: { to: "{entity.email}", subject: "Thanks for {entity.number}", body: "We got it." },
+      params: {
+        purpose: "transactional",
+        to: "{entity.email}",
+        subject: "Thanks for {entity.number}",
+        body: "We got it.",
+      },
     },
   ],
   edges: [

@@ -46,7 +46,12 @@ const reminder = (onlyBig: boolean) => ({
     {
       id: "mail",
       type: "auto.action.send_email",
-      params: { to: "{entity.email}", subject: "Your order {entity.number}", body: "Thanks again!" },
+      params: {
+        purpose: "transactional",
+        to: "{entity.email}",
+        subject: "Your order {entity.number}",
+        body: "Thanks again!",
+      },
       position: at(450),
     },
   ],

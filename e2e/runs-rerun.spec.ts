@@ -17,7 +17,12 @@ test("a failed run re-run from its failed step, after the cause is fixed, succee
       {
         id: "mail",
         type: "auto.action.send_email",
-        params: { to: "{entity.email}", subject: "Thanks for {entity.number}", body: "We got it." },
+        params: {
+          purpose: "transactional",
+          to: "{entity.email}",
+          subject: "Thanks for {entity.number}",
+          body: "We got it.",
+        },
         position: { x: 0, y: 150 },
       },
       { id: "tag", type: "auto.action.add_tag", params: { tag: "thanked" }, position: { x: 0, y: 300 } },

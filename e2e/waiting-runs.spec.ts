@@ -286,6 +286,7 @@ test("the outbox previews a flow's email and the tasks list marks a flow's task 
           id: "mail",
           type: "auto.action.send_email",
           params: {
+            purpose: "transactional",
             to: "{entity.email}",
             subject: "Thanks for {entity.number}",
             body: "We got your order {entity.number}.",

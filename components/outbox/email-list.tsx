@@ -12,6 +12,8 @@ export interface OutboxEmail {
   to: string;
   subject: string;
   bodyHtml: string;
+  /** A marketing email's List-Unsubscribe headers (absent in replies made before them). */
+  headers?: Record<string, string>;
   status: string;
   error: string | null;
   sentAt: string | null;
@@ -67,8 +69,21 @@ export function EmailList({ items }: { items: OutboxEmail[] }) {
                   </>
                 )}
                 {email.error && <p className="mt-1 text-red-700">{email.error}</p>}
+                {email.headers && Object.keys(email.headers).length > 0 && (
+                  <dl
+                    className="mt-1 grid grid-cols-[max-content_1fr] gap-x-2 font-mono"
+                    aria-label="Headers"
+                  >
+                    {Object.entries(email.headers).map(([name, value]) => (
+                      <div key={name} className="contents">
+                        <dt>{name}:</dt>
+                        <dd className="break-all">{value}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
               </div>
-              <EmailPreview subject={email.subject} html={email.bodyHtml} />
+              <EmailPreview subject={email.subject} html={email.bodyHtml} openLinks />
             </details>
           </li>
         );

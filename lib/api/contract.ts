@@ -9,6 +9,8 @@ import { createTeamInput, updateTeamInput } from "@/lib/teams/teams";
 import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
 import { backtestInput } from "@/lib/automations/backtest/backtest";
 import { outboxQuery } from "@/lib/automations/work/outbox";
+import { messageCountsQuery } from "@/lib/automations/insights/messages";
+import { resubscribeInput } from "@/lib/consent/input";
 import { createConnectionInput, listDeliveriesQuery } from "@/lib/connections/store";
 import {
   createCredentialInput,
@@ -344,6 +346,17 @@ export const CONTRACT: readonly Endpoint[] = [
     role: "admin",
     ok: automation,
     errors: [409],
+  },
+  {
+    method: "GET",
+    path: `${A}/messages`,
+    summary: "Messages sent and skipped for consent",
+    description:
+      "In the last 7 (or 30) days of runs: emails and customer-facing requests sent, and marketing ones skipped because the customer does not accept marketing (`skippedConsent`) or unsubscribed (`skippedUnsubscribed`).",
+    tag: "Automations",
+    role: "viewer",
+    query: messageCountsQuery,
+    ok: { status: 200, description: "The counts." },
   },
   {
     method: "POST",
@@ -691,6 +704,29 @@ export const CONTRACT: readonly Endpoint[] = [
     tag: "Work",
     role: "editor",
     ok: { status: 200, description: "The task." },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/customers/{id}/consent",
+    summary: "A customer's marketing consent",
+    description:
+      "Whether marketing steps reach the customer, when and how they unsubscribed (`link`: the email's one-click link; `store`: their connected store says they accept no marketing; `merchant`), and the shop's last re-subscribe with its reason.",
+    tag: "Entities and events",
+    role: "viewer",
+    ok: { status: 200, description: "The customer's consent." },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/customers/{id}/resubscribe",
+    summary: "Subscribe a customer to marketing again",
+    description:
+      "Only with the customer's own say-so: the reason is required and kept in the audit log (`customer.resubscribed`). Clears the unsubscribe and sets `acceptsMarketing`.",
+    tag: "Entities and events",
+    role: "editor",
+    body: resubscribeInput,
+    example: { reason: "Asked to be subscribed again at the counter" },
+    ok: { status: 200, description: "The customer's consent, as it is now." },
+    errors: [409],
   },
   {
     method: "GET",

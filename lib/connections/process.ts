@@ -7,6 +7,7 @@ import type { DeliveryResult } from "@/lib/db/schema";
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
 import { type SourceOptions, upsertFromSource } from "@/lib/entities/service";
 import { AppError } from "@/lib/errors";
+import { unsubscribe } from "@/lib/consent/store";
 import { keepAttributes } from "./attributes";
 import { mapBody } from "./map-body";
 import type { Mapped, RelatedCustomer } from "./mapped";
@@ -103,6 +104,8 @@ async function apply(tx: Tx, tenantId: string, mapped: Mapped, author: string): 
       { ...mapped, data: { ...data, attributes: kept }, author },
       options,
     );
+    if (!written.stale && mapped.domain === "customer" && mapped.data.acceptsMarketing === false)
+      await unsubscribe(tx, tenantId, mapped.id, "store", mapped.sourceUpdatedAt);
     if (written.stale)
       return {
         result: "stale",
@@ -174,6 +177,10 @@ async function applyCustomer(
     );
     if (written.stale)
       return { id: found, said: "Its customer holds a later version from the store; left as it is." };
+    // The store says they take no marketing (Shopify's `accepts_marketing: false`, or their email
+    // marketing consent unsubscribed): unsubscribed, "in the connected store" (lib/consent).
+    if (related.data.acceptsMarketing === false)
+      await unsubscribe(tx, tenantId, found, "store", related.sourceUpdatedAt);
     return { id: found, said: written.created ? "Created its customer." : "Updated its customer." };
   } catch (error) {
     if (error instanceof AppError && (error.status === 400 || error.status === 422)) {

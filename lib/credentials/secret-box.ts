@@ -29,6 +29,15 @@ function secretKey(): Buffer {
   return cachedKey.key;
 }
 
+/**
+ * A key for one use of its own (`purpose`: "unsubscribe links"), derived from the secret key by
+ * HKDF: a signature made with it proves nothing about any other use, and the secret key never
+ * leaves this file.
+ */
+export function derivedKey(purpose: string): Buffer {
+  return Buffer.from(crypto.hkdfSync("sha256", secretKey(), Buffer.alloc(0), `tillflow ${purpose}`, 32));
+}
+
 /** Encrypts a secret for storage; `context` (the shop's id) is authenticated with it. */
 export function seal(plain: string, context: string): string {
   const iv = crypto.randomBytes(12);

@@ -17,8 +17,9 @@ import { setActive } from "@/lib/automations/lifecycle/set-active";
 import { brakeImpact, brakeState, engageBrake, releaseBrake } from "@/lib/automations/brake/brake";
 import { tryLater, tryLaterInput } from "@/lib/automations/runs/try-later";
 import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/automations/waits/waits";
-import { AppError } from "@/lib/errors";
+import { AppError, isUuid, notFound } from "@/lib/errors";
 import { createTeam, deleteTeam, listTeams, updateTeam, updateTeamInput } from "@/lib/teams/teams";
+import { messageCounts, messageCountsQuery } from "@/lib/automations/insights/messages";
 import { log } from "@/lib/log/logger";
 import { forRole } from "@/lib/automations/nodes/editor-only";
 import type { Role } from "@/lib/identity/roles";
@@ -152,6 +153,20 @@ export function createMcpServer(caller: Caller): McpServer {
       inputSchema: updateAutomationInput,
     },
     (args) => reply(() => updateAutomation(caller, args)),
+  );
+  server.registerTool(
+    "automation_messages",
+    {
+      description:
+        "An automation's messages in the last 7 or 30 days: sent, and marketing ones skipped because the customer does not accept marketing or unsubscribed (as GET /api/v1/automations/{id}/messages).",
+      inputSchema: messageCountsQuery.extend({ id }),
+      annotations: { readOnlyHint: true },
+    },
+    ({ id: automationId, ...query }) =>
+      reply(async () => {
+        if (!isUuid(automationId)) throw notFound("That automation");
+        return messageCounts(tenantId, automationId, query);
+      }),
   );
   server.registerTool(
     "list_runs",

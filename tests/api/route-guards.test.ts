@@ -83,6 +83,7 @@ const ids = {
   alert: "",
   team: "",
   entity: "a-only-order",
+  customer: "a-only-customer",
 };
 
 beforeAll(async () => {
@@ -145,6 +146,13 @@ beforeAll(async () => {
       currency: "EUR",
       attributes: { ref: ids.entity },
     };
+    await upsertEntity(
+      a.tenant.id,
+      "customer",
+      ids.customer,
+      { email: "a-only@example.com", acceptsMarketing: false },
+      "test",
+    );
     await upsertEntity(a.tenant.id, "order", ids.entity, order, "test");
     await upsertEntity(a.tenant.id, "order", ids.entity, { ...order, status: "paid" }, "test");
     // expect.poll only works inside a test; this is setup, so it polls by hand.
@@ -502,6 +510,31 @@ const REGISTRY: Record<string, Entry> = {
     viewer: route("POST /api/v1/tasks/[id]/done", { params: () => ({ id: ids.task }) }),
   },
   "GET /api/v1/outbox": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/outbox") } },
+  "GET /api/v1/customers/[id]/consent": {
+    crossShop: {
+      expect: 404,
+      invoke: route("GET /api/v1/customers/[id]/consent", { params: () => ({ id: ids.customer }) }),
+    },
+  },
+  "POST /api/v1/customers/[id]/resubscribe": {
+    crossShop: {
+      expect: 404,
+      invoke: route("POST /api/v1/customers/[id]/resubscribe", {
+        params: () => ({ id: ids.customer }),
+        body: () => ({ reason: "Asked at the counter" }),
+      }),
+    },
+    viewer: route("POST /api/v1/customers/[id]/resubscribe", {
+      params: () => ({ id: ids.customer }),
+      body: () => ({ reason: "Asked at the counter" }),
+    }),
+  },
+  "GET /api/v1/automations/[id]/messages": {
+    crossShop: {
+      expect: 404,
+      invoke: route("GET /api/v1/automations/[id]/messages", { params: () => ({ id: ids.automation }) }),
+    },
+  },
   "GET /api/v1/node-types": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/node-types") } },
   // Public: the API's description, the same for everyone (tests/api/openapi.test.ts).
   "GET /api/v1/openapi.json": {
@@ -752,6 +785,19 @@ const REGISTRY: Record<string, Entry> = {
     viewer: action("lib/actions/alerts/update-alert.ts#updateAlertAction", () => ({
       id: ids.alert,
       changes: { enabled: false },
+    })),
+  },
+  "lib/actions/customers/resubscribe.ts#resubscribeAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/customers/resubscribe.ts#resubscribeAction", () => ({
+        customerId: ids.customer,
+        reason: "Asked at the counter",
+      })),
+    },
+    viewer: action("lib/actions/customers/resubscribe.ts#resubscribeAction", () => ({
+      customerId: ids.customer,
+      reason: "Asked at the counter",
     })),
   },
   "lib/actions/alerts/delete-alert.ts#deleteAlertAction": {

@@ -32,7 +32,12 @@ const oneHour: FlowNode = { id: "w", type: "auto.control.wait", params: { durati
 const remind: FlowNode = {
   id: "mail",
   type: "auto.action.send_email",
-  params: { to: "{entity.email}", subject: "Your order {entity.number}", body: "Thanks again!" },
+  params: {
+    purpose: "transactional",
+    to: "{entity.email}",
+    subject: "Your order {entity.number}",
+    body: "Thanks again!",
+  },
 };
 const atLeast100: FlowNode = {
   id: "big",

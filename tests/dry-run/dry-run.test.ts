@@ -396,7 +396,7 @@ test("a failure reads the same in a real run and in a dry run", async () => {
       {
         id: "mail",
         type: "auto.action.send_email",
-        params: { to: "{entity.email}", subject: "Hi", body: "Hi" },
+        params: { to: "{entity.email}", subject: "Hi", body: "Hi", purpose: "transactional" },
       },
       { id: "label", type: "auto.action.add_tag", params: { tag: "{entity.email}" } },
     ],

@@ -72,6 +72,7 @@ describe("an order event runs a published flow end to end", () => {
             id: "mail",
             type: "auto.action.send_email",
             params: {
+              purpose: "transactional",
               to: "{entity.email}",
               subject: "Thanks for {entity.number}",
               body: "You bought <b>{entity.lineItems.0.title}</b>",

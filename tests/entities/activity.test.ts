@@ -49,7 +49,12 @@ async function seed() {
         {
           id: "m",
           type: "auto.action.send_email",
-          params: { to: "ada@example.com", subject: "Welcome, VIP", body: "Thank you." },
+          params: {
+            purpose: "transactional",
+            to: "ada@example.com",
+            subject: "Welcome, VIP",
+            body: "Thank you.",
+          },
         },
       ],
       [

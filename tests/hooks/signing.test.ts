@@ -98,6 +98,7 @@ async function callFlow(owner: TestShop, path: string, method: "POST" | "GET" = 
           id: "mail",
           type: "auto.action.send_email",
           params: {
+            purpose: "transactional",
             to: "ops@shop.test",
             subject: "Called for {entity.number}",
             body: "Answered {steps.call.status} to {steps.call.idempotencyKey}",

@@ -335,7 +335,7 @@ test("the outbox lists a flow's emails with their rendered body", async () => {
         {
           id: "mail",
           type: "auto.action.send_email",
-          params: { subject: "Welcome {entity.name}", body: "Hello {entity.name}" },
+          params: { purpose: "transactional", subject: "Welcome {entity.name}", body: "Hello {entity.name}" },
         },
       ],
       [["t", "mail"]],

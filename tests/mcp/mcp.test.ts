@@ -110,6 +110,7 @@ describe("MCP at /api/mcp", () => {
     const client = await connect(shop.keys.editor);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "automation_messages",
       "cancel_wait",
       "decide_approval",
       "delete_team",

@@ -26,6 +26,7 @@ const graph = flow(
       id: "mail",
       type: "auto.action.send_email",
       params: {
+        purpose: "transactional",
         to: "{entity.email}",
         subject: "Thanks, {entity.customer.name}",
         body: "Dear {entity.customer.name},\nyour order {entity.number} of {entity.total | money} on {entity.createdAt | date}.",
@@ -125,7 +126,12 @@ describe("tokens in an order flow's email", () => {
         {
           id: "mail",
           type: "auto.action.send_email",
-          params: { to: "{entity.email}", subject: "{customer.name}", body: "{entity.total | foo}" },
+          params: {
+            purpose: "transactional",
+            to: "{entity.email}",
+            subject: "{customer.name}",
+            body: "{entity.total | foo}",
+          },
         },
       ],
       [["t", "mail"]],

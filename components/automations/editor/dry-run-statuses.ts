@@ -7,6 +7,7 @@ const OUTCOMES: Record<DryRunResult["steps"][number]["outcome"], { label: string
   false: { label: "false", tone: "warning" },
   would_run: { label: "would run", tone: "success" },
   would_wait: { label: "would wait", tone: "neutral" },
+  would_skip: { label: "would skip", tone: "warning" },
   error: { label: "error", tone: "danger" },
 };
 

@@ -11,6 +11,7 @@ import {
 } from "@/lib/automations/nodes/executor";
 import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
 import { registry } from "@/lib/automations/nodes/registry";
+import { getDb } from "@/lib/db/client";
 import { describeAction, excerpt, stepHeading } from "./describe";
 import type { DryRunEmail, DryRunStep, Trail } from "./result";
 import type { DryRunStart } from "./start";
@@ -70,6 +71,31 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
   // An AI step asks nothing in a dry run (SPEC §2): it says what it would ask, and what follows it
   // waits on the answer. With no model set up it says that a run would fail there, and still shows
   // what follows, as it would run once a model is set up (issue 49).
+  // A marketing step a run would skip for its customer's consent (lib/consent): said, and the
+  // walk goes on past it as a run does.
+  const skip =
+    prepared.ok && !refused && prepared.executor.skipWhy
+      ? await prepared.executor.skipWhy(getDb(), prepared.request as never, { tenantId: leg.ctx.tenantId })
+      : null;
+  if (skip) {
+    const skippedFor = skip.output.skippedFor;
+    trail.steps.push({
+      ...heading,
+      kind: "action",
+      outcome: "would_skip",
+      detail: [skip.message],
+      ...(resolvedParams ? { resolvedParams } : {}),
+      ...(skippedFor === "consent" || skippedFor === "unsubscribed" ? { skippedFor } : {}),
+    });
+    if (!definition.planAfterRun) {
+      leg.cursor += 1;
+      return;
+    }
+    const onward = actionDone(leg, step, { skipped: true });
+    for (const s of onward?.onward.steps ?? []) trail.nodeIds.add(s.nodeId);
+    for (const id of onward?.onward.edgeIds ?? []) trail.edgeIds.add(id);
+    return;
+  }
   const asksModel = step.nodeType === "auto.action.ai";
   const noModel = asksModel && refused === AI_NOT_SET_UP;
   if (prepared.ok && !asksModel && prepared.executor.effect === "outside" && prepared.executor.followUp) {

@@ -8,7 +8,13 @@ export interface DryRunStep {
   label: string;
   leg: number;
   kind: "trigger" | "condition" | "action" | "wait";
-  outcome: "started" | "true" | "false" | "would_run" | "would_wait" | "error";
+  /**
+   * `would_skip`: a marketing step a run would skip for its customer's consent (lib/consent); its
+   * `detail` says why ("Skipped: Mia does not accept marketing emails"), and the walk goes on.
+   */
+  outcome: "started" | "true" | "false" | "would_run" | "would_wait" | "would_skip" | "error";
+  /** For `would_skip`: why the customer is skipped, counted apart by Insights. */
+  skippedFor?: "consent" | "unsubscribed";
   summary: string;
   detail: string[];
   resolvedParams?: Record<string, unknown>;

@@ -3,6 +3,7 @@ import { PARAMS_CHECKS, type NodeType } from "@/lib/automations/nodes/registry";
 import { OPERATOR_PHRASES } from "@/lib/automations/nodes/conditions/field";
 import { WEEKDAY_NAMES } from "@/lib/automations/nodes/timing/wait-until";
 import type { NodeDefinition } from "@/lib/automations/nodes/types";
+import { PURPOSE_HINTS, PURPOSE_LABELS } from "@/lib/consent/purpose";
 
 /**
  * A node's params schema read as form fields, so every node type gets a usable settings form
@@ -67,6 +68,7 @@ const LABELS: Record<string, string> = {
   from: "From status",
   token: "URL token",
   secret: "Signing secret",
+  purpose: "Purpose",
 };
 
 /** Where one node type's param reads better under another label than the shared one. */
@@ -77,6 +79,7 @@ const TYPE_LABELS: Record<string, Record<string, string>> = {
   "auto.action.code": { source: "Script" },
   "auto.action.ai": { fields: "Fields to pull out", maxWords: "At most (words)" },
   "auto.action.slack": { text: "Message", credentialId: "Slack webhook" },
+  "auto.action.http_request": { reachesCustomer: "Reaches the customer" },
   "auto.control.approval": {
     title: "What to decide",
     timeoutHours: "Time out after (hours)",
@@ -147,6 +150,10 @@ const NODE_HELP: Record<string, string> = {
     "Insert token adds a value of the record. In a JSON body each value is JSON-encoded: inside quotes it stays one string, elsewhere a number stays a number. | json, | url and | raw choose for themselves.",
   "auto.action.slack.text":
     "Insert token adds a value of the record; values are escaped for Slack, so they show as written (| raw inside the braces puts one in as it is). Your own *bold*, _italics_ and <https://example.com|links> work. A link back to the run is added at the end.",
+  "auto.action.send_email.purpose": `${PURPOSE_HINTS.transactional} ${PURPOSE_HINTS.marketing} Marketing emails get an unsubscribe link.`,
+  "auto.action.http_request.reachesCustomer":
+    "On when the request reaches the run's customer (an SMS, a push): it then says whether it is transactional or marketing.",
+  "auto.action.http_request.purpose": `${PURPOSE_HINTS.transactional} ${PURPOSE_HINTS.marketing} Only asked when the request reaches the customer.`,
   "auto.action.send_email.body":
     "Insert token adds a value of the record, such as its name; values are HTML-escaped (| raw inside the braces puts one in as it is).",
 };
@@ -156,6 +163,7 @@ const OPTION_LABELS: Record<string, Record<string, string>> = {
   operator: OPERATOR_PHRASES,
   approverRole: { editor: "Editors and admins", admin: "Admins only" },
   task: { classify: "Sort into categories", extract: "Pull out fields", write: "Write a short text" },
+  purpose: PURPOSE_LABELS,
 };
 
 /** "dueIn" → "Due in", "min_total" → "Min total". */

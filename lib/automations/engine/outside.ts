@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries } from "@/lib/db/schema";
-import { ActionError, type ActionOutput } from "@/lib/automations/nodes/executor";
+import { ActionError, ActionSkipped, type ActionOutput } from "@/lib/automations/nodes/executor";
 import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/retry";
 import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
@@ -53,12 +53,19 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
   let output: ActionOutput;
   let failure: string | null = null;
   let retry: NextAttempt | null = null;
+  let skipped: string | null = null;
   try {
     output = await executor.send(request as never, actionContext(leg.ctx, step.nodeId));
   } catch (error) {
-    failure = messageOf(error);
-    output = error instanceof ActionError ? error.output : {};
-    retry = nextAttempt(leg, step, error);
+    if (!(error instanceof ActionSkipped)) {
+      failure = messageOf(error);
+      output = error instanceof ActionError ? error.output : {};
+      retry = nextAttempt(leg, step, error);
+    } else {
+      // Skipped for the customer's consent (lib/consent): nothing sent, and the run goes on.
+      skipped = error.message;
+      output = { skipped: true, ...error.output };
+    }
   }
   // A failed attempt that will be tried again says so; settling counts only an action's last attempt.
   output = {
@@ -73,7 +80,8 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
   await getDb().transaction(async (tx) => {
     await holdClaims(tx, [leg.claim]);
     await tx.execute(sql`
-      update action_deliveries set status = ${failure ? "failed" : "delivered"}, response = ${JSON.stringify(output)}::jsonb,
+      update action_deliveries set status = ${failure ? "failed" : "delivered"},
+        response = ${JSON.stringify(skipped ? { ...output, reason: skipped } : output)}::jsonb,
         error = ${failure}, completed_at = now()
       where ${where}`);
     await recordSteps(tx, [
@@ -83,15 +91,17 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
         nodeType: step.nodeType,
         category: "action",
         position: leg.cursor,
-        status: failure ? "failed" : "success",
+        status: failure ? "failed" : skipped ? "skipped" : "success",
         input: redact(request),
         output,
         error: failure,
-        reason: retry
-          ? `Retry ${retry.attempt} of ${retry.attempts} at ${retry.at.toISOString().slice(11, 16)} UTC.`
-          : resend
-            ? (executor.resendReason ?? DEFAULT_RESEND_REASON)
-            : null,
+        reason: skipped
+          ? skipped
+          : retry
+            ? `Retry ${retry.attempt} of ${retry.attempts} at ${retry.at.toISOString().slice(11, 16)} UTC.`
+            : resend
+              ? (executor.resendReason ?? DEFAULT_RESEND_REASON)
+              : null,
         startedAt,
       },
     ]);

@@ -1,6 +1,7 @@
 import { getDb, type Tx } from "@/lib/db/client";
 import {
   ActionError,
+  ActionSkipped,
   type ActionContext,
   type ActionOutput,
   type DatabaseExecutor,
@@ -91,20 +92,24 @@ function replay(leg: Leg, step: ActionStep, recorded: RecordedAction, writes: Ph
   // A failed one ends its branch as it did then (and one that will be tried again has its retry
   // wait written already): a replay that went on would do those steps twice, now and after the
   // retry (found by the chaos suite: notes written twice after a kill in that window).
-  if (recorded.step?.status === "success" && recorded.step.output) {
+  if ((recorded.step?.status === "success" || recorded.step?.status === "skipped") && recorded.step.output) {
     leg.ctx.steps[step.nodeId] = recorded.step.output;
     // A code step: its recorded actions and the walk after it, not the script again.
     if (recorded.status === "delivered" && recorded.response)
       continueAfter(leg, step, recorded.response, leg.cursor + 1);
   }
   if (!recorded.step) {
+    const skipped = recorded.response?.skipped === true;
     writes.steps.push({
       ...writes.base(leg, step),
       category: "action",
-      status: recorded.status === "delivered" ? "success" : "failed",
+      status: skipped ? "skipped" : recorded.status === "delivered" ? "success" : "failed",
       input: redact(recorded.request),
       output: recorded.response,
       error: recorded.error,
+      ...(skipped && typeof recorded.response?.reason === "string"
+        ? { reason: recorded.response.reason }
+        : {}),
     });
   }
   if (recorded.status === "failed") endBranch(leg, step);
@@ -127,13 +132,15 @@ function distinctRecords(items: PendingDb[]): PendingDb[][] {
   return groups.map((g) => g.items);
 }
 
-async function runEach(tx: Tx, items: PendingDb[]): Promise<(ActionOutput | ActionError)[]> {
-  const results: (ActionOutput | ActionError)[] = [];
+type Result = ActionOutput | ActionError | ActionSkipped;
+
+async function runEach(tx: Tx, items: PendingDb[]): Promise<Result[]> {
+  const results: Result[] = [];
   for (const item of items) {
     try {
       results.push(await item.executor.run(tx, item.request as never, item.ctx));
     } catch (error) {
-      if (!(error instanceof ActionError)) throw error;
+      if (!(error instanceof ActionError || error instanceof ActionSkipped)) throw error;
       results.push(error);
     }
   }
@@ -147,7 +154,7 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
   for (const items of byType.values()) {
     for (const group of distinctRecords(items)) {
       const executor = group[0]!.executor;
-      const results = executor.runMany
+      const results: Result[] = executor.runMany
         ? await executor.runMany(
             tx,
             group.map(({ request, ctx }) => ({ request: request as never, ctx })),
@@ -157,6 +164,24 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
         const result = results[i]!;
         if (result instanceof ActionError) {
           writes.actionFailed(item.leg, item.step, result.message, item.request, result.output);
+        } else if (result instanceof ActionSkipped) {
+          // Skipped (lib/consent): recorded with its reason, and the run goes on past it.
+          const output = { skipped: true, ...result.output };
+          item.leg.ctx.steps[item.step.nodeId] = output;
+          writes.steps.push({
+            ...writes.base(item.leg, item.step),
+            category: "action",
+            status: "skipped",
+            input: redact(item.request),
+            output,
+            reason: result.message,
+          });
+          writes.delivery(item.leg, item.step, {
+            status: "delivered",
+            request: item.request,
+            response: { ...output, reason: result.message },
+            completedAt: new Date(),
+          });
         } else {
           const output = keptOutput(item.leg.ctx, item.step, result);
           item.leg.ctx.steps[item.step.nodeId] = output;

@@ -7,5 +7,5 @@ import { config } from "@/lib/config/config";
  * environment at each call, like the model's settings themselves. Server-only.
  */
 export function serverFacts(settings: AiSettings = config()): ServerFacts {
-  return { aiConfigured: aiConfig(settings) !== null };
+  return { aiConfigured: aiConfig(settings) !== null, askPurpose: true };
 }

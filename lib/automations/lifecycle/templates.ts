@@ -102,6 +102,7 @@ export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
         params: {
           to: "{entity.email}",
           subject: "How was your order {entity.number}?",
+          purpose: "marketing",
           body: "Thanks for shopping with us. We would love to hear what you think of your order {entity.number}: reply to this email with a quick review.",
         },
       },
@@ -130,6 +131,7 @@ export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
         params: {
           to: "{entity.email}",
           subject: "We miss you, {entity.name}",
+          purpose: "marketing",
           body: "It has been a while since we saw you. Come back and see what is new in the shop.",
         },
       },
@@ -156,6 +158,7 @@ export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
         params: {
           to: "{entity.email}",
           subject: "You left something in your cart",
+          purpose: "marketing",
           body: "Your cart is saved and waiting for you. Come back any time to finish your order.",
         },
       },
@@ -295,6 +298,7 @@ export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [
         params: {
           to: "{entity.email}",
           subject: "Your order {entity.number} is on its way soon",
+          purpose: "transactional",
           body: "Thanks for your order {entity.number}. It is taking us a little longer than usual to send it: we will email you as soon as it ships.",
         },
       },

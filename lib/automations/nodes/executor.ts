@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Tx } from "@/lib/db/client";
+import type { DbOrTx, Tx } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/db/schema";
 import type { RunEntity } from "@/lib/automations/nodes/context";
 import type { RenderOptions } from "@/lib/automations/tokens/render";
@@ -52,6 +52,20 @@ export class ActionError extends Error {
   }
 }
 
+/**
+ * The step is skipped, not failed: a marketing email to a customer who does not accept marketing
+ * (lib/consent). The step is recorded `skipped` with the message as its reason, and the run goes on.
+ */
+export class ActionSkipped extends Error {
+  constructor(
+    message: string,
+    readonly output: ActionOutput = {},
+  ) {
+    super(message);
+    this.name = "ActionSkipped";
+  }
+}
+
 type Request = Record<string, unknown>;
 
 export interface DatabaseExecutor<P, R extends Request = Request> {
@@ -63,6 +77,13 @@ export interface DatabaseExecutor<P, R extends Request = Request> {
    * Checked before acting by runs and dry runs alike, so both say the same thing.
    */
   check?(request: R): string | null;
+  /**
+   * Optional: why a run would skip this step for its recipient now (a marketing email to a
+   * customer who does not accept marketing), with what the step records, or null. Dry runs and
+   * backtests ask it; `run` asks it too and throws `ActionSkipped`.
+   */
+  skipWhy?(db: DbOrTx, request: R, ctx: { tenantId: string }): Promise<ActionSkipped | null>;
+  /** Throws `ActionError` to fail the step, `ActionSkipped` to skip it. */
   run(tx: Tx, request: R, ctx: ActionContext): Promise<ActionOutput>;
   /**
    * Optional: the same effect for many runs in a few statements (the batched engine path).
@@ -83,8 +104,11 @@ export interface OutsideExecutor<P, R extends Request = Request> {
    * it; a real send finds the same refusal itself.
    */
   preflight?(request: R, ctx: { tenantId: string }): Promise<string | null>;
+  /** As for database effects: why a run would skip this step for its customer now, or null. */
+  skipWhy?(db: DbOrTx, request: R, ctx: { tenantId: string }): Promise<ActionSkipped | null>;
   /** Parses a stored request back, to re-send exactly what was sent before an interruption. */
   request: z.ZodType<R>;
+  /** Throws `ActionError` to fail the step, `ActionSkipped` to skip it (sent nothing). */
   send(request: R, ctx: ActionContext): Promise<ActionOutput>;
   /** What the step says when it is sent again after an interruption. Default: the HTTP sentence. */
   resendReason?: string;

@@ -48,6 +48,12 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    * Absent, or a param left out: values go in as they are.
    */
   tokenEscapes?(params: Readonly<Record<string, unknown>>): Partial<Record<string, TokenEscape>>;
+  /**
+   * Whether the step, so set, reaches a customer (a Send email; an HTTP step marked "reaches the
+   * customer"): it then has a `purpose` param (lib/consent/purpose.ts), which publishing asks for.
+   * Absent: never customer-facing.
+   */
+  customerFacing?(params: Readonly<Record<string, unknown>>): boolean;
   /** A short sentence shown on the node: "Wait 2 days", "Add tag 'vip'". */
   summarise(params: z.infer<P>): string;
   /**

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { PURPOSE_MISSING } from "@/lib/consent/purpose";
 import {
   DOMAIN_CHECKS,
   effectiveDomain,
@@ -123,6 +124,11 @@ export interface ServerFacts {
    * to a host outside its list is a ready issue (a run would refuse it anyway).
    */
   credentialHosts?: Record<string, { name: string; allowedHosts: readonly string[] }>;
+  /**
+   * A customer-facing step with no purpose chosen (saved before purposes) is a ready issue: set by
+   * the editor and publishing (`serverFacts`), not by a dry run, which tries an old flow as it runs.
+   */
+  askPurpose?: boolean;
   /**
    * The shop's teams (name and size, by id) and how many could vote as an editor (editors and
    * admins) or an admin: an Approval step asking an unknown team, or more people than could ever
@@ -337,6 +343,12 @@ export function validate(
     if (message) issues.push({ nodeId: node.id, message });
     for (const issue of approverIssues(node, facts)) issues.push({ nodeId: node.id, message: issue });
   }
+  // A step that reaches customers says what it is for (lib/consent/purpose.ts): one saved before
+  // purposes sends as it always did, and its next publish asks.
+  if (facts.askPurpose)
+    for (const { node, definition, params } of known.values())
+      if (params && definition.customerFacing?.(params) && params.purpose === undefined)
+        issues.push({ nodeId: node.id, message: PURPOSE_MISSING });
 
   // Domains and tokens.
   for (const entry of known.values()) {

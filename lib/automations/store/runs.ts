@@ -76,7 +76,8 @@ export async function settleRuns(tx: DbOrTx, legs: SettlingLeg[]): Promise<void>
       updated_at = now()
     from ids
     cross join lateral (
-      select count(*) filter (where s.category = 'action') as actions,
+      -- A skipped step (a marketing email to a customer without consent) is no action taken.
+      select count(*) filter (where s.category = 'action' and s.status <> 'skipped') as actions,
              count(*) filter (where s.category = 'action' and s.status = 'failed') as failed
       from automation_run_steps s
       -- An attempt that was retried does not count: its action's last attempt does.

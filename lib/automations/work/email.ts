@@ -30,6 +30,8 @@ export async function sendOutboxEmail(outboxId: string): Promise<void> {
         ? open(email.bodyHtml.slice(SEALED_BODY.length), sealedBodyContext(email.id))
         : email.bodyHtml,
       messageId: `<${email.id}@tillflow>`,
+      // A marketing email's List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+      headers: email.headers,
     });
   } catch (error) {
     await getDb()

@@ -22,6 +22,11 @@ export interface OutboxEmailItem {
   subject: string;
   /** The rendered message. */
   bodyHtml: string;
+  /**
+   * Headers sent besides the usual: a marketing email's `List-Unsubscribe` and
+   * `List-Unsubscribe-Post` (RFC 8058); empty for others.
+   */
+  headers: Record<string, string>;
   /** `stored` (no SMTP configured), `queued`, `sent` or `failed`. */
   status: "stored" | "queued" | "sent" | "failed";
   /** Why sending failed. */
@@ -109,6 +114,7 @@ async function emailPage(tenantId: string, after: After, limit: number): Promise
       to: e.to,
       subject: e.subject,
       bodyHtml: e.bodyHtml,
+      headers: e.headers,
       status: e.status,
       error: e.error,
       sentAt: e.sentAt?.toISOString() ?? null,

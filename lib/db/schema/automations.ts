@@ -431,6 +431,11 @@ export const outboxEmails = pgTable(
     to: text("to").notNull(),
     subject: text("subject").notNull(),
     bodyHtml: text("body_html").notNull(),
+    /**
+     * Extra headers sent with it: a marketing email's `List-Unsubscribe` and
+     * `List-Unsubscribe-Post` (RFC 8058, lib/customers/consent). Empty for every other email.
+     */
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
     status: text("status").$type<"stored" | "queued" | "sent" | "failed">().notNull(),
     error: text("error"),
     sentAt: timestamp("sent_at", { withTimezone: true }),

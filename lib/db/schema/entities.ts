@@ -93,3 +93,29 @@ export const events = pgTable(
     index("events_type_idx").on(t.tenantId, t.type, t.createdAt),
   ],
 );
+
+/**
+ * A customer who opted out of marketing, and how (lib/customers/consent.ts). One row per customer
+ * who ever unsubscribed; a re-subscribe keeps the row with `unsubscribed_at` cleared, so the record
+ * page can still say when and why. Kept apart from the record's `data`, which a store's or the
+ * API's next write of the customer replaces whole.
+ */
+export const customerConsent = pgTable(
+  "customer_consent",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    /** When they unsubscribed; null once the merchant subscribed them again. */
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    /** How: `link` (the email's unsubscribe link), `store` (a connected store said so), `merchant`. */
+    unsubscribedVia: text("unsubscribed_via").$type<"link" | "store" | "merchant">(),
+    /** Who subscribed them again and why (audited as `customer.resubscribed`). */
+    resubscribedAt: timestamp("resubscribed_at", { withTimezone: true }),
+    resubscribedBy: text("resubscribed_by"),
+    resubscribeReason: text("resubscribe_reason"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.customerId] })],
+);

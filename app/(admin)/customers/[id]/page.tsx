@@ -19,6 +19,10 @@ import { getEntity, type EntityView } from "@/lib/entities/service";
 import { listEntities, type EntityListItem } from "@/lib/entities/list";
 import { ACTIVITY_RUN_LIMIT, entityActivity } from "@/lib/entities/activity";
 import { AppError } from "@/lib/errors";
+import { getDb } from "@/lib/db/client";
+import { customerConsentView } from "@/lib/consent/store";
+import { hasRole } from "@/lib/identity/roles";
+import { ConsentCard } from "@/components/customers/consent-card";
 
 type Params = Promise<{ id: string }>;
 
@@ -64,9 +68,10 @@ export default async function CustomerPage({ params }: { params: Params }) {
   const phone = readString(customer, "phone");
   const city = readString(customer, "city");
   const country = readString(customer, "country");
-  const [orders, activity] = await Promise.all([
+  const [orders, activity, consent] = await Promise.all([
     recentOrders(caller.tenant.id, customer.id, email),
     entityActivity(caller.tenant.id, "customer", customer.id),
+    customerConsentView(getDb(), caller.tenant.id, customer.id),
   ]);
 
   return (
@@ -162,6 +167,7 @@ export default async function CustomerPage({ params }: { params: Params }) {
               />
             </CardBody>
           </Card>
+          {consent && <ConsentCard consent={consent} canChange={hasRole(caller.role, "editor")} />}
           <Card>
             <CardHeader title="Tags" />
             <CardBody>

@@ -19,6 +19,7 @@ const OUTCOME_TONES: Record<DryRunStep["outcome"], BadgeTone> = {
   false: "warning",
   would_run: "success",
   would_wait: "neutral",
+  would_skip: "warning",
   error: "danger",
 };
 

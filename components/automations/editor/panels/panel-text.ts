@@ -135,6 +135,8 @@ export function outcomeText(outcome: DryRunStep["outcome"]): string {
       return "would run";
     case "would_wait":
       return "would wait";
+    case "would_skip":
+      return "would skip";
     case "error":
       return "error";
   }

@@ -13,7 +13,13 @@ import {
 import { authHeaders } from "@/lib/credentials/http-auth";
 import { credentialHosts, credentialSecret } from "@/lib/credentials/store";
 import { hostOfUrl, hostRefusal } from "@/lib/credentials/hosts";
-import { ActionError, type OutsideExecutor } from "../executor";
+import { ActionError, ActionSkipped, type OutsideExecutor } from "../executor";
+import type { DbOrTx } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
+import type { RunEntity } from "../context";
+import type { Purpose } from "@/lib/consent/purpose";
+import { marketingRefusal } from "@/lib/consent/decide";
+import { consentOfCustomer } from "@/lib/consent/store";
 import { bodyEscape, headerRefusal } from "./http-request.escape";
 
 interface HttpParams {
@@ -23,6 +29,8 @@ interface HttpParams {
   body?: string;
   timeoutMs: number;
   auth?: { credentialId: string };
+  reachesCustomer?: boolean;
+  purpose?: Purpose;
 }
 
 const httpRequest = z.object({
@@ -33,6 +41,8 @@ const httpRequest = z.object({
   timeoutMs: z.number(),
   /** The credential whose headers are added at send time (never its value: this is recorded). */
   credentialId: z.string().nullable().default(null),
+  /** A marketing request that reaches a customer: that customer's id, whose consent is read first. */
+  marketingFor: z.string().optional(),
 });
 type HttpRequest = z.infer<typeof httpRequest>;
 
@@ -136,6 +146,33 @@ function credentialGuard(credential: { name: string; allowedHosts: string[] }) {
  * addresses unless HTTP_ACTION_ALLOW lists the host, redirects followed and checked hop by hop,
  * at most 1 MB of the answer read.
  */
+/** The customer a run reaches: its record when that is a customer, else the record's customer. */
+function runCustomerId(entity: RunEntity | null): string | null {
+  if (!entity) return null;
+  if (entity.domain === "customer") return entity.id;
+  const id = entity.customer?.id;
+  return typeof id === "string" ? id : null;
+}
+
+function marketingFor(params: HttpParams, entity: RunEntity | null): { marketingFor?: string } {
+  const id = params.reachesCustomer && params.purpose === "marketing" ? runCustomerId(entity) : null;
+  return id ? { marketingFor: id } : {};
+}
+
+/** A marketing request to a customer who does not accept marketing or unsubscribed: skipped. */
+async function consentSkip(
+  db: DbOrTx,
+  request: HttpRequest,
+  tenantId: string,
+): Promise<ActionSkipped | null> {
+  if (!request.marketingFor) return null;
+  const customer = await consentOfCustomer(db, tenantId, request.marketingFor);
+  const refusal = customer ? marketingRefusal([customer], "messages") : null;
+  return refusal
+    ? new ActionSkipped(refusal.sentence, { skippedFor: refusal.kind, customerId: refusal.customerId })
+    : null;
+}
+
 export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
   effect: "outside",
   request: httpRequest,
@@ -152,7 +189,9 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
         : ctx.render(params.body, { escape: bodyEscape(params) }),
     timeoutMs: params.timeoutMs,
     credentialId: params.auth?.credentialId ?? null,
+    ...marketingFor(params, ctx.entity),
   }),
+  skipWhy: (db, request, ctx) => consentSkip(db, request, ctx.tenantId),
   // Literal addresses and schemes are refused before the delivery is recorded; a host name is
   // resolved and checked when the request is sent (and on every redirect).
   check: (request) => literalRefusal(request.url) ?? headerRefusal(request.headers),
@@ -177,6 +216,8 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
     }
   },
   async send(request, ctx) {
+    const skip = await consentSkip(getDb(), request, ctx.tenantId);
+    if (skip) throw skip;
     const host = hostOf(request.url);
     let credential: Awaited<ReturnType<typeof credentialSecret>>;
     let secret: string;

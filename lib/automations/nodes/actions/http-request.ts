@@ -3,6 +3,7 @@ import { credentialId, integer, paramsObject, startsWithToken, text } from "../p
 import { httpTokenEscapes } from "./http-request.escape";
 import { retryParams } from "../retry";
 import type { NodeDefinition } from "../types";
+import { purposeParam } from "@/lib/consent/purpose";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -55,6 +56,12 @@ const httpRequestParams = paramsObject({
   auth: z.strictObject({ credentialId }).optional(),
   /** When an attempt fails for a reason that may pass (408, 429, 5xx, no answer). Default: 3 attempts. */
   retry: retryParams.optional(),
+  /**
+   * The request reaches the run's customer (an SMS or a push through another system): then it
+   * has a `purpose`, and a marketing one is skipped for a customer without consent (lib/consent).
+   */
+  reachesCustomer: z.boolean({ error: "must be true or false" }).optional(),
+  purpose: purposeParam,
 });
 
 export const httpRequest = {
@@ -70,6 +77,7 @@ export const httpRequest = {
   tokenEscapes: httpTokenEscapes,
   // Conditions after it may read its answer (`steps.h.body.points`): what follows is planned once it has run.
   planAfterRun: true,
+  customerFacing: (params) => params.reachesCustomer === true,
   summarise: ({ method, url }) => (url ? `${method} ${url}` : `Send ${method} request`),
   // SPEC §2 "What a step hands on": a JSON answer of at most 256 KB parsed, anything else an excerpt.
   outputs: () => [

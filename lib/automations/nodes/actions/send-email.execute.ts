@@ -1,13 +1,21 @@
 import { outboxEmails } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
-import { type DatabaseExecutor } from "../executor";
+import type { DbOrTx } from "@/lib/db/client";
+import { ActionSkipped, type DatabaseExecutor } from "../executor";
 import { config } from "@/lib/config/config";
+import type { Purpose } from "@/lib/consent/purpose";
+import { marketingRefusal } from "@/lib/consent/decide";
+import { consentOfEmails } from "@/lib/consent/store";
+import { unsubscribeHeaders, unsubscribeFooter, unsubscribeUrl } from "@/lib/consent/links";
 
 interface EmailParams {
   to: string;
   subject: string;
   body: string;
+  purpose?: Purpose;
 }
+
+type EmailRequest = { to: string; subject: string; html: string; purpose?: Purpose };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -29,36 +37,68 @@ function toHtml(body: string): string {
 }
 
 /**
- * Writes the email to the outbox in the action's transaction (exactly once). With `SMTP_URL` set,
- * an `email_send` job keyed by the outbox id sends it; the job is idempotent on that id.
+ * A marketing email's recipients as the shop's customers, and whether one of them may not be
+ * reached (lib/consent/decide.ts). A transactional email, or one saved before purposes, reads
+ * nothing. An address that is no customer's is not asked about.
  */
-export const sendEmailExecutor: DatabaseExecutor<EmailParams, { to: string; subject: string; html: string }> =
-  {
-    effect: "database",
-    prepare: (params, ctx) => ({
-      to: ctx.render(params.to).trim(),
-      subject: ctx.render(params.subject, { escape: "header" }),
-      html: toHtml(ctx.render(params.body, { escape: "html" })),
-    }),
-    check: (request) => recipientsProblem(request.to),
-    async run(tx, request, ctx) {
-      const smtp = Boolean(config().SMTP_URL);
-      const [email] = await tx
-        .insert(outboxEmails)
-        .values({
-          tenantId: ctx.tenantId,
-          runId: ctx.runId,
-          nodeId: ctx.nodeId,
-          to: request.to,
-          subject: request.subject,
-          bodyHtml: request.html,
-          status: smtp ? "queued" : "stored",
-        })
-        .returning({ id: outboxEmails.id });
-      if (smtp)
-        await enqueueJobs(tx, [
-          { task: "email_send", payload: { outboxId: email!.id }, jobKey: `email:${email!.id}` },
-        ]);
-      return { outboxId: email!.id, to: request.to, sentVia: smtp ? "smtp" : "outbox only" };
-    },
+async function consentCheck(db: DbOrTx, request: EmailRequest, tenantId: string) {
+  if (request.purpose !== "marketing") return { skip: null, customers: [] };
+  const customers = await consentOfEmails(db, tenantId, request.to.split(","));
+  const refusal = marketingRefusal(customers);
+  return {
+    skip: refusal
+      ? new ActionSkipped(refusal.sentence, { skippedFor: refusal.kind, customerId: refusal.customerId })
+      : null,
+    customers,
   };
+}
+
+/**
+ * Writes the email to the outbox in the action's transaction (exactly once). With `SMTP_URL` set,
+ * an `email_send` job keyed by the outbox id sends it; the job is idempotent on that id. A
+ * marketing email is skipped for a customer who does not accept marketing or unsubscribed, and
+ * otherwise carries the customer's unsubscribe link in its footer and `List-Unsubscribe` headers.
+ */
+export const sendEmailExecutor: DatabaseExecutor<EmailParams, EmailRequest> = {
+  effect: "database",
+  prepare: (params, ctx) => ({
+    to: ctx.render(params.to).trim(),
+    subject: ctx.render(params.subject, { escape: "header" }),
+    html: toHtml(ctx.render(params.body, { escape: "html" })),
+    ...(params.purpose ? { purpose: params.purpose } : {}),
+  }),
+  check: (request) => recipientsProblem(request.to),
+  skipWhy: async (db, request, ctx) => (await consentCheck(db, request, ctx.tenantId)).skip,
+  async run(tx, request, ctx) {
+    const { skip, customers } = await consentCheck(tx, request, ctx.tenantId);
+    if (skip) throw skip;
+    // One customer reached: their own link. Several (a comma list): no one's link can speak for
+    // the others, so the email goes without (each is asked about above all the same).
+    const link = customers.length === 1 ? unsubscribeUrl(ctx.tenantId, customers[0]!.id) : null;
+    const smtp = Boolean(config().SMTP_URL);
+    const [email] = await tx
+      .insert(outboxEmails)
+      .values({
+        tenantId: ctx.tenantId,
+        runId: ctx.runId,
+        nodeId: ctx.nodeId,
+        to: request.to,
+        subject: request.subject,
+        bodyHtml: link ? request.html + unsubscribeFooter(link) : request.html,
+        headers: link ? unsubscribeHeaders(link) : {},
+        status: smtp ? "queued" : "stored",
+      })
+      .returning({ id: outboxEmails.id });
+    if (smtp)
+      await enqueueJobs(tx, [
+        { task: "email_send", payload: { outboxId: email!.id }, jobKey: `email:${email!.id}` },
+      ]);
+    return {
+      outboxId: email!.id,
+      to: request.to,
+      sentVia: smtp ? "smtp" : "outbox only",
+      ...(request.purpose ? { purpose: request.purpose } : {}),
+      ...(link ? { unsubscribeLink: true } : {}),
+    };
+  },
+};

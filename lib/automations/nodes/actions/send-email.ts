@@ -1,5 +1,6 @@
 import { body, isEmail, line, paramsObject, startsWithToken, text } from "../params";
 import type { NodeDefinition } from "../types";
+import { purposeParam } from "@/lib/consent/purpose";
 
 /** Each comma-separated recipient is an address or a `{token}` that becomes one when the step runs. */
 function isRecipientList(value: string): boolean {
@@ -16,6 +17,12 @@ const sendEmailParams = paramsObject({
     .default("{entity.email}"),
   subject: line(200),
   body: body(20_000),
+  /**
+   * `marketing` (new steps) skips customers who do not accept marketing or unsubscribed, and adds
+   * an unsubscribe link and the List-Unsubscribe headers; `transactional` always goes. Unset (a
+   * step saved before purposes): sends as before, and the next publish asks (lib/consent).
+   */
+  purpose: purposeParam,
 });
 
 export const sendEmail = {
@@ -25,7 +32,8 @@ export const sendEmail = {
   description:
     "Sends an email through the outbox (and SMTP when one is set up). Values put into the body are HTML-escaped (| raw inside a token's braces puts one in as it is).",
   params: sendEmailParams,
-  defaultParams: () => ({ to: "{entity.email}", subject: "", body: "" }),
+  defaultParams: () => ({ to: "{entity.email}", subject: "", body: "", purpose: "marketing" as const }),
+  customerFacing: () => true,
   handles: { in: true, out: ["out"] },
   templated: ["to", "subject", "body"],
   // The body is HTML; a subject is one header line, so a value cannot break it.

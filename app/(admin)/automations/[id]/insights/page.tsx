@@ -16,6 +16,7 @@ import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { requireCaller } from "@/lib/auth/session";
 import { automationInsights } from "@/lib/automations/insights/automation";
 import { forRole } from "@/lib/automations/nodes/editor-only";
+import { messageCounts } from "@/lib/automations/insights/messages";
 
 export const metadata: Metadata = { title: "Automation insights" };
 
@@ -40,7 +41,10 @@ export default async function AutomationInsightsPage({
   const caller = await requireCaller();
   const automation = await loadAutomationOr404(caller.tenant.id, (await params).id);
   const days = (await searchParams).days === "30" ? 30 : 7;
-  const i = await automationInsights({ tenantId: caller.tenant.id, automationId: automation.id, days });
+  const [i, messages] = await Promise.all([
+    automationInsights({ tenantId: caller.tenant.id, automationId: automation.id, days }),
+    messageCounts(caller.tenant.id, automation.id, { days }),
+  ]);
   const base = `/automations/${automation.id}/insights`;
   const window = { automationId: automation.id, from: i.firstDay, to: i.today };
   const counts = Object.fromEntries(i.funnel.map((f) => [f.nodeId, f.runs]));
@@ -95,6 +99,28 @@ export default async function AutomationInsightsPage({
           {formatDuration(i.p95Ms)}
         </Fact>
       </div>
+
+      {messages.sent + messages.skippedConsent + messages.skippedUnsubscribed > 0 && (
+        <div className="mt-4 grid gap-4 sm:grid-cols-3" aria-label="Messages to customers" role="group">
+          <Fact label="Messages sent" testId="fact-messages-sent">
+            {formatCount(messages.sent)}
+          </Fact>
+          <Fact
+            label="Skipped: no marketing consent"
+            testId="fact-skipped-consent"
+            hint="Marketing steps skip customers who do not accept marketing."
+          >
+            {formatCount(messages.skippedConsent)}
+          </Fact>
+          <Fact
+            label="Skipped: unsubscribed"
+            testId="fact-skipped-unsubscribed"
+            hint="Customers who unsubscribed (the email's link, their store) get no marketing."
+          >
+            {formatCount(messages.skippedUnsubscribed)}
+          </Fact>
+        </div>
+      )}
 
       {i.runs === 0 ? (
         <Card className="mt-6">
