@@ -212,7 +212,7 @@ test("the Waiting list shows the approval and its title; deciding it as timed ou
   expect(await tagsOf(page.request, "e2e_big_3")).not.toContain("reviewed");
 });
 
-test("a decision someone else took first is refused in plain words", async ({ page }) => {
+test("a decision someone else took first is refused in plain words", async ({ page, browser }) => {
   await signIn(page, "editor");
   await payOrder(page.request, "e2e_big_4");
   const waitId = await pendingApproval(page.request, "e2e_big_4");
@@ -225,15 +225,20 @@ test("a decision someone else took first is refused in plain words", async ({ pa
   const row = page.getByTestId("approval-row").filter({ hasText: "Review order #e2e_big_4" });
   await expect(row.getByRole("button", { name: /^Approve/ })).toBeVisible();
 
-  const elsewhere = await page.request.post(`/api/v1/approvals/${waitId}`, {
+  // Someone else (each person votes once: the editor's own second vote is refused otherwise).
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signIn(admin, "admin");
+  const elsewhere = await admin.request.post(`/api/v1/approvals/${waitId}`, {
     data: { decision: "rejected", note: "Fraud check failed" },
   });
   expect(elsewhere.status(), await elsewhere.text()).toBe(200);
+  await adminContext.close();
   await row.getByRole("button", { name: /^Approve/ }).click();
   const refusal = row.getByRole("alert");
   await expect(refusal).toContainText("This approval can no longer be decided");
   await expect(refusal).toContainText(
-    /This approval was already rejected by editor@demo\.test at \w{3} \d{1,2}, \d{4}/,
+    /This approval was already rejected by admin@demo\.test at \w{3} \d{1,2}, \d{4}/,
   );
   await expect(row.getByRole("button", { name: /^(Approve|Reject)/ })).toHaveCount(0);
   await expect(row.getByTestId("run-progress").getByTestId("run-status")).toHaveText("Succeeded", {
