@@ -1,6 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+/** Workers side by side, each with a demo shop of its own (e2e/helpers.ts); more only with more shops. */
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
 /**
  * End-to-end tests drive Debian's Chromium against the production build, started by the same
@@ -9,8 +11,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
  */
 export default defineConfig({
   testDir: "e2e",
+  // A spec file's tests run in order on one worker; files are shared out between the workers.
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
@@ -41,6 +44,7 @@ export default defineConfig({
       TILLFLOW_DATA_DIR: ".data/e2e",
       TILLFLOW_RESET: "1",
       TILLFLOW_SCHEDULES: "off",
+      TILLFLOW_DEMO_SHOPS: String(WORKERS),
       LOG_LEVEL: "warn", // a line per API request would bury the specs' own output in CI's log
       SIGN_IN_ATTEMPTS_PER_MINUTE: "10000", // every spec signs in from 127.0.0.1 (lib/rate-limit/sign-in.ts)
       // The AI builder's model: e2e/ai-builder.spec.ts starts a stub there (read at request time).

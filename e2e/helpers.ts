@@ -1,15 +1,34 @@
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Cookie, type Page } from "@playwright/test";
 
 /** The demo shop's password (lib/seed/demo.ts); kept here so the tests never import server code. */
 export const DEMO_PASSWORD = "tillflow-demo";
 
 export type DemoRole = "admin" | "editor" | "viewer";
 
+/**
+ * Each Playwright worker has a demo shop of its own (playwright.config.ts seeds one per worker,
+ * lib/seed/demo.ts `demoShop`): worker 0 the "demo" shop (admin@demo.test, …), worker n-1 the
+ * "demo-n" shop (admin@demo-n.test, …). A spec reads and changes only its worker's shop, so specs on
+ * two workers never see each other's automations, runs, settings or brake.
+ */
+const SHOP = Number(process.env.TEST_PARALLEL_INDEX ?? "0") + 1;
+const DOMAIN = SHOP === 1 ? "demo.test" : `demo-${SHOP}.test`;
+
 export const DEMO_USERS: Record<DemoRole, { email: string; label: string }> = {
-  admin: { email: "admin@demo.test", label: "Admin" },
-  editor: { email: "editor@demo.test", label: "Editor" },
-  viewer: { email: "viewer@demo.test", label: "Viewer" },
+  admin: { email: `admin@${DOMAIN}`, label: "Admin" },
+  editor: { email: `editor@${DOMAIN}`, label: "Editor" },
+  viewer: { email: `viewer@${DOMAIN}`, label: "Viewer" },
 };
+
+/** `text` as a regular expression that matches it literally (an email inside a pattern). */
+export function literally(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** An email at the worker's demo shop's domain (`locked-out` → `locked-out@demo.test`). */
+export function demoEmail(name: string): string {
+  return `${name}@${DOMAIN}`;
+}
 
 export interface ConsoleGuard {
   /** Console errors seen so far. */
@@ -68,14 +87,28 @@ export async function signIn(
     if (then) await page.goto(then);
     return;
   }
-  // The page's request context shares the browser's cookies: the session cookie lands there.
-  const reply = await page.request.post("/api/auth/sign-in/email", { data: { email, password } });
-  expect(reply.status(), await reply.text()).toBe(200);
+  const saved = sessions.get(email);
+  if (saved) {
+    await page.context().addCookies(saved);
+  } else {
+    // The page's request context shares the browser's cookies: the session cookie lands there.
+    const reply = await page.request.post("/api/auth/sign-in/email", { data: { email, password } });
+    expect(reply.status(), await reply.text()).toBe(200);
+    sessions.set(email, (await page.context().storageState()).cookies);
+  }
   await page.goto(then ?? "/dashboard");
   await expect(page.getByTestId("signed-in-email")).toHaveText(email);
 }
 
+/**
+ * Each person's session, signed in once per worker and reused by the next tests (as Playwright's
+ * `storageState` would, in memory): a sign-in checks a password hash, the slowest request a test
+ * makes. Signing out ends the session on the server, so it forgets them all.
+ */
+const sessions = new Map<string, Cookie[]>();
+
 export async function signOut(page: Page): Promise<void> {
+  sessions.clear();
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL("**/sign-in");
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { expect as baseExpect, putAwayAfterAll, signIn, test } from "./helpers";
+import { expect as baseExpect, putAwayAfterAll, signIn, test, DEMO_USERS, literally } from "./helpers";
 
 // A two-person approval with a team (issue 53), end to end: an admin makes a Finance team in
 // Settings → Teams and draws a flow whose Approval asks one admin and one person from Finance;
@@ -118,12 +118,14 @@ test("the editor, in Finance, sees the admin's vote and casts the second: the ru
   await signIn(page, "editor", { then: "/approvals" });
   const row = approvalRow(page);
   await expect(row.getByTestId("approval-vote")).toHaveText(
-    /^admin@demo\.test approved just now: “The refund matches the return”$/,
+    new RegExp(`^${literally(DEMO_USERS.admin.email)} approved just now: “The refund matches the return”$`),
   );
   await expect(row.getByTestId("approval-needed")).toHaveText("1 from Finance still needed.");
   await row.getByRole("button", { name: "Approve: Sign off refund #e2e_quorum_1" }).click();
   await expect(row.getByTestId("approval-state")).toHaveText("Approved");
-  await expect(row.getByTestId("approval-outcome")).toContainText("Approved by editor@demo.test just now");
+  await expect(row.getByTestId("approval-outcome")).toContainText(
+    `Approved by ${DEMO_USERS.editor.email} just now`,
+  );
   await expect(row.getByTestId("run-progress").getByTestId("run-status")).toHaveText("Succeeded", {
     timeout: 20_000,
   });
@@ -135,10 +137,10 @@ test("the editor, in Finance, sees the admin's vote and casts the second: the ru
   const step = page.getByTestId("approval-step");
   await expect(step).toContainText("Asks 1 admin and 1 from Finance.");
   await expect(step.getByTestId("approval-vote")).toHaveText([
-    /^admin@demo\.test approved .*: “The refund matches the return”$/,
+    new RegExp(`^${literally(DEMO_USERS.admin.email)} approved .*: “The refund matches the return”$`),
     /^You approved /,
   ]);
-  await expect(step).toContainText("Approved by editor@demo.test");
+  await expect(step).toContainText(`Approved by ${DEMO_USERS.editor.email}`);
   await expectNoSeriousViolations(page, "the run page with the votes");
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "/tmp/quorum-run-1280.png", fullPage: true });

@@ -1,4 +1,4 @@
-import { expect, signIn, signOut, test } from "./helpers";
+import { expect, signIn, signOut, test, DEMO_USERS } from "./helpers";
 
 //  order_created ──▶ add_tag(audited)
 const tagFlow = {
@@ -26,7 +26,9 @@ test("an admin sees the publish they just did in Settings → Activity, and can 
   await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Activity" }).click();
   await expect(page).toHaveURL(/\/settings\/activity$/);
   const row = page.getByTestId("activity-row").first();
-  await expect(row).toContainText(`admin@demo.test published '${name}' version 1 — 'first e2e version'`);
+  await expect(row).toContainText(
+    `${DEMO_USERS.admin.email} published '${name}' version 1 — 'first e2e version'`,
+  );
   // Relative time, and the absolute time in the shop's zone beside it.
   await expect(row.locator("time")).toContainText(/^just now · /);
 
@@ -43,7 +45,7 @@ test("an admin sees the publish they just did in Settings → Activity, and can 
   expect(api.status()).toBe(200);
   const body = (await api.json()) as { items: { actor: string; action: string; detail: { note: string } }[] };
   expect(body.items[0]).toMatchObject({
-    actor: "admin@demo.test",
+    actor: DEMO_USERS.admin.email,
     action: "automation.published",
     detail: { note: "first e2e version" },
   });

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, signIn, signOut, test } from "./helpers";
+import { expect, signIn, signOut, test, DEMO_USERS } from "./helpers";
 
 /** Invites `email` from the Users page and returns the link shown once. */
 async function invite(
@@ -87,7 +87,7 @@ test("an admin changes a member's role and removes them, but not themself", asyn
   await page.reload();
   await expect(row.getByRole("combobox", { name: `Role of ${email}` })).toHaveValue("admin");
 
-  const self = page.getByTestId("member-row").filter({ hasText: "admin@demo.test" });
+  const self = page.getByTestId("member-row").filter({ hasText: DEMO_USERS.admin.email });
   await expect(self.getByRole("button", { name: /Remove/ })).toHaveCount(0);
   await expect(self.getByRole("combobox")).toHaveCount(0);
 

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { expect, signIn, startBlank, test } from "./helpers";
+import { expect, signIn, startBlank, test, DEMO_USERS, literally } from "./helpers";
 
 // Approvals, end to end: the flow is drawn in the editor in the first test and every test after it
 // pays an order over 1,000 through the API, which that flow holds for a decision.
@@ -138,7 +138,9 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   await row.getByLabel("Note").fill("Checked with the customer by phone");
   await row.getByRole("button", { name: "Approve: Review order #e2e_big_1" }).click();
   await expect(row.getByTestId("approval-state")).toHaveText("Approved");
-  await expect(row.getByTestId("approval-outcome")).toContainText("Approved by editor@demo.test just now");
+  await expect(row.getByTestId("approval-outcome")).toContainText(
+    `Approved by ${DEMO_USERS.editor.email} just now`,
+  );
   await expect(row.getByTestId("approval-outcome")).toContainText("Checked with the customer by phone");
   // The run goes on by itself: the row follows it to the end.
   await expect(row.getByTestId("run-progress").getByTestId("run-status")).toHaveText("Succeeded", {
@@ -152,7 +154,7 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   await expect(page.getByTestId("run-status").first()).toHaveText("Succeeded");
   const step = page.getByTestId("approval-step");
   await expect(step).toContainText("Asks: Review order #e2e_big_1");
-  await expect(step).toContainText("Approved by editor@demo.test");
+  await expect(step).toContainText(`Approved by ${DEMO_USERS.editor.email}`);
   await expect(step).toContainText("Checked with the customer by phone");
   await expect(page.getByRole("region", { name: "After the approval" })).toContainText("Add tag");
 });
@@ -176,7 +178,7 @@ test("on the run page the run reads Awaiting approval, and rejecting it there ru
   await step.getByLabel("Note").fill("Address does not match");
   await step.getByRole("button", { name: /^Reject/ }).click();
   await expect(page.getByTestId("run-status").first()).toHaveText("Succeeded", { timeout: 20_000 });
-  await expect(step).toContainText("Rejected by editor@demo.test");
+  await expect(step).toContainText(`Rejected by ${DEMO_USERS.editor.email}`);
   await expect(step).toContainText("Address does not match");
   await expect(page.getByRole("region", { name: "After the approval" })).toContainText("Add note");
 });
@@ -207,7 +209,9 @@ test("the Waiting list shows the approval and its title; deciding it as timed ou
   // 'Timed out' leads nowhere in this flow: the run took no action, so it reads Nothing to do.
   await expect(page.getByTestId("run-status").first()).toHaveText("Nothing to do", { timeout: 20_000 });
   await expect(page.getByTestId("approval-step")).toContainText(
-    /Timed out early, as editor@demo\.test decided, at .+, so the run followed 'Timed out'\./,
+    new RegExp(
+      `Timed out early, as ${literally(DEMO_USERS.editor.email)} decided, at .+, so the run followed 'Timed out'\\.`,
+    ),
   );
   expect(await tagsOf(page.request, "e2e_big_3")).not.toContain("reviewed");
 });
@@ -238,7 +242,9 @@ test("a decision someone else took first is refused in plain words", async ({ pa
   const refusal = row.getByRole("alert");
   await expect(refusal).toContainText("This approval can no longer be decided");
   await expect(refusal).toContainText(
-    /This approval was already rejected by admin@demo\.test at \w{3} \d{1,2}, \d{4}/,
+    new RegExp(
+      `This approval was already rejected by ${literally(DEMO_USERS.admin.email)} at \\w{3} \\d{1,2}, \\d{4}`,
+    ),
   );
   await expect(row.getByRole("button", { name: /^(Approve|Reject)/ })).toHaveCount(0);
   await expect(row.getByTestId("run-progress").getByTestId("run-status")).toHaveText("Succeeded", {
@@ -272,7 +278,7 @@ test("a viewer follows an approval link to its row and sees no buttons, here or 
   // A link to an approval already decided says what became of it.
   await page.goto(`/approvals?wait=${firstWaitId}`);
   await expect(page.getByTestId("linked-approval")).toContainText("is no longer waiting");
-  await expect(page.getByTestId("linked-approval")).toContainText("Approved by editor@demo.test");
+  await expect(page.getByTestId("linked-approval")).toContainText(`Approved by ${DEMO_USERS.editor.email}`);
 
   await page.goto(`/approvals?wait=${waitId}`);
   await row.getByRole("link", { name: /^Run [0-9a-f]{8}$/ }).click();

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, publishViaApi, signIn, test } from "./helpers";
+import { expect, publishViaApi, signIn, test, DEMO_USERS } from "./helpers";
 
 // Named to run after shell.spec.ts (files run in name order), whose "No runs yet" needs a shop
 // without runs. Each test sets up its automations through the API, with the signed-in session,
@@ -117,15 +117,15 @@ test("a cancelled run shows its reason on the run and in the list", async ({ pag
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel wait" }).click();
   await expect(page.getByTestId("run-status").first()).toHaveText("Cancelled");
-  await expect(page.getByTestId("run-reason")).toHaveText("Cancelled by editor@demo.test.");
+  await expect(page.getByTestId("run-reason")).toHaveText(`Cancelled by ${DEMO_USERS.editor.email}.`);
   await expect(page.getByTestId("run-step").first()).toContainText(
-    "Why skipped: Cancelled by editor@demo.test.",
+    `Why skipped: Cancelled by ${DEMO_USERS.editor.email}.`,
   );
 
   await page.goto(`/runs?automationId=${waitAutomation}&status=cancelled`);
   const row = page.getByTestId("run-row").first();
   await expect(row.getByTestId("run-status")).toHaveText("Cancelled");
-  await expect(row).toContainText("Cancelled by editor@demo.test.");
+  await expect(row).toContainText(`Cancelled by ${DEMO_USERS.editor.email}.`);
 });
 
 test("a two-leg run lists both legs and the node that ran twice, each with its own key", async ({ page }) => {
@@ -234,7 +234,9 @@ test("the Waiting list cancels all of an automation's waits after confirming, an
   await dialog.getByRole("button", { name: "Cancel all waits" }).click();
   await expect(page.getByText(/^\d+ waits cancelled\.$/)).toBeVisible();
   await expect(page.getByRole("heading", { name: "Nothing is waiting" })).toBeVisible();
-  await expect(page.getByTestId("dropped-row").first()).toContainText("Cancelled by editor@demo.test.");
+  await expect(page.getByTestId("dropped-row").first()).toContainText(
+    `Cancelled by ${DEMO_USERS.editor.email}.`,
+  );
 });
 
 test("a viewer sees waiting runs without cancel or resume buttons, and the API refuses them", async ({

@@ -181,6 +181,7 @@ async function main(): Promise<void> {
     if (config().TILLFLOW_RESET) await resetEmbeddedDatabase();
     await migrateDatabase(url);
     if (await seedDemo()) console.log("Seeded the demo shop “Demo Store”.");
+    for (let n = 2; n <= config().TILLFLOW_DEMO_SHOPS; n++) await seedDemo(n);
     await closeDb();
     return url;
   })();

@@ -219,6 +219,11 @@ export const VARIABLES = {
     accepts: "a comma list of hosts or CIDRs",
     example: "127.0.0.1,localhost",
   }),
+  TILLFLOW_DEMO_SHOPS: whole(1, 8, 1, {
+    group: "Development",
+    description:
+      'How many demo shops `npm start` seeds: the first is "demo" (admin@demo.test, …), the n-th "demo-n" (admin@demo-n.test, …), the same records and examples in each. The browser tests give each of their workers a shop of its own.',
+  }),
   TILLFLOW_DEMO_PASSWORD: text({
     group: "Development",
     description: "The password of the demo shop's users (`tillflow seed`).",

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { createTenant } from "@/lib/auth/tenants";
 import type { Caller } from "@/lib/identity/caller";
+import type { Role } from "@/lib/identity/roles";
 import { addMember } from "@/lib/auth/users";
 import { ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
@@ -19,6 +20,19 @@ export const DEMO_USERS = [
   { email: "editor@demo.test", name: "Eddie Editor", role: "editor" },
   { email: "viewer@demo.test", name: "Vera Viewer", role: "viewer" },
 ] as const;
+
+/**
+ * The n-th demo shop (1-based): the first is "demo" with the users above, the n-th "demo-n" with
+ * the same users at `@demo-n.test` (e2e/helpers.ts names them the same way, one shop per worker).
+ */
+export function demoShop(n: number): { slug: string; users: { email: string; name: string; role: Role }[] } {
+  if (n === 1) return { slug: DEMO_SLUG, users: [...DEMO_USERS] };
+  const slug = `${DEMO_SLUG}-${n}`;
+  return {
+    slug,
+    users: DEMO_USERS.map((user) => ({ ...user, email: user.email.replace("@demo.test", `@${slug}.test`) })),
+  };
+}
 
 const FIRST_NAMES = [
   "Alice",
@@ -179,19 +193,20 @@ async function seedExamples(admin: Caller): Promise<void> {
 }
 
 /**
- * Seeds the demo shop once: the "Demo Store" tenant, its three staff accounts, sample records of
- * every domain and example automations (published after the records, so seeding starts no run).
- * Returns false when the shop already exists (nothing is touched).
+ * Seeds the n-th demo shop once (`demoShop`): the "Demo Store" tenant, its three staff accounts,
+ * sample records of every domain and example automations (published after the records, so seeding
+ * starts no run). Returns false when the shop already exists (nothing is touched).
  */
-export async function seedDemo(): Promise<boolean> {
+export async function seedDemo(n = 1): Promise<boolean> {
+  const shop = demoShop(n);
   const [existing] = await getDb()
     .select({ id: tenants.id })
     .from(tenants)
-    .where(eq(tenants.slug, DEMO_SLUG));
+    .where(eq(tenants.slug, shop.slug));
   if (existing) return false;
-  const tenant = await createTenant({ slug: DEMO_SLUG, name: "Demo Store", timezone: "Europe/Paris" });
+  const tenant = await createTenant({ slug: shop.slug, name: "Demo Store", timezone: "Europe/Paris" });
   const members = [];
-  for (const user of DEMO_USERS)
+  for (const user of shop.users)
     members.push(await addMember(tenant.id, { ...user, password: DEMO_PASSWORD }));
   for (const record of demoRecords())
     await upsertEntity(tenant.id, record.domain, record.id, record.body, "seed");

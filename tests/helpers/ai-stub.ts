@@ -72,7 +72,7 @@ export async function startStubModel(
       send(answer(request, requests.length - 1));
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  await listenWhenFree(server, port);
   const { port: bound } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${bound}/v1`,
@@ -83,4 +83,28 @@ export async function startStubModel(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Listens on `port`; a fixed port another test's stub holds (the browser tests' AI specs share the
+ * server's one `AI_BASE_URL` and may run at once on two workers) is waited for, up to a minute.
+ */
+async function listenWhenFree(server: http.Server, port: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, "127.0.0.1", () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      return;
+    } catch (error) {
+      const busy = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+      if (!busy || port === 0 || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
