@@ -142,7 +142,7 @@ export async function startBlank(page: Page, name = "E2E blank flow"): Promise<s
 /**
  * After the calling spec file's tests, puts the shop back as they found it: every automation in
  * `ids` (filled in as the tests create them) has its waits cancelled and is archived. Specs run one
- * after another on one shop, in name order; a later one counts pending approvals and waiting runs,
+ * after another on their worker's shop, in name order; a later one counts pending approvals and waiting runs,
  * and creates orders that an automation left on would run for.
  */
 export function putAwayAfterAll(published: string[] | (() => string[])): void {
