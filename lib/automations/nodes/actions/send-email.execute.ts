@@ -1,7 +1,8 @@
 import { outboxEmails } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
 import type { DbOrTx } from "@/lib/db/client";
-import { ActionSkipped, type DatabaseExecutor } from "../executor";
+import { ActionDeferred, ActionSkipped, type ActionContext, type DatabaseExecutor } from "../executor";
+import { gateMarketing } from "@/lib/messaging/gate";
 import { config } from "@/lib/config/config";
 import type { Purpose } from "@/lib/consent/purpose";
 import { marketingRefusal } from "@/lib/consent/decide";
@@ -53,6 +54,30 @@ async function consentCheck(db: DbOrTx, request: EmailRequest, tenantId: string)
   };
 }
 
+/** Throws `ActionDeferred` (quiet hours, the shop's cap) or `ActionSkipped` (expired, path changed). */
+async function passGate(tx: DbOrTx, customerId: string, ctx: ActionContext): Promise<void> {
+  const gate = await gateMarketing(tx, {
+    tenantId: ctx.tenantId,
+    customerId,
+    automationId: ctx.automationId,
+    runId: ctx.runId,
+    nodeId: ctx.nodeId,
+    eventId: ctx.event.id,
+    path: ctx.message?.path ?? [],
+    pathChanged: ctx.message?.pathChanged ?? null,
+  });
+  if (gate.go) return;
+  if (gate.skip) throw new ActionSkipped(gate.sentence, { skippedFor: gate.skip, customerId, endsBranch: true });
+  throw new ActionDeferred(gate.sentence, gate.until, {
+    deferredFor: gate.kind,
+    customerId,
+    until: gate.until.toISOString(),
+    customerZone: gate.zone.zone,
+    zoneFrom: gate.zone.source,
+    shopZone: gate.shopZone,
+  });
+}
+
 /**
  * Writes the email to the outbox in the action's transaction (exactly once). With `SMTP_URL` set,
  * an `email_send` job keyed by the outbox id sends it; the job is idempotent on that id. A
@@ -72,6 +97,8 @@ export const sendEmailExecutor: DatabaseExecutor<EmailParams, EmailRequest> = {
   async run(tx, request, ctx) {
     const { skip, customers } = await consentCheck(tx, request, ctx.tenantId);
     if (skip) throw skip;
+    // Quiet hours and the shop's cap (lib/messaging): for a marketing email to one customer.
+    if (request.purpose === "marketing" && customers.length === 1) await passGate(tx, customers[0]!.id, ctx);
     // One customer reached: their own link. Several (a comma list): no one's link can speak for
     // the others, so the email goes without (each is asked about above all the same).
     const link = customers.length === 1 ? unsubscribeUrl(ctx.tenantId, customers[0]!.id) : null;
