@@ -88,6 +88,16 @@ export class ActionDeferred extends Error {
   }
 }
 
+/** What `deferWhy` is told about the run that would take the step. */
+export interface DeferContext {
+  tenantId: string;
+  automationId: string;
+  /** A real run's id, or null (a dry run has none). */
+  runId: string | null;
+  nodeId: string;
+  eventId: string;
+}
+
 type Request = Record<string, unknown>;
 
 export interface DatabaseExecutor<P, R extends Request = Request> {
@@ -105,6 +115,12 @@ export interface DatabaseExecutor<P, R extends Request = Request> {
    * backtests ask it; `run` asks it too and throws `ActionSkipped`.
    */
   skipWhy?(db: DbOrTx, request: R, ctx: { tenantId: string }): Promise<ActionSkipped | null>;
+  /**
+   * Optional: whether a run would defer this step now (a marketing email inside the customer's
+   * quiet hours or over the shop's cap), decided as a run decides it but locking and writing
+   * nothing. Dry runs and backtests ask it.
+   */
+  deferWhy?(db: DbOrTx, request: R, ctx: DeferContext): Promise<ActionDeferred | null>;
   /** Throws `ActionError` to fail the step, `ActionSkipped` to skip it, `ActionDeferred` to wait. */
   run(tx: Tx, request: R, ctx: ActionContext): Promise<ActionOutput>;
   /**
