@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTimeZone } from "@/lib/time/zones";
+import { knownZone } from "@/lib/messaging/zone";
 
 /**
  * The seven entity domains of SPEC §3 and the zod schema of each. Browser-safe: the editor uses
@@ -134,7 +134,7 @@ export const domainSchemas = {
     /** Their own IANA time zone (`Europe/Berlin`), when the store or the API knows it. */
     timezone: z
       .string()
-      .refine(isTimeZone, "must be a time zone such as Europe/Berlin or America/New_York")
+      .refine(knownZone, "must be a time zone such as Europe/Berlin or America/New_York")
       .optional(),
     attributes: attributes.optional(),
   }),

@@ -151,6 +151,21 @@ const NAMES: Record<string, string> = {
   poland: "PL", japan: "JP", china: "CN", india: "IN", singapore: "SG", "south africa": "ZA",
 };
 
+/**
+ * Whether Intl knows the zone, by its canonical name or an alias: `Intl.supportedValuesOf` lists
+ * some zones by their older names (Asia/Calcutta for Asia/Kolkata), so `isTimeZone` alone would
+ * refuse a customer's `Asia/Kolkata`.
+ */
+export function knownZone(zone: string): boolean {
+  if (isTimeZone(zone)) return true;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone.includes("/");
+  } catch {
+    return false;
+  }
+}
+
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : null);
 
 /** A country (code or English name) as its ISO code, or null when it is not one we know. */
@@ -172,7 +187,7 @@ export function addressZone(country: string | null, province: string | null): st
 /** The zone quiet hours are read in for a customer whose record is `data`. */
 export function customerZone(data: Record<string, unknown> | null, shopZone: string): CustomerZone {
   const own = text(data?.timezone);
-  if (own && isTimeZone(own)) return { zone: own, source: "customer" };
+  if (own && knownZone(own)) return { zone: own, source: "customer" };
   const address = data?.shippingAddress as Record<string, unknown> | undefined;
   const country = text(data?.countryCode) ?? text(data?.country) ?? text(address?.countryCode) ?? text(address?.country);
   const province = text(data?.province) ?? text(address?.province);
