@@ -28,7 +28,13 @@ const ROUNDS = 6;
 const ROUND_MS = 8 * 3_600_000;
 /** 20:30 UTC: quiet in Berlin, Kolkata and Sydney, not in Los Angeles or New York. */
 const T0 = Date.parse("2026-06-10T20:30:00Z");
-const ZONES = ["America/Los_Angeles", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Sydney"];
+const ZONES = [
+  "America/Los_Angeles",
+  "America/New_York",
+  "Europe/Berlin",
+  "Asia/Kolkata",
+  "Australia/Sydney",
+];
 const PRIORITIES = ["high", "normal", "low"] as const;
 
 const hourIn = (zone: string, at: number) =>
@@ -76,7 +82,8 @@ export async function benchCustomers(): Promise<void> {
       list.push({ runId: run.id, automationId: run.a });
       byCustomer.set(run.c, list);
     }
-    for (const list of byCustomer.values()) list.sort((x, y) => rank.get(x.automationId)! - rank.get(y.automationId)!);
+    for (const list of byCustomer.values())
+      list.sort((x, y) => rank.get(x.automationId)! - rank.get(y.automationId)!);
     const zoneOf = (customer: string) => ZONES[Number(customer.slice(1)) % 5]!;
 
     const times: number[] = [];
@@ -137,7 +144,9 @@ export async function benchCustomers(): Promise<void> {
       allowedByCap: allowed,
       sentEqualsAllowed: sent === allowed,
       sentInQuietHours: sentInQuiet,
-      sendsRows: await count(sql`select count(*)::int as n from customer_message_sends where tenant_id = ${tenant.id}`),
+      sendsRows: await count(
+        sql`select count(*)::int as n from customer_message_sends where tenant_id = ${tenant.id}`,
+      ),
       deferredWaiting: await count(
         sql`select count(*)::int as n from message_deferrals where tenant_id = ${tenant.id} and status = 'waiting'`,
       ),

@@ -40,10 +40,17 @@ export function MessagePriorityForm({
       onSubmit={(event) => {
         event.preventDefault();
         startTransition(async () => {
-          const result = await setMessagingAction({ id: automationId, priority: value, expireAfterHours: Number(hours) });
+          const result = await setMessagingAction({
+            id: automationId,
+            priority: value,
+            expireAfterHours: Number(hours),
+          });
           setMessage(
             result.ok
-              ? { error: false, text: `Saved. ${sentence(result.data.priority, result.data.expireAfterHours)}` }
+              ? {
+                  error: false,
+                  text: `Saved. ${sentence(result.data.priority, result.data.expireAfterHours)}`,
+                }
               : { error: true, text: result.error },
           );
           if (result.ok) router.refresh();
@@ -81,8 +88,8 @@ export function MessagePriorityForm({
         </div>
       </div>
       <FieldHint id={ids.hint}>
-        When the shop&apos;s limit holds back several marketing messages for one customer, the highest priority goes
-        first (then the oldest).
+        When the shop&apos;s limit holds back several marketing messages for one customer, the highest
+        priority goes first (then the oldest).
       </FieldHint>
       <div className="flex items-center gap-3">
         <Button type="submit" pending={pending}>

@@ -34,14 +34,18 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const input = {
-      quietHours: quietOn ? { start: String(data.get("start") ?? ""), end: String(data.get("end") ?? "") } : null,
+      quietHours: quietOn
+        ? { start: String(data.get("start") ?? ""), end: String(data.get("end") ?? "") }
+        : null,
       cap: capOn ? { count: Number(data.get("count")), hours: Number(data.get("hours")) } : null,
     };
     setOutcome(null);
     startTransition(async () => {
       const result = await updateMessagingAction(input);
       setOutcome(
-        result.ok ? { tone: "success", text: `Saved. ${result.data.sentence}` } : { tone: "error", text: result.error },
+        result.ok
+          ? { tone: "success", text: `Saved. ${result.data.sentence}` }
+          : { tone: "error", text: result.error },
       );
     });
   }
@@ -53,7 +57,11 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
         description="For marketing messages only: transactional ones (receipts, shipping updates) always go at once."
       />
       <CardBody>
-        <form onSubmit={submit} className="grid gap-6 sm:grid-cols-2" aria-label="Quiet hours and message limits">
+        <form
+          onSubmit={submit}
+          className="grid gap-6 sm:grid-cols-2"
+          aria-label="Quiet hours and message limits"
+        >
           <fieldset className="space-y-3" disabled={!canEdit}>
             <legend className="text-sm font-medium text-zinc-900">Quiet hours</legend>
             <label className="flex items-center gap-2 text-sm text-zinc-700" htmlFor={ids.quiet}>
@@ -93,8 +101,8 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
               </div>
             </div>
             <FieldHint id={ids.quietHint}>
-              In each customer&apos;s own time: their time zone, else their address&apos;s, else the shop&apos;s. A
-              message due then waits until quiet hours end.
+              In each customer&apos;s own time: their time zone, else their address&apos;s, else the
+              shop&apos;s. A message due then waits until quiet hours end.
             </FieldHint>
           </fieldset>
           <fieldset className="space-y-3" disabled={!canEdit}>
@@ -140,8 +148,8 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
               </div>
             </div>
             <FieldHint id={ids.capHint}>
-              A message over the limit is deferred, not dropped: when the customer&apos;s window opens, the automation
-              with the highest priority goes first, after its conditions are checked again.
+              A message over the limit is deferred, not dropped: when the customer&apos;s window opens, the
+              automation with the highest priority goes first, after its conditions are checked again.
             </FieldHint>
           </fieldset>
           {canEdit ? (

@@ -51,7 +51,12 @@ export const AUDIT_KINDS = {
   teams: { label: "Teams", actions: ["team.created", "team.updated", "team.deleted"] },
   shop: {
     label: "Shop settings",
-    actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated", "shop.messaging_set"],
+    actions: [
+      "shop.updated",
+      "shop.signing_secret_shown",
+      "shop.signing_secret_rotated",
+      "shop.messaging_set",
+    ],
   },
 } as const;
 

@@ -52,7 +52,10 @@ export type MessageDecision =
   | { go: false; expired?: false; kind: DeferralKind; until: Date };
 
 /** Whether `a` goes before `b`: higher priority, then deferred earlier. */
-export function ranksAbove(a: { priority: number; deferredAt: Date }, b: { priority: number; deferredAt: Date }) {
+export function ranksAbove(
+  a: { priority: number; deferredAt: Date },
+  b: { priority: number; deferredAt: Date },
+) {
   if (a.priority !== b.priority) return a.priority > b.priority;
   return a.deferredAt.getTime() < b.deferredAt.getTime();
 }

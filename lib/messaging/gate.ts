@@ -152,7 +152,11 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
     if (!input.dryRun) await resolve(db, input, "expired", sentence);
     return { go: false, skip: "expired", sentence };
   }
-  const sentence = deferSentence(decision.kind, bothClocks(decision.until, zone.zone, read.shop_zone, now), settings);
+  const sentence = deferSentence(
+    decision.kind,
+    bothClocks(decision.until, zone.zone, read.shop_zone, now),
+    settings,
+  );
   if (!input.dryRun)
     await db.execute(sql`
       insert into message_deferrals (tenant_id, customer_id, automation_id, run_id, node_id, priority, deferred_at,
@@ -165,7 +169,12 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
   return { go: false, kind: decision.kind, until: decision.until, sentence, zone, shopZone: read.shop_zone };
 }
 
-async function resolve(db: DbOrTx, input: GateInput, status: "sent" | "skipped" | "expired", reason: string | null) {
+async function resolve(
+  db: DbOrTx,
+  input: GateInput,
+  status: "sent" | "skipped" | "expired",
+  reason: string | null,
+) {
   await db.execute(sql`
     update message_deferrals set status = ${status}, resolved_at = now(), reason = coalesce(${reason}, reason)
     where run_id = ${input.runId}::uuid and node_id = ${input.nodeId}`);

@@ -53,9 +53,18 @@ export function quietUntil(zone: string, now: Date, quiet: QuietHours | null): D
 
 /** "08:00" on the wall clock of `zone` at `at`, with the day when it is not `now`'s day there. */
 export function wallClock(zone: string, at: Date, now: Date): string {
-  const time = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" }).format(at);
+  const time = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(at);
   const day = (d: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(d);
   if (day(at) === day(now)) return time;
-  const weekday = new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", day: "numeric", month: "short" }).format(at);
+  const weekday = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+  }).format(at);
   return `${time} ${weekday}`;
 }

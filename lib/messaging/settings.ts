@@ -34,9 +34,7 @@ export interface MessagingSettings {
 export const DEFAULT_QUIET_HOURS: QuietHours = { start: "21:00", end: "08:00" };
 export const DEFAULT_SHOP_CAP: ShopCap = { count: 1, hours: 16 };
 
-const time = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time such as 21:00");
+const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time such as 21:00");
 
 export const quietHoursInput = z
   .strictObject({ start: time, end: time })

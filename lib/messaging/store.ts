@@ -17,7 +17,10 @@ import {
 
 /** The shop's quiet hours and cap, defaults filled in. */
 export async function shopMessaging(tenantId: string): Promise<MessagingSettings & { sentence: string }> {
-  const [row] = await getDb().select({ messaging: tenants.messaging }).from(tenants).where(eq(tenants.id, tenantId));
+  const [row] = await getDb()
+    .select({ messaging: tenants.messaging })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
   if (!row) throw notFound("The shop");
   const settings = messagingOf(row.messaging);
   return { ...settings, sentence: messagingSentence(settings) };
@@ -82,7 +85,11 @@ export async function setAutomationMessaging(
     await recordAudit(tx, caller, {
       action: "automation.messaging_set",
       ...automationSubject(updated!),
-      detail: { name: updated!.name, priority: next.messagePriority, expireAfterHours: next.expireAfterHours },
+      detail: {
+        name: updated!.name,
+        priority: next.messagePriority,
+        expireAfterHours: next.expireAfterHours,
+      },
     });
     return { priority: next.messagePriority, expireAfterHours: next.expireAfterHours };
   });

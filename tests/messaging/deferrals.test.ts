@@ -58,11 +58,17 @@ async function advance(ms: number) {
   const db = getDb();
   const by = `${ms} milliseconds`;
   const t = shop.tenant.id;
-  await db.execute(sql`update customer_message_sends set sent_at = sent_at - ${by}::interval where tenant_id = ${t}`);
+  await db.execute(
+    sql`update customer_message_sends set sent_at = sent_at - ${by}::interval where tenant_id = ${t}`,
+  );
   await db.execute(sql`update message_deferrals set deferred_at = deferred_at - ${by}::interval,
     due_at = due_at - ${by}::interval where tenant_id = ${t}`);
-  await db.execute(sql`update automation_runs set created_at = created_at - ${by}::interval where tenant_id = ${t}`);
-  const waits = await db.execute<{ id: string }>(sql`update automation_run_waits set resume_at = resume_at - ${by}::interval
+  await db.execute(
+    sql`update automation_runs set created_at = created_at - ${by}::interval where tenant_id = ${t}`,
+  );
+  const waits = await db.execute<{
+    id: string;
+  }>(sql`update automation_run_waits set resume_at = resume_at - ${by}::interval
     where tenant_id = ${t} and status = 'pending' returning id`);
   await db.execute(sql`update graphile_worker._private_jobs set run_at = run_at - ${by}::interval
     where key = any(${`{${waits.map((w) => w.id).join(",")}}`}::text[])`);
@@ -84,7 +90,11 @@ async function emailsTo(to: string) {
 
 const HOUR = 3_600_000;
 const automationOf = async (runId: string) =>
-  (await getDb().execute<{ a: string }>(sql`select automation_id as a from automation_runs where id = ${runId}`))[0]!.a;
+  (
+    await getDb().execute<{ a: string }>(
+      sql`select automation_id as a from automation_runs where id = ${runId}`,
+    )
+  )[0]!.a;
 
 /**
  * Waits until the customer's runs are all settled or waiting, nothing of theirs is due (no wait,
@@ -168,9 +178,9 @@ describe("three automations one event starts for one customer", () => {
     expect(await automationOf(second.runId!)).toBe(ids.normal);
     const normalRun = (await runsOf("ada")).find((r) => r.automation_id === ids.normal)!;
     const normalSteps = await stepsOf(normalRun.id);
-    expect(normalSteps.some((s) => s.reason?.startsWith("Deferred by the shop's limit of 1 marketing message"))).toBe(
-      true,
-    );
+    expect(
+      normalSteps.some((s) => s.reason?.startsWith("Deferred by the shop's limit of 1 marketing message")),
+    ).toBe(true);
     expect(
       normalSteps.filter((s) => s.nodeId === "mail" && s.category === "action" && s.status === "success"),
     ).toHaveLength(1);
@@ -189,7 +199,9 @@ describe("three automations one event starts for one customer", () => {
     expect(low.status).toBe("succeeded");
     const skipped = (await stepsOf(low.id)).filter((s) => s.nodeId === "mail" && s.status === "skipped");
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]!.reason).toMatch(/^Skipped: when its turn came, a condition on its path no longer held/);
+    expect(skipped[0]!.reason).toMatch(
+      /^Skipped: when its turn came, a condition on its path no longer held/,
+    );
     const resolved = await getDb().execute<{ status: string }>(sql`
       select status from message_deferrals where tenant_id = ${shop.tenant.id} and customer_id = 'ada'
       order by priority desc`);

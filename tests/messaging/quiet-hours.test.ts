@@ -40,19 +40,30 @@ workerForFile();
 const hourIn = (zone: string, at: Date) =>
   Number(new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", hourCycle: "h23" }).format(at));
 const clockIn = (zone: string, at: Date) =>
-  new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(at);
 
 /** A zone where it is between 01:00 and 05:59 now: deep in quiet hours whatever the test's hour. */
 function nightZone(): string {
   const now = new Date();
-  return Intl.supportedValuesOf("timeZone").find((z) => z.includes("/") && hourIn(z, now) >= 1 && hourIn(z, now) <= 5)!;
+  return Intl.supportedValuesOf("timeZone").find(
+    (z) => z.includes("/") && hourIn(z, now) >= 1 && hourIn(z, now) <= 5,
+  )!;
 }
 
 const mail = (id: string, purpose: "marketing" | "transactional") =>
   flow(
     [
       { id: "t", type: "auto.trigger.customer_created" },
-      { id, type: "auto.action.send_email", params: { to: "{entity.email}", subject: "Hi", body: "News.", purpose } },
+      {
+        id,
+        type: "auto.action.send_email",
+        params: { to: "{entity.email}", subject: "Hi", body: "News.", purpose },
+      },
     ],
     [["t", id]],
   );
@@ -60,7 +71,11 @@ const mail = (id: string, purpose: "marketing" | "transactional") =>
 describe("quiet hours in the customer's time", () => {
   test("five zones and a night one: marketing waits until 08:00 there, transactional goes at once", async () => {
     const marketing = await publishFlow(shop.keys.editor, "Newsletter", mail("news", "marketing"));
-    const transactional = await publishFlow(shop.keys.editor, "Account notice", mail("notice", "transactional"));
+    const transactional = await publishFlow(
+      shop.keys.editor,
+      "Account notice",
+      mail("notice", "transactional"),
+    );
     const night = nightZone();
     const customers: [string, Record<string, unknown>, string][] = [
       ["la", { country: "US", province: "CA" }, "America/Los_Angeles"],
@@ -114,7 +129,9 @@ describe("quiet hours in the customer's time", () => {
       expect(step.reason).toContain(`in the customer's time (${zone})`);
       if (zone !== SHOP_ZONE) expect(step.reason).toContain(`in the shop's (${SHOP_ZONE})`);
     }
-    expect(runs.filter((r) => r.automation_id === transactional).every((r) => r.status === "succeeded")).toBe(true);
+    expect(runs.filter((r) => r.automation_id === transactional).every((r) => r.status === "succeeded")).toBe(
+      true,
+    );
 
     // The Waiting list says the same.
     const waiting = await listRuns(shop.tenant.id, { status: "waiting", automationId: marketing, limit: 50 });

@@ -118,7 +118,13 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
       outcome: "would_wait",
       detail: [
         deferred.message,
-        ...describeAction(step.nodeType, redact(prepared.request), start.subject, leg.ctx.entity, leg.ctx.timeZone),
+        ...describeAction(
+          step.nodeType,
+          redact(prepared.request),
+          start.subject,
+          leg.ctx.entity,
+          leg.ctx.timeZone,
+        ),
       ],
       resumeAt: deferred.until.toISOString(),
       ...(kind === "quiet" || kind === "cap" || kind === "yield" ? { deferredFor: kind } : {}),

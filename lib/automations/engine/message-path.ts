@@ -17,7 +17,10 @@ import { stepLabel } from "./step-labels";
 export type PathCondition = { nodeId: string; result: boolean };
 
 /** The conditions this leg decided that lead to `step`, with their results. */
-export function messagePath(leg: Leg, step: ActionStep): { path: PathCondition[]; pathChanged: string | null } {
+export function messagePath(
+  leg: Leg,
+  step: ActionStep,
+): { path: PathCondition[]; pathChanged: string | null } {
   const path: PathCondition[] = [];
   const upstream = upstreamOf(leg.graph, step.nodeId);
   for (const planned of leg.plan.slice(0, leg.cursor)) {

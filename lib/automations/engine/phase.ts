@@ -150,7 +150,11 @@ async function runEach(tx: Tx, items: PendingDb[]): Promise<Result[]> {
     try {
       results.push(await item.executor.run(tx, item.request as never, item.ctx));
     } catch (error) {
-      if (!(error instanceof ActionError || error instanceof ActionSkipped || error instanceof ActionDeferred))
+      if (!(
+        error instanceof ActionError ||
+        error instanceof ActionSkipped ||
+        error instanceof ActionDeferred
+      ))
         throw error;
       results.push(error);
     }

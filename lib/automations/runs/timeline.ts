@@ -134,7 +134,8 @@ export function nextWaitOf(
     if (step.nodeId !== nodeId || step.status !== "failed" || !retryNote(step.output)) continue;
     if (!last || step.leg >= last.leg) last = step;
   }
-  const waiting = kind === "deferred" ? steps.find((s) => s.nodeId === nodeId && s.status === "waiting") : undefined;
+  const waiting =
+    kind === "deferred" ? steps.find((s) => s.nodeId === nodeId && s.status === "waiting") : undefined;
   return nextWait(kind, last?.output, waiting?.reason ?? null);
 }
 

@@ -57,7 +57,10 @@ export const messageDeferrals = pgTable(
     kind: text("kind").$type<DeferralKind>().notNull(),
     status: text("status").$type<DeferralStatus>().notNull().default("waiting"),
     /** The conditions its walk passed, each with the result it had: `[{ nodeId, result }]`. */
-    path: jsonb("path").$type<{ nodeId: string; result: boolean }[]>().notNull().default(sql`'[]'::jsonb`),
+    path: jsonb("path")
+      .$type<{ nodeId: string; result: boolean }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     reason: text("reason"),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
   },

@@ -43,7 +43,10 @@ export const tenants = pgTable(
      * Quiet hours and the shop's cap on marketing messages per customer (lib/messaging/settings.ts):
      * a part left out takes its default (21:00–08:00; 1 per 16 hours), `null` turns it off.
      */
-    messaging: jsonb("messaging").$type<Partial<MessagingSettings>>().notNull().default(sql`'{}'::jsonb`),
+    messaging: jsonb("messaging")
+      .$type<Partial<MessagingSettings>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("tenants_queue_weight_range", sql`${t.queueWeight} between 1 and 100`)],

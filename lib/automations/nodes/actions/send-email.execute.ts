@@ -80,11 +80,16 @@ async function passGate(tx: DbOrTx, customerId: string, ctx: ActionContext): Pro
 async function gate(
   db: DbOrTx,
   customerId: string,
-  ctx: DeferContext & { path: { nodeId: string; result: boolean }[]; pathChanged: string | null; dryRun?: boolean },
+  ctx: DeferContext & {
+    path: { nodeId: string; result: boolean }[];
+    pathChanged: string | null;
+    dryRun?: boolean;
+  },
 ): Promise<ActionDeferred | ActionSkipped | null> {
   const gate = await gateMarketing(db, { ...ctx, runId: ctx.runId ?? NO_RUN, customerId });
   if (gate.go) return null;
-  if (gate.skip) return new ActionSkipped(gate.sentence, { skippedFor: gate.skip, customerId, endsBranch: true });
+  if (gate.skip)
+    return new ActionSkipped(gate.sentence, { skippedFor: gate.skip, customerId, endsBranch: true });
   return new ActionDeferred(gate.sentence, gate.until, {
     deferredFor: gate.kind,
     customerId,

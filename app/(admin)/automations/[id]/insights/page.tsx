@@ -100,7 +100,12 @@ export default async function AutomationInsightsPage({
         </Fact>
       </div>
 
-      {messages.sent + messages.skippedConsent + messages.skippedUnsubscribed + messages.deferred + messages.waitedQuietHours > 0 && (
+      {messages.sent +
+        messages.skippedConsent +
+        messages.skippedUnsubscribed +
+        messages.deferred +
+        messages.waitedQuietHours >
+        0 && (
         <div className="mt-4 grid gap-4 sm:grid-cols-3" aria-label="Messages to customers" role="group">
           <Fact label="Messages sent" testId="fact-messages-sent">
             {formatCount(messages.sent)}
