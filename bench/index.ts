@@ -6,6 +6,7 @@ import { benchAlerts } from "./alerts";
 import { benchBacktest } from "./backtest";
 import { benchCode } from "./code";
 import { benchConnect } from "./connect";
+import { benchCustomers } from "./customers";
 import { benchEditorJs } from "./editor-js";
 import { benchEngine } from "./engine";
 import { benchEventWait } from "./event-wait";
@@ -34,6 +35,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   backtest: benchBacktest,
   "sign-in-soak": benchSignInSoak,
   fairness: benchFairness,
+  customers: benchCustomers,
 };
 
 async function main() {

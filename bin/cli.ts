@@ -309,7 +309,7 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
   automationsCommand
     .command("messages <automationId>")
     .description(
-      "Messages an automation sent, and marketing ones it skipped because the customer does not accept marketing or unsubscribed.",
+      "Messages an automation sent; marketing ones it skipped (no consent, unsubscribed, expired, path changed), deferred by the shop's cap, or held for quiet hours.",
     )
     .requiredOption("--tenant <slug>", "the shop")
     .option("--days <n>", "the window: 7 or 30 days", "7")
@@ -323,6 +323,10 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
         console.log(`  sent                       ${counts.sent}`);
         console.log(`  skipped: no consent        ${counts.skippedConsent}`);
         console.log(`  skipped: unsubscribed      ${counts.skippedUnsubscribed}`);
+        console.log(`  waited for quiet hours     ${counts.waitedQuietHours}`);
+        console.log(`  deferred by the shop's cap ${counts.deferred}`);
+        console.log(`  skipped: expired deferred  ${counts.expired}`);
+        console.log(`  skipped: path changed      ${counts.skippedConditions}`);
       }),
     );
 

@@ -37,6 +37,14 @@ export function WaitingLine({
         Waiting for an event · <TimesOutIn value={run.resumeAt} brief />
       </span>
     );
+  // A marketing message held by quiet hours or the shop's cap: why, and until when in the
+  // customer's and the shop's time (lib/messaging).
+  if (run.nextWait?.kind === "deferred" && run.nextWait.deferred)
+    return (
+      <span className={className} data-testid="waiting-deferred">
+        {run.nextWait.deferred}
+      </span>
+    );
   if (run.nextWait?.kind === "retry") {
     return <RetryingAt value={run.resumeAt} retry={run.nextWait.retry} className={className} />;
   }

@@ -22,6 +22,7 @@ import { bulkRerunInput, MAX_BULK_RERUN, rerunInput } from "@/lib/automations/ru
 import { runsQuery } from "@/lib/automations/runs/history";
 import { heldFilter, MAX_BULK_HELD } from "@/lib/automations/runs/held";
 import { capsInput } from "@/lib/automations/caps/caps";
+import { automationMessagingInput, messagingInput } from "@/lib/messaging/settings";
 import { ALERT_KINDS, createAlertInput, updateAlertInput } from "@/lib/alerts/kinds";
 import { alertHistoryQuery } from "@/lib/alerts/history";
 import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
@@ -276,6 +277,42 @@ export const CONTRACT: readonly Endpoint[] = [
     errors: [422],
   },
   {
+    method: "PUT",
+    path: `${A}/messaging`,
+    summary: "Set an automation's message priority and expiry",
+    description:
+      "Which of a customer's deferred marketing messages goes first when the shop's cap lets one through (`priority`: high, normal, low; default normal; ties go to the one deferred first), and how long one may stay deferred before it is skipped (`expireAfterHours`, default 48). Changed at once, without a new version. See docs/customers-and-consent.md.",
+    tag: "Automations",
+    role: "editor",
+    body: automationMessagingInput,
+    example: { priority: "high", expireAfterHours: 24 },
+    ok: { status: 200, description: "The automation's priority and expiry." },
+    errors: [422],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/shop/messaging",
+    summary: "Quiet hours and the shop's cap on marketing messages",
+    description:
+      "Quiet hours (`{start, end}`, read in each customer's own time zone; default 21:00–08:00) and the cap on marketing messages per customer across all automations (`{count, hours}`; default 1 per 16 hours); `null` is off. With a sentence saying both.",
+    tag: "Automations",
+    role: "viewer",
+    ok: { status: 200, description: "The settings." },
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/shop/messaging",
+    summary: "Set quiet hours and the shop's cap",
+    description:
+      "A part left out keeps its value; `null` turns it off. A marketing message due inside the customer's quiet hours waits until they end; one over the cap is deferred, by the automations' priority, and its path's conditions are checked again when it goes. Transactional messages never wait. Audited.",
+    tag: "Automations",
+    role: "admin",
+    body: messagingInput,
+    example: { quietHours: { start: "21:00", end: "08:00" }, cap: { count: 1, hours: 16 } },
+    ok: { status: 200, description: "The settings as saved." },
+    errors: [422],
+  },
+  {
     method: "GET",
     path: "/api/v1/automations/brake",
     summary: "The emergency brake: on or off, and what pulling it would do",
@@ -352,7 +389,7 @@ export const CONTRACT: readonly Endpoint[] = [
     path: `${A}/messages`,
     summary: "Messages sent and skipped for consent",
     description:
-      "In the last 7 (or 30) days of runs: emails and customer-facing requests sent, and marketing ones skipped because the customer does not accept marketing (`skippedConsent`) or unsubscribed (`skippedUnsubscribed`).",
+      "In the last 7 (or 30) days of runs: emails and customer-facing requests sent, and marketing ones skipped because the customer does not accept marketing (`skippedConsent`) or unsubscribed (`skippedUnsubscribed`); marketing ones that waited for the customer's quiet hours (`waitedQuietHours`), were deferred by the shop's cap (`deferred`), expired deferred (`expired`) or were skipped because a condition on their path no longer held when their turn came (`skippedConditions`).",
     tag: "Automations",
     role: "viewer",
     query: messageCountsQuery,

@@ -18,6 +18,7 @@ export const AUDIT_KINDS = {
       "automation.later_tried",
       "automation.run_on_record",
       "automation.caps_set",
+      "automation.messaging_set",
       "automation.paused_on_storm",
     ],
   },
@@ -50,7 +51,12 @@ export const AUDIT_KINDS = {
   teams: { label: "Teams", actions: ["team.created", "team.updated", "team.deleted"] },
   shop: {
     label: "Shop settings",
-    actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated"],
+    actions: [
+      "shop.updated",
+      "shop.signing_secret_shown",
+      "shop.signing_secret_rotated",
+      "shop.messaging_set",
+    ],
   },
 } as const;
 
@@ -122,6 +128,8 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       const n = Number(d.count ?? 0);
       return `${who} re-ran ${n === 1 ? "1 run" : `${n} runs`}${entry.subjectType === "shop" ? "" : of} ${d.from === "failed_step" ? "from the steps they failed at" : "from the start"}`;
     }
+    case "automation.messaging_set":
+      return `${who} set the message priority of ${name} to ${text(d.priority) ?? "normal"}; deferred messages expire after ${Number(d.expireAfterHours ?? 48)} hours`;
     case "automation.caps_set":
       return `${who} set the caps of ${name}: ${text(d.sentence) ?? "changed"}`;
     case "automation.paused_on_storm":
@@ -207,6 +215,8 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} deleted the team ${quoted(d.name, "")}`;
     case "shop.updated":
       return `${who} changed the shop settings`;
+    case "shop.messaging_set":
+      return `${who} set quiet hours and the shop's cap: ${text(d.sentence) ?? "changed"}`;
     case "shop.signing_secret_shown":
       return `${who} viewed the signing secret (ending in ${text(d.lastFour) ?? "?"})`;
     case "shop.signing_secret_rotated":

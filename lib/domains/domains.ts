@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { knownZone } from "@/lib/messaging/zone";
 
 /**
  * The seven entity domains of SPEC §3 and the zod schema of each. Browser-safe: the editor uses
@@ -126,7 +127,15 @@ export const domainSchemas = {
     createdAt: isoDate.optional(),
     phone: z.string().max(50).optional(),
     city: z.string().max(200).optional(),
+    /** State or province: with the country, where quiet hours are read (lib/messaging/zone.ts). */
+    province: z.string().max(200).optional(),
     country: z.string().max(200).optional(),
+    countryCode: z.string().max(10).optional(),
+    /** Their own IANA time zone (`Europe/Berlin`), when the store or the API knows it. */
+    timezone: z
+      .string()
+      .refine(knownZone, "must be a time zone such as Europe/Berlin or America/New_York")
+      .optional(),
     attributes: attributes.optional(),
   }),
   product: z.strictObject({

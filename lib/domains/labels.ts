@@ -175,6 +175,7 @@ const FIELD_WORDS: Record<string, string> = {
   province: "Province or state",
   country: "Country",
   countryCode: "Country code",
+  timezone: "Time zone",
   zip: "Postal code",
   attributes: "From the store",
 };

@@ -12,6 +12,7 @@ import {
 import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
 import { registry } from "@/lib/automations/nodes/registry";
 import { getDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/errors";
 import { describeAction, excerpt, stepHeading } from "./describe";
 import type { DryRunEmail, DryRunStep, Trail } from "./result";
 import type { DryRunStart } from "./start";
@@ -94,6 +95,43 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
     const onward = actionDone(leg, step, { skipped: true });
     for (const s of onward?.onward.steps ?? []) trail.nodeIds.add(s.nodeId);
     for (const id of onward?.onward.edgeIds ?? []) trail.edgeIds.add(id);
+    return;
+  }
+  // A marketing message a run would defer now (lib/messaging: the customer's quiet hours, the
+  // shop's cap, a message of higher priority): said with until when, and the walk goes on as if
+  // it went then.
+  const deferred =
+    prepared.ok && !refused && prepared.executor.effect === "database" && prepared.executor.deferWhy
+      ? await prepared.executor.deferWhy(getDb(), prepared.request as never, {
+          tenantId: leg.ctx.tenantId,
+          automationId: leg.ctx.automationId,
+          runId: isUuid(leg.ctx.runId) ? leg.ctx.runId : null,
+          nodeId: step.nodeId,
+          eventId: leg.ctx.event.id,
+        })
+      : null;
+  if (deferred && prepared.ok) {
+    const kind = deferred.output.deferredFor;
+    trail.steps.push({
+      ...heading,
+      kind: "action",
+      outcome: "would_wait",
+      detail: [
+        deferred.message,
+        ...describeAction(
+          step.nodeType,
+          redact(prepared.request),
+          start.subject,
+          leg.ctx.entity,
+          leg.ctx.timeZone,
+        ),
+      ],
+      resumeAt: deferred.until.toISOString(),
+      ...(kind === "quiet" || kind === "cap" || kind === "yield" ? { deferredFor: kind } : {}),
+      ...(resolvedParams ? { resolvedParams } : {}),
+      ...emailOf(step.nodeType, prepared.request),
+    });
+    leg.cursor += 1;
     return;
   }
   const asksModel = step.nodeType === "auto.action.ai";

@@ -15,6 +15,12 @@ export interface DryRunStep {
   outcome: "started" | "true" | "false" | "would_run" | "would_wait" | "would_skip" | "error";
   /** For `would_skip`: why the customer is skipped, counted apart by Insights. */
   skippedFor?: "consent" | "unsubscribed";
+  /**
+   * For a marketing action's `would_wait` (lib/messaging): it would wait for the customer's quiet
+   * hours to end (`quiet`), be deferred by the shop's cap (`cap`) or give way to a message of higher
+   * priority (`yield`); `resumeAt` says until when.
+   */
+  deferredFor?: "quiet" | "cap" | "yield";
   summary: string;
   detail: string[];
   resolvedParams?: Record<string, unknown>;

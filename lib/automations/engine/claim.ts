@@ -43,6 +43,8 @@ export interface ClaimedLeg {
   retry?: { nodeId: string; attempt: number; keyLeg: number };
   /** The start node is a step to take, not a trigger or a wait: a retry, or a re-run from a step. */
   includeStart?: boolean;
+  /** A deferred marketing message's turn: the conditions its path passed (lib/messaging). */
+  deferred?: { nodeId: string; path: { nodeId: string; result: boolean }[] };
 }
 
 /** The automation's live state as a claim reads it (`automationState`); null when it is gone. */
@@ -145,7 +147,10 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       union all
       select p.*, true as replay from replayed p
     )
-    select l.*, ${automationState("l")} from legs l`);
+    select l.*, ${automationState("l")},
+      case when l.kind = 'deferred' then (select d.path from message_deferrals d
+        where d.run_id = l.run_id and d.node_id = l.node_id) end as deferred_path
+    from legs l`);
   observeLateness(rows);
   return rows.map((row) => ({
     tenantId: String(row.tenant_id),
@@ -164,6 +169,15 @@ export async function claimWaits(waitIds: string[]): Promise<ClaimedLeg[]> {
       ? row.woken_event
         ? { startHandle: "received", wokenEvent: row.woken_event as Record<string, unknown> }
         : { startHandle: "timed_out" }
+      : {}),
+    ...(row.kind === "deferred"
+      ? {
+          includeStart: true,
+          deferred: {
+            nodeId: String(row.node_id),
+            path: (row.deferred_path ?? []) as { nodeId: string; result: boolean }[],
+          },
+        }
       : {}),
     ...(row.kind === "retry"
       ? {

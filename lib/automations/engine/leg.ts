@@ -30,6 +30,11 @@ export interface LegContext {
    * whose dedupe key every attempt carries (an HTTP retry re-sends the same Idempotency-Key).
    */
   retry?: { nodeId: string; attempt: number; keyLeg: number };
+  /**
+   * A deferred marketing message's turn (lib/messaging): the step it takes again, and why a
+   * condition on its path no longer holds (null: it still does).
+   */
+  deferred?: { nodeId: string; changed: string | null };
 }
 
 export function newLeg(fields: Omit<LegContext, "steps" | "now"> & { now?: Date }): LegContext {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import type { actionDeliveries, WaitKind } from "@/lib/db/schema";
-import type { ActionOutput } from "@/lib/automations/nodes/executor";
+import type { ActionDeferred, ActionOutput } from "@/lib/automations/nodes/executor";
 import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import type { StepRecord } from "@/lib/automations/store/steps";
 import { createWaitsWithSteps } from "@/lib/automations/store/waits";
@@ -44,6 +44,7 @@ export class PhaseWrites implements WalkMode {
     resumeAt: Date;
     output: Record<string, unknown>;
     match?: { event: string; key: string };
+    reason?: string;
   }[] = [];
   readonly startedAt = new Date();
 
@@ -81,6 +82,22 @@ export class PhaseWrites implements WalkMode {
         ...(wait.match ? { match: wait.match } : {}),
       });
     else this.steps.push({ ...this.base(leg, step), category: "wait", status: "failed", error: wait.error });
+  }
+
+  /**
+   * A marketing message deferred at its step (lib/messaging): a timed wait of kind `deferred` at
+   * the action's node, with a `waiting` step saying why and until when.
+   */
+  deferred(leg: Leg, step: PlannedStep, deferral: ActionDeferred) {
+    this.waits.push({
+      leg,
+      step: { kind: "wait", nodeId: step.nodeId, nodeType: step.nodeType, params: {} },
+      position: leg.cursor,
+      kind: "deferred",
+      resumeAt: deferral.until,
+      output: { ...deferral.output, reason: deferral.message },
+      reason: deferral.message,
+    });
   }
 
   delivery(
@@ -155,13 +172,14 @@ export async function writeWaits(tx: Tx, writes: PhaseWrites): Promise<string[]>
   if (writes.waits.length === 0) return [];
   const created = await createWaitsWithSteps(
     tx,
-    writes.waits.map(({ leg, step, position, output }) => ({
+    writes.waits.map(({ leg, step, position, output, reason }) => ({
       ...writes.base(leg, step),
       position,
       category: "wait",
       status: "waiting" as const,
       input: step.params,
       output,
+      ...(reason ? { reason } : {}),
       finishedAt: null,
     })),
     writes.waits.map(({ leg, step, kind, resumeAt, match }) =>

@@ -1,5 +1,6 @@
 import { getDb, type Tx } from "@/lib/db/client";
 import {
+  ActionDeferred,
   ActionError,
   ActionSkipped,
   type ActionContext,
@@ -22,6 +23,7 @@ import { lookBackForEvents } from "./event-waits";
 import { prepareAction } from "./prepare";
 import { holdClaims, LegTakenOver } from "./fence";
 import { log } from "@/lib/log/logger";
+import { messagePath } from "./message-path";
 
 /**
  * Executing legs: the part of the pipeline after the claim and the wake decision.
@@ -65,11 +67,14 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
       leg.outside = { step, executor: prepared.executor, request: prepared.request, resend: false };
       return null;
     } else {
+      const ctx = actionContext(leg.ctx, step.nodeId);
+      // A marketing message may be deferred (lib/messaging): it keeps the conditions it passed.
+      if (prepared.request.purpose === "marketing") ctx.message = messagePath(leg, step);
       return {
         leg,
         step,
         executor: prepared.executor as DatabaseExecutor<never, Record<string, unknown>>,
-        ctx: actionContext(leg.ctx, step.nodeId),
+        ctx,
         request: prepared.request,
       };
     }
@@ -82,6 +87,11 @@ function nextDatabaseAction(leg: Leg, writes: PhaseWrites): PendingDb | null {
  * the leg moves past it — or, for a request cut short mid-send, stops to send it again (true).
  */
 function replay(leg: Leg, step: ActionStep, recorded: RecordedAction, writes: PhaseWrites): boolean {
+  // Deferred (lib/messaging): its wait and step were written with it; what follows waits too.
+  if (recorded.response?.deferred === true) {
+    endBranch(leg, step);
+    return false;
+  }
   if (recorded.status === "sending") {
     const executor = executorFor(step.nodeType);
     if (executor?.effect === "outside") {
@@ -112,7 +122,7 @@ function replay(leg: Leg, step: ActionStep, recorded: RecordedAction, writes: Ph
         : {}),
     });
   }
-  if (recorded.status === "failed") endBranch(leg, step);
+  if (recorded.status === "failed" || recorded.response?.endsBranch === true) endBranch(leg, step);
   else leg.cursor += 1;
   return false;
 }
@@ -132,7 +142,7 @@ function distinctRecords(items: PendingDb[]): PendingDb[][] {
   return groups.map((g) => g.items);
 }
 
-type Result = ActionOutput | ActionError | ActionSkipped;
+type Result = ActionOutput | ActionError | ActionSkipped | ActionDeferred;
 
 async function runEach(tx: Tx, items: PendingDb[]): Promise<Result[]> {
   const results: Result[] = [];
@@ -140,7 +150,12 @@ async function runEach(tx: Tx, items: PendingDb[]): Promise<Result[]> {
     try {
       results.push(await item.executor.run(tx, item.request as never, item.ctx));
     } catch (error) {
-      if (!(error instanceof ActionError || error instanceof ActionSkipped)) throw error;
+      if (!(
+        error instanceof ActionError ||
+        error instanceof ActionSkipped ||
+        error instanceof ActionDeferred
+      ))
+        throw error;
       results.push(error);
     }
   }
@@ -164,6 +179,15 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
         const result = results[i]!;
         if (result instanceof ActionError) {
           writes.actionFailed(item.leg, item.step, result.message, item.request, result.output);
+        } else if (result instanceof ActionDeferred) {
+          // Deferred (lib/messaging): a timed wait at the step, which its leg takes again then.
+          writes.deferred(item.leg, item.step, result);
+          writes.delivery(item.leg, item.step, {
+            status: "delivered",
+            request: item.request,
+            response: { deferred: true, ...result.output, reason: result.message },
+            completedAt: new Date(),
+          });
         } else if (result instanceof ActionSkipped) {
           // Skipped (lib/consent): recorded with its reason, and the run goes on past it.
           const output = { skipped: true, ...result.output };
@@ -199,8 +223,15 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
             completedAt: new Date(),
           });
         }
-        // A failed action ends its branch (SPEC §2): what follows it is not taken.
-        if (result instanceof ActionError) endBranch(item.leg, item.step);
+        // A failed action ends its branch (SPEC §2): what follows it is not taken; a deferred one's
+        // waits for it, and a message skipped because its turn came too late or its path changed
+        // takes nothing after it either.
+        if (
+          result instanceof ActionError ||
+          result instanceof ActionDeferred ||
+          (result instanceof ActionSkipped && result.output.endsBranch === true)
+        )
+          endBranch(item.leg, item.step);
         else item.leg.cursor += 1;
       });
     }

@@ -12,6 +12,7 @@ import { claimRuns, claimWaits, stillPending, type ClaimedLeg } from "./claim";
 import { LegTakenOver, lostClaims, type LegClaim } from "./fence";
 import { EntityNotFoundError, loadRunRecords } from "./entity";
 import { evaluatorFor } from "./evaluate";
+import { pathChange } from "./message-path";
 import { followUpOf } from "./follow-up";
 import { MAX_PLANNED_STEPS, planFrom, STEP_LIMIT_REASON, type PlannedStep } from "./interpreter";
 import { newLeg, type LegContext } from "./leg";
@@ -265,6 +266,12 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     Object.assign(ctx.steps, earlier?.outputs);
     const woken = claim.wokenEvent ? wokenOutput(ctx, decision.version.graph, claim) : null;
     if (woken) ctx.steps[claim.startNodeId] = woken;
+    // A deferred message's turn: its path's conditions decided again on the record as it is now.
+    if (claim.deferred)
+      ctx.deferred = {
+        nodeId: claim.deferred.nodeId,
+        changed: pathChange(ctx, decision.version.graph, claim.deferred.path),
+      };
     let plan;
     try {
       const followUp = followUps.get(claimKey(claim));

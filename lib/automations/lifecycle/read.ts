@@ -1,3 +1,4 @@
+import type { Priority } from "@/lib/messaging/settings";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { automations, type AutomationCaps } from "@/lib/db/schema";
@@ -27,6 +28,8 @@ export interface AutomationView {
   builtinSlug: string | null;
   /** Its caps (`PUT …/caps`): runs past one are held. Empty when there are none. */
   caps: AutomationCaps;
+  /** Which deferred marketing message goes first, and when one expires (lib/messaging). */
+  messaging: { priority: Priority; expireAfterHours: number };
   createdAt: string;
   updatedAt: string;
 }
@@ -52,6 +55,7 @@ export function view(row: AutomationRow): AutomationView {
     activatedAt: row.activatedAt?.toISOString() ?? null,
     builtinSlug: row.builtinSlug,
     caps: row.caps ?? {},
+    messaging: { priority: row.messagePriority, expireAfterHours: row.expireAfterHours },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

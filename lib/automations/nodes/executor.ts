@@ -34,6 +34,12 @@ export interface ActionContext {
    */
   render(template: string, options?: RenderOptions): string;
   now: Date;
+  /**
+   * A marketing message's walk (lib/messaging): the conditions it passed on the way to this step,
+   * kept with it if it is deferred; and, on a deferred message's turn, why a condition on that path
+   * no longer holds (it is then skipped).
+   */
+  message?: { path: { nodeId: string; result: boolean }[]; pathChanged: string | null };
 }
 
 /** What an action reports: recorded as the step's output and the delivery's response. */
@@ -66,6 +72,32 @@ export class ActionSkipped extends Error {
   }
 }
 
+/**
+ * The step does not act now: a marketing message inside the customer's quiet hours, or over the
+ * shop's cap (lib/messaging). The engine writes a timed wait (kind `deferred`) with a `waiting`
+ * step saying until when; the wait's leg takes the step again then, and what follows it waits too.
+ */
+export class ActionDeferred extends Error {
+  constructor(
+    message: string,
+    readonly until: Date,
+    readonly output: ActionOutput = {},
+  ) {
+    super(message);
+    this.name = "ActionDeferred";
+  }
+}
+
+/** What `deferWhy` is told about the run that would take the step. */
+export interface DeferContext {
+  tenantId: string;
+  automationId: string;
+  /** A real run's id, or null (a dry run has none). */
+  runId: string | null;
+  nodeId: string;
+  eventId: string;
+}
+
 type Request = Record<string, unknown>;
 
 export interface DatabaseExecutor<P, R extends Request = Request> {
@@ -83,7 +115,13 @@ export interface DatabaseExecutor<P, R extends Request = Request> {
    * backtests ask it; `run` asks it too and throws `ActionSkipped`.
    */
   skipWhy?(db: DbOrTx, request: R, ctx: { tenantId: string }): Promise<ActionSkipped | null>;
-  /** Throws `ActionError` to fail the step, `ActionSkipped` to skip it. */
+  /**
+   * Optional: whether a run would defer this step now (a marketing email inside the customer's
+   * quiet hours or over the shop's cap), decided as a run decides it but locking and writing
+   * nothing. Dry runs and backtests ask it.
+   */
+  deferWhy?(db: DbOrTx, request: R, ctx: DeferContext): Promise<ActionDeferred | null>;
+  /** Throws `ActionError` to fail the step, `ActionSkipped` to skip it, `ActionDeferred` to wait. */
   run(tx: Tx, request: R, ctx: ActionContext): Promise<ActionOutput>;
   /**
    * Optional: the same effect for many runs in a few statements (the batched engine path).

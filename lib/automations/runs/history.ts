@@ -186,6 +186,10 @@ async function nextWaits(
         where s.run_id = ${outer.runId} and s.node_id = ${outer.nodeId} and s.status = 'failed'
           and s.output -> 'retry' is not null
         order by s.leg desc limit 1) end`,
+      deferred: sql<string | null>`case when ${w.kind} = 'deferred' then (
+        select s.reason from automation_run_steps s
+        where s.run_id = ${outer.runId} and s.node_id = ${outer.nodeId} and s.status = 'waiting'
+        order by s.leg desc limit 1) end`,
       awaitingApproval: sql<boolean>`exists (select 1 from automation_run_waits a
         where a.run_id = ${outer.runId} and a.status = 'pending' and a.kind = 'approval' and a.decision is null)`,
     })
@@ -197,7 +201,7 @@ async function nextWaits(
     rows.map((row) => [
       row.runId,
       {
-        wait: nextWait(row.kind, { retry: parseJson(row.retry) }),
+        wait: nextWait(row.kind, { retry: parseJson(row.retry) }, row.deferred),
         awaitingApproval: row.awaitingApproval,
         fate: fates.get(row.id) ?? null,
       },

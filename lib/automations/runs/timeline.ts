@@ -97,12 +97,21 @@ export interface NextWait {
   kind: string;
   /** For a retry: the attempt that runs next and how many there are in all (null when unknown). */
   retry: { attempt: number; of: number } | null;
+  /**
+   * For a deferred marketing message (`deferred`, lib/messaging): why it waits and until when, in
+   * the customer's and the shop's time ("Waiting for quiet hours to end (21:00–08:00): sends at …").
+   */
+  deferred?: string | null;
 }
 
 /** The `NextWait` of a pending wait of `kind`, given the `output` of its node's last failed attempt. */
-export function nextWait(kind: string, lastAttemptOutput: unknown): NextWait {
+export function nextWait(kind: string, lastAttemptOutput: unknown, deferred: string | null = null): NextWait {
   const note = kind === "retry" ? retryNote(lastAttemptOutput) : null;
-  return { kind, retry: note ? { attempt: note.next, of: note.of } : null };
+  return {
+    kind,
+    retry: note ? { attempt: note.next, of: note.of } : null,
+    ...(kind === "deferred" ? { deferred } : {}),
+  };
 }
 
 /**
@@ -111,7 +120,7 @@ export function nextWait(kind: string, lastAttemptOutput: unknown): NextWait {
  */
 export function nextWaitOf(
   waits: readonly { kind: string; status: string; resumeAt: string; nodeId: string }[],
-  steps: readonly { nodeId: string; status: string; leg: number; output: unknown }[],
+  steps: readonly { nodeId: string; status: string; leg: number; output: unknown; reason?: string | null }[],
 ): NextWait | null {
   let earliest: (typeof waits)[number] | undefined;
   for (const wait of waits) {
@@ -125,7 +134,9 @@ export function nextWaitOf(
     if (step.nodeId !== nodeId || step.status !== "failed" || !retryNote(step.output)) continue;
     if (!last || step.leg >= last.leg) last = step;
   }
-  return nextWait(kind, last?.output);
+  const waiting =
+    kind === "deferred" ? steps.find((s) => s.nodeId === nodeId && s.status === "waiting") : undefined;
+  return nextWait(kind, last?.output, waiting?.reason ?? null);
 }
 
 /**

@@ -270,7 +270,9 @@ export async function completeSteps(
   }));
   await executePrepared(
     sql`
-    update automation_run_steps s set status = v.status, reason = v.reason, error = v.error, finished_at = now(),
+    update automation_run_steps s set status = v.status, error = v.error, finished_at = now(),
+      -- A deferred message's wait keeps why it waited (lib/messaging) when its turn comes.
+      reason = case when v.reason is null and s.output ? 'deferredFor' then s.reason else v.reason end,
       duration_ms = (extract(epoch from now() - s.started_at) * 1000)::int,
       output = case when v.output is null then s.output else coalesce(s.output, '{}') || v.output end
     from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, status text, reason text, error text, output jsonb)

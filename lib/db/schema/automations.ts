@@ -17,6 +17,7 @@ import type { Graph } from "@/lib/automations/graph/schema";
 import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import { users } from "./auth";
 import { tenants } from "./tenants";
+import type { Priority } from "@/lib/messaging/settings";
 
 export const automationStatusEnum = pgEnum("automation_status", ["draft", "active", "paused", "archived"]);
 export const inFlightPolicyEnum = pgEnum("in_flight_policy", [
@@ -61,6 +62,12 @@ export const automations = pgTable(
      * a cap set in one process holds in every other at the next event, with no version bump.
      */
     capsRevision: integer("caps_revision").notNull().default(0),
+    /**
+     * Issue 51, item 4 (lib/messaging/): which deferred marketing message of a customer goes first
+     * (`high` · `normal` · `low`), and how long one may stay deferred before it is skipped.
+     */
+    messagePriority: text("message_priority").$type<Priority>().notNull().default("normal"),
+    expireAfterHours: integer("expire_after_hours").notNull().default(48),
     /**
      * Set on the platform's built-in automations (`schedules/builtins.ts`): the slug they are
      * seeded and re-created by. Immutable; a built-in can be disabled but never archived.
@@ -490,7 +497,7 @@ export interface AutomationCaps {
 }
 export type StepStatus = "success" | "failed" | "skipped" | "waiting";
 export type DeliveryStatus = "sending" | "delivered" | "failed";
-export type WaitKind = "delay" | "approval" | "retry" | "later" | "event";
+export type WaitKind = "delay" | "approval" | "retry" | "later" | "event" | "deferred";
 export type WaitStatus = "pending" | "resumed" | "cancelled" | "failed";
 
 /** The trigger event as a run keeps it. `entityStatus` is the status the event fired for. */

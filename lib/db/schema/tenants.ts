@@ -5,6 +5,7 @@ import {
   pgEnum,
   pgTable,
   primaryKey,
+  jsonb,
   smallint,
   text,
   timestamp,
@@ -12,6 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./auth";
+import type { MessagingSettings } from "@/lib/messaging/settings";
 
 export const roleEnum = pgEnum("role", ["admin", "editor", "viewer"]);
 
@@ -37,6 +39,14 @@ export const tenants = pgTable(
      * (`tillflow tenant set-weight`).
      */
     queueWeight: smallint("queue_weight").notNull().default(1),
+    /**
+     * Quiet hours and the shop's cap on marketing messages per customer (lib/messaging/settings.ts):
+     * a part left out takes its default (21:00–08:00; 1 per 16 hours), `null` turns it off.
+     */
+    messaging: jsonb("messaging")
+      .$type<Partial<MessagingSettings>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("tenants_queue_weight_range", sql`${t.queueWeight} between 1 and 100`)],

@@ -6,6 +6,8 @@ import { brakeState } from "@/lib/automations/brake/brake";
 import { hasRole } from "@/lib/identity/roles";
 import { requireCaller } from "@/lib/auth/session";
 import { signingSecretStatus } from "@/lib/credentials/signing-secret";
+import { MessagingSection } from "@/components/settings/messaging-section";
+import { shopMessaging } from "@/lib/messaging/store";
 
 export const metadata: Metadata = { title: "Shop settings" };
 
@@ -25,6 +27,7 @@ export default async function ShopSettingsPage() {
         zones={timeZones()}
         canEdit={isAdmin}
       />
+      <MessagingSection settings={await shopMessaging(caller.tenant.id)} canEdit={isAdmin} />
       <SigningSecretSection status={await signingSecretStatus(caller.tenant.id)} canManage={isAdmin} />
       <EmergencyBrakeSection on={(await brakeState(caller.tenant.id)).on} canManage={isAdmin} />
     </div>

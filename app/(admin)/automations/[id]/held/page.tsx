@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { CapsForm } from "@/components/automations/caps-form";
+import { MessagePriorityForm } from "@/components/automations/message-priority-form";
 import { AutomationOpsHeader } from "@/components/runs/automation-tabs";
 import { HeldRuns } from "@/components/runs/held-runs";
 import { loadAutomationOr404 } from "@/components/runs/load-automation";
@@ -27,6 +28,20 @@ export default async function AutomationHeldPage({ params }: { params: Params })
         />
         <CardBody>
           <CapsForm automationId={automation.id} caps={automation.caps} canEdit={canEdit} />
+        </CardBody>
+      </Card>
+      <Card className="mb-4">
+        <CardHeader
+          title="Message priority"
+          description="For its marketing messages, when the shop's limit per customer defers them (Settings → Shop)."
+        />
+        <CardBody>
+          <MessagePriorityForm
+            automationId={automation.id}
+            priority={automation.messaging.priority}
+            expireAfterHours={automation.messaging.expireAfterHours}
+            canEdit={canEdit}
+          />
         </CardBody>
       </Card>
       <Card>

@@ -100,7 +100,12 @@ export default async function AutomationInsightsPage({
         </Fact>
       </div>
 
-      {messages.sent + messages.skippedConsent + messages.skippedUnsubscribed > 0 && (
+      {messages.sent +
+        messages.skippedConsent +
+        messages.skippedUnsubscribed +
+        messages.deferred +
+        messages.waitedQuietHours >
+        0 && (
         <div className="mt-4 grid gap-4 sm:grid-cols-3" aria-label="Messages to customers" role="group">
           <Fact label="Messages sent" testId="fact-messages-sent">
             {formatCount(messages.sent)}
@@ -118,6 +123,27 @@ export default async function AutomationInsightsPage({
             hint="Customers who unsubscribed (the email's link, their store) get no marketing."
           >
             {formatCount(messages.skippedUnsubscribed)}
+          </Fact>
+          <Fact
+            label="Waited for quiet hours"
+            testId="fact-waited-quiet"
+            hint="Marketing messages due at night in the customer's time wait until quiet hours end."
+          >
+            {formatCount(messages.waitedQuietHours)}
+          </Fact>
+          <Fact
+            label="Deferred by the shop's cap"
+            testId="fact-deferred"
+            hint="Over the shop's limit per customer, a message waits for its turn, by priority."
+          >
+            {formatCount(messages.deferred)}
+          </Fact>
+          <Fact
+            label="Skipped: expired or path changed"
+            testId="fact-expired"
+            hint="Deferred past this automation's expiry, or a condition on its path no longer held when its turn came."
+          >
+            {formatCount(messages.expired + messages.skippedConditions)}
           </Fact>
         </div>
       )}

@@ -1,0 +1,181 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import type { DeferralKind } from "@/lib/db/schema";
+import { customerZone, type CustomerZone } from "./zone";
+import { decideMessage, type Competitor } from "./decide";
+import { wallClock } from "./quiet";
+import { messagingOf, PRIORITY_RANK, type MessagingSettings, type Priority } from "./settings";
+
+/**
+ * The gate a marketing message passes in the transaction that would send it (Send email's
+ * executor): quiet hours, the shop's cap and the priority between deferred messages, decided under
+ * a transaction-scoped advisory lock per customer, so two messages to one customer — from two
+ * automations, two workers, two batches — are decided one after the other and the second sees the
+ * first's send (exactly one at a time: tests/messaging/deferrals.test.ts). The lock is its own
+ * statement: under READ COMMITTED a statement's snapshot is taken when it starts, so the reads
+ * come after it. Four short statements a message (lock, read, write; the sends only under a cap).
+ */
+
+export interface GateInput {
+  tenantId: string;
+  customerId: string;
+  automationId: string;
+  runId: string;
+  nodeId: string;
+  /** The event that started the run: runs it started for higher-priority automations go first. */
+  eventId: string;
+  /** The conditions the walk passed on the way to the step (kept for the check when it goes). */
+  path: { nodeId: string; result: boolean }[];
+  /** Set on a deferred message's turn when a condition on its path no longer holds: why. */
+  pathChanged: string | null;
+  /** Whether to decide only (a dry run): nothing is locked or written. */
+  dryRun?: boolean;
+}
+
+export type GateOutcome =
+  | { go: true; zone: CustomerZone }
+  | { go: false; skip: "expired" | "conditions"; sentence: string }
+  | {
+      go: false;
+      skip?: undefined;
+      kind: DeferralKind;
+      until: Date;
+      sentence: string;
+      zone: CustomerZone;
+      shopZone: string;
+    };
+
+interface Read {
+  messaging: Partial<MessagingSettings>;
+  shop_zone: string;
+  priority: Priority;
+  expire_after_hours: number;
+  data: Record<string, unknown> | null;
+  mine_deferred_at: string | null;
+  others: { priority: number; deferredAt: string; dueAt: string }[] | null;
+  sibling_above: boolean;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/** "08:00 in the customer's time (Europe/Berlin), 02:00 in the shop's (America/New_York)". */
+export function bothClocks(until: Date, zone: string, shopZone: string, now: Date): string {
+  const theirs = `${wallClock(zone, until, now)} in the customer's time (${zone})`;
+  if (zone === shopZone) return `${theirs}, the shop's too`;
+  return `${theirs}, ${wallClock(shopZone, until, now)} in the shop's (${shopZone})`;
+}
+
+function deferSentence(kind: DeferralKind, when: string, settings: MessagingSettings): string {
+  switch (kind) {
+    case "quiet":
+      return `Waiting for quiet hours to end (${settings.quietHours?.start}–${settings.quietHours?.end}): sends at ${when}.`;
+    case "cap":
+      return `Deferred by the shop's limit of ${plural(settings.cap?.count ?? 1, "marketing message")} per customer every ${plural(settings.cap?.hours ?? 16, "hour")}: tries again at ${when}.`;
+    case "yield":
+      return `Deferred: a message of higher priority for this customer goes first; tries again at ${when}.`;
+  }
+}
+
+export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date()): Promise<GateOutcome> {
+  if (!input.dryRun)
+    await db.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${input.tenantId}::text || ':' || ${input.customerId}::text, 51))`,
+    );
+  const [read] = await db.execute<Read & Record<string, unknown>>(sql`
+    select t.messaging, t.timezone as shop_zone, a.message_priority as priority, a.expire_after_hours,
+      (select e.data from entities e
+        where e.tenant_id = t.id and e.domain = 'customer' and e.id = ${input.customerId}) as data,
+      (select d.deferred_at from message_deferrals d
+        where d.run_id = ${input.runId}::uuid and d.node_id = ${input.nodeId} and d.status = 'waiting') as mine_deferred_at,
+      (select json_agg(json_build_object('priority', d.priority, 'deferredAt', d.deferred_at, 'dueAt', d.due_at))
+        from message_deferrals d join automation_runs r on r.id = d.run_id
+        where d.tenant_id = t.id and d.customer_id = ${input.customerId} and d.status = 'waiting'
+          and d.due_at <= ${now.toISOString()}::timestamptz
+          and not (d.run_id = ${input.runId}::uuid and d.node_id = ${input.nodeId})
+          and r.status in ('waiting', 'running')) as others,
+      -- Runs the same event started for automations of higher priority, still on their way: one
+      -- of them may be about to send to this customer, and goes first.
+      (a.message_priority <> 'high' and exists (select 1 from automation_runs r
+        where r.tenant_id = t.id and r.event_id = ${input.eventId} and r.id <> ${input.runId}::uuid
+          and r.status in ('queued', 'running')
+          and r.automation_id in (select h.id from automations h where h.tenant_id = t.id
+            and h.status = 'active' and h.id <> a.id
+            and (h.message_priority = 'high' or (h.message_priority = 'normal' and a.message_priority = 'low'))))) as sibling_above
+    from tenants t join automations a on a.id = ${input.automationId}::uuid and a.tenant_id = t.id
+    where t.id = ${input.tenantId}::uuid`);
+  if (!read) return { go: true, zone: { zone: "UTC", source: "shop" } };
+  const settings = messagingOf(read.messaging);
+  const zone = customerZone(read.data, read.shop_zone);
+  const mine = read.mine_deferred_at ? new Date(read.mine_deferred_at) : null;
+
+  if (mine && input.pathChanged) {
+    if (!input.dryRun) await resolve(db, input, "skipped", input.pathChanged);
+    return { go: false, skip: "conditions", sentence: input.pathChanged };
+  }
+  let sends: Date[] = [];
+  if (settings.cap) {
+    const rows = await db.execute<{ sent_at: string }>(sql`
+      select sent_at from customer_message_sends
+      where tenant_id = ${input.tenantId}::uuid and customer_id = ${input.customerId}
+        and sent_at > ${new Date(now.getTime() - settings.cap.hours * 3_600_000).toISOString()}::timestamptz
+      order by sent_at desc limit ${settings.cap.count}`);
+    sends = rows.map((r) => new Date(r.sent_at));
+  }
+  const others: Competitor[] = (read.others ?? []).map((o) => ({
+    priority: Number(o.priority),
+    deferredAt: new Date(o.deferredAt),
+    dueAt: new Date(o.dueAt),
+  }));
+  const decision = decideMessage({
+    now,
+    settings,
+    zone: zone.zone,
+    priority: PRIORITY_RANK[read.priority] ?? 2,
+    expireAfterHours: Number(read.expire_after_hours),
+    deferredAt: mine,
+    sends,
+    others,
+    siblingAbove: read.sibling_above === true,
+  });
+  if (decision.go) {
+    if (!input.dryRun) {
+      await db.execute(sql`
+        insert into customer_message_sends (tenant_id, customer_id, automation_id, run_id, node_id, sent_at)
+        values (${input.tenantId}::uuid, ${input.customerId}, ${input.automationId}::uuid, ${input.runId}::uuid,
+          ${input.nodeId}, ${now.toISOString()}::timestamptz)`);
+      if (mine) await resolve(db, input, "sent", null);
+    }
+    return { go: true, zone };
+  }
+  if (decision.expired) {
+    const sentence = `Skipped: deferred for more than ${plural(Number(read.expire_after_hours), "hour")} (this automation's expiry), so it was not sent.`;
+    if (!input.dryRun) await resolve(db, input, "expired", sentence);
+    return { go: false, skip: "expired", sentence };
+  }
+  const sentence = deferSentence(
+    decision.kind,
+    bothClocks(decision.until, zone.zone, read.shop_zone, now),
+    settings,
+  );
+  if (!input.dryRun)
+    await db.execute(sql`
+      insert into message_deferrals (tenant_id, customer_id, automation_id, run_id, node_id, priority, deferred_at,
+        due_at, kind, path, reason)
+      values (${input.tenantId}::uuid, ${input.customerId}, ${input.automationId}::uuid, ${input.runId}::uuid,
+        ${input.nodeId}, ${PRIORITY_RANK[read.priority] ?? 2}, ${now.toISOString()}::timestamptz,
+        ${decision.until.toISOString()}::timestamptz, ${decision.kind}, ${JSON.stringify(input.path)}::jsonb, ${sentence})
+      on conflict (run_id, node_id) do update set due_at = excluded.due_at, kind = excluded.kind,
+        reason = excluded.reason, status = 'waiting', resolved_at = null`);
+  return { go: false, kind: decision.kind, until: decision.until, sentence, zone, shopZone: read.shop_zone };
+}
+
+async function resolve(
+  db: DbOrTx,
+  input: GateInput,
+  status: "sent" | "skipped" | "expired",
+  reason: string | null,
+) {
+  await db.execute(sql`
+    update message_deferrals set status = ${status}, resolved_at = now(), reason = coalesce(${reason}, reason)
+    where run_id = ${input.runId}::uuid and node_id = ${input.nodeId}`);
+}
