@@ -39,7 +39,9 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.mark_invoices_overdue"
       | "auto.action.purge_run_history"
     >();
-    expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
+    expectTypeOf<ConditionType>().toEqualTypeOf<
+      "auto.condition.field" | "auto.condition.has_tag" | "auto.control.split"
+    >();
     // Timing nodes have no executor, so they must never be action types.
     expectTypeOf<WaitType>().toEqualTypeOf<
       | "auto.control.wait"
