@@ -60,7 +60,10 @@ describe("NODE_DEFINITIONS", () => {
     for (const definition of registry.all()) {
       const expected = {
         trigger: { in: false, out: ["out"] },
-        condition: { in: true, out: ["true", "false"] },
+        condition:
+          definition.type === "auto.control.split"
+            ? { in: true, out: [], outFrom: "branches" }
+            : { in: true, out: ["true", "false"] },
         action: { in: true, out: ["out"] },
         wait:
           definition.type === "auto.control.approval"
@@ -142,6 +145,7 @@ describe("registry", () => {
     expect(registry.byCategory("condition").map((d) => d.type)).toEqual([
       "auto.condition.field",
       "auto.condition.has_tag",
+      "auto.control.split",
     ]);
     expect(registry.byCategory("action")).toHaveLength(13);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
@@ -150,7 +154,7 @@ describe("registry", () => {
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(33);
+    expect(registry.all()).toHaveLength(34);
   });
 
   it("tells conditions apart", () => {
