@@ -28,10 +28,14 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
-test("at 1280 px, a Split with two branches shows each share and what is left to connect", async ({ page }) => {
+test("at 1280 px, a Split with two branches shows each share and what is left to connect", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, "editor");
-  const reply = await page.request.post("/api/v1/automations", { data: { name: "E2E thank-you test", graph } });
+  const reply = await page.request.post("/api/v1/automations", {
+    data: { name: "E2E thank-you test", graph },
+  });
   expect(reply.status(), await reply.text()).toBe(201);
   const { id } = (await reply.json()) as { id: string };
   created.push(id);
@@ -60,7 +64,9 @@ test("at 1280 px, a Split with two branches shows each share and what is left to
 
   // Group B leads nowhere yet, and a weight of 0 is refused, in words.
   await page.getByRole("tab", { name: /Issues/ }).click();
-  await expect(page.getByRole("button", { name: /'Group B' leads nowhere: connect it to a step\./ })).toBeVisible();
+  await expect(
+    page.getByRole("button", { name: /'Group B' leads nowhere: connect it to a step\./ }),
+  ).toBeVisible();
   await split.click();
   await config.getByLabel("Weight").nth(1).fill("0");
   await expect(config).toContainText("'Group B' has a weight of 0; give it a weight above 0.");

@@ -1,5 +1,6 @@
+import http from "node:http";
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import { POST as rerunRoute } from "@/app/api/v1/runs/[id]/rerun/route";
 import type { DryRunResult } from "@/lib/automations/dry-run/result";
@@ -12,6 +13,7 @@ import { call } from "@/tests/helpers/fixtures";
 import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { placeOrder } from "@/tests/helpers/orders";
 import { callerOf, createShop, type TestShop } from "@/tests/helpers/shop";
+import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 import { workerForFile } from "@/tests/helpers/worker";
 
 /*
@@ -21,8 +23,19 @@ import { workerForFile } from "@/tests/helpers/worker";
  */
 
 let shop: TestShop;
+let server: http.Server;
+let base = "";
 beforeAll(async () => {
   shop = await createShop();
+  // A CRM that refuses every call: each branch's step fails, so a run can be re-run.
+  server = http.createServer((_req, res) => {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end('{"error":"unknown customer"}');
+  });
+  base = await listenLocally(server);
+});
+afterAll(async () => {
+  await closeServer(server);
 });
 workerForFile();
 
@@ -31,21 +44,22 @@ const BRANCHES = [
   { id: "b", label: "Group B", weight: 40 },
 ];
 
-//  order_created ──▶ split ──a──▶ tag "got-a"
-//                         └─b──▶ tag "got-b"
-const splitFlow = flow(
-  [
-    { id: "t", type: "auto.trigger.order_created" },
-    { id: "split", type: "auto.control.split", params: { branches: BRANCHES, by: "customer" } },
-    { id: "ta", type: "auto.action.add_tag", params: { tag: "got-a" } },
-    { id: "tb", type: "auto.action.add_tag", params: { tag: "got-b" } },
-  ],
-  [
-    ["t", "split"],
-    ["split", "ta", "a"],
-    ["split", "tb", "b"],
-  ],
-);
+//  order_created ──▶ split ──a──▶ ta: POST /a (refused)
+//                         └─b──▶ tb: POST /b (refused)
+const splitFlow = () =>
+  flow(
+    [
+      { id: "t", type: "auto.trigger.order_created" },
+      { id: "split", type: "auto.control.split", params: { branches: BRANCHES, by: "customer" } },
+      { id: "ta", type: "auto.action.http_request", params: { url: `${base}/a`, body: '{"group":"a"}' } },
+      { id: "tb", type: "auto.action.http_request", params: { url: `${base}/b`, body: '{"group":"b"}' } },
+    ],
+    [
+      ["t", "split"],
+      ["split", "ta", "a"],
+      ["split", "tb", "b"],
+    ],
+  );
 
 /** The branch the hash gives a customer of this automation. */
 function expectedBranch(automationId: string, customerId: string) {
@@ -65,13 +79,13 @@ async function splitStepOf(runId: string) {
 
 describe("the Split step", () => {
   test("the same customer takes the same branch on two runs and on a rerun; its output is the choice", async () => {
-    const id = await publishFlow(shop.keys.editor, "A/B thank-you", splitFlow);
+    const id = await publishFlow(shop.keys.editor, "A/B thank-you", splitFlow());
     await placeOrder(shop, "s-1", { customerId: "cust-1" });
     await placeOrder(shop, "s-2", { customerId: "cust-1" });
     // Another customer, for whom the hash may well choose the other branch.
     await placeOrder(shop, "s-3", { customerId: "cust-2" });
     const runs = await settledRuns(id, 3, 30_000);
-    expect(runs.map((r) => r.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    expect(runs.map((r) => r.status)).toEqual(["failed", "failed", "failed"]);
 
     const rows = await getDb()
       .select({ id: automationRuns.id, entityId: automationRuns.entityId })
@@ -81,13 +95,20 @@ describe("the Split step", () => {
     const first = await splitStepOf(runOf("s-1"));
     const second = await splitStepOf(runOf("s-2"));
     const want = expectedBranch(id, "cust-1");
-    expect(first.output).toEqual({ branch: want.branch, label: want.label, weight: want.weight, share: want.share });
+    expect(first.output).toEqual({
+      branch: want.branch,
+      label: want.label,
+      weight: want.weight,
+      share: want.share,
+    });
     expect(second.output).toEqual(first.output);
-    expect(first.reason).toBe(`${want.label}, ${want.weight} % of customers — the same customer always takes this branch.`);
+    expect(first.reason).toBe(
+      `${want.label}, ${want.weight} % of customers — the same customer always takes this branch.`,
+    );
     const other = await splitStepOf(runOf("s-3"));
     expect(other.output).toMatchObject({ branch: expectedBranch(id, "cust-2").branch });
 
-    // Only the chosen branch's step ran.
+    // Only the chosen branch's step ran (and failed: the CRM refuses, so the run can be re-run).
     const tagged = await getDb()
       .select({ nodeId: automationRunSteps.nodeId })
       .from(automationRunSteps)
@@ -122,7 +143,10 @@ describe("the Split step", () => {
 
     // "Send everyone down" the other branch: a draft without the split, ready to publish.
     const keep = want.branch === "a" ? "b" : "a";
-    const draft = await sendEveryoneDownBranch(await callerOf(shop, "editor"), id, { splitId: "split", branch: keep });
+    const draft = await sendEveryoneDownBranch(await callerOf(shop, "editor"), id, {
+      splitId: "split",
+      branch: keep,
+    });
     expect(draft.readyIssues).toEqual([]);
     expect(draft.draftGraph.nodes.map((n) => n.id).sort()).toEqual(["t", keep === "a" ? "ta" : "tb"]);
     expect(draft.hasUnpublishedChanges).toBe(true);

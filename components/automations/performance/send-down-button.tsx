@@ -31,6 +31,9 @@ export function SendDownButton({
           start(async () => {
             setError(null);
             const result = await sendDownBranchAction({ id: automationId, splitId, branch });
+            // A full load, not a client push: the editor reads the draft and its revision when it
+            // loads, and this draft was saved outside it.
+            // eslint-disable-next-line @next/next/no-location-assign-relative-destination
             if (result.ok) window.location.assign(`/automations/${automationId}`);
             else setError(result.error);
           })

@@ -40,8 +40,8 @@ describe("SplitReport", () => {
     const text = render([counts("a", "Group A", 1000, 100), counts("b", "Group B", 1000, 160)]);
     expect(text).toContain("Group B wins (over 99 % chance it's the best)");
     expect(text).toContain("Send everyone down Group B");
-    expect(render([counts("a", "Group A", 1000, 100), counts("b", "Group B", 1000, 160)], false)).not.toContain(
-      "Send everyone down",
-    );
+    expect(
+      render([counts("a", "Group A", 1000, 100), counts("b", "Group B", 1000, 160)], false),
+    ).not.toContain("Send everyone down");
   });
 });

@@ -83,9 +83,9 @@ export function SplitReport({ title, report, currency, automationId, splitId, ca
       <CardBody className="flex flex-wrap items-start justify-between gap-3 border-t border-zinc-200">
         <p className="max-w-prose text-xs text-zinc-600">
           A winner is declared once every group has at least {formatCount(rule.minPerBranch)} customers and
-          one group has a {formatChance(rule.threshold)} chance of having the best conversion rate — by a
-          test that stays honest however often you look. Revenue per recipient is shown, not used to pick
-          the winner.
+          one group has a {formatChance(rule.threshold)} chance of having the best conversion rate — by a test
+          that stays honest however often you look. Revenue per recipient is shown, not used to pick the
+          winner.
         </p>
         {decision.kind === "winner" && canEdit && (
           <SendDownButton

@@ -26,7 +26,9 @@ describe("where a subject falls in a split", () => {
 
   it("takes the customer an order names, else its email, else the order; by record, the record", () => {
     expect(splitSubject("customer", order("o-1", { customerId: "c-9" }), event)).toBe("customer:c-9");
-    expect(splitSubject("customer", order("o-1", { email: "Mia@Shop.test" }), event)).toBe("email:mia@shop.test");
+    expect(splitSubject("customer", order("o-1", { email: "Mia@Shop.test" }), event)).toBe(
+      "email:mia@shop.test",
+    );
     expect(splitSubject("customer", order("o-1", {}), event)).toBe("order:o-1");
     expect(splitSubject("record", order("o-1", { customerId: "c-9" }), event)).toBe("order:o-1");
     expect(splitSubject("customer", { domain: "customer", id: "c-3", data: {} }, event)).toBe("customer:c-3");
@@ -42,7 +44,8 @@ describe("where a subject falls in a split", () => {
     });
     let a = 0;
     for (let i = 0; i < 2000; i++)
-      if (chooseBranch(params, splitPosition("auto-80-20", "split", `customer:c-${i}`))?.branch === "a") a += 1;
+      if (chooseBranch(params, splitPosition("auto-80-20", "split", `customer:c-${i}`))?.branch === "a")
+        a += 1;
     // Deterministic (sha256), so an exact count, which is within a percentage point of 80 %.
     expect(a).toBe(EXPECTED_A);
     expect(Math.abs(a / 2000 - 0.8)).toBeLessThan(0.02);

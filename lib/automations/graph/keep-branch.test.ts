@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { edge, graph, node } from "@/lib/automations/engine/interpreter.fixtures";
+import { registry } from "@/lib/automations/nodes/registry";
 import { validate } from "@/lib/automations/review/validate";
-import { keepBranch } from "./keep-branch";
+import type { Graph } from "./schema";
+import { keepBranch as keep } from "./keep-branch";
+
+const keepBranch = (g: Graph, splitId: string, branchId: string) =>
+  keep(g, splitId, branchId, (n) => registry.get(n.type)?.category === "trigger");
 
 const split = (id = "split") =>
   node(id, "auto.control.split", {
@@ -47,7 +52,7 @@ describe("keepBranch", () => {
     const loose = { ...g, nodes: [...g.nodes, node("spare", "auto.action.add_tag", { tag: "x" })] };
     expect(keepBranch(loose, "split", "a")!.nodes.map((n) => n.id)).toContain("spare");
     expect(keepBranch(g, "split", "z")).toBeNull();
-    expect(keepBranch(g, "tagA", "a")).toBeNull();
+    expect(keepBranch(g, "nowhere", "a")).toBeNull();
   });
 
   // trigger ──▶ check ──true──▶ split ──a──▶ tagA     trigger ──▶ check ──true──▶ tagA

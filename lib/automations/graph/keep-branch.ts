@@ -1,6 +1,5 @@
-import { registry } from "@/lib/automations/nodes/registry";
 import { reachableFrom } from "./reachability";
-import type { Graph, GraphEdge } from "./schema";
+import type { Graph, GraphEdge, GraphNode } from "./schema";
 
 /**
  * "Send everyone down the winner": the graph with the split `splitId` replaced by its branch
@@ -15,12 +14,18 @@ import type { Graph, GraphEdge } from "./schema";
  * first step, on the same exit it left from); the split and its connections go, and so does every
  * step only the other branches reached — a step still reached some other way (a shared `tag`
  * after both branches, a step under another trigger) stays. Steps that were not connected to a
- * trigger before are left as they were. Null when there is no such split or branch.
+ * trigger before are left as they were. Null when there is no such split or branch. The caller
+ * says which nodes are triggers (the registry is a floor above this folder) and that `splitId` is
+ * a split.
  */
-export function keepBranch(graph: Graph, splitId: string, branchId: string): Graph | null {
+export function keepBranch(
+  graph: Graph,
+  splitId: string,
+  branchId: string,
+  isTrigger: (node: GraphNode) => boolean,
+): Graph | null {
   const split = graph.nodes.find((n) => n.id === splitId);
-  const definition = split ? registry.get(split.type) : undefined;
-  if (!split || !definition || !registry.isSplit(definition)) return null;
+  if (!split) return null;
   const branches = (split.params as { branches?: unknown }).branches;
   if (!Array.isArray(branches) || !branches.some((b) => (b as { id?: unknown })?.id === branchId))
     return null;
@@ -32,9 +37,15 @@ export function keepBranch(graph: Graph, splitId: string, branchId: string): Gra
   for (const from of into)
     for (const to of winners) {
       if (to.target === splitId || from.source === splitId) continue;
-      if (bridges.some((b) => b.source === from.source && b.sourceHandle === from.sourceHandle && b.target === to.target))
+      if (
+        bridges.some(
+          (b) => b.source === from.source && b.sourceHandle === from.sourceHandle && b.target === to.target,
+        )
+      )
         continue;
-      let id = `${from.source}-${from.sourceHandle}-${to.target}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 90);
+      let id = `${from.source}-${from.sourceHandle}-${to.target}`
+        .replace(/[^A-Za-z0-9_-]/g, "_")
+        .slice(0, 90);
       for (let n = 2; ids.has(id); n++) id = `${id.slice(0, 90)}-${n}`;
       ids.add(id);
       bridges.push({ id, source: from.source, sourceHandle: from.sourceHandle, target: to.target });
@@ -48,8 +59,7 @@ export function keepBranch(graph: Graph, splitId: string, branchId: string): Gra
   const reachedBy = (g: Graph) => {
     const reached = new Set<string>();
     for (const node of g.nodes)
-      if (registry.get(node.type)?.category === "trigger")
-        for (const id of reachableFrom(g, node.id)) reached.add(id);
+      if (isTrigger(node)) for (const id of reachableFrom(g, node.id)) reached.add(id);
     return reached;
   };
   const before = reachedBy(graph);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Caller } from "@/lib/identity/caller";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { keepBranch } from "@/lib/automations/graph/keep-branch";
+import { registry } from "@/lib/automations/nodes/registry";
 import { getAutomation, type AutomationView } from "./read";
 import { saveDraft } from "./save-draft";
 
@@ -25,10 +26,17 @@ export async function sendEveryoneDownBranch(
 ): Promise<AutomationView> {
   const input = parseOrThrow(keepBranchInput, body, "Which branch to keep is not clear");
   const automation = await getAutomation(caller.tenant.id, automationId);
+  const isSplit = (type: string) => {
+    const definition = registry.get(type);
+    return definition !== undefined && registry.isSplit(definition);
+  };
   const hasSplit = (graph: AutomationView["draftGraph"] | null) =>
-    graph?.nodes.some((n) => n.id === input.splitId) ?? false;
+    graph?.nodes.some((n) => n.id === input.splitId && isSplit(n.type)) ?? false;
   const from = hasSplit(automation.draftGraph) ? automation.draftGraph : automation.activeGraph;
-  const graph = from && hasSplit(from) ? keepBranch(from, input.splitId, input.branch) : null;
+  const graph =
+    from && hasSplit(from)
+      ? keepBranch(from, input.splitId, input.branch, (n) => registry.get(n.type)?.category === "trigger")
+      : null;
   if (!graph)
     throw new AppError(
       422,

@@ -90,9 +90,9 @@ describe("decideSplit", () => {
     expect(report.decision.reason).toBe("too_few");
     expect(report.decision.morePerBranch).toBeGreaterThanOrEqual(50);
     // A configurable minimum: at 100 a branch this lead wins.
-    expect(decideSplit([branch("a", 150, 5), branch("b", 150, 40)], { minPerBranch: 100 }).decision.kind).toBe(
-      "winner",
-    );
+    expect(
+      decideSplit([branch("a", 150, 5), branch("b", 150, 40)], { minPerBranch: 100 }).decision.kind,
+    ).toBe("winner");
   });
 
   it("says it is not sure yet when the branches are close, with a rough number to go", () => {

@@ -90,7 +90,7 @@ export interface SplitReport {
 /** Monte Carlo draws for "chance it's the best": its error is under half a percentage point. */
 const DRAWS = 10_000;
 /** Fewer draws inside the rule: it only confirms what the sequential test already found. */
-const RULE_DRAWS = 4_000;
+const RULE_DRAWS = 2_000;
 
 /** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
 export function seededRandom(seed: number): () => number {
@@ -201,14 +201,22 @@ export function probabilityBestRevenue(branches: readonly BranchCounts[], draws 
 function logMixtureRatio(a: BranchCounts, b: BranchCounts, lift: number): number {
   if (a.entered <= 0 || b.entered <= 0) return -Infinity;
   const pooled = (a.conversions + b.conversions) / (a.entered + b.entered);
-  return logRatioOf(a.conversions / a.entered - b.conversions / b.entered, pooled, a.entered, b.entered, lift);
+  return logRatioOf(
+    a.conversions / a.entered - b.conversions / b.entered,
+    pooled,
+    a.entered,
+    b.entered,
+    lift,
+  );
 }
 
 function logRatioOf(theta: number, pooled: number, na: number, nb: number, lift: number): number {
   const variance = pooled * (1 - pooled) * (1 / na + 1 / nb);
   const tau2 = (lift * pooled) ** 2;
   if (!(variance > 0) || !(tau2 > 0)) return -Infinity;
-  return 0.5 * Math.log(variance / (variance + tau2)) + (theta * theta * tau2) / (2 * variance * (variance + tau2));
+  return (
+    0.5 * Math.log(variance / (variance + tau2)) + (theta * theta * tau2) / (2 * variance * (variance + tau2))
+  );
 }
 
 /** The branch with the highest conversion rate (the first of a tie). */
@@ -274,10 +282,7 @@ function morePerBranch(branches: readonly BranchCounts[], rule: SplitRule): numb
 }
 
 /** The report of a split: each branch's numbers and chances, and whether one has won. */
-export function decideSplit(
-  branches: readonly BranchCounts[],
-  rule: Partial<SplitRule> = {},
-): SplitReport {
+export function decideSplit(branches: readonly BranchCounts[], rule: Partial<SplitRule> = {}): SplitReport {
   const full: SplitRule = { ...DEFAULT_SPLIT_RULE, ...rule };
   const best = probabilityBest(branches);
   const bestRevenue = probabilityBestRevenue(branches);

@@ -58,9 +58,9 @@ describe("the Split step", () => {
     expect(messages(flowWith({ branches: branches(100) }, ["a"]))).toContain(
       "A split needs at least 2 branches; add another.",
     );
-    expect(messages(flowWith({ branches: branches(1, 1, 1, 1, 1, 1) }, ["a", "b", "c", "d", "e", "f"]))).toContain(
-      "A split can have at most 5 branches; remove 1.",
-    );
+    expect(
+      messages(flowWith({ branches: branches(1, 1, 1, 1, 1, 1) }, ["a", "b", "c", "d", "e", "f"])),
+    ).toContain("A split can have at most 5 branches; remove 1.");
     expect(messages(flowWith({ branches: branches(50, 0) }))).toContain(
       "'Group B' has a weight of 0; give it a weight above 0.",
     );
@@ -82,7 +82,9 @@ describe("the Split step", () => {
   it("refuses a connection from an exit that is not one of its branches", () => {
     const g = flowWith({ branches: branches(50, 50) });
     g.edges.push(edge("split", "taga", "z"));
-    expect(messages(g)).toContain("Condition 'Split customers: Group A 50 % · Group B 50 %' has no 'z' exit.");
+    expect(messages(g)).toContain(
+      "Condition 'Split customers: Group A 50 % · Group B 50 %' has no 'z' exit.",
+    );
   });
 
   it("is planned as the branch its evaluator chooses, and only that branch is walked", () => {
