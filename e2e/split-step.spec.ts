@@ -67,7 +67,7 @@ test("at 1280 px, a Split with two branches shows each share and what is left to
   await expect(
     page.getByRole("button", { name: /'Group B' leads nowhere: connect it to a step\./ }),
   ).toBeVisible();
-  await split.click();
+  await page.getByRole("tab", { name: "Step", exact: true }).click();
   await config.getByLabel("Weight").nth(1).fill("0");
   await expect(config).toContainText("'Group B' has a weight of 0; give it a weight above 0.");
   await expect(shares).toHaveText(["Group A gets 100 %", "Group B gets 0 %"]);
