@@ -5,6 +5,7 @@ import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
 import { EVENT_WAIT_NODE_TYPE, eventWaitFromStep } from "@/lib/automations/waits/event-wait-info";
 import { cutMarkOf } from "@/lib/automations/nodes/outputs";
 import { handleLabel } from "@/lib/automations/nodes/catalog";
+import { SPLIT_NODE_TYPE } from "@/lib/automations/nodes/conditions/split-branches";
 import type { RunStep, RunWait } from "@/lib/automations/runs/detail";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";
@@ -111,13 +112,23 @@ function StepItem({
           {step.why.text}, so it went {handleLabel(step.output?.result === true ? "true" : "false")}.
         </p>
       )}
-      {/* A wait for an event says what came in its own words, above; its reason names the event's type. */}
-      {step.reason && !note && !(step.nodeType === EVENT_WAIT_NODE_TYPE && eventWaitFromStep(step)) && (
-        <p className="mt-2 text-sm text-zinc-700">
-          <span className="font-medium">{step.status === "skipped" ? "Why skipped: " : "Note: "}</span>
+      {/* A split says which branch and why: "Group B, 40 % of customers — the same customer always…". */}
+      {step.nodeType === SPLIT_NODE_TYPE && step.reason && (
+        <p className="mt-2 text-sm text-zinc-700" data-testid="split-branch">
+          <span className="font-medium">Branch: </span>
           {step.reason}
         </p>
       )}
+      {/* A wait for an event says what came in its own words, above; its reason names the event's type. */}
+      {step.reason &&
+        step.nodeType !== SPLIT_NODE_TYPE &&
+        !note &&
+        !(step.nodeType === EVENT_WAIT_NODE_TYPE && eventWaitFromStep(step)) && (
+          <p className="mt-2 text-sm text-zinc-700">
+            <span className="font-medium">{step.status === "skipped" ? "Why skipped: " : "Note: "}</span>
+            {step.reason}
+          </p>
+        )}
       {step.error && (
         <p className="mt-2 text-sm text-red-700">
           <span className="font-medium">Error: </span>

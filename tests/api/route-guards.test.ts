@@ -1265,6 +1265,11 @@ function automationActions(): Record<string, Entry> {
     ["revert-version", "revertVersionAction", () => ({ id: ids.automation, version: 1 })],
     ["run-automation-now", "runAutomationNowAction", () => ({ id: ids.builtin })],
     ["save-draft", "saveDraftAction", () => ({ id: ids.automation, name: "x", baseRevision: 1 })],
+    [
+      "send-down-branch",
+      "sendDownBranchAction",
+      () => ({ id: ids.automation, splitId: "split", branch: "a" }),
+    ],
     ["set-automation-active", "setAutomationActiveAction", () => ({ id: ids.automation, active: false })],
     ["try-later", "tryLaterAction", () => ({ id: ids.automation, step: "check-in", then: {} })],
   ];

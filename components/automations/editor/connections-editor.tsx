@@ -3,7 +3,7 @@
 import { useId } from "react";
 import { Select } from "@/components/ui/form";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { handleLabel } from "@/lib/automations/nodes/catalog";
+import { exitLabel, outHandles } from "@/lib/automations/nodes/catalog";
 import { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
 import { inSentence } from "@/lib/domains/labels";
 
@@ -29,7 +29,9 @@ export function ConnectionsEditor({
   const baseId = useId();
   const node = graph.nodes.find((n) => n.id === nodeId);
   const definition = node ? registry.get(node.type) : undefined;
-  if (!node || !definition || definition.handles.out.length === 0) return null;
+  const exits = node && definition ? outHandles(definition, node.params) : [];
+  if (!node || !definition || exits.length === 0) return null;
+  const handleLabel = (handle: string) => exitLabel(definition, node.params, handle);
   const label = (id: string) => {
     const target = graph.nodes.find((n) => n.id === id);
     return target ? summariseNode(target, { domain: flowDomain(graph) }) : id;
@@ -44,12 +46,11 @@ export function ConnectionsEditor({
       <h3 id={`${baseId}-title`} className="text-sm font-semibold text-zinc-900">
         Next steps
       </h3>
-      {definition.handles.out.map((handle) => {
+      {exits.map((handle) => {
         const edges = graph.edges.filter((e) => e.source === nodeId && e.sourceHandle === handle);
         const free = candidates.filter((c) => !edges.some((e) => e.target === c.id));
         const selectId = `${baseId}-${handle}`;
-        const exitName =
-          definition.handles.out.length > 1 ? `When ${inSentence(handleLabel(handle))}` : "Then";
+        const exitName = exits.length > 1 ? `When ${inSentence(handleLabel(handle))}` : "Then";
         return (
           <div key={handle} className="mt-3">
             <p className="text-xs font-medium text-zinc-600">{exitName}</p>
@@ -76,9 +77,7 @@ export function ConnectionsEditor({
             {!readOnly && free.length > 0 && (
               <>
                 <label htmlFor={selectId} className="sr-only">
-                  {definition.handles.out.length > 1
-                    ? `Connect ${inSentence(handleLabel(handle))} to`
-                    : "Connect to"}
+                  {exits.length > 1 ? `Connect ${inSentence(handleLabel(handle))} to` : "Connect to"}
                 </label>
                 <Select
                   id={selectId}

@@ -5,6 +5,7 @@ const OUTCOMES: Record<DryRunResult["steps"][number]["outcome"], { label: string
   started: { label: "starts", tone: "info" },
   true: { label: "true", tone: "success" },
   false: { label: "false", tone: "warning" },
+  branch: { label: "branch taken", tone: "success" },
   would_run: { label: "would run", tone: "success" },
   would_wait: { label: "would wait", tone: "neutral" },
   would_skip: { label: "would skip", tone: "warning" },

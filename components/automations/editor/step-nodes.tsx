@@ -5,7 +5,7 @@ import { createContext, memo, useContext, type ReactNode } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import type { StepNode } from "@/lib/automations/editor/flow";
-import { handleLabel, type NodeInfo } from "@/lib/automations/nodes/catalog";
+import { exitLabel, outHandles, type NodeInfo } from "@/lib/automations/nodes/catalog";
 import type { NodeCategory } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES, CategoryIcon } from "./category-style";
 
@@ -64,7 +64,8 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
   const issues = decorations.issuesByNode.get(id) ?? [];
   const status = decorations.statusByNode?.get(id);
   const dimmed = decorations.statusByNode !== null && !status;
-  const exits = definition?.handles.out ?? [];
+  const exits = outHandles(definition, data.params);
+  const labelOf = (handle: string) => exitLabel(definition, data.params, handle);
   const summary = texts.summary({ id, type: data.type, params: data.params });
 
   return (
@@ -130,13 +131,13 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
               className="pointer-events-none absolute -bottom-5 -translate-x-1/2 text-[11px] font-medium text-zinc-500"
               style={{ left: `calc(${exitOffset(index, exits.length)} + 18px)` }}
             >
-              {handleLabel(handle)}
+              {labelOf(handle)}
             </span>
           )}
           {!decorations.readOnly && (
             <button
               type="button"
-              aria-label={`${decorations.connectedExits.has(exitKey(id, handle)) ? "Insert a step" : "Add a step"} after '${summary}'${exits.length > 1 ? ` (${handleLabel(handle)})` : ""}`}
+              aria-label={`${decorations.connectedExits.has(exitKey(id, handle)) ? "Insert a step" : "Add a step"} after '${summary}'${exits.length > 1 ? ` (${labelOf(handle)})` : ""}`}
               title={
                 decorations.connectedExits.has(exitKey(id, handle))
                   ? "Insert a step on this line"

@@ -4,7 +4,7 @@ import { createRegistry, NODE_DEFINITIONS, registry } from "@/lib/automations/no
 import { FlowSpec, flowSpecJsonSchema, flowSpecSchema, LooseFlowSpec, specTypes } from "./spec";
 
 describe("FlowSpec types come from the registry", () => {
-  test("every type a merchant may use is in the enums, by category; platform jobs are not", () => {
+  test("every type a merchant may use is in the enums, by category; platform jobs and splits are not", () => {
     const types = specTypes();
     const all = [
       ...types.trigger,
@@ -14,12 +14,14 @@ describe("FlowSpec types come from the registry", () => {
       types.approval,
       types.waitForEvent,
     ];
+    // A split's exits are its branches, which a FlowSpec's then/else cannot say.
     const usable = registry
       .all()
-      .filter((d) => !d.platform)
+      .filter((d) => !d.platform && d.handles.outFrom === undefined)
       .map((d) => d.type);
     expect([...all].sort()).toEqual([...usable].sort());
     for (const d of registry.all().filter((x) => x.platform)) expect(all).not.toContain(d.type);
+    expect(all).not.toContain("auto.control.split");
     expect(types.wait).toEqual(["auto.control.wait", "auto.control.wait_until"]);
     expect(types.approval).toBe("auto.control.approval");
     expect(types.waitForEvent).toBe("auto.control.wait_for_event");

@@ -21,9 +21,14 @@ import type { NodeCategory, NodeDefinition } from "@/lib/automations/nodes/types
 /** A free-form params object; each node's own schema checks it after compiling (`validate`). */
 const params = z.record(z.string(), z.unknown());
 
-/** The merchant-usable definitions of a category. */
+/**
+ * The merchant-usable definitions of a category. A step whose exits its params name (a Split) is
+ * left out: a FlowSpec condition has only `then` and `else`.
+ */
 function usable(registry: Registry, category: NodeCategory): NodeDefinition[] {
-  return registry.byCategory(category).filter((definition) => !definition.platform);
+  return registry
+    .byCategory(category)
+    .filter((definition) => !definition.platform && definition.handles.outFrom === undefined);
 }
 
 /** Whether a wait-category node branches like an approval (`approved` / `rejected` / `timed_out`). */

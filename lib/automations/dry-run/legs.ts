@@ -1,6 +1,7 @@
 import {
   nextAction,
   type ConditionStep,
+  type SplitStep,
   type WaitStep,
   type WalkMode,
 } from "@/lib/automations/engine/advance";
@@ -9,6 +10,7 @@ import { MAX_PLANNED_STEPS, walkFrom, type Walk } from "@/lib/automations/engine
 import { newLeg } from "@/lib/automations/engine/leg";
 import { startingLeg, type Leg } from "@/lib/automations/engine/leg-state";
 import { keptOutput } from "@/lib/automations/engine/kept-output";
+import { splitWhy } from "@/lib/automations/engine/split-step";
 import type { PreparedWait } from "@/lib/automations/engine/prepare";
 import type { RunEvent } from "@/lib/db/schema";
 import type { ConditionWhy } from "@/lib/automations/nodes/types";
@@ -108,6 +110,29 @@ class DryWalk implements WalkMode {
       outcome: step.result ? "true" : "false",
       detail: [conditionDetail(why, step.result)],
       ...(why ? { why } : {}),
+    });
+  }
+
+  /** A split takes the branch the real run would: the same hash of automation, step and subject. */
+  split(leg: Leg, step: SplitStep) {
+    const heading = stepHeading(this.start.graph, step, leg.ctx);
+    const why = splitWhy(this.start.graph, step);
+    if (!step.choice || !why) {
+      this.trail.steps.push({
+        ...heading,
+        kind: "condition",
+        outcome: "error",
+        detail: [],
+        error: step.error,
+      });
+      return;
+    }
+    this.trail.steps.push({
+      ...heading,
+      kind: "condition",
+      outcome: "branch",
+      detail: [`Goes down ${why}`],
+      branch: { ...step.choice },
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ConditionWhy } from "@/lib/automations/nodes/types";
+import type { ConditionWhy, SplitChoice } from "@/lib/automations/nodes/types";
 
 /** What a dry run replies (the API's, the MCP tool's and the editor's panel's), and what its walk gathers. */
 
@@ -9,10 +9,11 @@ export interface DryRunStep {
   leg: number;
   kind: "trigger" | "condition" | "action" | "wait";
   /**
+   * `branch`: a split's, which takes `branch` (its `detail`: "Goes down Group B, 40 % of customers…").
    * `would_skip`: a marketing step a run would skip for its customer's consent (lib/consent); its
    * `detail` says why ("Skipped: Mia does not accept marketing emails"), and the walk goes on.
    */
-  outcome: "started" | "true" | "false" | "would_run" | "would_wait" | "would_skip" | "error";
+  outcome: "started" | "true" | "false" | "branch" | "would_run" | "would_wait" | "would_skip" | "error";
   /** For `would_skip`: why the customer is skipped, counted apart by Insights. */
   skippedFor?: "consent" | "unsubscribed";
   /**
@@ -30,6 +31,8 @@ export interface DryRunStep {
   error?: string;
   /** A condition's: what it read and what it compared it with (nodes/conditions/why.ts). */
   why?: ConditionWhy;
+  /** A split's (outcome `branch`): the branch it takes, as a run's step output has it. */
+  branch?: SplitChoice;
 }
 
 export interface DryRunEmail {

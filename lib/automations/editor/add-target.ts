@@ -1,5 +1,5 @@
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
-import { handleLabel, type NodeLookup } from "@/lib/automations/nodes/catalog";
+import { exitLabel, outHandles, type NodeLookup } from "@/lib/automations/nodes/catalog";
 import { NODE_WIDTH } from "./node-size";
 
 /**
@@ -30,7 +30,7 @@ export function asBranch(target: AddTarget): AddTarget {
 
 /** A step's first exit with nothing connected yet (else its first exit); null when it has none. */
 export function firstFreeExit(node: GraphNode, graph: Graph, lookup: NodeLookup): AddTarget | null {
-  const outs = lookup.get(node.type)?.handles.out ?? [];
+  const outs = outHandles(lookup.get(node.type), node.params);
   const handle =
     outs.find((h) => !graph.edges.some((e) => e.source === node.id && e.sourceHandle === h)) ?? outs[0];
   return handle ? { nodeId: node.id, handle } : null;
@@ -58,8 +58,9 @@ export function addTargetLabel(
 ): string | null {
   const node = target && graph.nodes.find((n) => n.id === target.nodeId);
   if (!target || !node) return null;
-  const exits = lookup.get(node.type)?.handles.out.length ?? 0;
-  const source = `'${labelOf(target.nodeId)}'${exits > 1 ? ` (${handleLabel(target.handle)})` : ""}`;
+  const info = lookup.get(node.type);
+  const exits = outHandles(info, node.params).length;
+  const source = `'${labelOf(target.nodeId)}'${exits > 1 ? ` (${exitLabel(info, node.params, target.handle)})` : ""}`;
   const edge = target.edgeId ? graph.edges.find((e) => e.id === target.edgeId) : undefined;
   return edge ? `between ${source} and '${labelOf(edge.target)}'` : `after ${source}`;
 }
@@ -68,8 +69,13 @@ export function addTargetLabel(
  * How far right of its source a new step goes: under its exit, so branches do not stack — a
  * condition's true left and false right, an approval's approved, rejected, timed out in a row.
  */
-export function exitOffset(type: string, handle: string | undefined, lookup: NodeLookup): number {
-  const exits = lookup.get(type)?.handles.out ?? [];
+export function exitOffset(
+  type: string,
+  handle: string | undefined,
+  lookup: NodeLookup,
+  params?: unknown,
+): number {
+  const exits = outHandles(lookup.get(type), params);
   const index = handle ? exits.indexOf(handle) : -1;
   if (exits.length < 2 || index < 0) return 0;
   return (index - (exits.length - 1) / 2) * (NODE_WIDTH + 80);

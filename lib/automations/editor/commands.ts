@@ -1,5 +1,5 @@
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
-import type { NodeInfo, NodeLookup } from "@/lib/automations/nodes/catalog";
+import { outHandles, type NodeInfo, type NodeLookup } from "@/lib/automations/nodes/catalog";
 import { exitOffset, type AddTarget } from "./add-target";
 import {
   fromFlow,
@@ -36,7 +36,7 @@ function placeFor(
   const source = from ? graph.nodes.find((n) => n.id === from.nodeId) : undefined;
   if (source?.position) {
     return {
-      x: source.position.x + exitOffset(source.type, from?.handle, lookup),
+      x: source.position.x + exitOffset(source.type, from?.handle, lookup, source.params),
       y: source.position.y + NODE_HEIGHT + GAP,
     };
   }
@@ -109,7 +109,7 @@ export function insertStep(
   lookup: NodeLookup,
 ): { graph: Graph; id: string; position: Position } | null {
   const edge = graph.edges.find((e) => e.id === edgeId);
-  const exit = definition.handles.out[0];
+  const exit = outHandles(definition, params)[0];
   if (!edge || !definition.handles.in || !exit) return null;
   const source = graph.nodes.find((n) => n.id === edge.source);
   const target = graph.nodes.find((n) => n.id === edge.target);
@@ -123,7 +123,7 @@ export function insertStep(
   const position: Position =
     target.position && target.position.y >= from.y + NODE_HEIGHT
       ? { ...target.position }
-      : { x: from.x + exitOffset(source.type, handle, lookup), y: from.y + NODE_HEIGHT + GAP };
+      : { x: from.x + exitOffset(source.type, handle, lookup, source.params), y: from.y + NODE_HEIGHT + GAP };
   // Every step reaching into the new step's row or below moves down together, the topmost of
   // them to one gap under the new step: they keep their shape and clear it.
   const moving = graph.nodes.filter((n) => n.position && n.position.y + NODE_HEIGHT > position.y);

@@ -40,6 +40,7 @@ function recorder(): WalkMode & { seen: string[] } {
   return {
     seen,
     condition: (_leg, step) => seen.push(`${step.nodeId}?${step.result}`),
+    split: (_leg, step) => seen.push(`${step.nodeId}->${step.choice?.branch ?? "none"}`),
     wait: (_leg, step, wait) =>
       seen.push(`wait:${step.nodeId}:${wait.ok ? wait.resumeAt.toISOString() : "error"}`),
   };

@@ -13,6 +13,8 @@ import { prepareWait, type PreparedWait } from "./prepare";
  *
  *   condition  its result becomes the leg's `{steps.<id>.result}`, then the mode records it
  *              with why it went that way (what it read, what it compared it with)
+ *   split      its choice `{ branch, label, weight, share }` becomes `{steps.<id>.…}`, then the
+ *              mode records it (the branch, and its share of customers as the reason)
  *   wait       prepared (when it resumes, what it asks) and handed to the mode
  *   action     the walk stops with the cursor on it: the caller takes it — a phase acts, a dry
  *              run describes — and moves on with `actionDone` (its follow-up joins the plan) or
@@ -23,6 +25,7 @@ import { prepareWait, type PreparedWait } from "./prepare";
  */
 
 export type ConditionStep = Extract<PlannedStep, { kind: "condition" }>;
+export type SplitStep = Extract<PlannedStep, { kind: "split" }>;
 export type ActionStep = Extract<PlannedStep, { kind: "action" }>;
 export type WaitStep = Extract<PlannedStep, { kind: "wait" }>;
 
@@ -33,6 +36,8 @@ export interface WalkMode {
    * (null when it could not be: an undecided condition, or settings that no longer parse).
    */
   condition(leg: Leg, step: ConditionStep, why: ConditionWhy | null): void;
+  /** A split chose its branch (its choice is in the leg's outputs already), or could not (`step.error`). */
+  split(leg: Leg, step: SplitStep): void;
   /** A wait was met: prepared, or why it cannot be. What follows it is a later leg's. */
   wait(leg: Leg, step: WaitStep, wait: PreparedWait): void;
 }
@@ -58,6 +63,10 @@ export function nextAction(leg: Leg, mode: WalkMode): ActionStep | null {
           step,
           step.error ? null : explainCondition(leg.ctx, leg.graph, step.nodeId, step.result),
         );
+        break;
+      case "split":
+        if (step.choice) leg.ctx.steps[step.nodeId] = { ...step.choice };
+        mode.split(leg, step);
         break;
       case "wait":
         mode.wait(leg, step, prepareWait(leg.ctx, step));

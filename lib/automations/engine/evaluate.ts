@@ -1,5 +1,11 @@
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
-import type { ConditionDefinition, ConditionWhy } from "@/lib/automations/nodes/types";
+import type {
+  ConditionDefinition,
+  ConditionWhy,
+  SplitChoice,
+  SplitDefinition,
+} from "@/lib/automations/nodes/types";
+import { splitPosition, splitSubject } from "./split-hash";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import { registry } from "@/lib/automations/nodes/registry";
 import { UndecidedConditionError, type Evaluate } from "./interpreter";
@@ -13,7 +19,7 @@ import type { LegContext } from "./leg";
  * that reads the cut part of an earlier output throws `UndecidedConditionError` (its step fails, naming it).
  */
 export function evaluatorFor(leg: LegContext): Evaluate {
-  return (node: GraphNode, definition: ConditionDefinition) => {
+  const evaluate: Evaluate = (node: GraphNode, definition: ConditionDefinition) => {
     const params = definition.params.safeParse(node.params);
     if (!params.success) return false;
     // A condition on the cut part of an earlier output fails its step rather than guess.
@@ -28,6 +34,26 @@ export function evaluatorFor(leg: LegContext): Evaluate {
       steps: leg.steps,
     });
   };
+  evaluate.split = (node, definition) => splitFor(leg, node, definition);
+  return evaluate;
+}
+
+/**
+ * The branch a split takes in this leg: its subject's stable position (`split-hash.ts`) mapped
+ * through the branches' weights. Settings that no longer parse, or weights that add up to nothing,
+ * decide nothing: the step fails saying so, and no branch is taken.
+ */
+function splitFor(leg: LegContext, node: GraphNode, definition: SplitDefinition): SplitChoice {
+  const params = definition.params.safeParse(node.params);
+  if (!params.success)
+    throw new UndecidedConditionError("This split's settings are not valid, so no branch was taken.");
+  const subject = splitSubject(definition.by(params.data), leg.entity, leg.event);
+  const choice = definition.split(params.data, splitPosition(leg.automationId, node.id, subject));
+  if (!choice)
+    throw new UndecidedConditionError(
+      "This split has no branch with a weight above 0, so no branch was taken.",
+    );
+  return choice;
 }
 
 /**

@@ -1,13 +1,15 @@
 import type { Graph, GraphEdge, GraphNode } from "@/lib/automations/graph/schema";
 import type { Registry } from "@/lib/automations/nodes/registry";
-import type { ConditionDefinition } from "@/lib/automations/nodes/types";
+import type { ConditionDefinition, SplitChoice, SplitDefinition } from "@/lib/automations/nodes/types";
+import { outHandles } from "@/lib/automations/nodes/catalog";
 
 /**
  * The interpreter: which steps one leg of a run takes. Pure, no I/O: the caller supplies how a
  * condition evaluates, and executes the plan.
  *
  * A walk starts at a node (the trigger for the first leg, the wait for a resumed leg) and goes
- * breadth-first. A condition is evaluated and only its `true` or `false` exit is followed; an
+ * breadth-first. A condition is evaluated and only its `true` or `false` exit is followed (a split:
+ * the one branch its subject takes); an
  * action is planned and its exits followed; a wait is planned but the walk stops there unless
  * the wait is where it started. So a leg ends at every wait it meets, and the leg that resumes
  * the wait plans what follows it. A branch without a wait runs fully even while a sibling waits.
@@ -33,6 +35,14 @@ export type PlannedStep =
       /** Why it could not be decided (it read the cut part of an output): neither branch is taken. */
       error?: string;
     }
+  | {
+      kind: "split";
+      nodeId: string;
+      nodeType: string;
+      /** The branch taken: the step's output. Null when it could not be chosen (`error` says why). */
+      choice: SplitChoice | null;
+      error?: string;
+    }
   | { kind: "action"; nodeId: string; nodeType: string; params: Record<string, unknown> }
   | { kind: "wait"; nodeId: string; nodeType: string; params: Record<string, unknown> };
 
@@ -40,7 +50,15 @@ export type PlannedStep =
  * A condition's result as the caller evaluates it. It may throw `UndecidedConditionError` (it
  * read the cut part of an earlier output): its step fails with the message and no branch follows.
  */
-export type Evaluate = (node: GraphNode, definition: ConditionDefinition) => boolean;
+export interface Evaluate {
+  (node: GraphNode, definition: ConditionDefinition): boolean;
+  /**
+   * The branch a split takes for the run's subject (`evaluate.ts`: a stable hash of automation,
+   * step and subject). It throws `UndecidedConditionError` when none can be chosen; absent, a
+   * split cannot be decided and takes no branch.
+   */
+  split?: (node: GraphNode, definition: SplitDefinition) => SplitChoice;
+}
 
 export class UndecidedConditionError extends Error {
   constructor(message: string) {
@@ -131,11 +149,25 @@ export function walkFrom(
     // An unknown type is a ready issue; a stored graph that has one just stops there.
     if (!definition) continue;
     if (node.id === startNodeId && !options.includeStart) {
-      follow(node, options.startHandle ? [options.startHandle] : definition.handles.out);
+      follow(node, options.startHandle ? [options.startHandle] : outHandles(definition, node.params));
       continue;
     }
     switch (definition.category) {
       case "condition": {
+        if (registry.isSplit(definition)) {
+          let choice: SplitChoice;
+          try {
+            if (!evaluate.split) throw new UndecidedConditionError("This split cannot be decided here.");
+            choice = evaluate.split(node, definition);
+          } catch (error) {
+            if (!(error instanceof UndecidedConditionError)) throw error;
+            add({ kind: "split", nodeId: node.id, nodeType: node.type, choice: null, error: error.message });
+            break;
+          }
+          add({ kind: "split", nodeId: node.id, nodeType: node.type, choice });
+          follow(node, [choice.branch]);
+          break;
+        }
         if (!registry.isCondition(definition)) break;
         let result: boolean;
         try {

@@ -6,7 +6,8 @@ import type { ActionDeferred, ActionOutput } from "@/lib/automations/nodes/execu
 import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import type { StepRecord } from "@/lib/automations/store/steps";
 import { createWaitsWithSteps } from "@/lib/automations/store/waits";
-import type { ConditionStep, WalkMode, WaitStep } from "./advance";
+import type { ConditionStep, SplitStep, WalkMode, WaitStep } from "./advance";
+import { splitStepRecord } from "./split-step";
 import type { PlannedStep } from "./interpreter";
 import { dedupeKey, redact, waitOf } from "./leg";
 import type { Leg } from "./leg-state";
@@ -68,6 +69,10 @@ export class PhaseWrites implements WalkMode {
         ? { status: "failed" as const, error: step.error }
         : { status: "success" as const, output: { result: step.result }, why }),
     });
+  }
+
+  split(leg: Leg, step: SplitStep) {
+    this.steps.push({ ...this.base(leg, step), ...splitStepRecord(leg.graph, step) });
   }
 
   wait(leg: Leg, step: WaitStep, wait: PreparedWait) {

@@ -1,3 +1,4 @@
+import { splitBranchIds, splitBranchLabel } from "./conditions/split-branches";
 import type { NodeDefinition, TriggerDomain } from "./types";
 
 /**
@@ -28,7 +29,11 @@ export function nodeInfo(definition: NodeDefinition): NodeInfo {
     category,
     label,
     description,
-    handles: { in: handles.in, out: [...handles.out] },
+    handles: {
+      in: handles.in,
+      out: [...handles.out],
+      ...(handles.outFrom !== undefined && { outFrom: handles.outFrom }),
+    },
     ...(entityDomain !== undefined && { entityDomain }),
     ...(event !== undefined && { event }),
     ...(platform !== undefined && { platform }),
@@ -84,4 +89,24 @@ export function handleLabel(handle: string): string {
   if (Object.hasOwn(HANDLE_LABELS, handle)) return HANDLE_LABELS[handle]!;
   const words = handle.replace(/[_-]+/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A node's out handles: its type's `handles.out`, or for a type whose outs its params name
+ * (`outFrom`, a Split) the ids of its branches as stored. Empty for an unknown type.
+ */
+export function outHandles(info: Pick<NodeInfo, "handles"> | undefined, params: unknown): readonly string[] {
+  if (!info) return [];
+  return info.handles.outFrom === "branches" ? splitBranchIds(params) : info.handles.out;
+}
+
+/** An exit's label on a node: a Split's branch label ("Group B"), else `handleLabel`. */
+export function exitLabel(
+  info: Pick<NodeInfo, "handles"> | undefined,
+  params: unknown,
+  handle: string,
+): string {
+  return (
+    (info?.handles.outFrom === "branches" ? splitBranchLabel(params, handle) : null) ?? handleLabel(handle)
+  );
 }

@@ -39,7 +39,9 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.mark_invoices_overdue"
       | "auto.action.purge_run_history"
     >();
-    expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
+    expectTypeOf<ConditionType>().toEqualTypeOf<
+      "auto.condition.field" | "auto.condition.has_tag" | "auto.control.split"
+    >();
     // Timing nodes have no executor, so they must never be action types.
     expectTypeOf<WaitType>().toEqualTypeOf<
       | "auto.control.wait"
@@ -58,7 +60,10 @@ describe("NODE_DEFINITIONS", () => {
     for (const definition of registry.all()) {
       const expected = {
         trigger: { in: false, out: ["out"] },
-        condition: { in: true, out: ["true", "false"] },
+        condition:
+          definition.type === "auto.control.split"
+            ? { in: true, out: [], outFrom: "branches" }
+            : { in: true, out: ["true", "false"] },
         action: { in: true, out: ["out"] },
         wait:
           definition.type === "auto.control.approval"
@@ -140,6 +145,7 @@ describe("registry", () => {
     expect(registry.byCategory("condition").map((d) => d.type)).toEqual([
       "auto.condition.field",
       "auto.condition.has_tag",
+      "auto.control.split",
     ]);
     expect(registry.byCategory("action")).toHaveLength(13);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
@@ -148,7 +154,7 @@ describe("registry", () => {
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(33);
+    expect(registry.all()).toHaveLength(34);
   });
 
   it("tells conditions apart", () => {

@@ -12,6 +12,7 @@ import { sendEmail } from "./actions/send-email";
 import { slackAction } from "./actions/slack";
 import { fieldCondition, fieldConditionDomainIssues } from "./conditions/field";
 import { hasTagCondition } from "./conditions/has-tag";
+import { split, splitIssues } from "./conditions/split";
 import { MAX_WAIT_MS, waitDurationMs } from "./timing/resume-at";
 import { approval } from "./timing/approval";
 import { wait } from "./timing/wait";
@@ -19,7 +20,13 @@ import { waitUntil } from "./timing/wait-until";
 import { waitForEvent } from "./timing/wait-for-event";
 import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS, webhook, webhookHasSecret } from "./triggers";
 import { effectiveDomainIn, nodeInfo, type NodeInfo } from "./catalog";
-import type { ConditionDefinition, NodeCategory, NodeDefinition, TriggerDomain } from "./types";
+import type {
+  ConditionDefinition,
+  NodeCategory,
+  NodeDefinition,
+  SplitDefinition,
+  TriggerDomain,
+} from "./types";
 import { describeTokens, type TokenWords } from "@/lib/automations/tokens/describe";
 
 /**
@@ -49,6 +56,7 @@ export const NODE_DEFINITIONS = {
   "auto.control.wait_until": waitUntil,
   "auto.control.approval": approval,
   "auto.control.wait_for_event": waitForEvent,
+  "auto.control.split": split,
 };
 
 type Definitions = typeof NODE_DEFINITIONS;
@@ -65,6 +73,13 @@ function isConditionDefinition(definition: NodeDefinition): definition is Condit
   return (
     definition.category === "condition" &&
     typeof (definition as Partial<ConditionDefinition>).evaluate === "function"
+  );
+}
+
+function isSplitDefinition(definition: NodeDefinition): definition is SplitDefinition {
+  return (
+    definition.category === "condition" &&
+    typeof (definition as Partial<SplitDefinition>).split === "function"
   );
 }
 
@@ -85,6 +100,7 @@ export function createRegistry(definitions: Readonly<Record<string, NodeDefiniti
       return all.filter((definition) => definition.category === category);
     },
     isCondition: isConditionDefinition,
+    isSplit: isSplitDefinition,
   };
 }
 
@@ -153,6 +169,10 @@ export const DOMAIN_CHECKS: Partial<Record<NodeType, (params: unknown, domain: D
  * gets a sentence to act on instead of "params are invalid").
  */
 export const PARAMS_CHECKS: Partial<Record<NodeType, (params: unknown) => string[]>> = {
+  "auto.control.split": (params) => {
+    const parsed = split.params.safeParse(params);
+    return parsed.success ? splitIssues(parsed.data) : [];
+  },
   "auto.control.wait": (params) => {
     const parsed = wait.params.safeParse(params);
     return parsed.success && waitDurationMs(parsed.data) > MAX_WAIT_MS

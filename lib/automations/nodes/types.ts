@@ -17,6 +17,11 @@ export type TriggerDomain = Domain | "webhook" | "schedule" | "later";
 export interface NodeHandles {
   in: boolean;
   out: readonly string[];
+  /**
+   * Out handles named by the node's params instead of `out`: `branches` = the ids of
+   * `params.branches`, in order (a Split). Read them with `outHandles` (catalog.ts).
+   */
+  outFrom?: "branches";
 }
 
 export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
@@ -125,4 +130,25 @@ export interface ConditionDefinition<P extends z.ZodType = z.ZodType> extends No
   evaluate(params: z.infer<P>, ctx: EvaluationContext): boolean;
   /** Pure: why `evaluate` came out `result` on the same context. */
   explain(params: z.infer<P>, ctx: ExplainContext, result: boolean): ConditionWhy;
+}
+
+/** What a split decided for one subject: its run-step output, exactly this shape (SPEC §2). */
+export interface SplitChoice {
+  /** The branch's id: the out handle followed. */
+  branch: string;
+  label: string;
+  weight: number;
+  /** The branch's share of all subjects, 0..1 (its weight over the sum of weights). */
+  share: number;
+}
+
+/**
+ * A split (category `condition`, out handles from its branches): the caller derives a stable
+ * position in [0, 1) for the run's subject, and `split` maps it to a branch. Pure.
+ */
+export interface SplitDefinition<P extends z.ZodType = z.ZodType> extends NodeDefinition<P> {
+  category: "condition";
+  split(params: z.infer<P>, position: number): SplitChoice | null;
+  /** Whom it divides: each customer once, or each record. */
+  by(params: z.infer<P>): "customer" | "record";
 }

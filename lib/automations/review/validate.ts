@@ -11,6 +11,7 @@ import {
   type Registry,
 } from "@/lib/automations/nodes/registry";
 import { aDomain } from "@/lib/automations/nodes/triggers";
+import { exitLabel, outHandles } from "@/lib/automations/nodes/catalog";
 import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { outputsOf } from "./step-outputs";
 import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
@@ -251,7 +252,7 @@ export function validate(
     const from = known.get(source.id)?.definition;
     const to = known.get(target.id)?.definition;
     let ok = true;
-    if (from && !from.handles.out.includes(edge.sourceHandle)) {
+    if (from && !outHandles(from, source.params).includes(edge.sourceHandle)) {
       ok = false;
       issues.push({
         edgeId: edge.id,
@@ -322,7 +323,16 @@ export function validate(
       issues.push({ nodeId: node.id, message: "This step is not connected to a trigger." });
       continue;
     }
-    if (entry?.definition.category === "condition") {
+    if (entry && registry.isSplit(entry.definition)) {
+      // Every branch needs a step: a customer sent down an empty branch would get nothing.
+      const exits = new Set(sound.filter((edge) => edge.source === node.id).map((edge) => edge.sourceHandle));
+      for (const handle of outHandles(entry.definition, node.params))
+        if (!exits.has(handle))
+          issues.push({
+            nodeId: node.id,
+            message: `'${exitLabel(entry.definition, node.params, handle)}' leads nowhere: connect it to a step.`,
+          });
+    } else if (entry?.definition.category === "condition") {
       const exits = new Set(sound.filter((edge) => edge.source === node.id).map((edge) => edge.sourceHandle));
       if (!exits.has("true") && !exits.has("false")) {
         issues.push({ nodeId: node.id, message: "This condition leads nowhere." });
@@ -408,6 +418,8 @@ function domainIssues(
   // A wait has no effect and reads nothing: it is legal under every trigger, with or without a
   // record — but a wait for an event about "the same record" needs one.
   if (definition.category === "wait") return sameRecordIssues(definition, params, domain);
+  // A split needs no record: without one it divides by the event that started the run.
+  if (defaultRegistry.isSplit(definition)) return [];
   if (definition.category === "condition") {
     if (!hasRecord(domain))
       return readsStepOutput(String(params.path ?? "")) ? [] : [noRecord("This condition checks", domain)];

@@ -18,6 +18,7 @@ import { ParamForm } from "./param-form";
 import { initialSync, receive, send } from "./params-sync";
 import { RetryConfig } from "./retry-config";
 import { ScheduleConfig } from "./schedule-config";
+import { SplitConfig } from "./split-config";
 import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { fieldTemplating, type PreviewSource } from "./templating";
 import { tokensFor, type EarlierStep } from "@/lib/automations/review/tokens-for";
@@ -58,6 +59,7 @@ const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
   "auto.action.code": CodeConfig,
   "auto.action.ai": AiConfig,
   "auto.trigger.schedule": ScheduleConfig,
+  "auto.control.split": SplitConfig,
 };
 
 /**

@@ -17,6 +17,7 @@ const OUTCOME_TONES: Record<DryRunStep["outcome"], BadgeTone> = {
   started: "info",
   true: "success",
   false: "warning",
+  branch: "success",
   would_run: "success",
   would_wait: "neutral",
   would_skip: "warning",

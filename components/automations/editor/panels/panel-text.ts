@@ -131,6 +131,8 @@ export function outcomeText(outcome: DryRunStep["outcome"]): string {
       return "true";
     case "false":
       return "false";
+    case "branch":
+      return "branch taken";
     case "would_run":
       return "would run";
     case "would_wait":
