@@ -41,7 +41,25 @@ export interface ConsoleGuard {
  * `test` with a fixture that fails the test if the page logged any console error or threw an
  * uncaught exception, checked after the test body so the failure names every message.
  */
-export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+export const test = base.extend<{ consoleGuard: ConsoleGuard }, { messagesSendAtOnce: void }>({
+  // The worker's shop sends marketing messages at once, whatever the hour and however many: quiet
+  // hours (21:00–08:00 by default) and the shop's cap (one per 16 hours) would hold the specs'
+  // emails at night, or a second one to a demo customer. e2e/quiet-hours.spec.ts turns them on.
+  messagesSendAtOnce: [
+    async ({ playwright }, use, workerInfo) => {
+      const { baseURL, extraHTTPHeaders } = workerInfo.project.use;
+      const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders });
+      const signedIn = await request.post("/api/auth/sign-in/email", {
+        data: { email: DEMO_USERS.admin.email, password: DEMO_PASSWORD },
+      });
+      expect(signedIn.status(), await signedIn.text()).toBe(200);
+      const off = await request.put("/api/v1/shop/messaging", { data: { quietHours: null, cap: null } });
+      expect(off.status(), await off.text()).toBe(200);
+      await request.dispose();
+      await use();
+    },
+    { scope: "worker", auto: true },
+  ],
   consoleGuard: [
     async ({ page }, use) => {
       const errors: string[] = [];
