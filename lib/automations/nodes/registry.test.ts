@@ -38,6 +38,12 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.mark_carts_abandoned"
       | "auto.action.mark_invoices_overdue"
       | "auto.action.purge_run_history"
+      | "auto.action.store_add_tags"
+      | "auto.action.store_remove_tags"
+      | "auto.action.store_add_order_note"
+      | "auto.action.store_hold_fulfillment"
+      | "auto.action.store_release_hold"
+      | "auto.action.store_set_metafield"
     >();
     expectTypeOf<ConditionType>().toEqualTypeOf<"auto.condition.field" | "auto.condition.has_tag">();
     // Timing nodes have no executor, so they must never be action types.
