@@ -16,7 +16,7 @@ import { guardedRequest, RedirectError, RequestTimeoutError } from "@/lib/net/gu
  */
 
 /** The Admin API version every call names (pinned; Shopify supports each for a year). */
-export const SHOPIFY_API_VERSION = "2025-07";
+export const SHOPIFY_API_VERSION = "2025-10";
 
 const TIMEOUT_MS = 10_000;
 
