@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
+import { textArray } from "@/lib/db/array-literal";
 import { entities } from "@/lib/db/schema";
 import { UnreadableSecretError } from "@/lib/credentials/secret-box";
 import { credentialSecret } from "@/lib/credentials/store";
@@ -187,7 +188,7 @@ async function storeOf(tenantId: string, request: StoreRequest): Promise<Store> 
 async function keepTags(tenantId: string, domain: Target, id: string, tags: string[]): Promise<void> {
   await getDb()
     .update(entities)
-    .set({ tags: sql`${tags}::text[]`, updatedAt: new Date() })
+    .set({ tags: sql`${textArray(tags)}::text[]`, updatedAt: new Date() })
     .where(and(eq(entities.tenantId, tenantId), eq(entities.domain, domain), eq(entities.id, id)));
 }
 
