@@ -402,7 +402,7 @@ describe("store steps", () => {
       { number: "#2001", status: "paid", total: 640, currency: "EUR" },
       "test",
     );
-    const [run] = await settledRuns(created.body.id, 1, 15_000);
+    const [run] = await settledRuns(created.body.id, 1, 60_000);
     expect(run!.status, JSON.stringify(await steps(run!.id))).toBe("succeeded");
     const order = fake.orders.get("2001")!;
     expect(order.note).toBe("Gift wrap\nPaid €640.00: check by hand");
