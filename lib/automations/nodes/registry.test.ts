@@ -147,7 +147,7 @@ describe("registry", () => {
       "auto.condition.field",
       "auto.condition.has_tag",
     ]);
-    expect(registry.byCategory("action")).toHaveLength(13);
+    expect(registry.byCategory("action")).toHaveLength(19);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",

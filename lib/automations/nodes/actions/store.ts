@@ -187,7 +187,7 @@ export const storeAddOrderNote = {
 export const storeHoldFulfillment = {
   type: "auto.action.store_hold_fulfillment",
   category: "action",
-  label: "Hold the order's fulfillment",
+  label: "Hold fulfillment in the store",
   description:
     "Puts the order's open fulfillment orders on hold in Shopify (WooCommerce: sets the order On hold), so nothing ships until it is released. Held once per run, even after a retry or a restart.",
   params: holdParams,
@@ -197,7 +197,7 @@ export const storeHoldFulfillment = {
   templated: ["reasonNotes"],
   summarise: ({ reason, platform }) =>
     `Hold the order's fulfillment ${storeName(platform)} (${HOLD_REASONS[reason].toLowerCase()})`,
-  summariseDraft: () => "Hold the order's fulfillment (choose the store)",
+  summariseDraft: () => "Hold fulfillment in the store (choose the store)",
   outputs: () => [...written, { path: "held", label: "how many fulfillment orders were put on hold" }],
 } satisfies NodeDefinition<typeof holdParams>;
 
