@@ -154,7 +154,7 @@ describe("registry", () => {
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(33);
+    expect(registry.all()).toHaveLength(39);
   });
 
   it("tells conditions apart", () => {
