@@ -38,6 +38,7 @@ async function payOrder(request: APIRequestContext, id: string, total: number): 
 test("connect Shopify with a token, see its webhooks, tag paid orders over €500 'vip' in the store", async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   await signIn(page, "editor", { then: "/settings/connections" });
   const name = `e2e-write-${Date.now()}`;
   await page.getByLabel("Platform").selectOption({ label: "Shopify" });
