@@ -50,6 +50,8 @@ export default defineConfig({
       // The AI builder's model: e2e/ai-builder.spec.ts starts a stub there (read at request time).
       AI_BASE_URL: "http://127.0.0.1:3291/v1",
       AI_MODEL: "stub",
+      // Shopify's and WooCommerce's APIs: e2e/store-write.spec.ts starts a stand-in there.
+      STORE_API_BASE_URL: "http://127.0.0.1:3292",
     },
   },
 });

@@ -9,6 +9,9 @@ import { createConnectionAction } from "@/lib/actions/connections/create-connect
 import { ConnectionUrl } from "./connection-url";
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from "@/lib/connections/platforms";
 
+type Field = "name" | "secret" | "shopDomain" | "adminToken" | "storeUrl" | "restKey" | "form";
+const FIELDS = ["name", "secret", "shopDomain", "adminToken", "storeUrl", "restKey"] as const;
+
 const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
 
 /** Editors and admins: pick the platform, name the store, paste its webhook secret once. */
@@ -16,29 +19,68 @@ export function ConnectStoreForm() {
   const [platform, setPlatform] = useState<Platform>("shopify");
   const [name, setName] = useState("");
   const [secret, setSecret] = useState("");
-  const [errors, setErrors] = useState<{ name?: string; secret?: string; form?: string }>({});
-  const [made, setMade] = useState<{ name: string; url: string; platform: Platform } | null>(null);
+  // Optional: what lets Tillflow write back to the store (and, for Shopify, make its webhooks).
+  const [address, setAddress] = useState("");
+  const [writeKey, setWriteKey] = useState("");
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [made, setMade] = useState<{
+    name: string;
+    url: string;
+    platform: Platform;
+    subscribed: number | null;
+    subscriptionError?: string;
+  } | null>(null);
   const [pending, startTransition] = useTransition();
-  const ids = { platform: useId(), name: useId(), secret: useId(), secretHint: useId() };
+  const ids = {
+    platform: useId(),
+    name: useId(),
+    secret: useId(),
+    secretHint: useId(),
+    address: useId(),
+    writeKey: useId(),
+    writeHint: useId(),
+  };
   const label = PLATFORM_LABELS[platform];
+  const shopify = platform === "shopify";
+  const addressField: Field = shopify ? "shopDomain" : "storeUrl";
+  const keyField: Field = shopify ? "adminToken" : "restKey";
+  const withKey = writeKey.trim() !== "";
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setErrors({});
     setMade(null);
     startTransition(async () => {
-      const result = await createConnectionAction({ platform, name, secret });
+      const result = await createConnectionAction({
+        platform,
+        name,
+        secret,
+        ...(withKey ? { [addressField]: address, [keyField]: writeKey } : {}),
+      });
       if (!result.ok) {
         const on = (field: string) =>
           result.issues?.find((i) => i.path === field)?.message.replace(new RegExp(`^${field}: `), "");
-        const fieldErrors = { name: on("name"), secret: on("secret") };
-        setErrors(fieldErrors.name || fieldErrors.secret ? fieldErrors : { form: result.error });
+        const fieldErrors: Partial<Record<Field, string>> = {};
+        for (const field of FIELDS) {
+          const message = on(field);
+          if (message) fieldErrors[field] = message;
+        }
+        setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: result.error });
         return;
       }
-      // The secret leaves the page as soon as it is stored.
+      // The secrets leave the page as soon as they are stored.
       setSecret("");
+      setWriteKey("");
       setName("");
-      setMade({ name: result.data.name, url: result.data.url, platform: result.data.platform });
+      setAddress("");
+      const subscriptions = result.data.subscriptions;
+      setMade({
+        name: result.data.name,
+        url: result.data.url,
+        platform: result.data.platform,
+        subscribed: subscriptions ? subscriptions.items.filter((i) => i.state === "active").length : null,
+        ...(subscriptions?.error ? { subscriptionError: subscriptions.error } : {}),
+      });
     });
   }
 
@@ -100,7 +142,10 @@ export function ConnectStoreForm() {
               className="mt-1.5 font-mono"
             />
             <FieldHint id={ids.secretHint}>
-              {label.secretHint} Tillflow checks every delivery’s signature with it; nobody can read it back.
+              {shopify && withKey
+                ? "With a token: the API secret key (client secret) of the app you made in the Shopify admin, which signs the webhooks Tillflow creates."
+                : label.secretHint}{" "}
+              Tillflow checks every delivery’s signature with it; nobody can read it back.
             </FieldHint>
             {errors.secret && (
               <p id={`${ids.secret}-error`} className="mt-1 text-xs text-red-700">
@@ -108,6 +153,55 @@ export function ConnectStoreForm() {
               </p>
             )}
           </div>
+          <fieldset className="grid gap-4 rounded-md border border-zinc-200 p-3 sm:col-span-2 sm:grid-cols-2">
+            <legend className="px-1 text-sm font-medium text-zinc-800">
+              Write back to the store <span className="font-normal text-zinc-600">(optional)</span>
+            </legend>
+            <div>
+              <Label htmlFor={ids.address}>{shopify ? "Shop domain" : "Store address"}</Label>
+              <Input
+                id={ids.address}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder={shopify ? "my-store.myshopify.com" : "https://shop.example.com"}
+                value={address}
+                onChange={(e) => setAddress(e.target.value)}
+                aria-invalid={errors[addressField] ? true : undefined}
+                aria-describedby={errors[addressField] ? `${ids.address}-error` : undefined}
+                className="mt-1.5"
+              />
+              {errors[addressField] && (
+                <p id={`${ids.address}-error`} className="mt-1 text-xs text-red-700">
+                  {errors[addressField]}
+                </p>
+              )}
+            </div>
+            <div>
+              <Label htmlFor={ids.writeKey}>{shopify ? "Admin API access token" : "REST API key"}</Label>
+              <Input
+                id={ids.writeKey}
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder={shopify ? "shpat_…" : "ck_…:cs_…"}
+                value={writeKey}
+                onChange={(e) => setWriteKey(e.target.value)}
+                aria-invalid={errors[keyField] ? true : undefined}
+                aria-describedby={`${ids.writeHint}${errors[keyField] ? ` ${ids.writeKey}-error` : ""}`}
+                className="mt-1.5 font-mono"
+              />
+              {errors[keyField] && (
+                <p id={`${ids.writeKey}-error`} className="mt-1 text-xs text-red-700">
+                  {errors[keyField]}
+                </p>
+              )}
+            </div>
+            <FieldHint id={ids.writeHint} className="sm:col-span-2">
+              {shopify
+                ? "From an app you make in the Shopify admin (Settings → Apps → Develop apps). With it, Tillflow creates the webhooks itself — nothing to paste — and store steps can tag orders, add notes, hold fulfillment and set metafields. It is only ever sent to this shop's myshopify.com domain."
+                : "From WooCommerce → Settings → Advanced → REST API (Read/Write), as 'ck_…:cs_…'. With it, store steps can tag orders, add notes and set them on hold. It is only ever sent to this store, over https."}
+            </FieldHint>
+          </fieldset>
           <div className="sm:col-span-2">
             <Button type="submit" variant="primary" pending={pending}>
               Connect {label.label}
@@ -115,7 +209,16 @@ export function ConnectStoreForm() {
           </div>
         </form>
         {errors.form && <Notice tone="error">{errors.form}</Notice>}
-        {made && (
+        {made && made.subscribed !== null && (
+          <Notice tone={made.subscriptionError ? "warning" : "success"}>
+            <p>
+              Connected “{made.name}”: Tillflow subscribed to {made.subscribed} topics in Shopify, each
+              delivering to this connection — nothing to paste.
+            </p>
+            {made.subscriptionError && <p className="mt-2">{made.subscriptionError} Use Repair below.</p>}
+          </Notice>
+        )}
+        {made && made.subscribed === null && (
           <Notice tone="success">
             <p>
               Connected “{made.name}”. Paste this URL into {PLATFORM_LABELS[made.platform].label}:

@@ -5,6 +5,47 @@ import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { deleteConnectionAction } from "@/lib/actions/connections/delete-connection";
 import { sendTestDeliveryAction } from "@/lib/actions/connections/send-test-delivery";
+import { repairWebhooksAction } from "@/lib/actions/connections/repair-webhooks";
+
+/** "Repair": creates the connection's missing webhook subscriptions in Shopify again. */
+export function RepairWebhooksButton({ id, name, missing }: { id: string; name: string; missing: number }) {
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <span className="inline-flex flex-col items-end gap-1">
+      <Button
+        size="sm"
+        pending={pending}
+        aria-label={`Repair the webhooks of ${name}`}
+        onClick={() => {
+          setMessage(null);
+          startTransition(async () => {
+            const result = await repairWebhooksAction({ id });
+            setMessage(
+              !result.ok
+                ? { tone: "error", text: result.error }
+                : result.data.error
+                  ? { tone: "error", text: result.data.error }
+                  : { tone: "ok", text: `Created ${result.data.created} of ${missing} missing.` },
+            );
+          });
+        }}
+      >
+        Repair
+      </Button>
+      <span
+        role="status"
+        className={
+          message?.tone === "error"
+            ? "max-w-xs text-right text-xs text-red-700"
+            : "max-w-xs text-right text-xs text-zinc-600"
+        }
+      >
+        {message?.text}
+      </span>
+    </span>
+  );
+}
 
 /**
  * Posts a signed sample order through the connection's URL, marked as a test: it runs no
@@ -65,7 +106,18 @@ export function SendTestDeliveryButton({ id, name }: { id: string; name: string 
 }
 
 /** Disconnect, after a confirmation: the URL stops answering and the secret is deleted. */
-export function DisconnectButton({ id, name, platform }: { id: string; name: string; platform: string }) {
+export function DisconnectButton({
+  id,
+  name,
+  platform,
+  removesWebhooks = false,
+}: {
+  id: string;
+  name: string;
+  platform: string;
+  /** Tillflow made the store's webhooks with its token, and deletes them. */
+  removesWebhooks?: boolean;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   return (
@@ -84,7 +136,9 @@ export function DisconnectButton({ id, name, platform }: { id: string; name: str
           });
         }}
       >
-        {`${platform} deliveries to its URL will be refused, and its secret and delivery list deleted. Records it already sent stay. Delete the webhooks in ${platform} too.`}
+        {removesWebhooks
+          ? `Tillflow deletes the webhooks it made in ${platform}; its secret, token and delivery list are deleted. Records it already sent stay.`
+          : `${platform} deliveries to its URL will be refused, and its secret and delivery list deleted. Records it already sent stay. Delete the webhooks in ${platform} too.`}
       </ConfirmButton>
       {error && (
         <span role="alert" className="max-w-xs text-right text-xs text-red-700">

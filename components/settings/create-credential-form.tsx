@@ -6,7 +6,13 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { createCredentialAction } from "@/lib/actions/credentials/create-credential";
-import { CREDENTIAL_KINDS, KIND_LABELS, masked, type CredentialKind } from "@/lib/credentials/kinds";
+import {
+  CREDENTIAL_KINDS,
+  KIND_LABELS,
+  masked,
+  STORE_WRITE_KINDS,
+  type CredentialKind,
+} from "@/lib/credentials/kinds";
 import { needsHosts } from "@/lib/credentials/hosts";
 import { typedValueProblem } from "./credential-problem";
 import {
@@ -111,11 +117,14 @@ export function CreateCredentialForm({ proposedHost }: { proposedHost?: string }
               }}
               className="mt-1.5"
             >
-              {CREDENTIAL_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {KIND_LABELS[k].label}
-                </option>
-              ))}
+              {/* A store's write credential is made with its connection (Settings → Connections), host and all. */}
+              {CREDENTIAL_KINDS.filter((k) => !(STORE_WRITE_KINDS as readonly string[]).includes(k)).map(
+                (k) => (
+                  <option key={k} value={k}>
+                    {KIND_LABELS[k].label}
+                  </option>
+                ),
+              )}
             </Select>
             <FieldHint id={ids.kindHint}>{KIND_LABELS[kind].hint}</FieldHint>
           </div>

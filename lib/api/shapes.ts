@@ -168,8 +168,34 @@ export const connectionShape = z
     createdBy: z.string(),
     createdAt: instant,
     lastDeliveryAt: instant.nullable(),
+    writes: z
+      .object({ credentialId: z.uuid(), name: z.string(), last4: z.string(), host: z.string() })
+      .nullable()
+      .meta({
+        description:
+          "The credential that writes back to the store (a Shopify Admin API token or a WooCommerce REST key): its name, last 4 characters and the store's host only. Null: the store only posts to Tillflow.",
+      }),
+    subscriptions: z
+      .lazy(() => subscriptionsShape)
+      .optional()
+      .meta({
+        description: "On the reply that connected a Shopify store with a token: the webhooks registered.",
+      }),
   })
   .register(docs, { id: "Connection" });
+
+export const subscriptionsShape = z
+  .object({
+    items: z.array(
+      z.object({
+        topic: z.string().meta({ description: "Shopify's webhook topic, as `orders/paid`." }),
+        state: z.enum(["active", "missing"]),
+        id: z.string().optional().meta({ description: "Shopify's id of the subscription." }),
+      }),
+    ),
+    error: z.string().optional().meta({ description: "Why Shopify could not be asked, or what it refused." }),
+  })
+  .register(docs, { id: "WebhookSubscriptions" });
 
 export const deliveryShape = z
   .object({

@@ -46,7 +46,10 @@ export const AUDIT_KINDS = {
     label: "Credentials",
     actions: ["credential.created", "credential.rotated", "credential.deleted", "credentials.moved"],
   },
-  connections: { label: "Store connections", actions: ["connection.created", "connection.deleted"] },
+  connections: {
+    label: "Store connections",
+    actions: ["connection.created", "connection.deleted", "connection.webhooks_repaired"],
+  },
   alerts: { label: "Alerts", actions: ["alert.created", "alert.updated", "alert.deleted"] },
   teams: { label: "Teams", actions: ["team.created", "team.updated", "team.deleted"] },
   shop: {
@@ -203,6 +206,8 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} connected the ${text(d.platform) === "woocommerce" ? "WooCommerce" : "Shopify"} store ${quoted(d.name, "")}`;
     case "connection.deleted":
       return `${who} disconnected the ${text(d.platform) === "woocommerce" ? "WooCommerce" : "Shopify"} store ${quoted(d.name, "")}`;
+    case "connection.webhooks_repaired":
+      return `${who} repaired the Shopify webhooks of ${quoted(d.name, "")} (${text(d.created) ?? "0"} created)`;
     case "team.created":
       return `${who} added the team ${quoted(d.name, "")}${people(d.members, " with ")}`;
     case "team.updated": {

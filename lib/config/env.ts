@@ -395,6 +395,14 @@ export const VARIABLES = {
   }),
 
   // AI
+  STORE_API_BASE_URL: variable(httpUrl, {
+    group: "Development",
+    description:
+      "Sends every Shopify Admin API and WooCommerce REST call to this origin instead of the store's own (`https://<shop>.myshopify.com`), for a local stand-in of the platforms in tests. Never set it in production: a store's token would go there.",
+    accepts: "an http:// or https:// URL",
+    defaultText: "unset (each store's own address)",
+    example: "http://127.0.0.1:3292",
+  }),
   AI_BASE_URL: variable(httpUrl, {
     group: "AI",
     description: "An OpenAI-compatible chat-completions endpoint for the AI builder and the AI step.",

@@ -1,10 +1,20 @@
 import "server-only";
 import crypto from "node:crypto";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit";
 import { appUrl } from "@/lib/auth/auth";
-import { insertCredential } from "@/lib/credentials/store";
+import { credentialSecret, insertCredential } from "@/lib/credentials/store";
+import { KIND_LABELS, shopDomain, valueProblem } from "@/lib/credentials/kinds";
+import { hostOfUrl } from "@/lib/credentials/hosts";
+import {
+  listSubscriptions,
+  removeSubscriptions,
+  repairSubscriptions,
+  type ShopAccess,
+  type SubscriptionsView,
+} from "./subscriptions";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { connectionDeliveries, credentials, storeConnections } from "@/lib/db/schema";
@@ -36,6 +46,13 @@ export interface ConnectionView {
   createdAt: string;
   /** The latest delivery's time, or null before the store has posted anything. */
   lastDeliveryAt: string | null;
+  /**
+   * The credential that writes back to the store (issue 52): a Shopify Admin API token or a
+   * WooCommerce REST key, never its value; `host` is the store it may go to. Null: read-only.
+   */
+  writes: { credentialId: string; name: string; last4: string; host: string } | null;
+  /** On the reply that connected a Shopify store with a token: the webhooks Tillflow registered. */
+  subscriptions?: SubscriptionsView;
 }
 
 /** One delivery as SPEC §4 lists it: `{ at, topic, result, reason?, domain?, entityId? }`, and more. */
@@ -54,20 +71,63 @@ export interface DeliveryView {
   entityId?: string;
 }
 
-export const createConnectionInput = z.strictObject({
-  platform: z.enum(PLATFORMS, "choose shopify or woocommerce"),
-  name: z
-    .string()
-    .trim()
-    .min(1, "give the connection a name, such as the store's domain")
-    .max(100, "a name has at most 100 characters"),
-  secret: z
-    .string()
-    .trim()
-    .min(8, "paste the webhook secret the platform shows (at least 8 characters)")
-    .max(500)
-    .regex(/^\S+$/, "a webhook secret is one word, without spaces"),
-});
+export const createConnectionInput = z
+  .strictObject({
+    platform: z.enum(PLATFORMS, "choose shopify or woocommerce"),
+    name: z
+      .string()
+      .trim()
+      .min(1, "give the connection a name, such as the store's domain")
+      .max(100, "a name has at most 100 characters"),
+    secret: z
+      .string()
+      .trim()
+      .min(8, "paste the webhook secret the platform shows (at least 8 characters)")
+      .max(500)
+      .regex(/^\S+$/, "a webhook secret is one word, without spaces"),
+    /** Shopify: the shop's domain and an Admin API access token, to write back and register webhooks. */
+    shopDomain: z.string().trim().max(255).optional(),
+    adminToken: z.string().trim().max(500).optional(),
+    /** WooCommerce: the store's https URL and its REST API key as `ck_…:cs_…`, to write back. */
+    storeUrl: z.string().trim().max(500).optional(),
+    restKey: z.string().trim().max(500).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.platform === "shopify" && input.adminToken) {
+      const problem = valueProblem("shopify_admin", input.adminToken);
+      if (problem) ctx.addIssue({ code: "custom", path: ["adminToken"], message: problem });
+      if (!shopDomain(input.shopDomain ?? ""))
+        ctx.addIssue({
+          code: "custom",
+          path: ["shopDomain"],
+          message: "give the shop's domain, as my-shop.myshopify.com, to use its Admin API token",
+        });
+    }
+    if (input.platform === "woocommerce" && input.restKey) {
+      const problem = valueProblem("woocommerce_rest", input.restKey);
+      if (problem) ctx.addIssue({ code: "custom", path: ["restKey"], message: problem });
+      if (!/^https:\/\/[^/\s]+\/?$/i.test(input.storeUrl ?? "") || !hostOfUrl(input.storeUrl ?? ""))
+        ctx.addIssue({
+          code: "custom",
+          path: ["storeUrl"],
+          message: "give the store's address as https://shop.example.com (the key is only sent over https)",
+        });
+    }
+    if (input.platform === "woocommerce" && input.adminToken)
+      ctx.addIssue({
+        code: "custom",
+        path: ["adminToken"],
+        message: "an Admin API token is Shopify's; WooCommerce uses a REST key",
+      });
+    if (input.platform === "shopify" && input.restKey)
+      ctx.addIssue({
+        code: "custom",
+        path: ["restKey"],
+        message: "a REST key is WooCommerce's; Shopify uses an Admin API token",
+      });
+  });
+
+const adminCredentials = alias(credentials, "admin_credentials");
 
 const connectionColumns = {
   id: storeConnections.id,
@@ -79,10 +139,15 @@ const connectionColumns = {
   credentialId: credentials.id,
   credentialName: credentials.name,
   last4: credentials.last4,
+  adminCredentialId: adminCredentials.id,
+  adminName: adminCredentials.name,
+  adminLast4: adminCredentials.last4,
+  adminHosts: adminCredentials.allowedHosts,
 };
 
 type ConnectionRow = {
-  [K in keyof typeof connectionColumns]: (typeof connectionColumns)[K]["_"]["data"];
+  [K in keyof typeof connectionColumns]:
+    (typeof connectionColumns)[K]["_"]["data"] | (K extends `admin${string}` ? null : never);
 };
 
 function view(row: ConnectionRow, lastDeliveryAt: Date | null): ConnectionView {
@@ -95,6 +160,15 @@ function view(row: ConnectionRow, lastDeliveryAt: Date | null): ConnectionView {
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
     lastDeliveryAt: lastDeliveryAt?.toISOString() ?? null,
+    writes:
+      row.adminCredentialId && row.adminName && row.adminLast4
+        ? {
+            credentialId: row.adminCredentialId,
+            name: row.adminName,
+            last4: row.adminLast4,
+            host: row.adminHosts?.[0] ?? "",
+          }
+        : null,
   };
 }
 
@@ -103,6 +177,7 @@ function selectConnections(db: DbOrTx, tenantId: string) {
     .select(connectionColumns)
     .from(storeConnections)
     .innerJoin(credentials, eq(credentials.id, storeConnections.credentialId))
+    .leftJoin(adminCredentials, eq(adminCredentials.id, storeConnections.adminCredentialId))
     .where(eq(storeConnections.tenantId, tenantId))
     .$dynamic();
 }
@@ -163,13 +238,15 @@ export async function createConnection(caller: Caller, body: unknown): Promise<C
   const input = parseOrThrow(createConnectionInput, body, "The connection is invalid");
   const label = PLATFORM_LABELS[input.platform].label;
   const tenantId = caller.tenant.id;
+  let made: ConnectionView;
   try {
-    return await getDb().transaction(async (tx) => {
+    made = await getDb().transaction(async (tx) => {
       const credential = await insertCredential(tx, caller, {
         name: `${label} · ${input.name}`,
         kind: input.platform,
         value: input.secret,
       });
+      const admin = await insertWriteCredential(tx, caller, input);
       const [row] = await tx
         .insert(storeConnections)
         .values({
@@ -178,6 +255,7 @@ export async function createConnection(caller: Caller, body: unknown): Promise<C
           name: input.name,
           token: crypto.randomBytes(24).toString("base64url"),
           credentialId: credential.id,
+          adminCredentialId: admin?.id ?? null,
           createdBy: actorLabel(caller.actor),
         })
         .returning({ id: storeConnections.id });
@@ -185,7 +263,7 @@ export async function createConnection(caller: Caller, body: unknown): Promise<C
         action: "connection.created",
         subjectType: "connection",
         subjectId: row!.id,
-        detail: { name: input.name, platform: input.platform },
+        detail: { name: input.name, platform: input.platform, writes: admin !== null },
       });
       return view(await loadConnection(tx, tenantId, row!.id), null);
     });
@@ -194,6 +272,71 @@ export async function createConnection(caller: Caller, body: unknown): Promise<C
     if (isUniqueViolation(error)) throw nameConflict(input.name);
     throw error;
   }
+  // Connect in one step: with a Shopify token, the webhooks are registered now (after the
+  // connection is stored, so a slow or refusing Shopify never undoes it; Repair tries again).
+  const access = await shopAccess(tenantId, made);
+  return access ? { ...made, subscriptions: await repairSubscriptions(access) } : made;
+}
+
+/** The write credential a connection is made with, if the merchant gave one. */
+async function insertWriteCredential(
+  tx: DbOrTx,
+  caller: Caller,
+  input: z.infer<typeof createConnectionInput>,
+): Promise<{ id: string } | null> {
+  if (input.platform === "shopify" && input.adminToken) {
+    const shop = shopDomain(input.shopDomain ?? "")!;
+    return insertCredential(tx, caller, {
+      name: `${KIND_LABELS.shopify_admin.label} · ${input.name}`,
+      kind: "shopify_admin",
+      value: input.adminToken,
+      allowedHosts: [shop],
+    });
+  }
+  if (input.platform === "woocommerce" && input.restKey)
+    return insertCredential(tx, caller, {
+      name: `${KIND_LABELS.woocommerce_rest.label} · ${input.name}`,
+      kind: "woocommerce_rest",
+      value: input.restKey,
+      allowedHosts: [hostOfUrl(input.storeUrl ?? "")!],
+    });
+  return null;
+}
+
+/** A Shopify connection's shop, token and URL, when it was connected with a token; else null. */
+async function shopAccess(tenantId: string, connection: ConnectionView): Promise<ShopAccess | null> {
+  if (connection.platform !== "shopify" || !connection.writes) return null;
+  const credential = await credentialSecret(tenantId, connection.writes.credentialId);
+  if (!credential || credential.kind !== "shopify_admin" || !credential.allowedHosts[0]) return null;
+  return { shop: credential.allowedHosts[0], token: credential.value, uri: connection.url };
+}
+
+const NO_TOKEN =
+  "This connection has no Admin API token, so Tillflow cannot see or make its webhooks: create them in the Shopify admin (Settings → Notifications → Webhooks) with this connection's URL.";
+
+/** A Shopify connection's webhook subscriptions, each topic with its state, read from Shopify. */
+export async function connectionSubscriptions(tenantId: string, id: string): Promise<SubscriptionsView> {
+  const access = await shopAccess(tenantId, await getConnection(tenantId, id));
+  if (!access) throw new AppError(409, "conflict", NO_TOKEN);
+  return listSubscriptions(access);
+}
+
+/** "Repair": creates the missing subscriptions again (audited). */
+export async function repairConnectionSubscriptions(
+  caller: Caller,
+  id: string,
+): Promise<SubscriptionsView & { created: number }> {
+  const connection = await getConnection(caller.tenant.id, id);
+  const access = await shopAccess(caller.tenant.id, connection);
+  if (!access) throw new AppError(409, "conflict", NO_TOKEN);
+  const result = await repairSubscriptions(access);
+  await recordAudit(getDb(), caller, {
+    action: "connection.webhooks_repaired",
+    subjectType: "connection",
+    subjectId: connection.id,
+    detail: { name: connection.name, created: result.created },
+  });
+  return result;
 }
 
 const nameConflict = (name: string) =>
@@ -203,19 +346,29 @@ const nameConflict = (name: string) =>
     `A connection named '${name}' already exists in this shop; choose another name.`,
   );
 
-/** Disconnects a store: its URL stops answering, its secret and deliveries go with it. */
-export async function deleteConnection(caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
+/**
+ * Disconnects a store: its URL stops answering, its secret, write credential and deliveries go
+ * with it; the webhooks Tillflow registered with its token are deleted in Shopify first.
+ */
+export async function deleteConnection(
+  caller: Caller,
+  id: string,
+): Promise<{ id: string; deleted: true; webhooks?: { removed: number; error?: string } }> {
+  const connection = await getConnection(caller.tenant.id, id);
+  const access = await shopAccess(caller.tenant.id, connection);
+  const webhooks = access ? await removeSubscriptions(access) : undefined;
   return getDb().transaction(async (tx) => {
     const row = await loadConnection(tx, caller.tenant.id, id);
     await tx.delete(storeConnections).where(eq(storeConnections.id, row.id));
     await tx.delete(credentials).where(eq(credentials.id, row.credentialId));
+    if (row.adminCredentialId) await tx.delete(credentials).where(eq(credentials.id, row.adminCredentialId));
     await recordAudit(tx, caller, {
       action: "connection.deleted",
       subjectType: "connection",
       subjectId: row.id,
       detail: { name: row.name, platform: row.platform },
     });
-    return { id: row.id, deleted: true as const };
+    return { id: row.id, deleted: true as const, ...(webhooks ? { webhooks } : {}) };
   });
 }
 

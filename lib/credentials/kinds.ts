@@ -11,6 +11,8 @@ export const CREDENTIAL_KINDS = [
   "slack_webhook",
   "shopify",
   "woocommerce",
+  "shopify_admin",
+  "woocommerce_rest",
 ] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
@@ -38,7 +40,35 @@ export const KIND_LABELS: Record<CredentialKind, { label: string; hint: string }
   },
   shopify: { label: "Shopify webhook secret", hint: "From the Shopify admin's Notifications → Webhooks." },
   woocommerce: { label: "WooCommerce webhook secret", hint: "The secret of the WooCommerce webhook." },
+  shopify_admin: {
+    label: "Shopify Admin API token",
+    hint: "The Admin API access token (shpat_…) of the app you made in the Shopify admin; it may only be sent to the shop's own myshopify.com domain.",
+  },
+  woocommerce_rest: {
+    label: "WooCommerce REST API key",
+    hint: "The consumer key and secret from WooCommerce → Settings → Advanced → REST API, as 'ck_…:cs_…'; sent over https to the store only.",
+  },
 };
+
+/** The kinds that write back to a connected store (issue 52), by platform. */
+export const STORE_WRITE_KINDS = [
+  "shopify_admin",
+  "woocommerce_rest",
+] as const satisfies readonly CredentialKind[];
+export type StoreWriteKind = (typeof STORE_WRITE_KINDS)[number];
+
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
+
+/**
+ * A Shopify shop's domain as the merchant may type it (`my-shop`, `my-shop.myshopify.com`,
+ * `https://my-shop.myshopify.com/admin`), as `my-shop.myshopify.com`, or null when it is not one.
+ */
+export function shopDomain(text: string): string | null {
+  let host = text.trim().toLowerCase();
+  host = host.replace(/^https?:\/\//, "").replace(/[/?#].*$/, "");
+  if (!host.includes(".")) host = `${host}.myshopify.com`;
+  return SHOP_DOMAIN.test(host) ? host : null;
+}
 
 const HEADER_LINE = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):[ \t]*(\S.*)$/;
 
@@ -102,6 +132,14 @@ export function valueProblem(kind: CredentialKind, value: string, rules: ValueRu
       return /[\r\n]/.test(value) ? "A token is one line." : null;
     case "slack_webhook":
       return webhookUrlProblem(value, rules);
+    case "shopify_admin":
+      return /^\S{20,}$/.test(value.trim())
+        ? null
+        : "Paste the Admin API access token (shpat_…), one word of at least 20 characters.";
+    case "woocommerce_rest":
+      return /^ck_\w+:cs_\w+$/.test(value.trim())
+        ? null
+        : "Write the consumer key and secret as 'ck_…:cs_…'.";
     default:
       return /[\r\n]/.test(value) ? "A secret is one line." : null;
   }

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { HTTP_AUTH_KINDS, KIND_LABELS, type CredentialKind } from "./kinds";
 import { credentialsByIds } from "./store";
+import { isStoreAction } from "@/lib/automations/nodes/actions/store";
 
 /** Where a graph names a credential, and the kinds that step can use. */
 export interface CredentialReference {
@@ -33,6 +34,15 @@ export function credentialReferences(graph: Graph): CredentialReference[] {
       params.credentialId !== ""
     )
       return [{ nodeId: node.id, credentialId: params.credentialId, kinds: ["slack_webhook"] }];
+    // A store action names its store's write credential, of its platform's kind (issue 52).
+    if (isStoreAction(node.type) && typeof params.credentialId === "string" && params.credentialId !== "")
+      return [
+        {
+          nodeId: node.id,
+          credentialId: params.credentialId,
+          kinds: [params.platform === "woocommerce" ? "woocommerce_rest" : "shopify_admin"],
+        },
+      ];
     return [];
   });
 }

@@ -10,7 +10,15 @@ import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { allowsHost } from "@/lib/net/allow-list";
 import { allowedHostsInput, hostOfUrl, needsHosts } from "./hosts";
 import { refuseWhileAlertsUse } from "./in-alerts";
-import { CREDENTIAL_KINDS, KIND_LABELS, valueProblem, type CredentialKind, type ValueRules } from "./kinds";
+import {
+  CREDENTIAL_KINDS,
+  KIND_LABELS,
+  shopDomain,
+  STORE_WRITE_KINDS,
+  valueProblem,
+  type CredentialKind,
+  type ValueRules,
+} from "./kinds";
 import { lastFour, open, seal } from "./secret-box";
 
 /**
@@ -73,7 +81,22 @@ export const createCredentialInput = z
     if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
     if (needsHosts(input.kind) && (input.allowedHosts ?? []).length === 0)
       ctx.addIssue({ code: "custom", path: ["allowedHosts"], message: NEEDS_HOSTS });
+    const storeHostProblem = storeHostsProblem(input.kind, input.allowedHosts ?? []);
+    if (storeHostProblem) ctx.addIssue({ code: "custom", path: ["allowedHosts"], message: storeHostProblem });
   });
+
+/**
+ * A store credential goes to its store alone (issue 52): a Shopify Admin token to one shop's
+ * `<shop>.myshopify.com`, a WooCommerce key to one store's host. Why the hosts given cannot be so, or null.
+ */
+export function storeHostsProblem(kind: CredentialKind, hosts: readonly string[]): string | null {
+  if (!(STORE_WRITE_KINDS as readonly string[]).includes(kind)) return null;
+  if (hosts.length !== 1 || hosts[0]!.startsWith("*."))
+    return "Name the one store it writes to: its host alone (my-shop.myshopify.com, or shop.example.com).";
+  if (kind === "shopify_admin" && shopDomain(hosts[0]!) !== hosts[0])
+    return "A Shopify Admin API token may only go to its shop's own domain, as my-shop.myshopify.com.";
+  return null;
+}
 
 /** `confirm: true`: rotate it although an alert rule sends through it (else a 409 naming the rule). */
 export const rotateCredentialInput = z.strictObject({
@@ -99,6 +122,7 @@ export function storedHosts(kind: CredentialKind, value: string, given: string[]
     const host = hostOfUrl(value);
     return host ? [host] : [];
   }
+  if ((STORE_WRITE_KINDS as readonly string[]).includes(kind)) return (given ?? []).slice(0, 1);
   return needsHosts(kind) ? (given ?? []) : [];
 }
 
@@ -224,6 +248,12 @@ export async function updateCredential(caller: Caller, id: string, body: unknown
         400,
         "bad_request",
         `'${row.name}' is a Slack webhook: it is only ever sent to its own URL's host (${row.allowedHosts.join(", ") || "none"}). Rotate it to point it elsewhere.`,
+      );
+    if ((STORE_WRITE_KINDS as readonly string[]).includes(row.kind))
+      throw new AppError(
+        400,
+        "bad_request",
+        `'${row.name}' writes to one store only (${row.allowedHosts.join(", ") || "none"}); its host cannot change. Connect the other store with its own token.`,
       );
     if (!needsHosts(row.kind))
       throw new AppError(

@@ -670,6 +670,13 @@ const REGISTRY: Record<string, Entry> = {
   [`GET ${S}/deliveries`]: {
     crossShop: { expect: 404, invoke: route(`GET ${S}/deliveries`, { params: connection }) },
   },
+  [`GET ${S}/subscriptions`]: {
+    crossShop: { expect: 404, invoke: route(`GET ${S}/subscriptions`, { params: connection }) },
+  },
+  [`POST ${S}/subscriptions/repair`]: {
+    crossShop: { expect: 404, invoke: route(`POST ${S}/subscriptions/repair`, { params: connection }) },
+    viewer: route(`POST ${S}/subscriptions/repair`, { params: connection }),
+  },
 
   // REST: alerts (admins change; every role reads)
   "GET /api/v1/alerts": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/alerts") } },
@@ -912,6 +919,13 @@ const REGISTRY: Record<string, Entry> = {
       invoke: action("lib/actions/connections/delete-connection.ts#deleteConnectionAction", connection),
     },
     viewer: action("lib/actions/connections/delete-connection.ts#deleteConnectionAction", connection),
+  },
+  "lib/actions/connections/repair-webhooks.ts#repairWebhooksAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/connections/repair-webhooks.ts#repairWebhooksAction", connection),
+    },
+    viewer: action("lib/actions/connections/repair-webhooks.ts#repairWebhooksAction", connection),
   },
   "lib/actions/connections/send-test-delivery.ts#sendTestDeliveryAction": {
     crossShop: {

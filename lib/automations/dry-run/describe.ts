@@ -10,6 +10,7 @@ import type { RunEntity } from "@/lib/automations/nodes/context";
 import { flowDomain, registry, summariseNode, type ActionType } from "@/lib/automations/nodes/registry";
 import { eventLabel } from "@/lib/automations/nodes/timing/event-types";
 import { describeHours, waitForEvent } from "@/lib/automations/nodes/timing/wait-for-event";
+import { HOLD_REASONS, type HoldReason } from "@/lib/automations/nodes/actions/store";
 
 /**
  * The dry run's words: how a step is named, what an action would do ("Would add tag 'vip' to
@@ -49,6 +50,20 @@ function when(value: unknown, timeZone: string): string {
 
 function hasTag(entity: RunEntity | null, tag: string): boolean {
   return Array.isArray(entity?.data.tags) && entity.data.tags.includes(tag);
+}
+
+/** "vip, gold" as the dry run says them: "vip, gold". */
+function list(value: unknown): string {
+  return Array.isArray(value) ? value.map(String).join(", ") : text(value);
+}
+
+function inStore(request: Record<string, unknown>): string {
+  return request.platform === "woocommerce" ? "in WooCommerce" : "in Shopify";
+}
+
+function holdReason(value: unknown): string {
+  const reason = text(value);
+  return Object.hasOwn(HOLD_REASONS, reason) ? HOLD_REASONS[reason as HoldReason].toLowerCase() : reason;
 }
 
 /**
@@ -116,6 +131,29 @@ const DESCRIBE: Record<ActionType, Describe> = {
   "auto.action.slack": (request) => [
     `Would post to Slack: “${excerpt(text(request.text).replace(/\n<[^>\n]*\|View the run in Tillflow>$/, ""), 1000)}”`,
     "The message would end with a link back to the run.",
+  ],
+  // Store actions write nothing in a dry run or a backtest: what they would write, and where.
+  "auto.action.store_add_tags": (request) => [
+    `Would add tags ${list(request.tags)} to ${text(request.label)} ${inStore(request)}.`,
+  ],
+  "auto.action.store_remove_tags": (request) => [
+    `Would remove tags ${list(request.tags)} from ${text(request.label)} ${inStore(request)}.`,
+  ],
+  "auto.action.store_add_order_note": (request) => [
+    `Would add the note “${excerpt(request.note, 1000)}” to ${text(request.label)} ${inStore(request)}.`,
+  ],
+  "auto.action.store_hold_fulfillment": (request) => [
+    request.platform === "woocommerce"
+      ? `Would set ${text(request.label)} On hold in WooCommerce.`
+      : `Would hold the open fulfillment orders of ${text(request.label)} in Shopify (reason: ${holdReason(request.reason)}).`,
+  ],
+  "auto.action.store_release_hold": (request) => [
+    request.platform === "woocommerce"
+      ? `Would set ${text(request.label)} back to Processing in WooCommerce.`
+      : `Would release the holds on the fulfillment orders of ${text(request.label)} in Shopify.`,
+  ],
+  "auto.action.store_set_metafield": (request) => [
+    `Would set ${text(request.namespace)}.${text(request.key)} to “${excerpt(request.value, 200)}” on ${text(request.label)} ${inStore(request)}.`,
   ],
   "auto.action.mark_carts_abandoned": (request) => [
     `Would mark open carts idle for ${text(request.idleMinutes)} minutes as abandoned, in batches.`,

@@ -4,6 +4,7 @@ import { OPERATOR_PHRASES } from "@/lib/automations/nodes/conditions/field";
 import { WEEKDAY_NAMES } from "@/lib/automations/nodes/timing/wait-until";
 import type { NodeDefinition } from "@/lib/automations/nodes/types";
 import { PURPOSE_HINTS, PURPOSE_LABELS } from "@/lib/consent/purpose";
+import { HOLD_REASONS } from "@/lib/automations/nodes/actions/store";
 
 /**
  * A node's params schema read as form fields, so every node type gets a usable settings form
@@ -80,6 +81,11 @@ const TYPE_LABELS: Record<string, Record<string, string>> = {
   "auto.action.ai": { fields: "Fields to pull out", maxWords: "At most (words)" },
   "auto.action.slack": { text: "Message", credentialId: "Slack webhook" },
   "auto.action.http_request": { reachesCustomer: "Reaches the customer" },
+  "auto.action.store_add_tags": { target: "Tag", tags: "Tags" },
+  "auto.action.store_remove_tags": { target: "Untag", tags: "Tags" },
+  "auto.action.store_add_order_note": { note: "Note" },
+  "auto.action.store_hold_fulfillment": { reason: "Reason", reasonNotes: "Notes for staff" },
+  "auto.action.store_set_metafield": { target: "On", type: "Type", value: "Value" },
   "auto.control.approval": {
     title: "What to decide",
     timeoutHours: "Time out after (hours)",
@@ -133,6 +139,14 @@ const HELP: Record<string, string> = {
  * merchant sees happen to a value, and the filter that says otherwise.
  */
 const NODE_HELP: Record<string, string> = {
+  "auto.action.store_add_tags.tags":
+    "Separate tags with commas (at most 20). Insert token adds a value of the record.",
+  "auto.action.store_remove_tags.tags": "Separate tags with commas (at most 20).",
+  "auto.action.store_add_order_note.note":
+    "Added as a new line of the order's note in the store, once per run. Insert token adds a value of the record.",
+  "auto.action.store_set_metafield.namespace": "Shopify's namespace, such as custom.",
+  "auto.action.store_set_metafield.value":
+    "Written as the metafield's type says: a number for number types, true or false for boolean, JSON for json.",
   "auto.action.ai.prompt":
     "What the model reads and is asked. Insert token adds a value of the record; filled in, the prompt can be at most 8 KB.",
   "auto.action.ai.categories":
@@ -164,6 +178,8 @@ const OPTION_LABELS: Record<string, Record<string, string>> = {
   approverRole: { editor: "Editors and admins", admin: "Admins only" },
   task: { classify: "Sort into categories", extract: "Pull out fields", write: "Write a short text" },
   purpose: PURPOSE_LABELS,
+  reason: HOLD_REASONS,
+  target: { order: "The order", customer: "The order's customer (or the customer)" },
 };
 
 /** "dueIn" → "Due in", "min_total" → "Min total". */

@@ -12,6 +12,14 @@ import {
 } from "./actions/platform.execute";
 import { sendEmailExecutor } from "./actions/send-email.execute";
 import { slackExecutor } from "./actions/slack.execute";
+import {
+  storeAddOrderNoteExecutor,
+  storeAddTagsExecutor,
+  storeHoldFulfillmentExecutor,
+  storeReleaseHoldExecutor,
+  storeRemoveTagsExecutor,
+  storeSetMetafieldExecutor,
+} from "./actions/store.execute";
 import { addTagExecutor, removeTagExecutor } from "./actions/tags.execute";
 import type { ActionExecutor } from "./executor";
 import type { ActionType, NODE_DEFINITIONS } from "./registry";
@@ -33,6 +41,12 @@ export const EXECUTORS: { [T in ActionType]: ActionExecutor<ParamsOf<T>> } = {
   "auto.action.code": codeExecutor,
   "auto.action.ai": aiExecutor,
   "auto.action.slack": slackExecutor,
+  "auto.action.store_add_tags": storeAddTagsExecutor,
+  "auto.action.store_remove_tags": storeRemoveTagsExecutor,
+  "auto.action.store_add_order_note": storeAddOrderNoteExecutor,
+  "auto.action.store_hold_fulfillment": storeHoldFulfillmentExecutor,
+  "auto.action.store_release_hold": storeReleaseHoldExecutor,
+  "auto.action.store_set_metafield": storeSetMetafieldExecutor,
   "auto.action.mark_carts_abandoned": markCartsAbandonedExecutor,
   "auto.action.mark_invoices_overdue": markInvoicesOverdueExecutor,
   "auto.action.purge_run_history": purgeRunHistoryExecutor,

@@ -38,6 +38,12 @@ describe("NODE_DEFINITIONS", () => {
       | "auto.action.mark_carts_abandoned"
       | "auto.action.mark_invoices_overdue"
       | "auto.action.purge_run_history"
+      | "auto.action.store_add_tags"
+      | "auto.action.store_remove_tags"
+      | "auto.action.store_add_order_note"
+      | "auto.action.store_hold_fulfillment"
+      | "auto.action.store_release_hold"
+      | "auto.action.store_set_metafield"
     >();
     expectTypeOf<ConditionType>().toEqualTypeOf<
       "auto.condition.field" | "auto.condition.has_tag" | "auto.control.split"
@@ -147,14 +153,14 @@ describe("registry", () => {
       "auto.condition.has_tag",
       "auto.control.split",
     ]);
-    expect(registry.byCategory("action")).toHaveLength(13);
+    expect(registry.byCategory("action")).toHaveLength(19);
     expect(registry.byCategory("wait").map((d) => d.type)).toEqual([
       "auto.control.wait",
       "auto.control.wait_until",
       "auto.control.approval",
       "auto.control.wait_for_event",
     ]);
-    expect(registry.all()).toHaveLength(34);
+    expect(registry.all()).toHaveLength(40);
   });
 
   it("tells conditions apart", () => {

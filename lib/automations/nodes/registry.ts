@@ -10,6 +10,14 @@ import { httpRequest } from "./actions/http-request";
 import { removeTag } from "./actions/remove-tag";
 import { sendEmail } from "./actions/send-email";
 import { slackAction } from "./actions/slack";
+import {
+  storeAddOrderNote,
+  storeAddTags,
+  storeHoldFulfillment,
+  storeReleaseHold,
+  storeRemoveTags,
+  storeSetMetafield,
+} from "./actions/store";
 import { fieldCondition, fieldConditionDomainIssues } from "./conditions/field";
 import { hasTagCondition } from "./conditions/has-tag";
 import { split, splitIssues } from "./conditions/split";
@@ -49,6 +57,12 @@ export const NODE_DEFINITIONS = {
   "auto.action.code": codeAction,
   "auto.action.ai": aiAction,
   "auto.action.slack": slackAction,
+  "auto.action.store_add_tags": storeAddTags,
+  "auto.action.store_remove_tags": storeRemoveTags,
+  "auto.action.store_add_order_note": storeAddOrderNote,
+  "auto.action.store_hold_fulfillment": storeHoldFulfillment,
+  "auto.action.store_release_hold": storeReleaseHold,
+  "auto.action.store_set_metafield": storeSetMetafield,
   "auto.action.mark_carts_abandoned": markCartsAbandoned,
   "auto.action.mark_invoices_overdue": markInvoicesOverdue,
   "auto.action.purge_run_history": purgeRunHistory,
@@ -197,6 +211,9 @@ export const RECORD_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
   "auto.action.add_tag",
   "auto.action.remove_tag",
   "auto.action.add_note",
+  "auto.action.store_add_tags",
+  "auto.action.store_remove_tags",
+  "auto.action.store_set_metafield",
 ]);
 
 /**

@@ -22,6 +22,14 @@ export const storeConnections = pgTable(
     credentialId: uuid("credential_id")
       .notNull()
       .references(() => credentials.id, { onDelete: "no action" }),
+    /**
+     * Issue 52: the credential that writes back to the store (`shopify_admin`: the Admin API
+     * token, its host the shop's `*.myshopify.com`; `woocommerce_rest`: the REST API key), made
+     * and deleted with the connection. Null: the store only posts to Tillflow.
+     */
+    adminCredentialId: uuid("admin_credential_id").references(() => credentials.id, {
+      onDelete: "set null",
+    }),
     createdBy: text("created_by").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

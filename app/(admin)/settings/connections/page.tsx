@@ -2,7 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ConnectStoreForm } from "@/components/settings/connect-store-form";
 import { ConnectionUrl } from "@/components/settings/connection-url";
-import { DisconnectButton, SendTestDeliveryButton } from "@/components/settings/connection-buttons";
+import {
+  DisconnectButton,
+  RepairWebhooksButton,
+  SendTestDeliveryButton,
+} from "@/components/settings/connection-buttons";
 import { AutoRefresh } from "@/components/runs/auto-refresh";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -17,11 +21,13 @@ import {
   type DeliveryResultName,
 } from "@/lib/connections/platforms";
 import {
+  connectionSubscriptions,
   listConnections,
   listDeliveries,
   type ConnectionView,
   type DeliveryView,
 } from "@/lib/connections/store";
+import type { SubscriptionsView } from "@/lib/connections/subscriptions";
 import { masked } from "@/lib/credentials/kinds";
 import { DOMAIN_LABELS, isDomain } from "@/lib/domains/domains";
 import { hasRole } from "@/lib/identity/roles";
@@ -58,6 +64,11 @@ export default async function ConnectionsPage() {
     connections.map(async (connection) => ({
       connection,
       deliveries: (await listDeliveries(caller.tenant.id, connection.id, { limit: SHOWN_DELIVERIES })).items,
+      // Asked of Shopify with the connection's token (issue 52): which topics deliver here now.
+      subscriptions:
+        connection.platform === "shopify" && connection.writes
+          ? await connectionSubscriptions(caller.tenant.id, connection.id)
+          : null,
     })),
   );
   const processing = withDeliveries.some(({ deliveries }) => beingApplied(deliveries));
@@ -89,11 +100,12 @@ export default async function ConnectionsPage() {
           </EmptyState>
         </Card>
       ) : (
-        withDeliveries.map(({ connection, deliveries }) => (
+        withDeliveries.map(({ connection, deliveries, subscriptions }) => (
           <ConnectionCard
             key={connection.id}
             connection={connection}
             deliveries={deliveries}
+            subscriptions={subscriptions}
             canWrite={canWrite}
           />
         ))
@@ -105,10 +117,12 @@ export default async function ConnectionsPage() {
 function ConnectionCard({
   connection,
   deliveries,
+  subscriptions,
   canWrite,
 }: {
   connection: ConnectionView;
   deliveries: DeliveryView[];
+  subscriptions: SubscriptionsView | null;
   canWrite: boolean;
 }) {
   const platform = PLATFORM_LABELS[connection.platform].label;
@@ -121,7 +135,12 @@ function ConnectionCard({
           canWrite ? (
             <span className="inline-flex items-start gap-2">
               <SendTestDeliveryButton id={connection.id} name={connection.name} />
-              <DisconnectButton id={connection.id} name={connection.name} platform={platform} />
+              <DisconnectButton
+                id={connection.id}
+                name={connection.name}
+                platform={platform}
+                removesWebhooks={subscriptions !== null}
+              />
             </span>
           ) : undefined
         }
@@ -145,7 +164,35 @@ function ConnectionCard({
               when {platform} shows a new one.
             </span>
           </dd>
+          <dt className="font-medium text-zinc-700">Writes back</dt>
+          <dd data-testid="connection-writes">
+            {connection.writes ? (
+              <>
+                <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">
+                  {masked(connection.writes.last4)}
+                </code>{" "}
+                <span className="text-zinc-600">
+                  “{connection.writes.name}”, sent only to {connection.writes.host}: store steps can write
+                  tags, notes, holds and metafields there.
+                </span>
+              </>
+            ) : (
+              <span className="text-zinc-600">
+                No — this store only sends to Tillflow. Connect it again with{" "}
+                {connection.platform === "shopify" ? "an Admin API token" : "a REST API key"} to let store
+                steps write to it.
+              </span>
+            )}
+          </dd>
         </dl>
+        {subscriptions && (
+          <SubscriptionsTable
+            name={connection.name}
+            connectionId={connection.id}
+            subscriptions={subscriptions}
+            canWrite={canWrite}
+          />
+        )}
         {deliveries.length === 0 ? (
           <EmptyState title="Nothing delivered yet">
             <p>{PLATFORM_LABELS[connection.platform].setup}</p>
@@ -156,6 +203,43 @@ function ConnectionCard({
         )}
       </CardBody>
     </Card>
+  );
+}
+
+function SubscriptionsTable({
+  name,
+  connectionId,
+  subscriptions,
+  canWrite,
+}: {
+  name: string;
+  connectionId: string;
+  subscriptions: SubscriptionsView;
+  canWrite: boolean;
+}) {
+  const missing = subscriptions.items.filter((s) => s.state === "missing").length;
+  return (
+    <section aria-label={`Webhooks of ${name} in Shopify`} className="space-y-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold text-zinc-900">Webhooks in Shopify</h3>
+        {canWrite && missing > 0 && <RepairWebhooksButton id={connectionId} name={name} missing={missing} />}
+      </div>
+      {subscriptions.error && <Notice tone="warning">{subscriptions.error}</Notice>}
+      <p className="text-sm text-zinc-600">
+        {missing === 0
+          ? `All ${subscriptions.items.length} topics Tillflow reads deliver to this connection.`
+          : `${missing} of ${subscriptions.items.length} topics do not deliver here: Repair creates them again.`}
+      </p>
+      <ul className="flex flex-wrap gap-1.5" data-testid="subscriptions">
+        {subscriptions.items.map((s) => (
+          <li key={s.topic} data-testid="subscription" data-state={s.state}>
+            <Badge tone={s.state === "active" ? "success" : "warning"} dot>
+              {s.state === "active" ? s.topic : `${s.topic} · missing`}
+            </Badge>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

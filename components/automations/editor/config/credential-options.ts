@@ -4,8 +4,10 @@ import {
   KIND_LABELS,
   masked,
   plainSecretHeaders,
+  STORE_WRITE_KINDS,
   type CredentialKind,
 } from "@/lib/credentials/kinds";
+import { STORE_ACTION_TYPES } from "@/lib/automations/nodes/actions/store";
 
 /**
  * Which steps choose a credential, and how the choice sits in their params (SPEC §2
@@ -31,11 +33,13 @@ export interface CredentialSlot {
   kinds: readonly CredentialKind[];
   /** The step cannot do without one (Post to Slack): no "None" to choose, and its error shows here. */
   required?: boolean;
+  /** Where its credentials are made, when not Settings → Credentials; and what it says while there is none. */
+  manage?: { href: string; label: string; empty: string };
   /** Params the picker stands for, which the generic form does not show. */
   params: readonly string[];
   read(params: Record<string, unknown>): string;
-  /** The params with `id` chosen, or with no credential when `id` is "". */
-  write(params: Record<string, unknown>, id: string): Record<string, unknown>;
+  /** The params with `id` chosen (`chosen`: its credential, when the page knows it), or with none when `id` is "". */
+  write(params: Record<string, unknown>, id: string, chosen?: CredentialOption): Record<string, unknown>;
 }
 
 function without(params: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
@@ -43,6 +47,27 @@ function without(params: Record<string, unknown>, ...names: string[]): Record<st
   for (const name of names) delete next[name];
   return next;
 }
+
+/** A store action's store: its connection's write credential, which also says the platform. */
+const STORE_SLOT: CredentialSlot = {
+  label: "Store",
+  hint: "The connected store to write to; connect one with its Admin API token (Shopify) or REST key (WooCommerce) in Settings → Connections.",
+  kinds: STORE_WRITE_KINDS,
+  required: true,
+  manage: {
+    href: "/settings/connections",
+    label: "Manage connections",
+    empty:
+      "No store can be written to yet: connect one with its Admin API token (Shopify) or REST key (WooCommerce) in Settings → Connections.",
+  },
+  params: ["credentialId", "platform"],
+  read: (params) => (typeof params.credentialId === "string" ? params.credentialId : ""),
+  write: (params, id, chosen) => ({
+    ...params,
+    credentialId: id,
+    ...(chosen ? { platform: chosen.kind === "woocommerce_rest" ? "woocommerce" : "shopify" } : {}),
+  }),
+};
 
 export const CREDENTIAL_SLOTS: Readonly<Record<string, CredentialSlot>> = {
   "auto.action.http_request": {
@@ -71,6 +96,7 @@ export const CREDENTIAL_SLOTS: Readonly<Record<string, CredentialSlot>> = {
     // The step cannot go without one: "" keeps the param, so its message ("choose the Slack webhook") shows.
     write: (params, id) => ({ ...params, credentialId: id }),
   },
+  ...Object.fromEntries(STORE_ACTION_TYPES.map((type) => [type, STORE_SLOT])),
   "auto.trigger.webhook": {
     label: "Signing secret",
     hint: "With a signing secret, only requests signed with it (HMAC) are accepted.",

@@ -53,7 +53,9 @@ export function CredentialPicker({
   const hint = plainSecret
     ? "This trigger's secret will be stored as a credential when you save."
     : options.length === 0
-      ? `The shop has no credential of this kind (${kinds}) yet: an admin adds one in Settings → Credentials.`
+      ? slot.manage
+        ? slot.manage.empty
+        : `The shop has no credential of this kind (${kinds}) yet: an admin adds one in Settings → Credentials.`
       : slot.hint;
   return (
     <div data-credential-picker>
@@ -69,7 +71,15 @@ export function CredentialPicker({
             {...a11y}
             disabled={disabled}
             value={chosen}
-            onChange={(event) => onChange(slot.write(params, event.target.value))}
+            onChange={(event) =>
+              onChange(
+                slot.write(
+                  params,
+                  event.target.value,
+                  options.find((option) => option.id === event.target.value),
+                ),
+              )
+            }
           >
             {slot.required ? (
               <option value="" disabled>
@@ -90,10 +100,13 @@ export function CredentialPicker({
       </FormField>
       <a
         // From an HTTP step, the new credential's form proposes the step's host as its first allowed host.
-        href={sendsHttp ? addCredentialHref(MANAGE_CREDENTIALS_HREF, params) : MANAGE_CREDENTIALS_HREF}
+        href={
+          slot.manage?.href ??
+          (sendsHttp ? addCredentialHref(MANAGE_CREDENTIALS_HREF, params) : MANAGE_CREDENTIALS_HREF)
+        }
         className="mt-1.5 inline-block text-xs font-medium text-indigo-700 hover:underline"
       >
-        Manage credentials
+        {slot.manage?.label ?? "Manage credentials"}
       </a>
     </div>
   );

@@ -12,12 +12,22 @@ import {
 const on: RetryInputs = { on: true, attempts: "4", backoff: "fixed", initialSeconds: "60" };
 
 describe("takesRetry", () => {
-  it("is the HTTP action, the AI step and Post to Slack, and no step without a retry param", () => {
+  it("is the HTTP action, the AI step, Post to Slack and the store steps, and no step without a retry param", () => {
     const taking = registry
       .all()
       .filter(takesRetry)
       .map((d) => d.type);
-    expect(taking).toEqual(["auto.action.http_request", "auto.action.ai", "auto.action.slack"]);
+    expect(taking).toEqual([
+      "auto.action.http_request",
+      "auto.action.ai",
+      "auto.action.slack",
+      "auto.action.store_add_tags",
+      "auto.action.store_remove_tags",
+      "auto.action.store_add_order_note",
+      "auto.action.store_hold_fulfillment",
+      "auto.action.store_release_hold",
+      "auto.action.store_set_metafield",
+    ]);
   });
 });
 
