@@ -12,3 +12,4 @@ export * from "./connections";
 export * from "./alerts";
 export * from "./teams";
 export * from "./brakes";
+export * from "./performance";
