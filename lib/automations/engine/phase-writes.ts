@@ -5,6 +5,7 @@ import type { actionDeliveries, WaitKind } from "@/lib/db/schema";
 import type { ActionOutput } from "@/lib/automations/nodes/executor";
 import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import type { StepRecord } from "@/lib/automations/store/steps";
+import type { NewTouch } from "@/lib/automations/store/touches";
 import { createWaitsWithSteps } from "@/lib/automations/store/waits";
 import type { ConditionStep, WalkMode, WaitStep } from "./advance";
 import type { PlannedStep } from "./interpreter";
@@ -36,6 +37,8 @@ export type Delivery = typeof actionDeliveries.$inferInsert;
 export class PhaseWrites implements WalkMode {
   steps: StepRecord[] = [];
   deliveries: Delivery[] = [];
+  /** Customer-facing steps that delivered (engine/touches.ts), written with the steps. */
+  touches: NewTouch[] = [];
   waits: {
     leg: Leg;
     step: WaitStep;
