@@ -18,6 +18,7 @@ export const AUDIT_KINDS = {
       "automation.later_tried",
       "automation.run_on_record",
       "automation.caps_set",
+      "automation.holdout_set",
       "automation.paused_on_storm",
     ],
   },
@@ -50,7 +51,12 @@ export const AUDIT_KINDS = {
   teams: { label: "Teams", actions: ["team.created", "team.updated", "team.deleted"] },
   shop: {
     label: "Shop settings",
-    actions: ["shop.updated", "shop.signing_secret_shown", "shop.signing_secret_rotated"],
+    actions: [
+      "shop.updated",
+      "shop.signing_secret_shown",
+      "shop.signing_secret_rotated",
+      "shop.attribution_set",
+    ],
   },
 } as const;
 
@@ -122,6 +128,10 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       const n = Number(d.count ?? 0);
       return `${who} re-ran ${n === 1 ? "1 run" : `${n} runs`}${entry.subjectType === "shop" ? "" : of} ${d.from === "failed_step" ? "from the steps they failed at" : "from the start"}`;
     }
+    case "automation.holdout_set":
+      return Number(d.percent ?? 0) === 0
+        ? `${who} stopped holding customers out of ${name}`
+        : `${who} set ${name} to hold out ${text(d.percent) ?? "?"}% of its customers`;
     case "automation.caps_set":
       return `${who} set the caps of ${name}: ${text(d.sentence) ?? "changed"}`;
     case "automation.paused_on_storm":
@@ -207,6 +217,8 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} deleted the team ${quoted(d.name, "")}`;
     case "shop.updated":
       return `${who} changed the shop settings`;
+    case "shop.attribution_set":
+      return `${who} set the automations' goal to ${d.goal === "order_created" ? "an order is created" : "an order is paid"}, within ${text(d.windowDays) ?? "?"} days`;
     case "shop.signing_secret_shown":
       return `${who} viewed the signing secret (ending in ${text(d.lastFour) ?? "?"})`;
     case "shop.signing_secret_rotated":

@@ -27,6 +27,8 @@ export interface AutomationView {
   builtinSlug: string | null;
   /** Its caps (`PUT …/caps`): runs past one are held. Empty when there are none. */
   caps: AutomationCaps;
+  /** The share of customers held out (`PUT …/holdout`, 0–50): their runs take no actions. 0: off. */
+  holdoutPercent: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -52,6 +54,7 @@ export function view(row: AutomationRow): AutomationView {
     activatedAt: row.activatedAt?.toISOString() ?? null,
     builtinSlug: row.builtinSlug,
     caps: row.caps ?? {},
+    holdoutPercent: row.holdoutPercent,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
