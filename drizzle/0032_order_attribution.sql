@@ -63,47 +63,50 @@ ALTER TABLE "automations" ADD CONSTRAINT "automations_holdout_percent" CHECK ("a
 -- changes nothing. Events of other types do not enter the function (the trigger's WHEN).
 CREATE FUNCTION "attribute_order"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  goal text := 'order_paid';
-  window_days int := 5;
-  order_data jsonb;
-  order_id text;
-  customer text;
-  mail text;
-  total text;
-  cur text;
-  since timestamptz;
+  v_goal text;
+  v_window int;
+  v_order jsonb;
+  v_order_id text;
+  v_customer text;
+  v_mail text;
+  v_total text;
+  v_currency text;
+  v_since timestamptz;
   t automation_touches%ROWTYPE;
 BEGIN
-  SELECT a.goal, a.window_days INTO goal, window_days FROM attribution_settings a WHERE a.tenant_id = NEW.tenant_id;
-  goal := coalesce(goal, 'order_paid');
-  window_days := coalesce(window_days, 5);
-  IF NEW.type <> replace(goal, '_', '.') THEN RETURN NULL; END IF;
-  order_id := coalesce(NEW.entity_id, NEW.payload->>'orderId');
-  IF order_id IS NULL THEN RETURN NULL; END IF;
-  SELECT e.data INTO order_data FROM entities e
-    WHERE e.tenant_id = NEW.tenant_id AND e.domain = 'order' AND e.id = order_id;
+  SELECT a.goal, a.window_days INTO v_goal, v_window FROM attribution_settings a WHERE a.tenant_id = NEW.tenant_id;
+  v_goal := coalesce(v_goal, 'order_paid');
+  v_window := coalesce(v_window, 5);
+  -- An order that arrives paid through PUT records only order.created (SPEC §4): for the goal
+  -- "paid" it counts when its status then was paid (or past it).
+  IF NEW.type <> replace(v_goal, '_', '.') AND NOT (v_goal = 'order_paid' AND NEW.type = 'order.created'
+      AND NEW.payload->>'status' IN ('paid', 'fulfilled')) THEN RETURN NULL; END IF;
+  v_order_id := coalesce(NEW.entity_id, NEW.payload->>'orderId');
+  IF v_order_id IS NULL THEN RETURN NULL; END IF;
+  SELECT e.data INTO v_order FROM entities e
+    WHERE e.tenant_id = NEW.tenant_id AND e.domain = 'order' AND e.id = v_order_id;
   -- The stored order speaks first; an event about an order the shop does not keep, its payload.
-  order_data := coalesce(NEW.payload, '{}'::jsonb) || coalesce(order_data, '{}'::jsonb);
-  customer := nullif(btrim(order_data->>'customerId'), '');
-  mail := lower(nullif(btrim(order_data->>'email'), ''));
-  total := btrim(order_data->>'total');
-  cur := upper(nullif(btrim(order_data->>'currency'), ''));
-  IF total IS NULL OR total !~ '^-?[0-9]+(\.[0-9]+)?$' THEN RETURN NULL; END IF;
-  since := NEW.created_at - make_interval(days => window_days);
-  IF customer IS NOT NULL THEN
+  v_order := coalesce(NEW.payload, '{}'::jsonb) || coalesce(v_order, '{}'::jsonb);
+  v_customer := nullif(btrim(v_order->>'customerId'), '');
+  v_mail := lower(nullif(btrim(v_order->>'email'), ''));
+  v_total := btrim(v_order->>'total');
+  v_currency := upper(nullif(btrim(v_order->>'currency'), ''));
+  IF v_total IS NULL OR v_total !~ '^-?[0-9]+(\.[0-9]+)?$' THEN RETURN NULL; END IF;
+  v_since := NEW.created_at - make_interval(days => v_window);
+  IF v_customer IS NOT NULL THEN
     SELECT * INTO t FROM automation_touches x
-      WHERE x.tenant_id = NEW.tenant_id AND x.customer_id = customer AND x.kind <> 'entered' AND x.at >= since
+      WHERE x.tenant_id = NEW.tenant_id AND x.customer_id = v_customer AND x.kind <> 'entered' AND x.at >= v_since
       ORDER BY x.at DESC LIMIT 1;
   END IF;
-  IF t.id IS NULL AND mail IS NOT NULL THEN
+  IF t.id IS NULL AND v_mail IS NOT NULL THEN
     SELECT * INTO t FROM automation_touches x
-      WHERE x.tenant_id = NEW.tenant_id AND x.email = mail AND x.kind <> 'entered' AND x.at >= since
+      WHERE x.tenant_id = NEW.tenant_id AND x.email = v_mail AND x.kind <> 'entered' AND x.at >= v_since
       ORDER BY x.at DESC LIMIT 1;
   END IF;
   IF t.id IS NULL THEN RETURN NULL; END IF;
   INSERT INTO order_attributions (tenant_id, order_id, amount, currency, customer_id, email, touch_id, touch_kind,
       recipient, automation_id, automation_version, run_id, node_id, branch, touched_at, at)
-    VALUES (NEW.tenant_id, order_id, total::numeric, cur, customer, mail, t.id, t.kind,
+    VALUES (NEW.tenant_id, v_order_id, v_total::numeric, v_currency, v_customer, v_mail, t.id, t.kind,
       t.recipient, t.automation_id, t.automation_version, t.run_id, t.node_id, t.branch, t.at, NEW.created_at)
     ON CONFLICT (tenant_id, order_id) DO NOTHING;
   RETURN NULL;

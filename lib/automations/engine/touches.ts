@@ -100,11 +100,7 @@ export function isHeldOut(automationId: string, customerKey: string, percent: nu
 }
 
 /** The entry a first leg records when its automation holds customers out: held out or treated. */
-export function entryTouch(
-  ctx: LegContext,
-  triggerNodeId: string,
-  percent: number,
-): NewTouch | null {
+export function entryTouch(ctx: LegContext, triggerNodeId: string, percent: number): NewTouch | null {
   if (percent <= 0) return null;
   const customer = runCustomer(ctx.entity);
   if (!customer) return null;

@@ -36,10 +36,7 @@ export const attributionInput = z.strictObject({
 });
 
 export async function attributionSettingsOf(db: DbOrTx, tenantId: string): Promise<AttributionSettings> {
-  const [row] = await db
-    .select()
-    .from(attributionSettings)
-    .where(eq(attributionSettings.tenantId, tenantId));
+  const [row] = await db.select().from(attributionSettings).where(eq(attributionSettings.tenantId, tenantId));
   return row ? { goal: row.goal, windowDays: row.windowDays, currency: row.currency } : DEFAULT_ATTRIBUTION;
 }
 
