@@ -92,14 +92,15 @@ export interface PerformanceReport {
   holdout: (HoldoutComparison & { percent: number; revenueCurrency: string | null }) | null;
 }
 
-interface Period {
+// A type, not an interface: a row type of `execute` must be indexable.
+type Period = {
   from: string;
   to: string;
   days: number;
   timeZone: string;
   start: string;
   end: string;
-}
+};
 
 async function periodOf(tenantId: string, q: { from?: string; to?: string }): Promise<Period> {
   const [row] = await getDb().execute<Period & { bad: boolean }>(sql`
