@@ -19,6 +19,7 @@ const AUTOMATION_FLOORS = {
   waits: 6,
   hooks: 6,
   insights: 6,
+  performance: 6,
   ai: 6,
   lifecycle: 7,
   "dry-run": 8,

@@ -3,6 +3,7 @@
  * prints a table plus one JSON line per benchmark (also kept in bench/results/).
  */
 import { benchAlerts } from "./alerts";
+import { benchAttribution } from "./attribution";
 import { benchBacktest } from "./backtest";
 import { benchCode } from "./code";
 import { benchConnect } from "./connect";
@@ -36,6 +37,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   "sign-in-soak": benchSignInSoak,
   fairness: benchFairness,
   customers: benchCustomers,
+  attribution: benchAttribution,
 };
 
 async function main() {

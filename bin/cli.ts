@@ -10,6 +10,12 @@ import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/migrate";
 import { AppError, isUuid, notFound } from "@/lib/errors";
 import { messageCounts } from "@/lib/automations/insights/messages";
+import {
+  attributedOrders,
+  attributionsCsv,
+  automationPerformance,
+} from "@/lib/automations/performance/report";
+import { performanceLines } from "@/lib/automations/performance/lines";
 import { cronProblem, nextFireTimes, timeZoneProblem } from "@/lib/time/cron";
 import { DST_GAPS, dstRuleSchema } from "@/lib/time/dst";
 import { engageBrakeAs, OPERATOR_ACTOR, releaseBrakeAs } from "@/lib/automations/brake/brake";
@@ -328,6 +334,41 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
         console.log(`  skipped: expired deferred  ${counts.expired}`);
         console.log(`  skipped: path changed      ${counts.skippedConditions}`);
       }),
+    );
+  automationsCommand
+    .command("performance <automationId>")
+    .description(
+      "Does it pay: an automation's conversions, attributed revenue and the holdout comparison in a period (default the last 30 days); --csv prints its attributed orders instead.",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .option("--from <day>", "the first shop day, YYYY-MM-DD")
+    .option("--to <day>", "the last shop day, YYYY-MM-DD")
+    .option("--version <n>", "one published version only")
+    .option("--csv", "print the attributed orders as CSV")
+    .option("--json", "print the whole report as JSON")
+    .action(
+      (
+        automationId: string,
+        opts: { tenant: string; from?: string; to?: string; version?: string; csv?: boolean; json?: boolean },
+      ) =>
+        withDatabase(async () => {
+          await ensureDatabaseUrl();
+          const shop = await findTenantBySlug(opts.tenant);
+          const query = {
+            ...(opts.from ? { from: opts.from } : {}),
+            ...(opts.to ? { to: opts.to } : {}),
+            ...(opts.version ? { version: opts.version } : {}),
+          };
+          if (opts.csv) {
+            process.stdout.write(
+              attributionsCsv((await attributedOrders(shop.id, automationId, query)).items),
+            );
+            return;
+          }
+          const report = await automationPerformance(shop.id, automationId, query);
+          if (opts.json) return console.log(JSON.stringify(report, null, 2));
+          for (const line of performanceLines(report)) console.log(line);
+        }),
     );
 
   const cron = program.command("cron").description("Check cron schedules.");

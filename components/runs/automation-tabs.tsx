@@ -42,6 +42,7 @@ export function AutomationOpsHeader({
           { href: `${base}/waiting`, label: "Waiting" },
           { href: `${base}/held`, label: "Held" },
           { href: `${base}/insights`, label: "Insights" },
+          { href: `${base}/performance`, label: "Performance" },
         ].map((tab) => (
           <NavLink
             key={tab.href}

@@ -96,6 +96,11 @@ export function RunDetail({ initial, role }: { initial: RunDetailData; role: Rol
           <span data-testid="run-reason">{run.reason}</span>
         </Notice>
       )}
+      {run.status === "held_out" && run.reason && (
+        <Notice tone="info" title="Held out on purpose" className="mb-4">
+          <span data-testid="run-reason">{run.reason}</span>
+        </Notice>
+      )}
       {run.status === "held" && run.reason && (
         <Notice tone="warning" title="Held by a cap" className="mb-4">
           <span data-testid="run-reason">{run.reason}</span>{" "}

@@ -9,6 +9,7 @@ export const RUN_STATUS_VALUES = [
   "failed",
   "cancelled",
   "held",
+  "held_out",
 ] as const;
 export type RunStatusValue = (typeof RUN_STATUS_VALUES)[number];
 
@@ -44,6 +45,12 @@ export const RUN_STATUS_INFO: Record<RunStatusValue, { label: string; tone: Badg
     tone: "warning",
     meaning:
       "Stopped before it started by one of the automation's caps; it starts when someone releases it from the Held list, or never if they discard it.",
+  },
+  held_out: {
+    label: "Held out",
+    tone: "quiet",
+    meaning:
+      "The customer is in the automation's holdout group: the run took no actions on purpose, so the Performance tab can compare what customers do without it. Neither a success nor a failure.",
   },
 };
 
@@ -85,6 +92,7 @@ export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set([
   "partial",
   "failed",
   "cancelled",
+  "held_out",
 ]);
 
 export function isRunStatus(value: string | undefined): value is RunStatusValue {

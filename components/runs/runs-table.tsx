@@ -97,7 +97,7 @@ export function RunsTable({ initial, apiQuery, path, params, paged, showAutomati
                       doomedClassName="max-w-64 text-xs text-amber-800"
                     />
                   )}
-                  {run.status === "cancelled" && run.reason && (
+                  {(run.status === "cancelled" || run.status === "held_out") && run.reason && (
                     <span className="max-w-64 text-xs break-words text-zinc-600">{run.reason}</span>
                   )}
                   {(run.status === "failed" || run.status === "partial") && run.error && (

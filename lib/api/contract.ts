@@ -10,6 +10,9 @@ import { dryRunInput } from "@/lib/automations/dry-run/dry-run";
 import { backtestInput } from "@/lib/automations/backtest/backtest";
 import { outboxQuery } from "@/lib/automations/work/outbox";
 import { messageCountsQuery } from "@/lib/automations/insights/messages";
+import { performanceQuery } from "@/lib/automations/performance/report";
+import { attributionInput } from "@/lib/automations/performance/settings";
+import { holdoutInput } from "@/lib/automations/lifecycle/set-holdout";
 import { resubscribeInput } from "@/lib/consent/input";
 import { createConnectionInput, listDeliveriesQuery } from "@/lib/connections/store";
 import {
@@ -395,6 +398,64 @@ export const CONTRACT: readonly Endpoint[] = [
     role: "viewer",
     query: messageCountsQuery,
     ok: { status: 200, description: "The counts." },
+  },
+  {
+    method: "GET",
+    path: `${A}/performance`,
+    summary: "Conversions, attributed revenue and the holdout comparison",
+    description:
+      "In shop days `from`–`to` (default the last 30), optionally one `version`: `recipients`, `touches`, `conversions`, `revenue` (a decimal string in `currency`; orders in other currencies in `otherCurrencies`, never added in), `revenuePerRecipient`, `byDay`, `bySteps`, `byVersion`, `splits` (by branch) and `holdout` (treated vs held out, with 95 % intervals for the differences; null without a holdout). Read from the attributions written when the orders came (docs/performance-of-automations.md).",
+    tag: "Automations",
+    role: "viewer",
+    query: performanceQuery,
+    ok: { status: 200, description: "The report." },
+  },
+  {
+    method: "GET",
+    path: `${A}/attributions`,
+    summary: "The orders attributed to an automation",
+    description:
+      "`{ from, to, items: [{ orderId, amount, currency, customerId, email, runId, nodeId, version, branch, heldOut, touchedAt, at }] }`, newest first, at most 10,000; `format=csv` answers the same as a CSV file.",
+    tag: "Automations",
+    role: "viewer",
+    query: performanceQuery,
+    ok: { status: 200, description: "The attributed orders." },
+  },
+  {
+    method: "PUT",
+    path: `${A}/holdout`,
+    summary: "Hold out a share of an automation's customers",
+    description:
+      "`{ percent: 0..50 }`, for runs starting afterwards: a held-out customer's run takes no actions and ends `held_out`, the comparison group of the Performance report. Chosen by a stable hash of automation and customer. 0 turns it off.",
+    tag: "Automations",
+    role: "editor",
+    body: holdoutInput,
+    example: { percent: 10 },
+    ok: automation,
+    errors: [422],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/settings/attribution",
+    summary: "The shop's goal and attribution window",
+    description:
+      "`{ goal: order_paid|order_created, windowDays: 1..30, currency }` (defaults `order_paid`, 5, null).",
+    tag: "Automations",
+    role: "viewer",
+    ok: { status: 200, description: "The settings." },
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/settings/attribution",
+    summary: "Set the shop's goal and attribution window",
+    description:
+      "Any of `goal`, `windowDays`, `currency` (the currency the report sums in; null: the one most attributed orders are in). Hold for orders recorded from now on. Audited.",
+    tag: "Automations",
+    role: "admin",
+    body: attributionInput,
+    example: { goal: "order_paid", windowDays: 5 },
+    ok: { status: 200, description: "The settings now." },
+    errors: [422],
   },
   {
     method: "POST",

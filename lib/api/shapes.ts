@@ -102,6 +102,8 @@ export const automationShape = z
     hasUnpublishedChanges: z.boolean(),
     builtinSlug: z.string().nullable(),
     caps: capsShape,
+    /** The share of customers held out (0–50); 0: off. */
+    holdoutPercent: z.int().min(0).max(50),
     createdAt: instant,
     updatedAt: instant,
   })

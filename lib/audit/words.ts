@@ -19,6 +19,7 @@ export const AUDIT_KINDS = {
       "automation.run_on_record",
       "automation.caps_set",
       "automation.messaging_set",
+      "automation.holdout_set",
       "automation.paused_on_storm",
     ],
   },
@@ -59,6 +60,7 @@ export const AUDIT_KINDS = {
       "shop.signing_secret_shown",
       "shop.signing_secret_rotated",
       "shop.messaging_set",
+      "shop.attribution_set",
     ],
   },
 } as const;
@@ -133,6 +135,10 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
     }
     case "automation.messaging_set":
       return `${who} set the message priority of ${name} to ${text(d.priority) ?? "normal"}; deferred messages expire after ${Number(d.expireAfterHours ?? 48)} hours`;
+    case "automation.holdout_set":
+      return Number(d.percent ?? 0) === 0
+        ? `${who} stopped holding customers out of ${name}`
+        : `${who} set ${name} to hold out ${text(d.percent) ?? "?"}% of its customers`;
     case "automation.caps_set":
       return `${who} set the caps of ${name}: ${text(d.sentence) ?? "changed"}`;
     case "automation.paused_on_storm":
@@ -222,6 +228,8 @@ export function auditSentence(entry: AuditEntry, automationName?: string | null)
       return `${who} changed the shop settings`;
     case "shop.messaging_set":
       return `${who} set quiet hours and the shop's cap: ${text(d.sentence) ?? "changed"}`;
+    case "shop.attribution_set":
+      return `${who} set the automations' goal to ${d.goal === "order_created" ? "an order is created" : "an order is paid"}, within ${text(d.windowDays) ?? "?"} days`;
     case "shop.signing_secret_shown":
       return `${who} viewed the signing secret (ending in ${text(d.lastFour) ?? "?"})`;
     case "shop.signing_secret_rotated":

@@ -20,6 +20,7 @@ import { cancelWaitById, listWaiting, waitingByNode, waitingQuery } from "@/lib/
 import { AppError, isUuid, notFound } from "@/lib/errors";
 import { createTeam, deleteTeam, listTeams, updateTeam, updateTeamInput } from "@/lib/teams/teams";
 import { messageCounts, messageCountsQuery } from "@/lib/automations/insights/messages";
+import { automationPerformance, performanceFields } from "@/lib/automations/performance/report";
 import { log } from "@/lib/log/logger";
 import { forRole } from "@/lib/automations/nodes/editor-only";
 import type { Role } from "@/lib/identity/roles";
@@ -167,6 +168,16 @@ export function createMcpServer(caller: Caller): McpServer {
         if (!isUuid(automationId)) throw notFound("That automation");
         return messageCounts(tenantId, automationId, query);
       }),
+  );
+  server.registerTool(
+    "automation_performance",
+    {
+      description:
+        "Does it pay: an automation's conversions, attributed revenue (a decimal string in `currency`), revenue per recipient, by day, step, version and split branch, and the holdout comparison with 95 % intervals, in shop days from–to (default the last 30) — as GET /api/v1/automations/{id}/performance.",
+      inputSchema: performanceFields.extend({ id }),
+      annotations: { readOnlyHint: true },
+    },
+    ({ id: automationId, ...query }) => reply(() => automationPerformance(tenantId, automationId, query)),
   );
   server.registerTool(
     "list_runs",

@@ -46,7 +46,7 @@ function describe(value: unknown): string {
   }
 }
 
-export const TERMINAL: RunStatus[] = ["succeeded", "partial", "failed", "cancelled"];
+export const TERMINAL: RunStatus[] = ["succeeded", "partial", "failed", "cancelled", "held_out"];
 
 /** Waits until the run's status is one of `statuses` and returns the run's row as it was then. */
 export async function runInStatus(

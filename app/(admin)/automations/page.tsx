@@ -26,6 +26,8 @@ import { requireCaller } from "@/lib/auth/session";
 import { registry } from "@/lib/automations/nodes/registry";
 import { listAutomations, type AutomationListItem } from "@/lib/automations/lifecycle/list";
 import { AppError } from "@/lib/errors";
+import { formatMoney } from "@/lib/money";
+import { revenueLast30Days, type Money } from "@/lib/automations/performance/report";
 
 export const metadata: Metadata = { title: "Automations" };
 
@@ -55,6 +57,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
   const cursor = firstParam(params.cursor);
   const { page, error } = await loadPage(caller.tenant.id, { status, q, cursor });
   const brake = await brakeState(caller.tenant.id);
+  const revenue = await revenueLast30Days(caller.tenant.id);
   const filtered = Boolean(q || status);
   // Built-ins (the platform's own jobs) do not count: a shop with none of its own flows is still new.
   const builtins = page?.items.filter((item) => item.builtin) ?? [];
@@ -89,6 +92,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
             <Card className="mt-6">
               <ActiveToggleNotices>
                 <AutomationsTable
+                  revenue={revenue}
                   items={builtins}
                   canEdit={canEdit}
                   isAdmin={isAdmin}
@@ -119,7 +123,7 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
               </EmptyState>
             ) : (
               <>
-                <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} />
+                <AutomationsTable items={page.items} canEdit={canEdit} isAdmin={isAdmin} revenue={revenue} />
                 <Pager
                   path="/automations"
                   params={{ q, status }}
@@ -151,11 +155,14 @@ function AutomationsTable({
   canEdit,
   isAdmin,
   caption = "Automations",
+  revenue,
 }: {
   items: AutomationListItem[];
   canEdit: boolean;
   isAdmin: boolean;
   caption?: string;
+  /** Attributed revenue of the last 30 days, by automation, per currency. */
+  revenue: Map<string, Money[]>;
 }) {
   return (
     <Table caption={caption}>
@@ -166,6 +173,7 @@ function AutomationsTable({
           <TH>Published</TH>
           <TH>Trigger</TH>
           <TH>Last run</TH>
+          <TH align="right">Revenue, last 30 days</TH>
           <TH align="right">
             <span className="sr-only">Runs </span>Waiting
           </TH>
@@ -206,6 +214,21 @@ function AutomationsTable({
               </TD>
               <TD className="whitespace-nowrap text-zinc-500">
                 {item.lastRunAt ? <RelativeTime value={item.lastRunAt} /> : "No runs yet"}
+              </TD>
+              <TD align="right" className="whitespace-nowrap tabular-nums" data-testid="automation-revenue">
+                <Link href={`/automations/${item.id}/performance`} className="hover:underline">
+                  {revenue.has(item.id) ? (
+                    // One amount per currency, side by side: never added together.
+                    revenue
+                      .get(item.id)!
+                      .map((m) => formatMoney(Number(m.amount), m.currency))
+                      .join(" · ")
+                  ) : (
+                    <span className="text-zinc-500">
+                      —<span className="sr-only">no attributed revenue</span>
+                    </span>
+                  )}
+                </Link>
               </TD>
               <TD align="right" className="tabular-nums">
                 {item.waitingRuns}

@@ -5,6 +5,7 @@ import { requireCaller } from "@/lib/auth/session";
 
 const TABS = [
   { href: "/settings/shop", label: "Shop" },
+  { href: "/settings/automations", label: "Automations" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/credentials", label: "Credentials" },
   { href: "/settings/connections", label: "Connections" },

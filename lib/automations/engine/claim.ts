@@ -52,16 +52,23 @@ interface LiveRow {
   status: AutomationStatus;
   version: number;
   inFlightPolicy: InFlightPolicy;
+  holdoutPercent?: number;
 }
 
 function liveOf(row: LiveRow | null | undefined): LiveAutomation {
   if (!row?.status) return null;
-  return { status: row.status, version: Number(row.version), inFlightPolicy: row.inFlightPolicy };
+  return {
+    status: row.status,
+    version: Number(row.version),
+    inFlightPolicy: row.inFlightPolicy,
+    holdoutPercent: Number(row.holdoutPercent ?? 0),
+  };
 }
 
 /** The live state of `alias`'s automation, by primary key, as one JSON value. */
 const automationState = (alias: string) =>
-  sql.raw(`(select json_build_object('status', a.status, 'version', a.version, 'inFlightPolicy', a.in_flight_policy)
+  sql.raw(`(select json_build_object('status', a.status, 'version', a.version, 'inFlightPolicy', a.in_flight_policy,
+          'holdoutPercent', a.holdout_percent)
         from automations a where a.id = ${alias}.automation_id) as automation`);
 
 /**

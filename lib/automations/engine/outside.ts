@@ -6,6 +6,8 @@ import { backoffMs, DEFAULT_RETRY, retryParams } from "@/lib/automations/nodes/r
 import { recordSteps } from "@/lib/automations/store/steps";
 import { createWaits } from "@/lib/automations/store/waits";
 import { actionDone, endBranch } from "./advance";
+import { messageTouches } from "./touches";
+import { insertTouches } from "@/lib/automations/store/touches";
 import { holdClaims } from "./fence";
 import { keptOutput } from "./kept-output";
 import { actionContext, dedupeKey, redact, waitOf } from "./leg";
@@ -105,6 +107,8 @@ export async function takeOutside(leg: Leg, hooks: LegHooks): Promise<void> {
         startedAt,
       },
     ]);
+    if (!failure && !skipped)
+      await insertTouches(tx, messageTouches(leg.ctx, leg.graph, step, request as Record<string, unknown>));
     if (retry) {
       // The next attempt is a durable wait: a worker killed during the backoff loses nothing.
       await createWaits(tx, [

@@ -5,6 +5,7 @@ import type { actionDeliveries, WaitKind } from "@/lib/db/schema";
 import type { ActionDeferred, ActionOutput } from "@/lib/automations/nodes/executor";
 import type { ConditionWhy } from "@/lib/automations/nodes/types";
 import type { StepRecord } from "@/lib/automations/store/steps";
+import type { NewTouch } from "@/lib/automations/store/touches";
 import { createWaitsWithSteps } from "@/lib/automations/store/waits";
 import type { ConditionStep, SplitStep, WalkMode, WaitStep } from "./advance";
 import { splitStepRecord } from "./split-step";
@@ -37,6 +38,8 @@ export type Delivery = typeof actionDeliveries.$inferInsert;
 export class PhaseWrites implements WalkMode {
   steps: StepRecord[] = [];
   deliveries: Delivery[] = [];
+  /** Customer-facing steps that delivered (engine/touches.ts), written with the steps. */
+  touches: NewTouch[] = [];
   waits: {
     leg: Leg;
     step: WaitStep;

@@ -21,6 +21,8 @@ import { batchTransactionLimit, outsideLimit } from "./limits";
 import { DeliveryConflict, insertDeliveries, PhaseWrites, writeWaits } from "./phase-writes";
 import { lookBackForEvents } from "./event-waits";
 import { prepareAction } from "./prepare";
+import { messageTouches } from "./touches";
+import { insertTouches } from "@/lib/automations/store/touches";
 import { holdClaims, LegTakenOver } from "./fence";
 import { log } from "@/lib/log/logger";
 import { messagePath } from "./message-path";
@@ -209,6 +211,7 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
         } else {
           const output = keptOutput(item.leg.ctx, item.step, result);
           item.leg.ctx.steps[item.step.nodeId] = output;
+          writes.touches.push(...messageTouches(item.leg.ctx, item.leg.graph, item.step, item.request));
           writes.steps.push({
             ...writes.base(item.leg, item.step),
             category: "action",
@@ -278,6 +281,7 @@ async function writePhase(tx: Tx, legs: Leg[]): Promise<string[]> {
     if (inserted !== writes.deliveries.length) throw new DeliveryConflict();
   }
   await recordSteps(tx, writes.steps);
+  await insertTouches(tx, writes.touches);
   const eventWaits = await writeWaits(tx, writes);
   await settleRuns(
     tx,

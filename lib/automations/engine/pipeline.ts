@@ -19,6 +19,8 @@ import { newLeg, type LegContext } from "./leg";
 import { keptOutput } from "./kept-output";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { parseSubActionId } from "./sub-action";
+import { entryTouch } from "./touches";
+import { insertTouches, type NewTouch } from "@/lib/automations/store/touches";
 import { startingLeg, type Leg, type RecordedAction } from "./leg-state";
 import { executeLegs } from "./phase";
 import { decideStart, decideWake, type Decision } from "./wake";
@@ -55,9 +57,15 @@ const legClaimOf = (claim: ClaimedLeg): LegClaim => ({
 
 interface Stop {
   claim: ClaimedLeg;
-  status: "cancelled" | "failed";
+  status: "cancelled" | "failed" | "held_out";
   message: string;
+  /** A held-out customer's entry, written with the run's end (engine/touches.ts). */
+  touch?: NewTouch;
 }
+
+/** Why a held-out customer's run took no action (docs/performance-of-automations.md). */
+export const HELD_OUT_REASON =
+  "Held out: this customer is in the automation's holdout group, so the run took no actions and counts as the comparison.";
 
 /**
  * Ends legs that will not run: their wait steps, their runs' other waits, and the runs — but not
@@ -96,8 +104,12 @@ async function stopLegs(all: Stop[]): Promise<Set<string>> {
       stops.map(({ claim, status, message }) => ({
         runId: claim.runId,
         status,
-        ...(status === "cancelled" ? { reason: message } : { error: message }),
+        ...(status === "failed" ? { error: message } : { reason: message }),
       })),
+    );
+    await insertTouches(
+      tx,
+      stops.flatMap((s) => (s.touch ? [s.touch] : [])),
     );
     return new Set(stops.map((s) => claimKey(s.claim)));
   });
@@ -241,6 +253,7 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
   const legs: Leg[] = [];
   const claimOf = new Map<Leg, ClaimedLeg>();
   const moved: { id: string; version: number }[] = [];
+  const entered: NewTouch[] = [];
   for (const { claim, decision } of going) {
     const entity = entities.get(claim.runId) ?? null;
     const { domain, entityId } = claim.event;
@@ -264,6 +277,16 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     // condition of the leg is decided.
     const earlier = before.get(claim.runId);
     Object.assign(ctx.steps, earlier?.outputs);
+    // A first leg of an automation that holds customers out: its customer's entry, and a held-out
+    // customer's run ends here, having taken no action (a stable hash: the same customer each time).
+    if (!claim.wait && !claim.includeStart) {
+      const entry = entryTouch(ctx, claim.startNodeId, claim.automation?.holdoutPercent ?? 0);
+      if (entry?.kind === "holdout") {
+        stops.push({ claim, status: "held_out", message: HELD_OUT_REASON, touch: entry });
+        continue;
+      }
+      if (entry) entered.push(entry);
+    }
     const woken = claim.wokenEvent ? wokenOutput(ctx, decision.version.graph, claim) : null;
     if (woken) ctx.steps[claim.startNodeId] = woken;
     // A deferred message's turn: its path's conditions decided again on the record as it is now.
@@ -305,6 +328,8 @@ async function prepareLegs(claims: ClaimedLeg[], results: Map<string, LegOutcome
     legs.push(leg);
     claimOf.set(leg, claim);
   }
+  // Idempotent (a replayed first leg writes the same key): kept out of the phase, which may be undone and retried.
+  await insertTouches(getDb(), entered);
   const ended = await stopLegs(stops);
   for (const stop of stops)
     results.set(claimKey(stop.claim), ended.has(claimKey(stop.claim)) ? "stopped" : "noop");

@@ -14,6 +14,8 @@ export type LiveAutomation = {
   status: AutomationStatus;
   version: number;
   inFlightPolicy: InFlightPolicy;
+  /** The share of customers held out (0–50; absent: 0), read by a first leg (engine/touches.ts). */
+  holdoutPercent?: number;
 } | null;
 
 /** Why a queued run will not act: the merchant switched the automation off before it started. */

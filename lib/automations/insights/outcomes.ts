@@ -31,6 +31,9 @@ export interface DayCounts {
 export function outcomeOf(status: RunStatus, actionsTaken: number | null = null): Outcome {
   if (status === "succeeded" && actionsTaken === 0) return "nothing";
   if (status === "held") return "waiting";
+  // A held-out customer's run took no action by design: counted with "Nothing to do", never as a
+  // failure or a success (its own badge on the runs list; docs/performance-of-automations.md).
+  if (status === "held_out") return "nothing";
   return status === "queued" || status === "running" ? "running" : status;
 }
 

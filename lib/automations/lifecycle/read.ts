@@ -30,6 +30,8 @@ export interface AutomationView {
   caps: AutomationCaps;
   /** Which deferred marketing message goes first, and when one expires (lib/messaging). */
   messaging: { priority: Priority; expireAfterHours: number };
+  /** The share of customers held out (`PUT …/holdout`, 0–50): their runs take no actions. 0: off. */
+  holdoutPercent: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -56,6 +58,7 @@ export function view(row: AutomationRow): AutomationView {
     builtinSlug: row.builtinSlug,
     caps: row.caps ?? {},
     messaging: { priority: row.messagePriority, expireAfterHours: row.expireAfterHours },
+    holdoutPercent: row.holdoutPercent,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -20,6 +20,7 @@ export const RUN_STATUSES = [
   "failed",
   "cancelled",
   "held",
+  "held_out",
 ] as const;
 
 /**

@@ -113,7 +113,7 @@ export interface SettlingLeg {
 /** How a run ends without settling from its steps: the wake table stopped it, or it failed. */
 export interface RunEnding {
   runId: string;
-  status: Extract<RunStatus, "failed" | "cancelled">;
+  status: Extract<RunStatus, "failed" | "cancelled" | "held_out">;
   reason?: string | null;
   error?: string | null;
 }

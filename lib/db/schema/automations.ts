@@ -7,6 +7,7 @@ import {
   pgEnum,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -69,6 +70,11 @@ export const automations = pgTable(
     messagePriority: text("message_priority").$type<Priority>().notNull().default("normal"),
     expireAfterHours: integer("expire_after_hours").notNull().default(48),
     /**
+     * The share of customers (0–50 %) whose runs take no actions and end `held_out`, chosen by a
+     * stable hash of automation and customer (docs/performance-of-automations.md). 0: off.
+     */
+    holdoutPercent: smallint("holdout_percent").notNull().default(0),
+    /**
      * Set on the platform's built-in automations (`schedules/builtins.ts`): the slug they are
      * seeded and re-created by. Immutable; a built-in can be disabled but never archived.
      */
@@ -84,6 +90,7 @@ export const automations = pgTable(
       .on(t.tenantId, t.builtinSlug)
       .where(sql`${t.builtinSlug} is not null`),
     check("automations_builtin_not_archived", sql`${t.builtinSlug} is null or ${t.status} <> 'archived'`),
+    check("automations_holdout_percent", sql`${t.holdoutPercent} between 0 and 50`),
   ],
 );
 
@@ -484,7 +491,7 @@ export const staffTasks = pgTable(
 );
 
 export type RunStatus =
-  "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled" | "held";
+  "queued" | "running" | "waiting" | "succeeded" | "partial" | "failed" | "cancelled" | "held" | "held_out";
 
 /** An automation's caps (SPEC §2 "Alerts and caps"): each limit is off when absent. */
 export interface AutomationCaps {

@@ -13,3 +13,4 @@ export * from "./alerts";
 export * from "./teams";
 export * from "./brakes";
 export * from "./messaging";
+export * from "./performance";

@@ -1,0 +1,140 @@
+/**
+ * `npm run bench -- attribution`: one shop with 1,000 automations, 1,000,000 touches over the last
+ * 30 days (200,000 customers) and 500,000 attributed orders, seeded set-based with generate_series.
+ * Then, timed:
+ *
+ * - attributing an order: `EXPLAIN (ANALYZE)` of recording an `order.paid` event, whose trigger
+ *   (`attribute_order`) finds the customer's latest touch and writes the attribution; the trigger's
+ *   time and the statement's execution time are Postgres time, target ≤ 2 ms at p95;
+ * - the Performance tab's report (`automationPerformance`, every statement of it) for random
+ *   automations, wall time from this process, target p95 ≤ 50 ms.
+ *
+ * Runs are not seeded: neither attribution nor the report reads them. `BENCH_TOUCHES`,
+ * `BENCH_ORDERS` and `BENCH_SAMPLES` make it smaller (or larger) for a quick look.
+ */
+import { sql } from "drizzle-orm";
+import { createTenant } from "@/lib/auth/tenants";
+import { getDb } from "@/lib/db/client";
+import { automationPerformance } from "@/lib/automations/performance/report";
+import { benchDatabase, count, percentile, report } from "./harness";
+
+const TOUCHES = Number(process.env.BENCH_TOUCHES ?? 1_000_000);
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 500_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const AUTOMATIONS = 1_000;
+const CUSTOMERS = 200_000;
+const MONTH_SECONDS = 30 * 24 * 3600;
+
+const GRAPH = {
+  nodes: [
+    { id: "t", type: "auto.trigger.customer_created", params: {} },
+    {
+      id: "mail",
+      type: "auto.action.send_email",
+      params: { to: "{entity.email}", subject: "Hi", body: "." },
+    },
+  ],
+  edges: [{ id: "e1", source: "t", target: "mail" }],
+};
+
+async function seed(tenantId: string): Promise<void> {
+  const db = getDb();
+  await db.execute(sql`
+    insert into automations (tenant_id, name, status, version, draft_graph, active_graph, trigger_events, holdout_percent)
+    select ${tenantId}::uuid, 'Automation ' || i, 'active', 3, ${JSON.stringify(GRAPH)}::jsonb,
+      ${JSON.stringify(GRAPH)}::jsonb, '{customer.created}', case when i % 10 = 0 then 10 else 0 end
+    from generate_series(1, ${AUTOMATIONS}) i`);
+  await db.execute(sql`
+    create unlogged table bench_automations as
+      select row_number() over (order by id) - 1 as n, id from automations where tenant_id = ${tenantId}::uuid`);
+  await db.execute(sql`create index on bench_automations (n)`);
+  await db.execute(sql`
+    insert into automation_touches (tenant_id, kind, customer_id, email, recipient, automation_id, automation_version,
+      run_id, node_id, leg, at)
+    select ${tenantId}::uuid, case when g % 20 = 0 then 'holdout' when g % 20 = 1 then 'entered' else 'message' end,
+      'c' || (g % ${CUSTOMERS}), 'c' || (g % ${CUSTOMERS}) || '@example.com', 'c' || (g % ${CUSTOMERS}) || '@example.com',
+      a.id, 1 + g % 3, gen_random_uuid(), case when g % 20 < 2 then 't' else 'mail' end, 1,
+      now() - ((${TOUCHES} - g)::float8 * ${MONTH_SECONDS} / ${TOUCHES}) * interval '1 second'
+    from generate_series(1, ${TOUCHES}) g join bench_automations a on a.n = g % ${AUTOMATIONS}`);
+  await db.execute(sql`
+    insert into order_attributions (tenant_id, order_id, amount, currency, customer_id, email, touch_id, touch_kind,
+      recipient, automation_id, automation_version, run_id, node_id, touched_at, at)
+    select ${tenantId}::uuid, 'o' || g, (500 + g % 20000) / 100.0, case when g % 25 = 0 then 'USD' else 'EUR' end,
+      'c' || (g % ${CUSTOMERS}), 'c' || (g % ${CUSTOMERS}) || '@example.com', g,
+      case when g % 20 = 0 then 'holdout' else 'message' end, 'c' || (g % ${CUSTOMERS}) || '@example.com', a.id,
+      1 + g % 3, gen_random_uuid(), 'mail', t.at - interval '1 hour', t.at
+    from generate_series(1, ${ORDERS}) g join bench_automations a on a.n = g % ${AUTOMATIONS}
+    cross join lateral (select now() - ((${ORDERS} - g)::float8 * ${MONTH_SECONDS} / ${ORDERS}) * interval '1 second' as at) t`);
+  for (const table of ["automations", "automation_touches", "order_attributions"])
+    await db.execute(sql.raw(`vacuum analyze ${table}`));
+}
+
+interface Explained {
+  "Execution Time": number;
+  Triggers?: { "Trigger Name": string; Time: number }[];
+}
+
+export async function benchAttribution(): Promise<void> {
+  const db = await benchDatabase("attribution");
+  try {
+    const tenant = await createTenant({ slug: "bench", name: "Bench" });
+    const seedStarted = Date.now();
+    await seed(tenant.id);
+    const seedSeconds = (Date.now() - seedStarted) / 1000;
+
+    // Attributing: an order.paid about a new order of a random customer, half by id, half by email only.
+    const statement: number[] = [];
+    const trigger: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const customer = `c${Math.floor(Math.random() * CUSTOMERS)}`;
+      const payload = JSON.stringify({
+        total: "59.90",
+        currency: "EUR",
+        email: `${customer}@example.com`,
+        ...(i % 2 === 0 ? { customerId: customer } : {}),
+      });
+      const [plan] = await getDb().execute<{ "QUERY PLAN": Explained[] }>(sql`
+        explain (analyze, format json)
+        insert into events (tenant_id, id, type, domain, entity_id, payload)
+        values (${tenant.id}::uuid, ${`bench-evt-${i}`}, 'order.paid', 'order', ${`bench-order-${i}`}, ${payload}::jsonb)`);
+      const explained = plan!["QUERY PLAN"][0]!;
+      statement.push(explained["Execution Time"]);
+      trigger.push(
+        explained.Triggers?.find((t) => t["Trigger Name"] === "events_attribute_order")?.Time ?? 0,
+      );
+    }
+    statement.sort((a, b) => a - b);
+    trigger.sort((a, b) => a - b);
+
+    // The report, for random automations, the last 30 days.
+    const ids = (
+      await getDb().execute<{ id: string }>(
+        sql`select id from automations where tenant_id = ${tenant.id}::uuid`,
+      )
+    ).map((r) => r.id);
+    const reports: number[] = [];
+    for (let i = 0; i < Math.min(SAMPLES, 100); i++) {
+      const started = performance.now();
+      await automationPerformance(tenant.id, ids[Math.floor(Math.random() * ids.length)]!, {});
+      reports.push(performance.now() - started);
+    }
+    reports.sort((a, b) => a - b);
+    const metrics = {
+      touches: await count(sql`select count(*)::int as n from automation_touches`),
+      attributions: await count(sql`select count(*)::int as n from order_attributions`),
+      attributedNow: await count(
+        sql`select count(*)::int as n from order_attributions where order_id like 'bench-order-%'`,
+      ),
+      seedSeconds,
+      attributeP50Ms: Number(percentile(statement, 50).toFixed(3)),
+      attributeP95Ms: Number(percentile(statement, 95).toFixed(3)),
+      attributeTriggerP95Ms: Number(percentile(trigger, 95).toFixed(3)),
+      reportP50Ms: Number(percentile(reports, 50).toFixed(1)),
+      reportP95Ms: Number(percentile(reports, 95).toFixed(1)),
+      meetsTarget: percentile(statement, 95) <= 2 && percentile(reports, 95) <= 50,
+    };
+    report("attribution", metrics);
+  } finally {
+    await db.drop();
+  }
+}

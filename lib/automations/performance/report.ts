@@ -1,0 +1,439 @@
+import { sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
+import type { Graph } from "@/lib/automations/graph/schema";
+import { attributionSettingsOf, type AttributionSettings } from "./settings";
+import { compareHoldout, type HoldoutComparison } from "./holdout-stats";
+
+/*
+ * An automation's Performance report (issue 50; docs/performance-of-automations.md): what its
+ * touches brought, from the rows attribution wrote when the orders came (`order_attributions`,
+ * `automation_touches`). Every statement is one range of an index that starts with (shop,
+ * automation, at); none reads the orders or the run history.
+ *
+ *   period      shop days `from`–`to` (YYYY-MM-DD, both included; default the last 30 days)
+ *   recipients  distinct customers a step of it delivered to in the period
+ *   conversions attributed orders recorded in the period
+ *   revenue     their amounts in the report's currency, summed by Postgres as `numeric` (exact to
+ *               the cent) and handed on as a decimal string; orders in other currencies are
+ *               counted in `otherCurrencies`, never added in
+ */
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The query's fields (an MCP tool's input extends them); `performanceQuery` checks them together. */
+export const performanceFields = z.object({
+  from: z.string().regex(DAY, "must be a day such as 2026-11-01").optional(),
+  to: z.string().regex(DAY, "must be a day such as 2026-11-30").optional(),
+  version: z.coerce
+    .number({ error: "must be a version number" })
+    .int("must be a version number")
+    .min(1, "must be a version number")
+    .optional(),
+});
+
+export const performanceQuery = performanceFields.refine((q) => !q.from || !q.to || q.from <= q.to, {
+  message: "from must not be after to",
+  path: ["from"],
+});
+
+export interface Money {
+  /** Decimal string, exact: "1240.50". */
+  amount: string;
+  currency: string | null;
+}
+
+export interface Row {
+  touches: number;
+  recipients: number;
+  conversions: number;
+  /** In the report's currency. */
+  revenue: string;
+}
+
+export interface PerformanceReport {
+  automationId: string;
+  from: string;
+  to: string;
+  days: number;
+  timeZone: string;
+  version: number | null;
+  settings: AttributionSettings;
+  /** The currency `revenue` is in: the shop's setting, else the one most attributed orders are in. */
+  currency: string | null;
+  recipients: number;
+  touches: number;
+  conversions: number;
+  revenue: string;
+  /** Revenue ÷ recipients, 2 decimals; null without recipients. */
+  revenuePerRecipient: string | null;
+  otherCurrencies: { currency: string | null; conversions: number; revenue: string }[];
+  byDay: ({ day: string } & Row)[];
+  bySteps: ({ nodeId: string; label: string; inGraph: boolean } & Row)[];
+  byVersion: ({ version: number } & Row)[];
+  /** By split branch (grouped by branch id); the winner's statistics are the split feature's. */
+  splits: {
+    nodeId: string | null;
+    branches: {
+      id: string;
+      label: string;
+      entered: number;
+      conversions: number;
+      rate: number | null;
+      revenue: string;
+      revenuePerRecipient: string | null;
+      probabilityBest: number | null;
+    }[];
+    winner: string | null;
+    neededMore: number | null;
+  }[];
+  /** Treated vs held out; null when the automation never held anyone out in the period. */
+  holdout: (HoldoutComparison & { percent: number; revenueCurrency: string | null }) | null;
+}
+
+// A type, not an interface: a row type of `execute` must be indexable.
+type Period = {
+  from: string;
+  to: string;
+  days: number;
+  timeZone: string;
+  start: string;
+  end: string;
+};
+
+async function periodOf(tenantId: string, q: { from?: string; to?: string }): Promise<Period> {
+  const [row] = await getDb().execute<Period & { bad: boolean }>(sql`
+    with shop as (select timezone as tz, (now() at time zone timezone)::date as today from tenants where id = ${tenantId}::uuid),
+    p as (select tz, coalesce(${q.to ?? null}::date, today) as t,
+                 coalesce(${q.from ?? null}::date, coalesce(${q.to ?? null}::date, today) - 29) as f from shop)
+    select to_char(f, 'YYYY-MM-DD') as "from", to_char(t, 'YYYY-MM-DD') as "to", (t - f + 1)::int as days,
+      tz as "timeZone", (f::timestamp at time zone tz)::text as start, ((t + 1)::timestamp at time zone tz)::text as "end",
+      (t - f) > 366 as bad
+    from p`);
+  if (!row) throw notFound("That shop");
+  if (row.bad)
+    throw new AppError(
+      422,
+      "invalid",
+      "The period can be at most a year: choose a later from or an earlier to.",
+    );
+  return row;
+}
+
+const toRow = (r: Partial<Record<keyof Row, unknown>>): Row => ({
+  touches: Number(r.touches ?? 0),
+  recipients: Number(r.recipients ?? 0),
+  conversions: Number(r.conversions ?? 0),
+  revenue: String(r.revenue ?? "0.00"),
+});
+
+/** Per key (day, step, version, branch): touches and recipients, conversions and revenue, one statement. */
+async function grouped(
+  tenantId: string,
+  automationId: string,
+  p: Period,
+  version: number | null,
+  currency: string | null,
+  touchKey: SQL,
+  orderKey: SQL,
+  where: SQL = sql``,
+): Promise<Map<string, Row>> {
+  const v = version === null ? sql`` : sql`and automation_version = ${version}`;
+  const rows = await getDb().execute<{ k: string } & Record<keyof Row, unknown>>(sql`
+    with t as (
+      select ${touchKey} as k, count(*) as touches, count(distinct recipient) as recipients
+      from automation_touches
+      where tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid and kind = 'message'
+        and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v} ${where}
+      group by 1),
+    o as (
+      select ${orderKey} as k, count(*) as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
+      from order_attributions
+      where tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid and touch_kind = 'message'
+        and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v} ${where}
+        and currency is not distinct from ${currency}
+      group by 1)
+    select coalesce(t.k, o.k) as k, t.touches, t.recipients, o.conversions, o.revenue
+    from t full join o on o.k = t.k`);
+  return new Map(rows.filter((r) => r.k !== null).map((r) => [String(r.k), toRow(r)]));
+}
+
+function stepLabel(graph: Graph | null, nodeId: string): { label: string; inGraph: boolean } {
+  const node = graph?.nodes.find((n) => n.id === nodeId);
+  const params = (node?.params ?? {}) as Record<string, unknown>;
+  const named =
+    typeof params.subject === "string" && params.subject ? `Send email “${params.subject}”` : null;
+  if (!node) return { label: nodeId, inGraph: false };
+  return {
+    label: named ?? (node.type === "auto.action.http_request" ? "Send HTTP request" : nodeId),
+    inGraph: true,
+  };
+}
+
+function splitBranches(graph: Graph | null): Map<string, { nodeId: string; label: string }> {
+  const out = new Map<string, { nodeId: string; label: string }>();
+  for (const node of graph?.nodes ?? []) {
+    if (node.type !== "auto.control.split") continue;
+    const branches = (node.params as { branches?: unknown }).branches;
+    if (!Array.isArray(branches)) continue;
+    for (const b of branches as { id?: unknown; label?: unknown }[])
+      if (typeof b.id === "string")
+        out.set(b.id, { nodeId: node.id, label: typeof b.label === "string" ? b.label : b.id });
+  }
+  return out;
+}
+
+const perRecipient = (revenue: string, recipients: number) =>
+  recipients > 0 ? (Number(revenue) / recipients).toFixed(2) : null;
+
+/** The Performance report of one automation of the shop (404 for another shop's). */
+export async function automationPerformance(
+  tenantId: string,
+  automationId: string,
+  query: unknown = {},
+): Promise<PerformanceReport> {
+  const q = parseOrThrow(performanceQuery, query, "The performance query is invalid");
+  if (!isUuid(automationId)) throw notFound("That automation");
+  const db = getDb();
+  const [automation] = await db.execute<{ graph: Graph | null; holdout_percent: number }>(sql`
+    select coalesce(active_graph, draft_graph) as graph, holdout_percent from automations
+    where tenant_id = ${tenantId}::uuid and id = ${automationId}::uuid`);
+  if (!automation) throw notFound("That automation");
+  const graph = automation.graph;
+  const settings = await attributionSettingsOf(db, tenantId);
+  const p = await periodOf(tenantId, q);
+  const version = q.version ?? null;
+  const v = version === null ? sql`` : sql`and automation_version = ${version}`;
+  const range = sql`tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid
+    and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v}`;
+
+  const currencies = await db.execute<{ currency: string | null; conversions: number; revenue: string }>(sql`
+    select currency, count(*)::int as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
+    from order_attributions where ${range} and touch_kind = 'message'
+    group by currency order by count(*) desc, currency`);
+  const currency = settings.currency ?? currencies[0]?.currency ?? null;
+  const main = currencies.find((c) => c.currency === currency);
+  const [touched] = await db.execute<{ touches: number; recipients: number }>(sql`
+    select count(*)::int as touches, count(distinct recipient)::int as recipients
+    from automation_touches where ${range} and kind = 'message'`);
+
+  const tz = p.timeZone;
+  const dayKey = sql`to_char(at at time zone ${tz}, 'YYYY-MM-DD')`;
+  const [days, steps, versions, branches] = await Promise.all([
+    grouped(tenantId, automationId, p, version, currency, dayKey, dayKey),
+    grouped(tenantId, automationId, p, version, currency, sql`node_id`, sql`node_id`),
+    grouped(
+      tenantId,
+      automationId,
+      p,
+      version,
+      currency,
+      sql`automation_version::text`,
+      sql`automation_version::text`,
+    ),
+    grouped(
+      tenantId,
+      automationId,
+      p,
+      version,
+      currency,
+      sql`branch`,
+      sql`branch`,
+      sql`and branch is not null`,
+    ),
+  ]);
+  const dayList: string[] = [];
+  for (
+    let d = new Date(`${p.from}T00:00:00Z`);
+    dayList.length < p.days;
+    d = new Date(d.getTime() + 86_400_000)
+  )
+    dayList.push(d.toISOString().slice(0, 10));
+
+  const branchInfo = splitBranches(graph);
+  const splitsByNode = new Map<string | null, PerformanceReport["splits"][number]>();
+  for (const [id, row] of branches) {
+    const info = branchInfo.get(id);
+    const nodeId = info?.nodeId ?? null;
+    let split = splitsByNode.get(nodeId);
+    if (!split) splitsByNode.set(nodeId, (split = { nodeId, branches: [], winner: null, neededMore: null }));
+    split.branches.push({
+      id,
+      label: info?.label ?? id,
+      entered: row.recipients,
+      conversions: row.conversions,
+      rate: row.recipients > 0 ? row.conversions / row.recipients : null,
+      revenue: row.revenue,
+      revenuePerRecipient: perRecipient(row.revenue, row.recipients),
+      probabilityBest: null,
+    });
+  }
+
+  const revenue = main?.revenue ?? "0.00";
+  return {
+    automationId,
+    from: p.from,
+    to: p.to,
+    days: p.days,
+    timeZone: tz,
+    version,
+    settings,
+    currency,
+    recipients: touched?.recipients ?? 0,
+    touches: touched?.touches ?? 0,
+    conversions: main?.conversions ?? 0,
+    revenue,
+    revenuePerRecipient: perRecipient(revenue, touched?.recipients ?? 0),
+    otherCurrencies: currencies
+      .filter((c) => c.currency !== currency)
+      .map((c) => ({ currency: c.currency, conversions: Number(c.conversions), revenue: c.revenue })),
+    byDay: dayList.map((day) => ({ day, ...(days.get(day) ?? toRow({})) })),
+    bySteps: [...steps]
+      .map(([nodeId, row]) => ({ nodeId, ...stepLabel(graph, nodeId), ...row }))
+      .sort((a, b) => b.touches - a.touches || a.nodeId.localeCompare(b.nodeId)),
+    byVersion: [...versions]
+      .map(([key, row]) => ({ version: Number(key), ...row }))
+      .sort((a, b) => b.version - a.version),
+    splits: [...splitsByNode.values()],
+    holdout: await holdoutOf(range, automation.holdout_percent, currency),
+  };
+}
+
+/**
+ * Treated vs held out in the period: the customers who entered (`entered` and `holdout` touches),
+ * and per group the orders attributed to its touches — the treated customers' to a step of this
+ * automation, the held-out customers' to their entry — summed per customer for the statistics.
+ */
+async function holdoutOf(
+  range: SQL,
+  percent: number,
+  currency: string | null,
+): Promise<PerformanceReport["holdout"]> {
+  const rows = await getDb().execute<{
+    grp: string;
+    customers: number;
+    conversions: number;
+    revenue: string;
+    squares: string;
+  }>(sql`
+    with entries as (
+      select case kind when 'holdout' then 'held_out' else 'treated' end as grp, count(distinct recipient)::int as customers
+      from automation_touches where ${range} and kind in ('entered', 'holdout') group by 1),
+    per_customer as (
+      select case touch_kind when 'holdout' then 'held_out' else 'treated' end as grp, recipient, sum(amount) as revenue
+      from order_attributions where ${range} and currency is not distinct from ${currency}
+      group by 1, 2),
+    sums as (
+      select grp, count(*)::int as conversions, sum(revenue)::text as revenue, sum(revenue * revenue)::text as squares
+      from per_customer group by grp)
+    select e.grp, e.customers, coalesce(s.conversions, 0) as conversions, coalesce(s.revenue, '0') as revenue,
+      coalesce(s.squares, '0') as squares
+    from entries e left join sums s on s.grp = e.grp`);
+  const group = (name: string) => {
+    const r = rows.find((row) => row.grp === name);
+    return {
+      customers: Number(r?.customers ?? 0),
+      conversions: Math.min(Number(r?.conversions ?? 0), Number(r?.customers ?? 0)),
+      revenue: Number(r?.revenue ?? 0),
+      revenueSquares: Number(r?.squares ?? 0),
+    };
+  };
+  const heldOut = group("held_out");
+  if (heldOut.customers === 0 && percent === 0) return null;
+  return { ...compareHoldout(group("treated"), heldOut), percent, revenueCurrency: currency };
+}
+
+/** Attributed orders of an automation in a period, newest first (the CSV export and `GET …/attributions`). */
+export async function attributedOrders(tenantId: string, automationId: string, query: unknown = {}) {
+  const q = parseOrThrow(performanceQuery, query, "The attributions query is invalid");
+  if (!isUuid(automationId)) throw notFound("That automation");
+  const [found] = await getDb().execute(
+    sql`select 1 from automations where tenant_id = ${tenantId}::uuid and id = ${automationId}::uuid`,
+  );
+  if (!found) throw notFound("That automation");
+  const p = await periodOf(tenantId, q);
+  const v = q.version === undefined ? sql`` : sql`and automation_version = ${q.version}`;
+  const rows = await getDb().execute<{
+    order_id: string;
+    amount: string;
+    currency: string | null;
+    customer_id: string | null;
+    email: string | null;
+    run_id: string;
+    node_id: string;
+    automation_version: number;
+    branch: string | null;
+    touch_kind: string;
+    touched_at: string;
+    at: string;
+  }>(sql`
+    select order_id, amount::text as amount, currency, customer_id, email, run_id, node_id, automation_version,
+      branch, touch_kind, touched_at::text, at::text
+    from order_attributions
+    where tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid
+      and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v}
+    order by at desc limit 10000`);
+  return {
+    from: p.from,
+    to: p.to,
+    items: rows.map((r) => ({
+      orderId: r.order_id,
+      amount: r.amount,
+      currency: r.currency,
+      customerId: r.customer_id,
+      email: r.email,
+      runId: r.run_id,
+      nodeId: r.node_id,
+      version: Number(r.automation_version),
+      branch: r.branch,
+      heldOut: r.touch_kind === "holdout",
+      touchedAt: new Date(r.touched_at).toISOString(),
+      at: new Date(r.at).toISOString(),
+    })),
+  };
+}
+
+const CSV_COLUMNS = [
+  "orderId",
+  "amount",
+  "currency",
+  "customerId",
+  "email",
+  "runId",
+  "nodeId",
+  "version",
+  "branch",
+  "heldOut",
+  "touchedAt",
+  "at",
+] as const;
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? "" : String(value);
+  // A cell a spreadsheet would run as a formula is quoted with a leading apostrophe.
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function attributionsCsv(items: Awaited<ReturnType<typeof attributedOrders>>["items"]): string {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const item of items) lines.push(CSV_COLUMNS.map((c) => csvCell(item[c])).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+/** Each automation's attributed revenue in the last 30 days by currency (the automations list's column). */
+export async function revenueLast30Days(tenantId: string): Promise<Map<string, Money[]>> {
+  const rows = await getDb().execute<{ automation_id: string; currency: string | null; revenue: string }>(sql`
+    select automation_id, currency, to_char(sum(amount), 'FM999999999999990.00') as revenue
+    from order_attributions
+    where tenant_id = ${tenantId}::uuid and touch_kind = 'message' and at >= now() - interval '30 days'
+    group by 1, 2 order by 1, sum(amount) desc`);
+  const out = new Map<string, Money[]>();
+  for (const r of rows)
+    out.set(r.automation_id, [
+      ...(out.get(r.automation_id) ?? []),
+      { amount: r.revenue, currency: r.currency },
+    ]);
+  return out;
+}
