@@ -361,6 +361,55 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: route(`PUT ${A}/caps`, { params: id, body: () => ({ maxRunsPerHour: 1 }) }),
   },
+  [`GET ${A}/performance`]: {
+    crossShop: { expect: 404, invoke: route(`GET ${A}/performance`, { params: id }) },
+  },
+  [`GET ${A}/attributions`]: {
+    crossShop: { expect: 404, invoke: route(`GET ${A}/attributions`, { params: id }) },
+  },
+  [`PUT ${A}/holdout`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PUT ${A}/holdout`, { params: id, body: () => ({ percent: 10 }) }),
+    },
+    viewer: route(`PUT ${A}/holdout`, { params: id, body: () => ({ percent: 10 }) }),
+  },
+  [`PUT ${A}/messaging`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PUT ${A}/messaging`, {
+        params: id,
+        body: () => ({ priority: "high", expireAfterHours: 24 }),
+      }),
+    },
+    viewer: route(`PUT ${A}/messaging`, {
+      params: id,
+      body: () => ({ priority: "high", expireAfterHours: 24 }),
+    }),
+  },
+  // The shop's own settings: another shop's admin reads and sets theirs, never this shop's.
+  "GET /api/v1/settings/attribution": {
+    crossShop: { expect: "isolated", invoke: route("GET /api/v1/settings/attribution") },
+  },
+  "PUT /api/v1/settings/attribution": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("PUT /api/v1/settings/attribution", { body: () => ({ windowDays: 7 }) }),
+    },
+    viewer: route("PUT /api/v1/settings/attribution", { body: () => ({ windowDays: 7 }) }),
+    editor: route("PUT /api/v1/settings/attribution", { body: () => ({ windowDays: 7 }) }),
+  },
+  "GET /api/v1/shop/messaging": {
+    crossShop: { expect: "isolated", invoke: route("GET /api/v1/shop/messaging") },
+  },
+  "PUT /api/v1/shop/messaging": {
+    crossShop: {
+      expect: "isolated",
+      invoke: route("PUT /api/v1/shop/messaging", { body: () => ({ quietHours: null }) }),
+    },
+    viewer: route("PUT /api/v1/shop/messaging", { body: () => ({ quietHours: null }) }),
+    editor: route("PUT /api/v1/shop/messaging", { body: () => ({ quietHours: null }) }),
+  },
   [`POST ${A}/pause`]: {
     crossShop: { expect: 404, invoke: route(`POST ${A}/pause`, { params: id }) },
     viewer: route(`POST ${A}/pause`, { params: id }),
@@ -1076,6 +1125,30 @@ const REGISTRY: Record<string, Entry> = {
       timezone: "UTC",
     })),
   },
+  "lib/actions/settings/set-attribution.ts#setAttributionAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/settings/set-attribution.ts#setAttributionAction", () => ({
+        windowDays: 7,
+      })),
+    },
+    viewer: action("lib/actions/settings/set-attribution.ts#setAttributionAction", () => ({ windowDays: 7 })),
+    editor: action("lib/actions/settings/set-attribution.ts#setAttributionAction", () => ({ windowDays: 7 })),
+  },
+  "lib/actions/settings/update-messaging.ts#updateMessagingAction": {
+    crossShop: {
+      expect: "isolated",
+      invoke: action("lib/actions/settings/update-messaging.ts#updateMessagingAction", () => ({
+        quietHours: null,
+      })),
+    },
+    viewer: action("lib/actions/settings/update-messaging.ts#updateMessagingAction", () => ({
+      quietHours: null,
+    })),
+    editor: action("lib/actions/settings/update-messaging.ts#updateMessagingAction", () => ({
+      quietHours: null,
+    })),
+  },
   "lib/actions/settings/show-signing-secret.ts#showSigningSecretAction": {
     // The caller's own shop's secret: the other shop's admin gets theirs, never this shop's.
     crossShop: {
@@ -1285,6 +1358,12 @@ function automationActions(): Record<string, Entry> {
       () => ({ id: ids.automation, splitId: "split", branch: "a" }),
     ],
     ["set-automation-active", "setAutomationActiveAction", () => ({ id: ids.automation, active: false })],
+    ["set-holdout", "setHoldoutAction", () => ({ id: ids.automation, percent: 10 })],
+    [
+      "set-messaging",
+      "setMessagingAction",
+      () => ({ id: ids.automation, priority: "high", expireAfterHours: 24 }),
+    ],
     ["try-later", "tryLaterAction", () => ({ id: ids.automation, step: "check-in", then: {} })],
   ];
   return Object.fromEntries(

@@ -111,6 +111,7 @@ describe("MCP at /api/mcp", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "automation_messages",
+      "automation_performance",
       "cancel_wait",
       "decide_approval",
       "delete_team",

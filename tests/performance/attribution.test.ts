@@ -222,3 +222,60 @@ describe("holdout", () => {
     expect(r.holdout!.includesZero).toBe(true);
   });
 });
+
+describe("split branches", () => {
+  //  customer_created ──▶ split A 50 / B 50 ──A──▶ mail "A"  ──B──▶ mail "B"
+  const splitFlow = flow(
+    [
+      { id: "t", type: "auto.trigger.customer_created" },
+      {
+        id: "ab",
+        type: "auto.control.split",
+        params: {
+          by: "customer",
+          branches: [
+            { id: "a", label: "Group A", weight: 1 },
+            { id: "b", label: "Group B", weight: 1 },
+          ],
+        },
+      },
+      ...(["a", "b"] as const).map((branch) => ({
+        id: `mail-${branch}`,
+        type: "auto.action.send_email",
+        params: { to: "{entity.email}", subject: `Hello ${branch}`, body: "Hi.", purpose: "transactional" },
+      })),
+    ],
+    [
+      ["t", "ab"],
+      ["ab", "mail-a", "a"],
+      ["ab", "mail-b", "b"],
+    ],
+  );
+
+  test("the report gives each branch its customers, buyers and chance of being the best, and says there is no winner yet", async () => {
+    const shop3 = await createShop();
+    const id = await publishFlow(shop3.keys.editor, "Split welcome", splitFlow);
+    const people = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    for (const p of people) await customer(shop3, p);
+    await settledRuns(id, people.length);
+    // Every third customer buys, twice (two orders, one buyer).
+    for (const p of people.filter((_, i) => i % 3 === 0)) {
+      await order(shop3, `${p}-1`, p, 10, "paid");
+      await order(shop3, `${p}-2`, p, 5.5, "paid");
+    }
+    const r = await report(shop3, id);
+    const [split, ...others] = r.splits;
+    expect(others).toHaveLength(0);
+    expect(split!.nodeId).toBe("ab");
+    expect(split!.branches.map((b) => b.id)).toEqual(["a", "b"]);
+    expect(split!.branches.reduce((n, b) => n + b.entered, 0)).toBe(12);
+    expect(split!.branches.reduce((n, b) => n + b.conversions, 0)).toBe(8);
+    const stats = split!.stats!;
+    // Buyers, not orders: 4 customers bought, whatever their number of orders.
+    expect(stats.branches.reduce((n, b) => n + b.conversions, 0)).toBe(4);
+    expect(stats.branches.reduce((n, b) => n + b.probabilityBest, 0)).toBeCloseTo(1, 5);
+    for (const b of split!.branches) expect(b.probabilityBest).toBeGreaterThanOrEqual(0);
+    expect(stats.decision).toMatchObject({ kind: "no_winner", reason: "too_few" });
+    expect(split!.winner).toBeNull();
+  });
+});

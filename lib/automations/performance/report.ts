@@ -5,6 +5,7 @@ import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { attributionSettingsOf, type AttributionSettings } from "./settings";
 import { compareHoldout, type HoldoutComparison } from "./holdout-stats";
+import { decideSplit, type SplitReport } from "./split-stats";
 
 /*
  * An automation's Performance report (issue 50; docs/performance-of-automations.md): what its
@@ -87,6 +88,8 @@ export interface PerformanceReport {
     }[];
     winner: string | null;
     neededMore: number | null;
+    /** `decideSplit`'s answer (split-stats.ts): each branch's chance of being the best and the verdict; null for branches of no split in the graph. */
+    stats: SplitReport | null;
   }[];
   /** Treated vs held out; null when the automation never held anyone out in the period. */
   holdout: (HoldoutComparison & { percent: number; revenueCurrency: string | null }) | null;
@@ -257,7 +260,11 @@ export async function automationPerformance(
     const info = branchInfo.get(id);
     const nodeId = info?.nodeId ?? null;
     let split = splitsByNode.get(nodeId);
-    if (!split) splitsByNode.set(nodeId, (split = { nodeId, branches: [], winner: null, neededMore: null }));
+    if (!split)
+      splitsByNode.set(
+        nodeId,
+        (split = { nodeId, branches: [], winner: null, neededMore: null, stats: null }),
+      );
     split.branches.push({
       id,
       label: info?.label ?? id,
@@ -268,6 +275,51 @@ export async function automationPerformance(
       revenuePerRecipient: perRecipient(row.revenue, row.recipients),
       probabilityBest: null,
     });
+  }
+
+  // What the winner's maths needs per branch (split-stats.ts): the customers who bought, and the
+  // sum of each customer's revenue squared, in the report's currency.
+  const buyers = await db.execute<{ branch: string; customers: number; squares: string }>(sql`
+    select branch, count(*)::int as customers, sum(r * r)::text as squares from (
+      select branch, recipient, sum(amount) as r from order_attributions
+      where ${range} and touch_kind = 'message' and branch is not null
+        and currency is not distinct from ${currency}
+      group by branch, recipient) c
+    group by branch`);
+  const buyersOf = new Map(buyers.map((b) => [b.branch, b]));
+  for (const [id, info] of branchInfo) {
+    const split = splitsByNode.get(info.nodeId);
+    if (!split || split.branches.some((b) => b.id === id)) continue;
+    split.branches.push({
+      id,
+      label: info.label,
+      entered: 0,
+      conversions: 0,
+      rate: null,
+      revenue: "0.00",
+      revenuePerRecipient: null,
+      probabilityBest: null,
+    });
+  }
+  for (const split of splitsByNode.values()) {
+    if (split.nodeId === null || split.branches.length < 2) continue;
+    const order = [...branchInfo.keys()];
+    split.branches.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+    const stats = decideSplit(
+      split.branches.map((b) => ({
+        id: b.id,
+        label: b.label,
+        entered: b.entered,
+        conversions: Math.min(b.entered, buyersOf.get(b.id)?.customers ?? 0),
+        revenue: Number(b.revenue),
+        revenueSquares: Number(buyersOf.get(b.id)?.squares ?? 0),
+      })),
+    );
+    split.stats = stats;
+    for (const b of split.branches)
+      b.probabilityBest = stats.branches.find((x) => x.id === b.id)?.probabilityBest ?? null;
+    split.winner = stats.decision.kind === "winner" ? stats.decision.branch : null;
+    split.neededMore = stats.decision.kind === "no_winner" ? stats.decision.morePerBranch : null;
   }
 
   const revenue = main?.revenue ?? "0.00";

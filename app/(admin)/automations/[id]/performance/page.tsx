@@ -4,6 +4,7 @@ import { AutomationOpsHeader } from "@/components/runs/automation-tabs";
 import { loadAutomationOr404 } from "@/components/runs/load-automation";
 import { HoldoutForm } from "@/components/performance/holdout-form";
 import { RevenueChartLazy } from "@/components/performance/revenue-chart-lazy";
+import { SplitReport } from "@/components/performance/split-report";
 import { dayLabel } from "@/components/insights/outcomes";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/format";
@@ -173,13 +174,29 @@ export default async function AutomationPerformancePage({
         </Card>
       </div>
 
-      {r.splits.length > 0 && (
+      {r.splits.flatMap((s) =>
+        s.stats && s.nodeId
+          ? [
+              <div key={s.nodeId} className="mt-6" data-testid="split-report">
+                <SplitReport
+                  title={`Split into ${s.branches.map((b) => b.label).join(", ")}`}
+                  report={s.stats}
+                  currency={r.currency ?? "EUR"}
+                  automationId={automation.id}
+                  splitId={s.nodeId}
+                  canEdit={hasRole(caller.role, "editor")}
+                />
+              </div>,
+            ]
+          : [],
+      )}
+      {r.splits.some((s) => !s.stats) && (
         <Card className="mt-6">
           <CardHeader
-            title="By split branch"
+            title="Branches no longer in the flow"
             description="Customers each branch's messages reached, and what they brought."
           />
-          <Table caption="Conversions and revenue by split branch">
+          <Table caption="Conversions and revenue by branches no longer in the flow">
             <THead>
               <TR>
                 <TH>Branch</TH>
@@ -190,19 +207,21 @@ export default async function AutomationPerformancePage({
               </TR>
             </THead>
             <TBody>
-              {r.splits.flatMap((s) =>
-                s.branches.map((b) => (
-                  <TR key={`${s.nodeId}-${b.id}`}>
-                    <TD>{b.label}</TD>
-                    <TD align="right">{formatCount(b.entered)}</TD>
-                    <TD align="right">{formatCount(b.conversions)}</TD>
-                    <TD align="right">{percent(b.rate)}</TD>
-                    <TD align="right">
-                      {b.revenuePerRecipient === null ? "—" : money(b.revenuePerRecipient)}
-                    </TD>
-                  </TR>
-                )),
-              )}
+              {r.splits
+                .filter((s) => !s.stats)
+                .flatMap((s) =>
+                  s.branches.map((b) => (
+                    <TR key={`${s.nodeId}-${b.id}`}>
+                      <TD>{b.label}</TD>
+                      <TD align="right">{formatCount(b.entered)}</TD>
+                      <TD align="right">{formatCount(b.conversions)}</TD>
+                      <TD align="right">{percent(b.rate)}</TD>
+                      <TD align="right">
+                        {b.revenuePerRecipient === null ? "—" : money(b.revenuePerRecipient)}
+                      </TD>
+                    </TR>
+                  )),
+                )}
             </TBody>
           </Table>
         </Card>
