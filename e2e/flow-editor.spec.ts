@@ -46,7 +46,7 @@ test("an editor builds trigger → wait 2 days → condition → action from a b
   await config.getByLabel("Operator").selectOption("gt");
   await config.getByLabel("Value").fill("100");
 
-  await palette.getByRole("button", { name: "Add tag" }).click();
+  await palette.getByRole("button", { name: "Add tag", exact: true }).click();
   await expect(page.locator(".react-flow__edge")).toHaveCount(3);
 
   // The tag is still empty: the panel reports it, the node is marked, Publish waits.
@@ -166,7 +166,7 @@ test("a viewer sees the canvas read-only", async ({ page }) => {
   await expect(page.getByText("Read-only: viewers can’t edit")).toBeVisible();
   await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
   await expect(
-    page.getByRole("complementary", { name: "Steps" }).getByRole("button", { name: "Add tag" }),
+    page.getByRole("complementary", { name: "Steps" }).getByRole("button", { name: "Add tag", exact: true }),
   ).toBeDisabled();
   await canvasNode(page, "Wait 2 days").click();
   await expect(page.getByRole("tabpanel").getByLabel("Duration")).toBeDisabled();

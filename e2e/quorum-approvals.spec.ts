@@ -78,7 +78,7 @@ test("an admin makes a Finance team, asks one admin and one from Finance, and ca
   await expect(who.getByLabel("Rejected when")).toHaveValue("any");
   await page.screenshot({ path: "/tmp/quorum-editor-1440.png" });
   await expectNoSeriousViolations(page, "the editor with the Approval's lines");
-  await palette.getByRole("button", { name: "Add tag" }).click();
+  await palette.getByRole("button", { name: "Add tag", exact: true }).click();
   await config.getByLabel("Tag").fill("signed-off");
   await page.getByRole("tab", { name: /Issues/ }).click();
   await expect(page.getByText("Ready to publish")).toBeVisible();

@@ -88,7 +88,7 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   await expect(canvasNode(page, "Review order [the order's number] · 72 h")).toBeVisible();
 
   // The approval selected, the next step takes its first free exit: 'approved'.
-  await palette.getByRole("button", { name: "Add tag" }).click();
+  await palette.getByRole("button", { name: "Add tag", exact: true }).click();
   await config.getByLabel("Tag").fill("reviewed");
   // The note goes on the 'rejected' exit, through its "+".
   await page

@@ -72,7 +72,7 @@ test("an admin moves the shop to another time zone and every time follows", asyn
   const zone = page.getByLabel("Time zone");
   await expect(zone).toHaveValue("Europe/Paris");
   await zone.selectOption("America/New_York");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved. Times are now shown in America/New_York.")).toBeVisible();
 
   await page.goto("/waiting");
@@ -82,7 +82,7 @@ test("an admin moves the shop to another time zone and every time follows", asyn
   // Back to Paris, as the other tests expect; a zone that does not exist is refused by the server.
   await page.goto("/settings/shop");
   await page.getByLabel("Time zone").selectOption("Europe/Paris");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved. Times are now shown in Europe/Paris.")).toBeVisible();
 });
 
@@ -119,7 +119,7 @@ test("the editor: search clears after adding, a deleted middle step is bridged, 
   await page.getByRole("tabpanel").getByLabel("Duration").fill("");
   await expect(nodes.filter({ hasText: "Wait (set a duration)" })).toBeVisible();
   await page.getByRole("tabpanel").getByLabel("Duration").fill("1");
-  await palette.getByRole("button", { name: "Add tag" }).click();
+  await palette.getByRole("button", { name: "Add tag", exact: true }).click();
   await expect(edges).toHaveCount(2);
 
   // One tag per step: "a, b" is refused on the spot.

@@ -36,7 +36,8 @@ export function AutomationOpsHeader({
           </>
         }
       />
-      <nav aria-label="Automation" className="mb-4 flex gap-1 border-b border-zinc-200">
+      {/* On a phone the tabs scroll sideways inside their bar, never the page. */}
+      <nav aria-label="Automation" className="mb-4 flex gap-1 overflow-x-auto border-b border-zinc-200">
         {[
           { href: `${base}/runs`, label: "Runs" },
           { href: `${base}/waiting`, label: "Waiting" },
@@ -48,7 +49,7 @@ export function AutomationOpsHeader({
             key={tab.href}
             href={tab.href}
             exact
-            className="-mb-px border-b-2 px-3 py-2 text-sm font-medium"
+            className="-mb-px shrink-0 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap"
             activeClassName="border-zinc-900 text-zinc-900"
             inactiveClassName="border-transparent text-zinc-600 hover:text-zinc-900"
           >

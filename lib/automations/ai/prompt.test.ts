@@ -1,15 +1,18 @@
 import { describe, expect, test } from "vitest";
 import { registry } from "@/lib/automations/nodes/registry";
+import type { NodeDefinition } from "@/lib/automations/nodes/types";
 import { retryMessage, systemPrompt } from "./prompt";
 
 describe("the system prompt", () => {
   const prompt = systemPrompt({ timeZone: "Europe/Amsterdam", now: new Date("2026-03-10T23:30:00Z") });
 
   test("names every node type a merchant may use, with its label, description and params", () => {
-    for (const definition of registry.all().filter((d) => !d.platform)) {
+    // Not platform jobs, nor a split: its exits are its branches, which then/else cannot say (spec.ts).
+    const usable = (d: NodeDefinition) => !d.platform && d.handles.outFrom === undefined;
+    for (const definition of registry.all().filter(usable)) {
       expect(prompt).toContain(`\`${definition.type}\` — ${definition.label}: ${definition.description}`);
     }
-    for (const definition of registry.all().filter((d) => d.platform))
+    for (const definition of registry.all().filter((d) => !usable(d)))
       expect(prompt).not.toContain(definition.type);
     // Params as JSON Schema: the wait's unit choices, the code step's source.
     expect(prompt).toContain('"enum":["minutes","hours","days"]');
