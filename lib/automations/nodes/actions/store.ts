@@ -126,6 +126,18 @@ const written: StepOutput[] = [
 
 const handles = { in: true, out: ["out"] } as const;
 
+/** What "Add tags" and "Remove tags in the store" both start with and hand on. */
+const tagsDefaults = () => ({
+  credentialId: "",
+  platform: "shopify" as const,
+  target: "order" as const,
+  tags: "",
+});
+const tagsOutputs = () => [
+  ...written,
+  { path: "tags", label: "the record's tags in the store after the step" },
+];
+
 export const storeAddTags = {
   type: "auto.action.store_add_tags",
   category: "action",
@@ -133,18 +145,13 @@ export const storeAddTags = {
   description:
     "Adds tags to the order (or its customer) in the connected store itself, where staff and apps see them. Adding a tag it already has changes nothing; Tillflow's record gets the store's tags back.",
   params: tagsParams,
-  defaultParams: () => ({
-    credentialId: "",
-    platform: "shopify" as const,
-    target: "order" as const,
-    tags: "",
-  }),
+  defaultParams: tagsDefaults,
   handles,
   templated: ["tags"],
   summarise: ({ tags, target: on, platform }) =>
     `Add tags ${quoted(tags)} to the ${on} ${storeName(platform)}`,
   summariseDraft: () => "Add tags in the store (choose the store and the tags)",
-  outputs: () => [...written, { path: "tags", label: "the record's tags in the store after the step" }],
+  outputs: tagsOutputs,
 } satisfies NodeDefinition<typeof tagsParams>;
 
 export const storeRemoveTags = {
@@ -154,18 +161,13 @@ export const storeRemoveTags = {
   description:
     "Removes tags from the order (or its customer) in the connected store. A tag it does not have changes nothing.",
   params: tagsParams,
-  defaultParams: () => ({
-    credentialId: "",
-    platform: "shopify" as const,
-    target: "order" as const,
-    tags: "",
-  }),
+  defaultParams: tagsDefaults,
   handles,
   templated: ["tags"],
   summarise: ({ tags, target: on, platform }) =>
     `Remove tags ${quoted(tags)} from the ${on} ${storeName(platform)}`,
   summariseDraft: () => "Remove tags in the store (choose the store and the tags)",
-  outputs: () => [...written, { path: "tags", label: "the record's tags in the store after the step" }],
+  outputs: tagsOutputs,
 } satisfies NodeDefinition<typeof tagsParams>;
 
 export const storeAddOrderNote = {
