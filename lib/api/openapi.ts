@@ -7,7 +7,7 @@ import { CONTRACT, type Endpoint } from "./contract";
 import { apiErrorShape, docs } from "./shapes";
 
 /*
- * The OpenAPI 3.1 document of `/api/v1`, made from lib/api/contract.ts with zod's own
+ * The OpenAPI 3.1 document of `/api/v1`, made from lib/api/contract/ with zod's own
  * `z.toJSONSchema` (JSON Schema 2020-12, which OpenAPI 3.1 uses as is). Requests are described
  * as the schema accepts them (`io: "input"`: defaults make a field optional), replies as they
  * come out. Schemas registered in `docs` (lib/api/shapes.ts) become named components.

@@ -23,7 +23,7 @@ const putSchemas = new Map<Domain, ReturnType<typeof buildPutSchema>>();
 
 /**
  * The PUT body: the domain's fields, plus the tags to set and notes to add. Built once per domain,
- * so the OpenAPI contract (lib/api/contract.ts) documents the very object requests are parsed with.
+ * so the OpenAPI contract (lib/api/contract/) documents the very object requests are parsed with.
  */
 export function putSchema(domain: Domain) {
   let schema = putSchemas.get(domain);

@@ -13,7 +13,7 @@ import { flow, publishFlow } from "@/tests/helpers/flows";
 import { routeHandlers, type Handler } from "@/tests/helpers/route-handlers";
 
 /*
- * The OpenAPI document (lib/api/contract.ts → lib/api/openapi.ts) against the routes themselves:
+ * The OpenAPI document (lib/api/contract/ → lib/api/openapi.ts) against the routes themselves:
  * it is valid OpenAPI 3.1; it documents every route and method and nothing else; each role is the
  * handler's own; and a body the document calls valid is accepted by the real handler on a real
  * database, while one it calls invalid is refused. Viewers' 403s on every change are proven route by
@@ -182,7 +182,7 @@ describe("the OpenAPI document", () => {
       .sort();
     expect(
       routes.filter((r) => !documented.includes(r)),
-      "Add these routes to CONTRACT in lib/api/contract.ts",
+      "Add these routes to their resource's file in lib/api/contract/",
     ).toEqual([]);
     expect(
       documented.filter((r) => !routes.includes(r)),
