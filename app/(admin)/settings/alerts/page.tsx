@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { and, asc, eq, ne } from "drizzle-orm";
 import { AlertActions } from "@/components/settings/alert-actions";
-import { AlertForm, type AlertFormRule } from "@/components/settings/alert-form";
+import { AlertForm, type AlertFormRule } from "@/components/settings/alert-form/alert-form";
 import { firstParam } from "@/components/entities/fields";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
