@@ -17,7 +17,7 @@ const AUTOMATION_FLOORS = {
   engine: 5,
   editor: 5,
   waits: 6,
-  hooks: 6,
+  webhooks: 6,
   insights: 6,
   performance: 6,
   ai: 6,

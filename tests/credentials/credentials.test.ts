@@ -10,7 +10,7 @@ import {
   PUT as rotateRoute,
 } from "@/app/api/v1/credentials/[id]/route";
 import { POST as hookRoute } from "@/app/api/hooks/[token]/route";
-import { signWebhook } from "@/lib/automations/hooks/signature";
+import { signWebhook } from "@/lib/automations/webhooks/signature";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
 import { call, type ErrorReply } from "@/tests/helpers/fixtures";

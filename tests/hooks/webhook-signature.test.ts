@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { POST as hookRoute } from "@/app/api/hooks/[token]/route";
-import { parseSignature, signWebhook } from "@/lib/automations/hooks/signature";
+import { parseSignature, signWebhook } from "@/lib/automations/webhooks/signature";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, webhookSignatures } from "@/lib/db/schema";
 import { type ErrorReply } from "@/tests/helpers/fixtures";

@@ -13,7 +13,7 @@ import { GET as listRoute, POST as createRoute } from "@/app/api/v1/automations/
 import { GET as nodeTypesRoute } from "@/app/api/v1/node-types/route";
 import { GET as outboxRoute } from "@/app/api/v1/outbox/route";
 import { executeRun } from "@/lib/automations/engine/pipeline";
-import { signWebhook } from "@/lib/automations/hooks/signature";
+import { signWebhook } from "@/lib/automations/webhooks/signature";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, staffTasks } from "@/lib/db/schema";
 import { upsertEntity } from "@/lib/entities/service";

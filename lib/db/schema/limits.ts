@@ -16,7 +16,7 @@ export const rateLimitWindows = pgTable("rate_limit_windows", {
 
 /**
  * Inbound webhook signatures already accepted, kept until they fall out of the replay window
- * (lib/automations/hooks/signature.ts): a second delivery with the same signature is refused.
+ * (lib/automations/webhooks/signature.ts): a second delivery with the same signature is refused.
  * Rows past `expires_at` are pruned as new ones arrive.
  */
 export const webhookSignatures = pgTable(

@@ -1,10 +1,10 @@
 import { readBodyText } from "@/lib/api/body";
 import { failureResponse, json } from "@/lib/api/route";
-import { hookBodyTooLarge, receiveWebhook } from "@/lib/automations/hooks/receive";
+import { hookBodyTooLarge, receiveWebhook } from "@/lib/automations/webhooks/receive";
 
 /**
  * Inbound webhook trigger: authenticated by the URL's token, and when the trigger has a secret by
- * `X-Tillflow-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (lib/automations/hooks/signature.ts).
+ * `X-Tillflow-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (lib/automations/webhooks/signature.ts).
  */
 export async function POST(req: Request, context: { params: Promise<{ token: string }> }) {
   try {

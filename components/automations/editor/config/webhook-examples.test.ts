@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { signWebhook } from "@/lib/automations/hooks/signature";
+import { signWebhook } from "@/lib/automations/webhooks/signature";
 import { webhookExamples } from "./webhook-examples";
 
 describe("webhookExamples", () => {
