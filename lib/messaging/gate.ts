@@ -5,6 +5,7 @@ import { customerZone, type CustomerZone } from "./zone";
 import { decideMessage, type Competitor } from "./decide";
 import { wallClock } from "./quiet";
 import { messagingOf, PRIORITY_RANK, type MessagingSettings, type Priority } from "./settings";
+import { lockCustomers } from "./locks";
 
 /**
  * The gate a marketing message passes in the transaction that would send it (Send email's
@@ -12,8 +13,11 @@ import { messagingOf, PRIORITY_RANK, type MessagingSettings, type Priority } fro
  * a transaction-scoped advisory lock per customer, so two messages to one customer — from two
  * automations, two workers, two batches — are decided one after the other and the second sees the
  * first's send (exactly one at a time: tests/messaging/deferrals.test.ts). The lock is its own
- * statement: under READ COMMITTED a statement's snapshot is taken when it starts, so the reads
+ * statement (`locks.ts`: taken in key order, so it cannot deadlock; none when the phase took it
+ * already): under READ COMMITTED a statement's snapshot is taken when it starts, so the reads
  * come after it. Four short statements a message (lock, read, write; the sends only under a cap).
+ * A message whose send is recorded already (an HTTP step's gate commits with its phase, its
+ * request goes after: a crash between them) goes again without a second send row.
  */
 
 export interface GateInput {
@@ -54,6 +58,7 @@ interface Read {
   mine_deferred_at: string | null;
   others: { priority: number; deferredAt: string; dueAt: string }[] | null;
   sibling_above: boolean;
+  already_sent: boolean;
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
@@ -77,10 +82,7 @@ function deferSentence(kind: DeferralKind, when: string, settings: MessagingSett
 }
 
 export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date()): Promise<GateOutcome> {
-  if (!input.dryRun)
-    await db.execute(
-      sql`select pg_advisory_xact_lock(hashtextextended(${input.tenantId}::text || ':' || ${input.customerId}::text, 51))`,
-    );
+  if (!input.dryRun) await lockCustomers(db, [input]);
   const [read] = await db.execute<Read & Record<string, unknown>>(sql`
     select t.messaging, t.timezone as shop_zone, a.message_priority as priority, a.expire_after_hours,
       (select e.data from entities e
@@ -100,12 +102,15 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
           and r.status in ('queued', 'running')
           and r.automation_id in (select h.id from automations h where h.tenant_id = t.id
             and h.status = 'active' and h.id <> a.id
-            and (h.message_priority = 'high' or (h.message_priority = 'normal' and a.message_priority = 'low'))))) as sibling_above
+            and (h.message_priority = 'high' or (h.message_priority = 'normal' and a.message_priority = 'low'))))) as sibling_above,
+      exists (select 1 from customer_message_sends s where s.tenant_id = t.id and s.customer_id = ${input.customerId}
+        and s.run_id = ${input.runId}::uuid and s.node_id = ${input.nodeId}) as already_sent
     from tenants t join automations a on a.id = ${input.automationId}::uuid and a.tenant_id = t.id
     where t.id = ${input.tenantId}::uuid`);
   if (!read) return { go: true, zone: { zone: "UTC", source: "shop" } };
-  const settings = messagingOf(read.messaging);
   const zone = customerZone(read.data, read.shop_zone);
+  if (read.already_sent) return { go: true, zone };
+  const settings = messagingOf(read.messaging);
   const mine = read.mine_deferred_at ? new Date(read.mine_deferred_at) : null;
 
   if (mine && input.pathChanged) {
