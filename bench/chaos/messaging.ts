@@ -13,6 +13,7 @@
  * - none in quiet hours: each email's time of writing, read in its customer's zone;
  * - the cap exactly: an awake customer got all three (at 0, 16 and 32 hours), an asleep one none.
  */
+import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
@@ -204,7 +205,10 @@ export async function runMessagingChaos(options: MessagingChaosOptions): Promise
       'm' || g || '@example.test', now()
     from generate_series(0, ${options.customers - 1}) g`);
 
-  const fleet = new WorkerFleet(options.workers, { ...process.env }, options.logDir, log);
+  if (options.logDir) fs.mkdirSync(options.logDir, { recursive: true });
+  // A killed worker's jobs are free again 5 s after its last heartbeat (as the tests' workers).
+  const env = { ...process.env, TILLFLOW_SCHEDULES: "off", TILLFLOW_WORKER_DEAD_AFTER_MS: "5000" };
+  const fleet = new WorkerFleet(options.workers, env, options.logDir, log);
   fleet.startAll();
   let done = false;
   let kills = 0;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import type { DeferralKind } from "@/lib/db/schema";
 import { customerZone, type CustomerZone } from "./zone";
 import { decideMessage, type Competitor } from "./decide";
@@ -83,7 +84,8 @@ function deferSentence(kind: DeferralKind, when: string, settings: MessagingSett
 
 export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date()): Promise<GateOutcome> {
   if (!input.dryRun) await lockCustomers(db, [input]);
-  const [read] = await db.execute<Read & Record<string, unknown>>(sql`
+  const [read] = await executePrepared<Read & Record<string, unknown>>(
+    sql`
     select t.messaging, t.timezone as shop_zone, a.message_priority as priority, a.expire_after_hours,
       (select e.data from entities e
         where e.tenant_id = t.id and e.domain = 'customer' and e.id = ${input.customerId}) as data,
@@ -106,7 +108,8 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
       exists (select 1 from customer_message_sends s where s.tenant_id = t.id and s.customer_id = ${input.customerId}
         and s.run_id = ${input.runId}::uuid and s.node_id = ${input.nodeId}) as already_sent
     from tenants t join automations a on a.id = ${input.automationId}::uuid and a.tenant_id = t.id
-    where t.id = ${input.tenantId}::uuid`);
+    where t.id = ${input.tenantId}::uuid`,
+  );
   if (!read) return { go: true, zone: { zone: "UTC", source: "shop" } };
   const zone = customerZone(read.data, read.shop_zone);
   if (read.already_sent) return { go: true, zone };
@@ -119,11 +122,14 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
   }
   let sends: Date[] = [];
   if (settings.cap) {
-    const rows = await db.execute<{ sent_at: string }>(sql`
+    const rows = await executePrepared<{ sent_at: string }>(
+      sql`
       select sent_at from customer_message_sends
       where tenant_id = ${input.tenantId}::uuid and customer_id = ${input.customerId}
         and sent_at > ${new Date(now.getTime() - settings.cap.hours * 3_600_000).toISOString()}::timestamptz
-      order by sent_at desc limit ${settings.cap.count}`);
+      order by sent_at desc limit ${settings.cap.count}`,
+      db,
+    );
     sends = rows.map((r) => new Date(r.sent_at));
   }
   const others: Competitor[] = (read.others ?? []).map((o) => ({
@@ -144,10 +150,13 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
   });
   if (decision.go) {
     if (!input.dryRun) {
-      await db.execute(sql`
+      await executePrepared(
+        sql`
         insert into customer_message_sends (tenant_id, customer_id, automation_id, run_id, node_id, sent_at)
         values (${input.tenantId}::uuid, ${input.customerId}, ${input.automationId}::uuid, ${input.runId}::uuid,
-          ${input.nodeId}, ${now.toISOString()}::timestamptz)`);
+          ${input.nodeId}, ${now.toISOString()}::timestamptz)`,
+        db,
+      );
       if (mine) await resolve(db, input, "sent", null);
     }
     return { go: true, zone };
@@ -163,14 +172,17 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
     settings,
   );
   if (!input.dryRun)
-    await db.execute(sql`
+    await executePrepared(
+      sql`
       insert into message_deferrals (tenant_id, customer_id, automation_id, run_id, node_id, priority, deferred_at,
         due_at, kind, path, reason)
       values (${input.tenantId}::uuid, ${input.customerId}, ${input.automationId}::uuid, ${input.runId}::uuid,
         ${input.nodeId}, ${PRIORITY_RANK[read.priority] ?? 2}, ${now.toISOString()}::timestamptz,
         ${decision.until.toISOString()}::timestamptz, ${decision.kind}, ${JSON.stringify(input.path)}::jsonb, ${sentence})
       on conflict (run_id, node_id) do update set due_at = excluded.due_at, kind = excluded.kind,
-        reason = excluded.reason, status = 'waiting', resolved_at = null`);
+        reason = excluded.reason, status = 'waiting', resolved_at = null`,
+      db,
+    );
   return { go: false, kind: decision.kind, until: decision.until, sentence, zone, shopZone: read.shop_zone };
 }
 
@@ -180,7 +192,10 @@ async function resolve(
   status: "sent" | "skipped" | "expired",
   reason: string | null,
 ) {
-  await db.execute(sql`
+  await executePrepared(
+    sql`
     update message_deferrals set status = ${status}, resolved_at = now(), reason = coalesce(${reason}, reason)
-    where run_id = ${input.runId}::uuid and node_id = ${input.nodeId}`);
+    where run_id = ${input.runId}::uuid and node_id = ${input.nodeId}`,
+    db,
+  );
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 
 /*
  * The per-customer advisory locks the gate decides under (gate.ts), taken so that no two
@@ -57,8 +58,9 @@ export async function lockCustomers(
   }
   if (above.length > 0) {
     // unnest yields the array in order and the function scan calls the lock row by row: ascending.
-    await tx.execute(
+    await executePrepared(
       sql`select count(pg_advisory_xact_lock(k)) from unnest(${`{${above.join(",")}}`}::bigint[]) as k`,
+      tx,
     );
     for (const key of above) mine.add(key);
   }
