@@ -62,7 +62,7 @@ async function messagingRound(): Promise<boolean> {
   const result = await runMessagingChaos({
     customers,
     workers: Math.min(4, Math.max(2, Number(flag("workers") ?? 3))),
-    killEveryMs: process.argv.includes("--quick") ? [1_500, 4_000] : [3_000, 8_000],
+    killEveryMs: process.argv.includes("--quick") ? [3_000, 8_000] : [5_000, 14_000],
     logDir: path.join(dataRoot(), "chaos-logs"),
     log: (line) => console.log(line),
   });

@@ -216,8 +216,15 @@ export async function runMessagingChaos(options: MessagingChaosOptions): Promise
     while (!done) {
       await sleep(options.killEveryMs[0] + Math.random() * (options.killEveryMs[1] - options.killEveryMs[0]));
       if (done) break;
-      const slot = Math.floor(Math.random() * fleet.size);
-      if (fleet.pidOf(slot) === null) continue;
+      // Only a worker that has started (its heartbeat is in): one still loading would never run.
+      const beating = await getDb()
+        .execute<{ pid: number }>(sql`select pid from worker_heartbeats where stopped_at is null`)
+        .catch(() => []);
+      const started = Array.from({ length: fleet.size }, (_, n) => n).filter((n) =>
+        beating.some((b) => b.pid === fleet.pidOf(n)),
+      );
+      if (started.length === 0) continue;
+      const slot = started[Math.floor(Math.random() * started.length)]!;
       await fleet.kill(slot);
       kills++;
       setTimeout(() => fleet.start(slot), Math.random() * 1_500);
