@@ -95,7 +95,19 @@ const state = async () =>
 async function killWhileWaking(worker: ChildProcess): Promise<ChildProcess> {
   let current = worker;
   for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 1_200));
+    // Once it has started (its heartbeat is in), a moment into its work.
+    const pid = current.pid!;
+    await until(
+      async () =>
+        (
+          await getDb().execute<{ n: number }>(
+            sql`select count(*)::int as n from worker_heartbeats where pid = ${pid} and stopped_at is null`,
+          )
+        )[0]!.n,
+      (n) => n > 0,
+      { timeoutMs: 60_000, intervalMs: 100, what: "the worker to start" },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 1_000));
     const exited = new Promise((resolve) => current.once("exit", resolve));
     current.kill("SIGKILL");
     await exited;
