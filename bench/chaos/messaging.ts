@@ -247,11 +247,12 @@ export async function runMessagingChaos(options: MessagingChaosOptions): Promise
     `  messaging: ${ids.length} customers, ${ids.length * 3} messages; zones ${zones.map((z) => `${z.zone}${z.asleep ? " (asleep)" : ""}`).join(", ")}`,
   );
   for (let step = 0; step <= STEPS; step++) {
-    if (!(await quiesce(tenant.id, 180_000)))
-      problems.push(`Step ${step}: the shop did not settle in 3 minutes.`);
+    if (!(await quiesce(tenant.id, 600_000)))
+      problems.push(`Step ${step}: the shop did not settle in 10 minutes.`);
     // A yield's minute: its wait falls due and is decided before the clock moves on.
     await advance(tenant.id, 2 / 60);
-    if (!(await quiesce(tenant.id, 180_000))) problems.push(`Step ${step}: the yields did not settle.`);
+    if (!(await quiesce(tenant.id, 600_000)))
+      problems.push(`Step ${step}: the yields did not settle in 10 minutes.`);
     if (step < STEPS) await advance(tenant.id, STEP_HOURS - 2 / 60);
     log(`  messaging: hour ${step * STEP_HOURS} settled (${kills} kills so far)`);
   }
