@@ -30,6 +30,7 @@ import { benchDatabase, count, percentile, report } from "./harness";
 const N = Number(process.env.BENCH_N ?? 100_000);
 /** Customers decided at once (two cores: a few connections keep Postgres busy). */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const UNMEASURED = "not measured";
 const ROUNDS = 6;
 const ROUND_MS = 8 * 3_600_000;
 /** 20:30 UTC: quiet in Berlin, Kolkata and Sydney, not in Los Angeles or New York. */
@@ -197,10 +198,12 @@ export async function benchCustomers(): Promise<void> {
       // Postgres' own time (pg_stat_statements: execution and planning) per decision: the gate's
       // statements (lock, read, sends, write), and with the transaction's BEGIN and COMMIT (the
       // commit is the sending transaction's: its WAL flush). Null unless the cluster was started
-      // with TILLFLOW_PG_PROFILE=1.
-      postgresMsPerDecision: postgresMs === null ? null : Number(postgresMs.toFixed(4)),
-      postgresMsPerDecisionWithCommit: postgres ? Number((postgres.totalMs / times.length).toFixed(4)) : null,
-      slowestStatementMeanMs: postgres ? Number(postgres.slowestMeanMs.toFixed(4)) : null,
+      // with TILLFLOW_PG_PROFILE=1 ("not measured").
+      postgresMsPerDecision: postgresMs === null ? UNMEASURED : Number(postgresMs.toFixed(4)),
+      postgresMsPerDecisionWithCommit: postgres
+        ? Number((postgres.totalMs / times.length).toFixed(4))
+        : UNMEASURED,
+      slowestStatementMeanMs: postgres ? Number(postgres.slowestMeanMs.toFixed(4)) : UNMEASURED,
       concurrency: CONCURRENCY,
       seconds: Number(seconds.toFixed(1)),
       sent,
