@@ -8,6 +8,7 @@ import { chaosPassed, chaosTable } from "./report";
 import { runChaos, type ChaosOptions } from "./scenario";
 import { hostsUnavailable } from "./hosts";
 import { hostRoundPassed, hostsTable, runHostChaos } from "./network";
+import { messagingPassed, runMessagingChaos } from "./messaging";
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -48,12 +49,48 @@ async function mainHosts(): Promise<void> {
   process.exitCode = passed ? 0 : 1;
 }
 
+/**
+ * The messaging round (messaging.ts): deferred and quiet-hour-held marketing emails while workers
+ * are killed. `--messaging N` customers (300; 0 leaves it out). True when it passed.
+ */
+async function messagingRound(): Promise<boolean> {
+  const customers = Number(flag("messaging") ?? 300);
+  if (customers <= 0) return true;
+  console.log(
+    `\nChaos, messaging: ${customers} customers, 3 automations, cap 1 per 16 h, quiet hours 21:00–08:00`,
+  );
+  const result = await runMessagingChaos({
+    customers,
+    workers: Math.min(4, Math.max(2, Number(flag("workers") ?? 3))),
+    killEveryMs: process.argv.includes("--quick") ? [3_000, 8_000] : [5_000, 14_000],
+    logDir: path.join(dataRoot(), "chaos-logs"),
+    log: (line) => console.log(line),
+  });
+  for (const problem of result.problems) console.log(`  ! ${problem}`);
+  const passed = messagingPassed(result);
+  console.log(JSON.stringify({ chaosMessaging: passed ? "passed" : "failed", ...result }));
+  fs.mkdirSync("bench/results", { recursive: true });
+  fs.writeFileSync(
+    "bench/results/chaos-messaging.json",
+    `${JSON.stringify({ at: new Date().toISOString(), ...result })}\n`,
+  );
+  return passed;
+}
+
 async function main(): Promise<void> {
   surviveDatabaseRestarts();
   if (process.argv.includes("--hosts")) return mainHosts();
   // A cluster of its own, which it may restart at will; or DATABASE_URL's server, which it then
   // never restarts (it is someone else's).
   const db = await benchDatabase("chaos", { cluster: "chaos-pg" });
+  if (process.argv.includes("--messaging-only")) {
+    try {
+      process.exitCode = (await messagingRound()) ? 0 : 1;
+    } finally {
+      await db.drop();
+    }
+    return;
+  }
   const options: ChaosOptions = {
     orders: Number(flag("orders") ?? 1500),
     customers: Number(flag("customers") ?? 1000),
@@ -76,7 +113,7 @@ async function main(): Promise<void> {
     const result = await runChaos(options);
     console.log(`\nchaos\n${chaosTable(result)}`);
     for (const problem of result.problems) console.log(`  ! ${problem}`);
-    const passed = chaosPassed(result);
+    const passed = chaosPassed(result) && (await messagingRound());
     console.log(JSON.stringify({ chaos: passed ? "passed" : "failed", ...result }));
     fs.mkdirSync("bench/results", { recursive: true });
     fs.writeFileSync(

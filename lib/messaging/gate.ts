@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
+import { executePrepared } from "@/lib/db/prepared";
 import type { DeferralKind } from "@/lib/db/schema";
 import { customerZone, type CustomerZone } from "./zone";
 import { decideMessage, type Competitor } from "./decide";
 import { wallClock } from "./quiet";
 import { messagingOf, PRIORITY_RANK, type MessagingSettings, type Priority } from "./settings";
+import { lockCustomers } from "./locks";
 
 /**
  * The gate a marketing message passes in the transaction that would send it (Send email's
@@ -12,8 +14,11 @@ import { messagingOf, PRIORITY_RANK, type MessagingSettings, type Priority } fro
  * a transaction-scoped advisory lock per customer, so two messages to one customer — from two
  * automations, two workers, two batches — are decided one after the other and the second sees the
  * first's send (exactly one at a time: tests/messaging/deferrals.test.ts). The lock is its own
- * statement: under READ COMMITTED a statement's snapshot is taken when it starts, so the reads
+ * statement (`locks.ts`: taken in key order, so it cannot deadlock; none when the phase took it
+ * already): under READ COMMITTED a statement's snapshot is taken when it starts, so the reads
  * come after it. Four short statements a message (lock, read, write; the sends only under a cap).
+ * A message whose send is recorded already (an HTTP step's gate commits with its phase, its
+ * request goes after: a crash between them) goes again without a second send row.
  */
 
 export interface GateInput {
@@ -54,6 +59,7 @@ interface Read {
   mine_deferred_at: string | null;
   others: { priority: number; deferredAt: string; dueAt: string }[] | null;
   sibling_above: boolean;
+  already_sent: boolean;
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
@@ -77,11 +83,9 @@ function deferSentence(kind: DeferralKind, when: string, settings: MessagingSett
 }
 
 export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date()): Promise<GateOutcome> {
-  if (!input.dryRun)
-    await db.execute(
-      sql`select pg_advisory_xact_lock(hashtextextended(${input.tenantId}::text || ':' || ${input.customerId}::text, 51))`,
-    );
-  const [read] = await db.execute<Read & Record<string, unknown>>(sql`
+  if (!input.dryRun) await lockCustomers(db, [input]);
+  const [read] = await executePrepared<Read & Record<string, unknown>>(
+    sql`
     select t.messaging, t.timezone as shop_zone, a.message_priority as priority, a.expire_after_hours,
       (select e.data from entities e
         where e.tenant_id = t.id and e.domain = 'customer' and e.id = ${input.customerId}) as data,
@@ -100,12 +104,16 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
           and r.status in ('queued', 'running')
           and r.automation_id in (select h.id from automations h where h.tenant_id = t.id
             and h.status = 'active' and h.id <> a.id
-            and (h.message_priority = 'high' or (h.message_priority = 'normal' and a.message_priority = 'low'))))) as sibling_above
+            and (h.message_priority = 'high' or (h.message_priority = 'normal' and a.message_priority = 'low'))))) as sibling_above,
+      exists (select 1 from customer_message_sends s where s.tenant_id = t.id and s.customer_id = ${input.customerId}
+        and s.run_id = ${input.runId}::uuid and s.node_id = ${input.nodeId}) as already_sent
     from tenants t join automations a on a.id = ${input.automationId}::uuid and a.tenant_id = t.id
-    where t.id = ${input.tenantId}::uuid`);
+    where t.id = ${input.tenantId}::uuid`,
+  );
   if (!read) return { go: true, zone: { zone: "UTC", source: "shop" } };
-  const settings = messagingOf(read.messaging);
   const zone = customerZone(read.data, read.shop_zone);
+  if (read.already_sent) return { go: true, zone };
+  const settings = messagingOf(read.messaging);
   const mine = read.mine_deferred_at ? new Date(read.mine_deferred_at) : null;
 
   if (mine && input.pathChanged) {
@@ -114,11 +122,14 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
   }
   let sends: Date[] = [];
   if (settings.cap) {
-    const rows = await db.execute<{ sent_at: string }>(sql`
+    const rows = await executePrepared<{ sent_at: string }>(
+      sql`
       select sent_at from customer_message_sends
       where tenant_id = ${input.tenantId}::uuid and customer_id = ${input.customerId}
         and sent_at > ${new Date(now.getTime() - settings.cap.hours * 3_600_000).toISOString()}::timestamptz
-      order by sent_at desc limit ${settings.cap.count}`);
+      order by sent_at desc limit ${settings.cap.count}`,
+      db,
+    );
     sends = rows.map((r) => new Date(r.sent_at));
   }
   const others: Competitor[] = (read.others ?? []).map((o) => ({
@@ -139,10 +150,13 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
   });
   if (decision.go) {
     if (!input.dryRun) {
-      await db.execute(sql`
+      await executePrepared(
+        sql`
         insert into customer_message_sends (tenant_id, customer_id, automation_id, run_id, node_id, sent_at)
         values (${input.tenantId}::uuid, ${input.customerId}, ${input.automationId}::uuid, ${input.runId}::uuid,
-          ${input.nodeId}, ${now.toISOString()}::timestamptz)`);
+          ${input.nodeId}, ${now.toISOString()}::timestamptz)`,
+        db,
+      );
       if (mine) await resolve(db, input, "sent", null);
     }
     return { go: true, zone };
@@ -158,14 +172,17 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
     settings,
   );
   if (!input.dryRun)
-    await db.execute(sql`
+    await executePrepared(
+      sql`
       insert into message_deferrals (tenant_id, customer_id, automation_id, run_id, node_id, priority, deferred_at,
         due_at, kind, path, reason)
       values (${input.tenantId}::uuid, ${input.customerId}, ${input.automationId}::uuid, ${input.runId}::uuid,
         ${input.nodeId}, ${PRIORITY_RANK[read.priority] ?? 2}, ${now.toISOString()}::timestamptz,
         ${decision.until.toISOString()}::timestamptz, ${decision.kind}, ${JSON.stringify(input.path)}::jsonb, ${sentence})
       on conflict (run_id, node_id) do update set due_at = excluded.due_at, kind = excluded.kind,
-        reason = excluded.reason, status = 'waiting', resolved_at = null`);
+        reason = excluded.reason, status = 'waiting', resolved_at = null`,
+      db,
+    );
   return { go: false, kind: decision.kind, until: decision.until, sentence, zone, shopZone: read.shop_zone };
 }
 
@@ -175,7 +192,10 @@ async function resolve(
   status: "sent" | "skipped" | "expired",
   reason: string | null,
 ) {
-  await db.execute(sql`
+  await executePrepared(
+    sql`
     update message_deferrals set status = ${status}, resolved_at = now(), reason = coalesce(${reason}, reason)
-    where run_id = ${input.runId}::uuid and node_id = ${input.nodeId}`);
+    where run_id = ${input.runId}::uuid and node_id = ${input.nodeId}`,
+    db,
+  );
 }

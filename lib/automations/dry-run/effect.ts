@@ -101,7 +101,7 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
   // shop's cap, a message of higher priority): said with until when, and the walk goes on as if
   // it went then.
   const deferred =
-    prepared.ok && !refused && prepared.executor.effect === "database" && prepared.executor.deferWhy
+    prepared.ok && !refused && prepared.executor.deferWhy
       ? await prepared.executor.deferWhy(getDb(), prepared.request as never, {
           tenantId: leg.ctx.tenantId,
           automationId: leg.ctx.automationId,

@@ -41,6 +41,8 @@ export interface Leg {
     request: Record<string, unknown>;
     /** An earlier attempt was cut short mid-request: send again under the same key, and say so. */
     resend: boolean;
+    /** Its messaging gate let it go in this phase (lib/messaging): not asked again. */
+    gated?: boolean;
   } | null;
 }
 

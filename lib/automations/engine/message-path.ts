@@ -52,3 +52,19 @@ export function pathChange(ctx: LegContext, graph: Graph, path: PathCondition[])
   }
   return null;
 }
+
+const marketing = new WeakMap<Graph, boolean>();
+
+/** Whether a graph has a customer-facing marketing step (its legs' customers are locked first). */
+export function sendsMarketing(graph: Graph): boolean {
+  let answer = marketing.get(graph);
+  if (answer === undefined) {
+    answer = graph.nodes.some(
+      (node) =>
+        node.params?.purpose === "marketing" &&
+        registry.get(node.type)?.customerFacing?.(node.params ?? {}) === true,
+    );
+    marketing.set(graph, answer);
+  }
+  return answer;
+}

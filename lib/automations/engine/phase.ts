@@ -25,7 +25,9 @@ import { messageTouches } from "./touches";
 import { insertTouches } from "@/lib/automations/store/touches";
 import { holdClaims, LegTakenOver } from "./fence";
 import { log } from "@/lib/log/logger";
-import { messagePath } from "./message-path";
+import { messagePath, sendsMarketing } from "./message-path";
+import { lockCustomers, LockOrderConflict } from "@/lib/messaging/locks";
+import { runCustomerId } from "@/lib/automations/nodes/context";
 
 /**
  * Executing legs: the part of the pipeline after the claim and the wake decision.
@@ -164,6 +166,86 @@ async function runEach(tx: Tx, items: PendingDb[]): Promise<Result[]> {
   return results;
 }
 
+/**
+ * A message held by the gate (lib/messaging) or skipped (lib/consent), with what it records:
+ * deferred, a timed wait at the step, which its leg takes again then; skipped, the step with its
+ * reason, and the run goes on past it (unless `endsBranch`).
+ */
+function recordHeld(
+  leg: Leg,
+  step: ActionStep,
+  request: Record<string, unknown>,
+  result: ActionDeferred | ActionSkipped,
+  writes: PhaseWrites,
+): void {
+  if (result instanceof ActionDeferred) {
+    writes.deferred(leg, step, result);
+    writes.delivery(leg, step, {
+      status: "delivered",
+      request,
+      response: { deferred: true, ...result.output, reason: result.message },
+      completedAt: new Date(),
+    });
+    return;
+  }
+  const output = { skipped: true, ...result.output };
+  leg.ctx.steps[step.nodeId] = output;
+  writes.steps.push({
+    ...writes.base(leg, step),
+    category: "action",
+    status: "skipped",
+    input: redact(request),
+    output,
+    reason: result.message,
+  });
+  writes.delivery(leg, step, {
+    status: "delivered",
+    request,
+    response: { ...output, reason: result.message },
+    completedAt: new Date(),
+  });
+}
+
+/**
+ * The gate of the outside actions legs stopped at (an HTTP step that reaches a customer, for
+ * marketing): decided in the phase's transaction, so the send it records commits with the phase
+ * and before the request (a crash between them: the gate finds that send and lets it go again).
+ * A held one is recorded as Send email's is, and its leg walks on. True when one was held.
+ */
+async function gateOutside(tx: Tx, legs: Leg[], writes: PhaseWrites): Promise<boolean> {
+  let held = false;
+  for (const leg of legs) {
+    const outside = leg.outside;
+    if (!outside || outside.resend || outside.gated || !outside.executor.gate) continue;
+    const ctx = actionContext(leg.ctx, outside.step.nodeId);
+    ctx.message = messagePath(leg, outside.step);
+    const result = await outside.executor.gate(tx, outside.request as never, ctx);
+    if (!result) {
+      outside.gated = true;
+      continue;
+    }
+    held = true;
+    leg.outside = null;
+    recordHeld(leg, outside.step, outside.request, result, writes);
+    if (result instanceof ActionDeferred || result.output.endsBranch === true) endBranch(leg, outside.step);
+    else leg.cursor += 1;
+  }
+  return held;
+}
+
+/**
+ * The customers of the legs whose graph sends marketing, locked first and all at once, in key
+ * order (lib/messaging/locks.ts): a phase's gates then wait for no lock, and two phases crossing
+ * the same customers in opposite orders cannot deadlock.
+ */
+async function lockMarketingCustomers(tx: Tx, legs: Leg[]): Promise<void> {
+  const customers = legs.flatMap((leg) => {
+    const customerId = sendsMarketing(leg.graph) ? runCustomerId(leg.ctx.entity) : null;
+    return customerId ? [{ tenantId: leg.ctx.tenantId, customerId }] : [];
+  });
+  if (customers.length > 0) await lockCustomers(tx, customers);
+}
+
 /** One round: every leg's next database action, one statement per action type where it can. */
 async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promise<void> {
   const byType = new Map<string, PendingDb[]>();
@@ -181,33 +263,8 @@ async function runRound(tx: Tx, round: PendingDb[], writes: PhaseWrites): Promis
         const result = results[i]!;
         if (result instanceof ActionError) {
           writes.actionFailed(item.leg, item.step, result.message, item.request, result.output);
-        } else if (result instanceof ActionDeferred) {
-          // Deferred (lib/messaging): a timed wait at the step, which its leg takes again then.
-          writes.deferred(item.leg, item.step, result);
-          writes.delivery(item.leg, item.step, {
-            status: "delivered",
-            request: item.request,
-            response: { deferred: true, ...result.output, reason: result.message },
-            completedAt: new Date(),
-          });
-        } else if (result instanceof ActionSkipped) {
-          // Skipped (lib/consent): recorded with its reason, and the run goes on past it.
-          const output = { skipped: true, ...result.output };
-          item.leg.ctx.steps[item.step.nodeId] = output;
-          writes.steps.push({
-            ...writes.base(item.leg, item.step),
-            category: "action",
-            status: "skipped",
-            input: redact(item.request),
-            output,
-            reason: result.message,
-          });
-          writes.delivery(item.leg, item.step, {
-            status: "delivered",
-            request: item.request,
-            response: { ...output, reason: result.message },
-            completedAt: new Date(),
-          });
+        } else if (result instanceof ActionDeferred || result instanceof ActionSkipped) {
+          recordHeld(item.leg, item.step, item.request, result, writes);
         } else {
           const output = keptOutput(item.leg.ctx, item.step, result);
           item.leg.ctx.steps[item.step.nodeId] = output;
@@ -268,11 +325,16 @@ async function writePhase(tx: Tx, legs: Leg[]): Promise<string[]> {
     ),
   );
   for (const leg of legs) leg.opening = null;
+  await lockMarketingCustomers(tx, legs);
   for (;;) {
     const round = legs.flatMap((leg) =>
       leg.outside ? [] : [nextDatabaseAction(leg, writes)].filter((a) => a !== null),
     );
-    if (round.length === 0) break;
+    if (round.length === 0) {
+      // Every leg is at its end or an outside action: those a gate holds walk on.
+      if (await gateOutside(tx, legs, writes)) continue;
+      break;
+    }
     await runRound(tx, round, writes);
   }
 
@@ -334,6 +396,7 @@ export async function executeLegs(
   hooks: LegHooks,
   apart?: () => void,
   light = false,
+  lockRetries = 0,
 ): Promise<void> {
   if (legs.length === 0) return apart?.();
   const restore = legs.map(snapshot);
@@ -347,8 +410,19 @@ export async function executeLegs(
   } catch (error) {
     apart?.();
     restore.forEach((undo) => undo());
-    if (legs.length === 1) return hooks.onError(legs[0]!, error);
-    if (!(error instanceof DeliveryConflict || error instanceof LegTakenOver))
+    if (legs.length === 1) {
+      // A customer's lock held elsewhere that this leg may not wait for (out of key order): again.
+      if (error instanceof LockOrderConflict && lockRetries < 5) {
+        await hooks.reload(legs[0]!);
+        return executeLegs(legs, hooks, undefined, light, lockRetries + 1);
+      }
+      return hooks.onError(legs[0]!, error);
+    }
+    if (!(
+      error instanceof DeliveryConflict ||
+      error instanceof LegTakenOver ||
+      error instanceof LockOrderConflict
+    ))
       log().warn({ err: error }, `A phase of ${legs.length} legs failed; running them one by one.`);
     await Promise.all(
       legs.map(async (leg) => {

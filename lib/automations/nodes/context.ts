@@ -21,6 +21,14 @@ export interface RunEntity {
   customer?: Record<string, unknown> | null;
 }
 
+/** The customer a run reaches: its record when that is a customer, else the record's customer. */
+export function runCustomerId(entity: RunEntity | null): string | null {
+  if (!entity) return null;
+  if (entity.domain === "customer") return entity.id;
+  const id = entity.customer?.id;
+  return typeof id === "string" ? id : null;
+}
+
 /**
  * The record as `{entity.…}` reads it: its fields, and an order's customer under `customer`
  * (`{entity.customer.name}`; empty when the order has none).

@@ -144,6 +144,14 @@ export interface OutsideExecutor<P, R extends Request = Request> {
   preflight?(request: R, ctx: { tenantId: string }): Promise<string | null>;
   /** As for database effects: why a run would skip this step for its customer now, or null. */
   skipWhy?(db: DbOrTx, request: R, ctx: { tenantId: string }): Promise<ActionSkipped | null>;
+  /** As for database effects: whether a run would defer this step now (dry runs and backtests ask). */
+  deferWhy?(db: DbOrTx, request: R, ctx: DeferContext): Promise<ActionDeferred | null>;
+  /**
+   * Optional: the messaging gate (lib/messaging) of a marketing request that reaches a customer,
+   * decided in the phase's transaction before its delivery is recorded: null sends it; an
+   * `ActionDeferred` waits (as Send email's), an `ActionSkipped` is recorded and sends nothing.
+   */
+  gate?(tx: Tx, request: R, ctx: ActionContext): Promise<ActionDeferred | ActionSkipped | null>;
   /** Parses a stored request back, to re-send exactly what was sent before an interruption. */
   request: z.ZodType<R>;
   /** Throws `ActionError` to fail the step, `ActionSkipped` to skip it (sent nothing). */

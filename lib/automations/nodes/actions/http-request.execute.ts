@@ -13,10 +13,11 @@ import {
 import { authHeaders } from "@/lib/credentials/http-auth";
 import { credentialHosts, credentialSecret } from "@/lib/credentials/store";
 import { hostOfUrl, hostRefusal } from "@/lib/credentials/hosts";
-import { ActionError, ActionSkipped, type OutsideExecutor } from "../executor";
+import { ActionDeferred, ActionError, ActionSkipped, type OutsideExecutor } from "../executor";
+import { gateMessage } from "./message-gate";
 import type { DbOrTx } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
-import type { RunEntity } from "../context";
+import { runCustomerId, type RunEntity } from "../context";
 import type { Purpose } from "@/lib/consent/purpose";
 import { marketingRefusal } from "@/lib/consent/decide";
 import { consentOfCustomer } from "@/lib/consent/store";
@@ -146,14 +147,6 @@ function credentialGuard(credential: { name: string; allowedHosts: string[] }) {
  * addresses unless HTTP_ACTION_ALLOW lists the host, redirects followed and checked hop by hop,
  * at most 1 MB of the answer read.
  */
-/** The customer a run reaches: its record when that is a customer, else the record's customer. */
-function runCustomerId(entity: RunEntity | null): string | null {
-  if (!entity) return null;
-  if (entity.domain === "customer") return entity.id;
-  const id = entity.customer?.id;
-  return typeof id === "string" ? id : null;
-}
-
 function marketingFor(params: HttpParams, entity: RunEntity | null): { marketingFor?: string } {
   const id = params.reachesCustomer && params.purpose === "marketing" ? runCustomerId(entity) : null;
   return id ? { marketingFor: id } : {};
@@ -192,6 +185,30 @@ export const httpRequestExecutor: OutsideExecutor<HttpParams, HttpRequest> = {
     ...marketingFor(params, ctx.entity),
   }),
   skipWhy: (db, request, ctx) => consentSkip(db, request, ctx.tenantId),
+  // Quiet hours and the shop's cap, as Send email's (lib/messaging), for a marketing request to a
+  // customer who may be reached: one who may not is skipped by `send`, and counts for nothing.
+  async deferWhy(db, request, ctx) {
+    if (!request.marketingFor || (await consentSkip(db, request, ctx.tenantId))) return null;
+    const answer = await gateMessage(db, [request.marketingFor], {
+      ...ctx,
+      path: [],
+      pathChanged: null,
+      dryRun: true,
+    });
+    return answer instanceof ActionDeferred ? answer : null;
+  },
+  async gate(tx, request, ctx) {
+    if (!request.marketingFor || (await consentSkip(tx, request, ctx.tenantId))) return null;
+    return gateMessage(tx, [request.marketingFor], {
+      tenantId: ctx.tenantId,
+      automationId: ctx.automationId,
+      runId: ctx.runId,
+      nodeId: ctx.nodeId,
+      eventId: ctx.event.id,
+      path: ctx.message?.path ?? [],
+      pathChanged: ctx.message?.pathChanged ?? null,
+    });
+  },
   // Literal addresses and schemes are refused before the delivery is recorded; a host name is
   // resolved and checked when the request is sent (and on every redirect).
   check: (request) => literalRefusal(request.url) ?? headerRefusal(request.headers),

@@ -1,14 +1,8 @@
 import { outboxEmails } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
 import type { DbOrTx } from "@/lib/db/client";
-import {
-  ActionDeferred,
-  ActionSkipped,
-  type ActionContext,
-  type DatabaseExecutor,
-  type DeferContext,
-} from "../executor";
-import { gateMarketing } from "@/lib/messaging/gate";
+import { ActionDeferred, ActionSkipped, type DatabaseExecutor } from "../executor";
+import { gateMessage, passGate } from "./message-gate";
 import { config } from "@/lib/config/config";
 import type { Purpose } from "@/lib/consent/purpose";
 import { marketingRefusal } from "@/lib/consent/decide";
@@ -60,46 +54,6 @@ async function consentCheck(db: DbOrTx, request: EmailRequest, tenantId: string)
   };
 }
 
-const NO_RUN = "00000000-0000-0000-0000-000000000000";
-
-/** Throws `ActionDeferred` (quiet hours, the shop's cap) or `ActionSkipped` (expired, path changed). */
-async function passGate(tx: DbOrTx, customerId: string, ctx: ActionContext): Promise<void> {
-  const deferred = await gate(tx, customerId, {
-    tenantId: ctx.tenantId,
-    automationId: ctx.automationId,
-    runId: ctx.runId,
-    nodeId: ctx.nodeId,
-    eventId: ctx.event.id,
-    path: ctx.message?.path ?? [],
-    pathChanged: ctx.message?.pathChanged ?? null,
-  });
-  if (deferred) throw deferred;
-}
-
-/** The gate's answer as what the step throws, or null when the email goes. */
-async function gate(
-  db: DbOrTx,
-  customerId: string,
-  ctx: DeferContext & {
-    path: { nodeId: string; result: boolean }[];
-    pathChanged: string | null;
-    dryRun?: boolean;
-  },
-): Promise<ActionDeferred | ActionSkipped | null> {
-  const gate = await gateMarketing(db, { ...ctx, runId: ctx.runId ?? NO_RUN, customerId });
-  if (gate.go) return null;
-  if (gate.skip)
-    return new ActionSkipped(gate.sentence, { skippedFor: gate.skip, customerId, endsBranch: true });
-  return new ActionDeferred(gate.sentence, gate.until, {
-    deferredFor: gate.kind,
-    customerId,
-    until: gate.until.toISOString(),
-    customerZone: gate.zone.zone,
-    zoneFrom: gate.zone.source,
-    shopZone: gate.shopZone,
-  });
-}
-
 /**
  * Writes the email to the outbox in the action's transaction (exactly once). With `SMTP_URL` set,
  * an `email_send` job keyed by the outbox id sends it; the job is idempotent on that id. A
@@ -118,15 +72,22 @@ export const sendEmailExecutor: DatabaseExecutor<EmailParams, EmailRequest> = {
   skipWhy: async (db, request, ctx) => (await consentCheck(db, request, ctx.tenantId)).skip,
   async deferWhy(db, request, ctx) {
     const { skip, customers } = await consentCheck(db, request, ctx.tenantId);
-    if (skip || request.purpose !== "marketing" || customers.length !== 1) return null;
-    const answer = await gate(db, customers[0]!.id, { ...ctx, path: [], pathChanged: null, dryRun: true });
+    if (skip || request.purpose !== "marketing") return null;
+    const ids = customers.map((c) => c.id);
+    const answer = await gateMessage(db, ids, { ...ctx, path: [], pathChanged: null, dryRun: true });
     return answer instanceof ActionDeferred ? answer : null;
   },
   async run(tx, request, ctx) {
     const { skip, customers } = await consentCheck(tx, request, ctx.tenantId);
     if (skip) throw skip;
-    // Quiet hours and the shop's cap (lib/messaging): for a marketing email to one customer.
-    if (request.purpose === "marketing" && customers.length === 1) await passGate(tx, customers[0]!.id, ctx);
+    // Quiet hours and the shop's cap (lib/messaging): for each customer a marketing email reaches
+    // (several: it goes when it may go to all of them; message-gate.ts).
+    if (request.purpose === "marketing")
+      await passGate(
+        tx,
+        customers.map((c) => c.id),
+        ctx,
+      );
     // One customer reached: their own link. Several (a comma list): no one's link can speak for
     // the others, so the email goes without (each is asked about above all the same).
     const link = customers.length === 1 ? unsubscribeUrl(ctx.tenantId, customers[0]!.id) : null;
