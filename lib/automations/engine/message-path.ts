@@ -55,16 +55,29 @@ export function pathChange(ctx: LegContext, graph: Graph, path: PathCondition[])
 
 const marketing = new WeakMap<Graph, boolean>();
 
-/** Whether a graph has a customer-facing marketing step (its legs' customers are locked first). */
+const isMarketingSend = (type: string, params: Record<string, unknown> | undefined) =>
+  params?.purpose === "marketing" && registry.get(type)?.customerFacing?.(params ?? {}) === true;
+
+/** Whether a graph has a customer-facing marketing step at all (cached per graph). */
 export function sendsMarketing(graph: Graph): boolean {
   let answer = marketing.get(graph);
   if (answer === undefined) {
-    answer = graph.nodes.some(
-      (node) =>
-        node.params?.purpose === "marketing" &&
-        registry.get(node.type)?.customerFacing?.(node.params ?? {}) === true,
-    );
+    answer = graph.nodes.some((node) => isMarketingSend(node.type, node.params));
     marketing.set(graph, answer);
   }
   return answer;
+}
+
+/**
+ * Whether what is left of the leg's plan sends marketing to a customer (its customer is then
+ * locked first): a leg that only reaches a wait before its email, as most first legs of a
+ * reminder flow do, locks nobody.
+ */
+export function legSendsMarketing(leg: Leg): boolean {
+  if (!sendsMarketing(leg.graph)) return false;
+  for (let i = leg.cursor; i < leg.plan.length; i++) {
+    const step = leg.plan[i]!;
+    if (step.kind === "action" && isMarketingSend(step.nodeType, step.params)) return true;
+  }
+  return false;
 }

@@ -25,7 +25,7 @@ import { messageTouches } from "./touches";
 import { insertTouches } from "@/lib/automations/store/touches";
 import { holdClaims, LegTakenOver } from "./fence";
 import { log } from "@/lib/log/logger";
-import { messagePath, sendsMarketing } from "./message-path";
+import { legSendsMarketing, messagePath } from "./message-path";
 import { lockCustomers, LockOrderConflict } from "@/lib/messaging/locks";
 import { runCustomerId } from "@/lib/automations/nodes/context";
 
@@ -234,13 +234,13 @@ async function gateOutside(tx: Tx, legs: Leg[], writes: PhaseWrites): Promise<bo
 }
 
 /**
- * The customers of the legs whose graph sends marketing, locked first and all at once, in key
+ * The customers of the legs whose plan sends marketing, locked first and all at once, in key
  * order (lib/messaging/locks.ts): a phase's gates then wait for no lock, and two phases crossing
  * the same customers in opposite orders cannot deadlock.
  */
 async function lockMarketingCustomers(tx: Tx, legs: Leg[]): Promise<void> {
   const customers = legs.flatMap((leg) => {
-    const customerId = sendsMarketing(leg.graph) ? runCustomerId(leg.ctx.entity) : null;
+    const customerId = legSendsMarketing(leg) ? runCustomerId(leg.ctx.entity) : null;
     return customerId ? [{ tenantId: leg.ctx.tenantId, customerId }] : [];
   });
   if (customers.length > 0) await lockCustomers(tx, customers);
