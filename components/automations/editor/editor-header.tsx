@@ -69,7 +69,8 @@ export function EditorHeader({
         data-testid="editor-toolbar"
         className="flex flex-wrap items-center gap-2 md:flex-nowrap xl:shrink-0"
       >
-        <ShowPerformanceToggle /> {/* performance overlay */}
+        {/* performance overlay */}
+        <ShowPerformanceToggle />
         {canEdit && (
           <span className="hidden whitespace-nowrap md:inline">
             <SaveStatus state={saveState} />

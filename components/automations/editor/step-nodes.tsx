@@ -111,7 +111,8 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
           {summary}
         </p>
       </div>
-      <StepPerformanceBadge nodeId={id} /> {/* performance overlay */}
+      {/* performance overlay */}
+      <StepPerformanceBadge nodeId={id} />
       {issues.length > 0 && (
         <p className="flex items-center gap-1 border-t border-red-100 px-3 py-1.5 text-xs font-medium text-red-700">
           <span aria-hidden="true">⚠</span>

@@ -5,7 +5,7 @@ import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { DEFAULT_ATTRIBUTION, type AttributionSettings } from "./settings";
 import { compareHoldout, type HoldoutComparison } from "./holdout-stats";
-import { decideSplit, type SplitReport } from "./split-stats";
+import { decideSplit, type BranchCounts, type SplitReport } from "./split-stats";
 
 /*
  * An automation's Performance report (issue 50; docs/performance-of-automations.md): what its
@@ -147,7 +147,7 @@ interface ReportData {
 // GROUPING(d, node_id, automation_version, branch) per grouping set: a bit is 1 where the set leaves it out.
 const DIM_OF = sql`case grouping(d, node_id, automation_version, branch)
   when 15 then 'all' when 7 then 'day' when 11 then 'step' when 13 then 'version' else 'branch' end`;
-const KEY_OF = sql`coalesce(d, node_id, automation_version::text, branch)`;
+const KEY_OF = sql`coalesce(to_char(d, 'YYYY-MM-DD'), node_id, automation_version::text, branch)`;
 
 /**
  * Everything the report reads, in one statement over two index ranges `(shop, automation, at)`:
@@ -158,13 +158,19 @@ const KEY_OF = sql`coalesce(d, node_id, automation_version::text, branch)`;
  * with the shop's history.
  */
 async function reportData(range: SQL, tz: string, settingCurrency: string | null): Promise<ReportData> {
-  const [row] = await getDb().execute<{ data: ReportData }>(sql`
+  const [row] = await getDb().execute<{ data: ReportData }>(reportDataStatement(range, tz, settingCurrency));
+  return row!.data;
+}
+
+/** The report's data statement (exported for `bench/attribution.ts`, which times it in Postgres). */
+export function reportDataStatement(range: SQL, tz: string, settingCurrency: string | null): SQL {
+  return sql`
     with t as materialized (
-      select kind, recipient, node_id, automation_version, branch, to_char(at at time zone ${tz}, 'YYYY-MM-DD') as d
+      select kind, recipient, node_id, automation_version, branch, (at at time zone ${tz})::date as d
       from automation_touches where ${range}),
     o as materialized (
       select touch_kind, recipient, node_id, automation_version, branch, currency, amount,
-        to_char(at at time zone ${tz}, 'YYYY-MM-DD') as d
+        (at at time zone ${tz})::date as d
       from order_attributions where ${range}),
     currencies as (
       select currency, count(*)::int as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
@@ -205,8 +211,19 @@ async function reportData(range: SQL, tz: string, settingCurrency: string | null
       'touched', (select coalesce(json_agg(x), '[]') from touched x),
       'ordered', (select coalesce(json_agg(x), '[]') from ordered x),
       'buyers', (select coalesce(json_agg(x), '[]') from buyers x),
-      'holdout', (select coalesce(json_agg(x), '[]') from holdout x)) as data`);
-  return row!.data;
+      'holdout', (select coalesce(json_agg(x), '[]') from holdout x)) as data`;
+}
+
+/** The index range both of the report's tables are read by: (shop, automation, at), and a version. */
+export function reportRange(
+  tenantId: string,
+  automationId: string,
+  p: { start: string; end: string },
+  version: number | null,
+): SQL {
+  const v = version === null ? sql`` : sql`and automation_version = ${version}`;
+  return sql`tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid
+    and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v}`;
 }
 
 /** One grouping's rows, by key: touches and recipients, conversions and revenue. */
@@ -247,6 +264,21 @@ function splitBranches(graph: Graph | null): Map<string, { nodeId: string; label
         out.set(b.id, { nodeId: node.id, label: typeof b.label === "string" ? b.label : b.id });
   }
   return out;
+}
+
+/**
+ * `decideSplit` is pure and its Monte Carlo (10,000 draws) costs milliseconds: a page loaded again
+ * with the same counts takes the answer from memory (the last 500 sets of counts, per process).
+ */
+const splitMemo = new Map<string, SplitReport>();
+function decideSplitOnce(branches: BranchCounts[]): SplitReport {
+  const key = JSON.stringify(branches);
+  const known = splitMemo.get(key);
+  if (known) return known;
+  const decided = decideSplit(branches);
+  if (splitMemo.size >= 500) splitMemo.delete(splitMemo.keys().next().value!);
+  splitMemo.set(key, decided);
+  return decided;
 }
 
 const perRecipient = (revenue: string, recipients: number) =>
@@ -302,9 +334,7 @@ export async function automationPerformance(
     end: head.end,
   };
   const version = q.version ?? null;
-  const v = version === null ? sql`` : sql`and automation_version = ${version}`;
-  const range = sql`tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid
-    and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v}`;
+  const range = reportRange(tenantId, automationId, p, version);
 
   // Statement 2: everything else (reportData).
   const tz = p.timeZone;
@@ -371,7 +401,7 @@ export async function automationPerformance(
     if (split.nodeId === null || split.branches.length < 2) continue;
     const order = [...branchInfo.keys()];
     split.branches.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
-    const stats = decideSplit(
+    const stats = decideSplitOnce(
       split.branches.map((b) => ({
         id: b.id,
         label: b.label,
