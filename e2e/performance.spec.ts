@@ -173,7 +173,10 @@ test("a split's customers buy: the Performance tab and the canvas overlay say wh
     await expect(badges.first()).toBeVisible();
     // The trigger: every customer entered; the two mails: their orders and revenue in euros.
     await expect(
-      page.locator(".react-flow__node").filter({ hasText: "Customer" }).getByTestId("step-performance"),
+      page
+        .locator(".react-flow__node")
+        .filter({ hasText: "Customer created" })
+        .getByTestId("step-performance"),
     ).toContainText(`${people.length} entered`);
     await expect(badges.filter({ hasText: "€" })).not.toHaveCount(0);
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
