@@ -115,6 +115,8 @@ interface Explained {
 }
 
 export async function benchAttribution(): Promise<void> {
+  // The full seed takes longer than a pooled connection's default life (30–60 minutes): keep them.
+  process.env.DB_MAX_LIFETIME_SECONDS ??= "86400";
   const db = await benchDatabase("attribution");
   try {
     const tenant = await createTenant({ slug: "bench", name: "Bench" });
