@@ -43,7 +43,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
 async function main() {
   // A bench flow's HTTP receivers listen on this machine, which the outbound guard refuses unless listed.
   process.env.HTTP_ACTION_ALLOW ??= "127.0.0.1,localhost";
-  const names = process.argv.slice(2);
+  // Flags (`--small`) are the benchmarks' own; the rest are names.
+  const names = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
   // The soak runs for hours: only when named.
   const chosen = names.length ? names : Object.keys(BENCHES).filter((name) => name !== "sign-in-soak");
   for (const name of chosen) {

@@ -4,7 +4,9 @@ import { Command, InvalidArgumentError } from "commander";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { ROLES, type Role } from "@/lib/identity/roles";
 import { createTenant, findTenantBySlug, setQueueWeight } from "@/lib/auth/tenants";
-import { addMember } from "@/lib/auth/users";
+import { addMember, listMembers } from "@/lib/auth/users";
+import { sendEveryoneDownBranch } from "@/lib/automations/lifecycle/keep-branch";
+import { assertRole } from "@/lib/identity/caller";
 import { closeDb, getDb } from "@/lib/db/client";
 import { ensureDatabaseUrl, stopOwnedDatabase } from "@/lib/db/connection";
 import { migrateDatabase } from "@/lib/migrate";
@@ -369,6 +371,39 @@ export function buildProgram(io: PasswordInput = { stdin: process.stdin, stderr:
           if (opts.json) return console.log(JSON.stringify(report, null, 2));
           for (const line of performanceLines(report)) console.log(line);
         }),
+    );
+
+  automationsCommand
+    .command("send-down <automationId>")
+    .description(
+      "Send everyone down the winner: save a draft in which a split step is replaced by one of its branches, to review and publish as usual. --as names the editor or admin it is done as (the audit log says so).",
+    )
+    .requiredOption("--tenant <slug>", "the shop")
+    .requiredOption("--split <stepId>", "the Split step's id")
+    .requiredOption("--branch <id>", "the branch everyone goes down (its id)")
+    .requiredOption("--as <email>", "an editor or admin of the shop")
+    .action((automationId: string, opts: { tenant: string; split: string; branch: string; as: string }) =>
+      withDatabase(async () => {
+        await ensureDatabaseUrl();
+        const shop = await findTenantBySlug(opts.tenant);
+        const member = (await listMembers(shop.id)).find(
+          (m) => m.email.toLowerCase() === opts.as.trim().toLowerCase(),
+        );
+        if (!member) throw notFound(`A staff member '${opts.as}' of '${shop.slug}'`);
+        const caller = {
+          tenant: { id: shop.id, slug: shop.slug, name: shop.name, timezone: shop.timezone },
+          role: member.role,
+          actor: { kind: "user" as const, userId: member.userId, email: member.email, name: member.name },
+        };
+        assertRole(caller, "editor");
+        const draft = await sendEveryoneDownBranch(caller, automationId, {
+          splitId: opts.split,
+          branch: opts.branch,
+        });
+        console.log(
+          `Saved a draft of '${draft.name}' that sends everyone down '${opts.branch}' (revision ${draft.draftRevision}); publish it to take effect.`,
+        );
+      }),
     );
 
   const cron = program.command("cron").description("Check cron schedules.");

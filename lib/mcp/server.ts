@@ -11,6 +11,7 @@ import { getRun } from "@/lib/automations/runs/detail";
 import { listRuns, runsQuery } from "@/lib/automations/runs/history";
 import { draftInput, saveDraft } from "@/lib/automations/lifecycle/save-draft";
 import { getAutomation } from "@/lib/automations/lifecycle/read";
+import { keepBranchInput, sendEveryoneDownBranch } from "@/lib/automations/lifecycle/keep-branch";
 import { listAutomations, listQuery } from "@/lib/automations/lifecycle/list";
 import { publishAutomation, publishInput } from "@/lib/automations/lifecycle/publish";
 import { setActive } from "@/lib/automations/lifecycle/set-active";
@@ -178,6 +179,19 @@ export function createMcpServer(caller: Caller): McpServer {
       annotations: { readOnlyHint: true },
     },
     ({ id: automationId, ...query }) => reply(() => automationPerformance(tenantId, automationId, query)),
+  );
+  server.registerTool(
+    "send_down_branch",
+    {
+      description:
+        "Send everyone down the winner: saves a draft of the automation in which the split step `splitId` is replaced by its branch `branch`, to review and publish as usual (as POST /api/v1/automations/{id}/splits/{stepId}/send-down). Returns the automation with its new draft.",
+      inputSchema: keepBranchInput.extend({ id }),
+    },
+    ({ id: automationId, ...body }) =>
+      reply(async () => {
+        await mayWrite(caller);
+        return sendEveryoneDownBranch(caller, automationId, body);
+      }),
   );
   server.registerTool(
     "list_runs",

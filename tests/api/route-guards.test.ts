@@ -374,6 +374,19 @@ const REGISTRY: Record<string, Entry> = {
     },
     viewer: route(`PUT ${A}/holdout`, { params: id, body: () => ({ percent: 10 }) }),
   },
+  [`POST ${A}/splits/[stepId]/send-down`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`POST ${A}/splits/[stepId]/send-down`, {
+        params: () => ({ ...id(), stepId: "split" }),
+        body: () => ({ branch: "a" }),
+      }),
+    },
+    viewer: route(`POST ${A}/splits/[stepId]/send-down`, {
+      params: () => ({ ...id(), stepId: "split" }),
+      body: () => ({ branch: "a" }),
+    }),
+  },
   [`PUT ${A}/messaging`]: {
     crossShop: {
       expect: 404,

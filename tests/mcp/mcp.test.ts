@@ -126,6 +126,7 @@ describe("MCP at /api/mcp", () => {
       "resume_all_automations",
       "run_automation",
       "save_team",
+      "send_down_branch",
       "update_automation",
     ]);
     const update = tools.find((t) => t.name === "update_automation")!;

@@ -16,6 +16,8 @@ import { failuresOf, totalOf } from "@/lib/automations/insights/outcomes";
 import { RUN_STATUS_INFO } from "@/components/runs/run-status";
 import { Badge } from "@/components/ui/badge";
 import { PLATFORMS, type Platform } from "@/lib/automations/insights/platform";
+import { RevenueSummary } from "@/components/performance/revenue-summary";
+import { attributedRevenueSummary } from "@/lib/automations/performance/earners";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -32,7 +34,10 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
   const caller = await requireCaller();
   const raw = (await searchParams).platform;
   const platform = PLATFORMS.find((p) => p === raw) ?? "mine";
-  const d = await dashboard({ tenantId: caller.tenant.id, platform });
+  const [d, revenue] = await Promise.all([
+    dashboard({ tenantId: caller.tenant.id, platform }),
+    attributedRevenueSummary(caller.tenant.id),
+  ]);
   const week = { from: d.weekStart, to: d.today, platform: d.platform };
   const today = { from: d.today, to: d.today, platform: d.platform };
   const weekTotal = totalOf(d.weekCounts);
@@ -100,6 +105,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Se
           testId="stat-waiting"
         />
       </div>
+
+      <RevenueSummary summary={revenue} />
 
       <Card className="mt-6">
         <CardHeader

@@ -6,6 +6,7 @@ import { AutomationStatusBadge } from "@/components/automations/automation-statu
 import type { AutomationView } from "@/lib/automations/lifecycle/read";
 import { HeaderName } from "./header-name";
 import { SaveStatus } from "./save-status";
+import { ShowPerformanceToggle } from "@/components/performance/canvas-overlay"; // performance overlay
 import type { SaveState } from "./use-autosave";
 
 export interface EditorHeaderProps {
@@ -68,6 +69,8 @@ export function EditorHeader({
         data-testid="editor-toolbar"
         className="flex flex-wrap items-center gap-2 md:flex-nowrap xl:shrink-0"
       >
+        {/* performance overlay */}
+        <ShowPerformanceToggle />
         {canEdit && (
           <span className="hidden whitespace-nowrap md:inline">
             <SaveStatus state={saveState} />

@@ -8,6 +8,7 @@ import type { StepNode } from "@/lib/automations/editor/flow";
 import { exitLabel, outHandles, type NodeInfo } from "@/lib/automations/nodes/catalog";
 import type { NodeCategory } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES, CategoryIcon } from "./category-style";
+import { StepPerformanceBadge } from "@/components/performance/canvas-overlay"; // performance overlay
 
 /** A step status on the canvas is coloured like the app's badges. */
 export type StepStatusTone = BadgeTone;
@@ -110,6 +111,8 @@ function StepCard({ id, data, selected, category }: NodeProps<StepNode> & { cate
           {summary}
         </p>
       </div>
+      {/* performance overlay */}
+      <StepPerformanceBadge nodeId={id} />
       {issues.length > 0 && (
         <p className="flex items-center gap-1 border-t border-red-100 px-3 py-1.5 text-xs font-medium text-red-700">
           <span aria-hidden="true">⚠</span>

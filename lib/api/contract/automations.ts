@@ -5,6 +5,7 @@ import { messageCountsQuery } from "@/lib/automations/insights/messages";
 import { performanceQuery } from "@/lib/automations/performance/report";
 import { attributionInput } from "@/lib/automations/performance/settings";
 import { holdoutInput } from "@/lib/automations/lifecycle/set-holdout";
+import { sendDownInput } from "@/lib/automations/lifecycle/keep-branch";
 import { capsInput } from "@/lib/automations/caps/caps";
 import { automationMessagingInput, messagingInput } from "@/lib/messaging/settings";
 import { firesQuery, runNowInput } from "@/lib/automations/schedules/manage";
@@ -281,6 +282,19 @@ export const automationsEndpoints: readonly Endpoint[] = [
     example: { percent: 10 },
     ok: automation,
     errors: [422],
+  },
+  {
+    method: "POST",
+    path: `${A}/splits/{stepId}/send-down`,
+    summary: "Send everyone down one branch of a split",
+    description:
+      "`{ branch }`: saves a draft in which the split step `stepId` is replaced by that branch (the winner, usually), to review and publish as usual; the in-flight policy then applies to runs waiting inside the other branches. Starts from the draft when it still has the split, else from the published version. A split or branch the automation does not have is a 422.",
+    tag: "Automations",
+    role: "editor",
+    body: sendDownInput,
+    example: { branch: "b" },
+    ok: automation,
+    errors: [409, 422],
   },
   {
     method: "GET",

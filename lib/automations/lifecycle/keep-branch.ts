@@ -13,6 +13,9 @@ export const keepBranchInput = z.strictObject({
   branch: z.string().min(1).max(100),
 });
 
+/** `POST /api/v1/automations/:id/splits/:stepId/send-down`'s body: the split is in the path. */
+export const sendDownInput = keepBranchInput.pick({ branch: true });
+
 /**
  * "Send everyone down Group B": saves a draft in which the split is replaced by that branch
  * (`graph/keep-branch.ts`), to publish as usual — the in-flight policy then applies to runs

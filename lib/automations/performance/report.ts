@@ -3,9 +3,9 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { attributionSettingsOf, type AttributionSettings } from "./settings";
+import { DEFAULT_ATTRIBUTION, type AttributionSettings } from "./settings";
 import { compareHoldout, type HoldoutComparison } from "./holdout-stats";
-import { decideSplit, type SplitReport } from "./split-stats";
+import { decideSplit, type BranchCounts, type SplitReport } from "./split-stats";
 
 /*
  * An automation's Performance report (issue 50; docs/performance-of-automations.md): what its
@@ -131,35 +131,114 @@ const toRow = (r: Partial<Record<keyof Row, unknown>>): Row => ({
   revenue: String(r.revenue ?? "0.00"),
 });
 
-/** Per key (day, step, version, branch): touches and recipients, conversions and revenue, one statement. */
-async function grouped(
+/** The groupings the report shows; `all` is the period's totals. */
+type Dim = "all" | "day" | "step" | "version" | "branch";
+
+/** What the report's one data statement returns (`reportData`). */
+interface ReportData {
+  currency: string | null;
+  currencies: { currency: string | null; conversions: number; revenue: string }[];
+  touched: { dim: Dim; k: string | null; touches: number; recipients: number }[];
+  ordered: { dim: Dim; k: string | null; conversions: number; revenue: string | null }[];
+  buyers: { branch: string; customers: number; squares: string }[];
+  holdout: { grp: string; customers: number; conversions: number; revenue: string; squares: string }[];
+}
+
+// GROUPING(d, node_id, automation_version, branch) per grouping set: a bit is 1 where the set leaves it out.
+const DIM_OF = sql`case grouping(d, node_id, automation_version, branch)
+  when 15 then 'all' when 7 then 'day' when 11 then 'step' when 13 then 'version' else 'branch' end`;
+const KEY_OF = sql`coalesce(to_char(d, 'YYYY-MM-DD'), node_id, automation_version::text, branch)`;
+
+/**
+ * Everything the report reads, in one statement over two index ranges `(shop, automation, at)`:
+ * the period's touches and attributed orders are read once each (materialized), then grouped by
+ * day, step, version and branch with GROUPING SETS; the currency (the shop's setting, else the
+ * one most attributed orders are in), the winner's per-customer sums and the holdout's groups
+ * come from the same two reads. The work grows with the automation's rows in the period, never
+ * with the shop's history.
+ */
+async function reportData(range: SQL, tz: string, settingCurrency: string | null): Promise<ReportData> {
+  const [row] = await getDb().execute<{ data: ReportData }>(reportDataStatement(range, tz, settingCurrency));
+  return row!.data;
+}
+
+/** The report's data statement (exported for `bench/attribution.ts`, which times it in Postgres). */
+export function reportDataStatement(range: SQL, tz: string, settingCurrency: string | null): SQL {
+  return sql`
+    with t as materialized (
+      select kind, recipient, node_id, automation_version, branch, (at at time zone ${tz})::date as d
+      from automation_touches where ${range}),
+    o as materialized (
+      select touch_kind, recipient, node_id, automation_version, branch, currency, amount,
+        (at at time zone ${tz})::date as d
+      from order_attributions where ${range}),
+    currencies as (
+      select currency, count(*)::int as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
+      from o where touch_kind = 'message' group by currency),
+    cur as (
+      select coalesce(${settingCurrency}::text,
+        (select currency from currencies order by conversions desc, currency limit 1)) as c),
+    main as (select o.* from o, cur where o.touch_kind = 'message' and o.currency is not distinct from cur.c),
+    touched as (
+      select ${DIM_OF} as dim, ${KEY_OF} as k, count(*)::int as touches, count(distinct recipient)::int as recipients
+      from t where kind = 'message'
+      group by grouping sets ((), (d), (node_id), (automation_version), (branch))),
+    ordered as (
+      select ${DIM_OF} as dim, ${KEY_OF} as k, count(*)::int as conversions,
+        to_char(sum(amount), 'FM999999999999990.00') as revenue
+      from main group by grouping sets ((d), (node_id), (automation_version), (branch))),
+    buyers as (
+      select branch, count(*)::int as customers, sum(r * r)::text as squares from (
+        select branch, recipient, sum(amount) as r from main where branch is not null group by branch, recipient) c
+      group by branch),
+    entries as (
+      select case kind when 'holdout' then 'held_out' else 'treated' end as grp, count(distinct recipient)::int as customers
+      from t where kind in ('entered', 'holdout') group by 1),
+    per_customer as (
+      select case touch_kind when 'holdout' then 'held_out' else 'treated' end as grp, recipient, sum(amount) as revenue
+      from o, cur where o.currency is not distinct from cur.c
+      group by 1, 2),
+    sums as (
+      select grp, count(*)::int as conversions, sum(revenue)::text as revenue, sum(revenue * revenue)::text as squares
+      from per_customer group by grp),
+    holdout as (
+      select e.grp, e.customers, coalesce(s.conversions, 0) as conversions, coalesce(s.revenue, '0') as revenue,
+        coalesce(s.squares, '0') as squares
+      from entries e left join sums s on s.grp = e.grp)
+    select json_build_object(
+      'currency', (select c from cur),
+      'currencies', (select coalesce(json_agg(x order by x.conversions desc, x.currency), '[]') from currencies x),
+      'touched', (select coalesce(json_agg(x), '[]') from touched x),
+      'ordered', (select coalesce(json_agg(x), '[]') from ordered x),
+      'buyers', (select coalesce(json_agg(x), '[]') from buyers x),
+      'holdout', (select coalesce(json_agg(x), '[]') from holdout x)) as data`;
+}
+
+/** The index range both of the report's tables are read by: (shop, automation, at), and a version. */
+export function reportRange(
   tenantId: string,
   automationId: string,
-  p: Period,
+  p: { start: string; end: string },
   version: number | null,
-  currency: string | null,
-  touchKey: SQL,
-  orderKey: SQL,
-  where: SQL = sql``,
-): Promise<Map<string, Row>> {
+): SQL {
   const v = version === null ? sql`` : sql`and automation_version = ${version}`;
-  const rows = await getDb().execute<{ k: string } & Record<keyof Row, unknown>>(sql`
-    with t as (
-      select ${touchKey} as k, count(*) as touches, count(distinct recipient) as recipients
-      from automation_touches
-      where tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid and kind = 'message'
-        and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v} ${where}
-      group by 1),
-    o as (
-      select ${orderKey} as k, count(*) as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
-      from order_attributions
-      where tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid and touch_kind = 'message'
-        and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v} ${where}
-        and currency is not distinct from ${currency}
-      group by 1)
-    select coalesce(t.k, o.k) as k, t.touches, t.recipients, o.conversions, o.revenue
-    from t full join o on o.k = t.k`);
-  return new Map(rows.filter((r) => r.k !== null).map((r) => [String(r.k), toRow(r)]));
+  return sql`tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid
+    and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v}`;
+}
+
+/** One grouping's rows, by key: touches and recipients, conversions and revenue. */
+function groupOf(data: ReportData, dim: Dim): Map<string, Row> {
+  const out = new Map<string, Row>();
+  for (const r of data.touched)
+    if (r.dim === dim && r.k !== null) out.set(r.k, toRow({ touches: r.touches, recipients: r.recipients }));
+  for (const r of data.ordered)
+    if (r.dim === dim && r.k !== null)
+      out.set(r.k, {
+        ...(out.get(r.k) ?? toRow({})),
+        conversions: r.conversions,
+        revenue: r.revenue ?? "0.00",
+      });
+  return out;
 }
 
 function stepLabel(graph: Graph | null, nodeId: string): { label: string; inGraph: boolean } {
@@ -187,6 +266,21 @@ function splitBranches(graph: Graph | null): Map<string, { nodeId: string; label
   return out;
 }
 
+/**
+ * `decideSplit` is pure and its Monte Carlo (10,000 draws) costs milliseconds: a page loaded again
+ * with the same counts takes the answer from memory (the last 500 sets of counts, per process).
+ */
+const splitMemo = new Map<string, SplitReport>();
+function decideSplitOnce(branches: BranchCounts[]): SplitReport {
+  const key = JSON.stringify(branches);
+  const known = splitMemo.get(key);
+  if (known) return known;
+  const decided = decideSplit(branches);
+  if (splitMemo.size >= 500) splitMemo.delete(splitMemo.keys().next().value!);
+  splitMemo.set(key, decided);
+  return decided;
+}
+
 const perRecipient = (revenue: string, recipients: number) =>
   recipients > 0 ? (Number(revenue) / recipients).toFixed(2) : null;
 
@@ -198,54 +292,62 @@ export async function automationPerformance(
 ): Promise<PerformanceReport> {
   const q = parseOrThrow(performanceQuery, query, "The performance query is invalid");
   if (!isUuid(automationId)) throw notFound("That automation");
-  const db = getDb();
-  const [automation] = await db.execute<{ graph: Graph | null; holdout_percent: number }>(sql`
-    select coalesce(active_graph, draft_graph) as graph, holdout_percent from automations
-    where tenant_id = ${tenantId}::uuid and id = ${automationId}::uuid`);
-  if (!automation) throw notFound("That automation");
-  const graph = automation.graph;
-  const settings = await attributionSettingsOf(db, tenantId);
-  const p = await periodOf(tenantId, q);
+  // Statement 1: the automation, the shop's attribution settings and the period, together.
+  const [head] = await getDb().execute<
+    Period & {
+      bad: boolean;
+      graph: Graph | null;
+      holdout_percent: number | null;
+      goal: AttributionSettings["goal"] | null;
+      window_days: number | null;
+      currency: string | null;
+    }
+  >(sql`
+    with shop as (select timezone as tz, (now() at time zone timezone)::date as today from tenants where id = ${tenantId}::uuid),
+    p as (select tz, coalesce(${q.to ?? null}::date, today) as t,
+                 coalesce(${q.from ?? null}::date, coalesce(${q.to ?? null}::date, today) - 29) as f from shop)
+    select to_char(f, 'YYYY-MM-DD') as "from", to_char(t, 'YYYY-MM-DD') as "to", (t - f + 1)::int as days,
+      tz as "timeZone", (f::timestamp at time zone tz)::text as start, ((t + 1)::timestamp at time zone tz)::text as "end",
+      (t - f) > 366 as bad, a.graph, a.holdout_percent, s.goal, s.window_days, s.currency
+    from p
+    left join (select coalesce(active_graph, draft_graph) as graph, holdout_percent from automations
+      where tenant_id = ${tenantId}::uuid and id = ${automationId}::uuid) a on true
+    left join attribution_settings s on s.tenant_id = ${tenantId}::uuid`);
+  if (!head || head.holdout_percent === null) throw notFound("That automation");
+  if (head.bad)
+    throw new AppError(
+      422,
+      "invalid",
+      "The period can be at most a year: choose a later from or an earlier to.",
+    );
+  const graph = head.graph;
+  const settings: AttributionSettings =
+    head.goal === null
+      ? DEFAULT_ATTRIBUTION
+      : { goal: head.goal, windowDays: Number(head.window_days), currency: head.currency };
+  const p: Period = {
+    from: head.from,
+    to: head.to,
+    days: head.days,
+    timeZone: head.timeZone,
+    start: head.start,
+    end: head.end,
+  };
   const version = q.version ?? null;
-  const v = version === null ? sql`` : sql`and automation_version = ${version}`;
-  const range = sql`tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid
-    and at >= ${p.start}::timestamptz and at < ${p.end}::timestamptz ${v}`;
+  const range = reportRange(tenantId, automationId, p, version);
 
-  const currencies = await db.execute<{ currency: string | null; conversions: number; revenue: string }>(sql`
-    select currency, count(*)::int as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
-    from order_attributions where ${range} and touch_kind = 'message'
-    group by currency order by count(*) desc, currency`);
-  const currency = settings.currency ?? currencies[0]?.currency ?? null;
-  const main = currencies.find((c) => c.currency === currency);
-  const [touched] = await db.execute<{ touches: number; recipients: number }>(sql`
-    select count(*)::int as touches, count(distinct recipient)::int as recipients
-    from automation_touches where ${range} and kind = 'message'`);
-
+  // Statement 2: everything else (reportData).
   const tz = p.timeZone;
-  const dayKey = sql`to_char(at at time zone ${tz}, 'YYYY-MM-DD')`;
-  const [days, steps, versions, branches] = await Promise.all([
-    grouped(tenantId, automationId, p, version, currency, dayKey, dayKey),
-    grouped(tenantId, automationId, p, version, currency, sql`node_id`, sql`node_id`),
-    grouped(
-      tenantId,
-      automationId,
-      p,
-      version,
-      currency,
-      sql`automation_version::text`,
-      sql`automation_version::text`,
-    ),
-    grouped(
-      tenantId,
-      automationId,
-      p,
-      version,
-      currency,
-      sql`branch`,
-      sql`branch`,
-      sql`and branch is not null`,
-    ),
-  ]);
+  const data = await reportData(range, tz, settings.currency);
+  const currencies = data.currencies;
+  const currency = data.currency;
+  const main = currencies.find((c) => c.currency === currency);
+  const all = data.touched.find((r) => r.dim === "all");
+  const touched = { touches: all?.touches ?? 0, recipients: all?.recipients ?? 0 };
+  const days = groupOf(data, "day");
+  const steps = groupOf(data, "step");
+  const versions = groupOf(data, "version");
+  const branches = groupOf(data, "branch");
   const dayList: string[] = [];
   for (
     let d = new Date(`${p.from}T00:00:00Z`);
@@ -279,13 +381,7 @@ export async function automationPerformance(
 
   // What the winner's maths needs per branch (split-stats.ts): the customers who bought, and the
   // sum of each customer's revenue squared, in the report's currency.
-  const buyers = await db.execute<{ branch: string; customers: number; squares: string }>(sql`
-    select branch, count(*)::int as customers, sum(r * r)::text as squares from (
-      select branch, recipient, sum(amount) as r from order_attributions
-      where ${range} and touch_kind = 'message' and branch is not null
-        and currency is not distinct from ${currency}
-      group by branch, recipient) c
-    group by branch`);
+  const buyers = data.buyers;
   const buyersOf = new Map(buyers.map((b) => [b.branch, b]));
   for (const [id, info] of branchInfo) {
     const split = splitsByNode.get(info.nodeId);
@@ -305,7 +401,7 @@ export async function automationPerformance(
     if (split.nodeId === null || split.branches.length < 2) continue;
     const order = [...branchInfo.keys()];
     split.branches.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
-    const stats = decideSplit(
+    const stats = decideSplitOnce(
       split.branches.map((b) => ({
         id: b.id,
         label: b.label,
@@ -332,11 +428,11 @@ export async function automationPerformance(
     version,
     settings,
     currency,
-    recipients: touched?.recipients ?? 0,
-    touches: touched?.touches ?? 0,
+    recipients: touched.recipients,
+    touches: touched.touches,
     conversions: main?.conversions ?? 0,
     revenue,
-    revenuePerRecipient: perRecipient(revenue, touched?.recipients ?? 0),
+    revenuePerRecipient: perRecipient(revenue, touched.recipients),
     otherCurrencies: currencies
       .filter((c) => c.currency !== currency)
       .map((c) => ({ currency: c.currency, conversions: Number(c.conversions), revenue: c.revenue })),
@@ -348,7 +444,7 @@ export async function automationPerformance(
       .map(([key, row]) => ({ version: Number(key), ...row }))
       .sort((a, b) => b.version - a.version),
     splits: [...splitsByNode.values()],
-    holdout: await holdoutOf(range, automation.holdout_percent, currency),
+    holdout: holdoutOf(data.holdout, head.holdout_percent, currency),
   };
 }
 
@@ -357,31 +453,11 @@ export async function automationPerformance(
  * and per group the orders attributed to its touches — the treated customers' to a step of this
  * automation, the held-out customers' to their entry — summed per customer for the statistics.
  */
-async function holdoutOf(
-  range: SQL,
+function holdoutOf(
+  rows: ReportData["holdout"],
   percent: number,
   currency: string | null,
-): Promise<PerformanceReport["holdout"]> {
-  const rows = await getDb().execute<{
-    grp: string;
-    customers: number;
-    conversions: number;
-    revenue: string;
-    squares: string;
-  }>(sql`
-    with entries as (
-      select case kind when 'holdout' then 'held_out' else 'treated' end as grp, count(distinct recipient)::int as customers
-      from automation_touches where ${range} and kind in ('entered', 'holdout') group by 1),
-    per_customer as (
-      select case touch_kind when 'holdout' then 'held_out' else 'treated' end as grp, recipient, sum(amount) as revenue
-      from order_attributions where ${range} and currency is not distinct from ${currency}
-      group by 1, 2),
-    sums as (
-      select grp, count(*)::int as conversions, sum(revenue)::text as revenue, sum(revenue * revenue)::text as squares
-      from per_customer group by grp)
-    select e.grp, e.customers, coalesce(s.conversions, 0) as conversions, coalesce(s.revenue, '0') as revenue,
-      coalesce(s.squares, '0') as squares
-    from entries e left join sums s on s.grp = e.grp`);
+): PerformanceReport["holdout"] {
   const group = (name: string) => {
     const r = rows.find((row) => row.grp === name);
     return {

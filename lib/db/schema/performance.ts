@@ -3,10 +3,12 @@ import {
   bigint,
   bigserial,
   check,
+  date,
   index,
   integer,
   numeric,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -125,4 +127,26 @@ export const orderAttributions = pgTable(
     uniqueIndex("order_attributions_order_idx").on(t.tenantId, t.orderId),
     index("order_attributions_automation_idx").on(t.tenantId, t.automationId, t.at),
   ],
+);
+
+/**
+ * Attributed revenue per shop day, automation and currency (message touches only; holdouts are
+ * not revenue): the dashboard's total and top earners read it instead of every attributed order.
+ * Kept by the trigger `order_attributions_revenue_day` in the statement that attributes the order
+ * (drizzle/0035_revenue_days.sql), exact (`numeric`); its day is the shop's day when the order
+ * was recorded. `currency` is '' for orders without one.
+ */
+export const automationRevenueDays = pgTable(
+  "automation_revenue_days",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    automationId: uuid("automation_id").notNull(),
+    currency: text("currency").notNull().default(""),
+    conversions: integer("conversions").notNull().default(0),
+    revenue: numeric("revenue").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day, t.automationId, t.currency] })],
 );

@@ -15,6 +15,8 @@ import { listCredentials } from "@/lib/credentials/store";
 import { approverFacts } from "@/lib/automations/engine/votes";
 import { waitingByNode } from "@/lib/automations/waits/waits";
 import { AppError } from "@/lib/errors";
+import { PerformanceOverlayProvider } from "@/components/performance/canvas-overlay";
+import { canvasPerformance } from "@/lib/automations/performance/overlay";
 
 type Params = Promise<{ id: string }>;
 
@@ -48,6 +50,8 @@ export default async function AutomationEditorPage({
   // A viewer's page holds no editor-only params (a webhook trigger's address), as the API's replies.
   const automation = forRole(found, caller.role);
   const waiting = await waitingByNode(automation.id);
+  // "Show performance" on the canvas: each step's last 30 days, one statement.
+  const performance = await canvasPerformance(caller.tenant.id, automation.id);
   // The shop's teams and how many may vote: an Approval step's rules are checked against them.
   const approvers = await approverFacts(caller.tenant.id);
   // Names, kinds, hosts and last 4 characters only: the editor picks credentials, it never sees a value.
@@ -61,31 +65,33 @@ export default async function AutomationEditorPage({
   // The Field picker asks the server what the shop's records carry (react-query).
   const editor = (
     <Providers>
-      <FlowEditor
-        automation={{ ...automation, draftGraph }}
-        // The catalog, sentences and issues of the first paint, so the registry and zod load later.
-        // Worked out on the graph as stored (its sentences and issues name no token), so a viewer's
-        // canvas does not call the token it was not sent missing.
-        firstPaint={editorFirstPaint(
-          { ...found, draftGraph: withPositions(found.draftGraph) },
-          {
-            ...serverFacts(),
-            credentialHosts: Object.fromEntries(
-              credentials.map(({ id, name, allowedHosts }) => [id, { name, allowedHosts }]),
-            ),
-            approvers,
-          },
-        )}
-        canEdit={
-          automation.status !== "archived" &&
-          hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
-        }
-        canArchive={!automation.builtinSlug && hasRole(caller.role, "editor")}
-        isAdmin={hasRole(caller.role, "admin")}
-        waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
-        shopTimezone={caller.tenant.timezone}
-        credentials={credentials}
-      />
+      <PerformanceOverlayProvider data={performance}>
+        <FlowEditor
+          automation={{ ...automation, draftGraph }}
+          // The catalog, sentences and issues of the first paint, so the registry and zod load later.
+          // Worked out on the graph as stored (its sentences and issues name no token), so a viewer's
+          // canvas does not call the token it was not sent missing.
+          firstPaint={editorFirstPaint(
+            { ...found, draftGraph: withPositions(found.draftGraph) },
+            {
+              ...serverFacts(),
+              credentialHosts: Object.fromEntries(
+                credentials.map(({ id, name, allowedHosts }) => [id, { name, allowedHosts }]),
+              ),
+              approvers,
+            },
+          )}
+          canEdit={
+            automation.status !== "archived" &&
+            hasRole(caller.role, automation.builtinSlug ? "admin" : "editor")
+          }
+          canArchive={!automation.builtinSlug && hasRole(caller.role, "editor")}
+          isAdmin={hasRole(caller.role, "admin")}
+          waitingRuns={waiting.reduce((sum, w) => sum + w.count, 0)}
+          shopTimezone={caller.tenant.timezone}
+          credentials={credentials}
+        />
+      </PerformanceOverlayProvider>
     </Providers>
   );
   if (!built) return editor;

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { FunnelCanvas } from "@/components/insights/funnel-canvas";
 import { OutcomeChartLazy } from "@/components/insights/outcome-chart-lazy";
 import { OutcomeCountLinks } from "@/components/insights/outcome-counts";
+import { PeriodBar } from "@/components/insights/period-bar";
 import { OutcomeTable } from "@/components/insights/outcome-table";
 import { runsHref } from "@/components/insights/runs-href";
 import { AutomationOpsHeader } from "@/components/runs/automation-tabs";
@@ -53,27 +54,9 @@ export default async function AutomationInsightsPage({
   return (
     <>
       <AutomationOpsHeader automation={automation} />
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-zinc-600">
-          The last {days} days, {i.firstDay} to {i.today} in the shop&apos;s time zone ({i.timeZone}).
-        </p>
-        <nav aria-label="Period" className="flex rounded-lg border border-zinc-200 p-0.5 text-sm">
-          {[7, 30].map((n) => (
-            <Link
-              key={n}
-              href={n === 7 ? base : `${base}?days=${n}`}
-              aria-current={n === days ? "page" : undefined}
-              className={
-                n === days
-                  ? "rounded-md bg-zinc-900 px-3 py-1 font-medium text-white"
-                  : "rounded-md px-3 py-1 text-zinc-700 hover:bg-zinc-100"
-              }
-            >
-              Last {n} days
-            </Link>
-          ))}
-        </nav>
-      </div>
+      <PeriodBar base={base} periods={[7, 30]} days={days} defaultDays={7}>
+        The last {days} days, {i.firstDay} to {i.today} in the shop&apos;s time zone ({i.timeZone}).
+      </PeriodBar>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Fact label="Runs" testId="fact-runs">

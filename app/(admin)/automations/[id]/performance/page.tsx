@@ -4,7 +4,9 @@ import { AutomationOpsHeader } from "@/components/runs/automation-tabs";
 import { loadAutomationOr404 } from "@/components/runs/load-automation";
 import { HoldoutForm } from "@/components/performance/holdout-form";
 import { RevenueChartLazy } from "@/components/performance/revenue-chart-lazy";
+import { GroupTable, percent } from "@/components/performance/group-table";
 import { SplitReport } from "@/components/performance/split-report";
+import { PeriodBar } from "@/components/insights/period-bar";
 import { dayLabel } from "@/components/insights/outcomes";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/format";
@@ -21,8 +23,6 @@ export const metadata: Metadata = { title: "Automation performance" };
 
 type Params = Promise<{ id: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-const percent = (rate: number | null) => (rate === null ? "—" : `${(rate * 100).toFixed(1)}%`);
 
 /** Does it pay: an automation's conversions, attributed revenue, by day, step and version, and its holdout. */
 export default async function AutomationPerformancePage({
@@ -46,32 +46,14 @@ export default async function AutomationPerformancePage({
   return (
     <>
       <AutomationOpsHeader automation={automation} />
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-zinc-600">
-          {r.from} to {r.to} in the shop&apos;s time zone ({r.timeZone}). A conversion is {goal} within{" "}
-          {r.settings.windowDays} {r.settings.windowDays === 1 ? "day" : "days"} of a message from this
-          automation, when it was the customer&apos;s latest.{" "}
-          <Link href="/settings/automations" className="underline">
-            Change the goal
-          </Link>
-        </p>
-        <nav aria-label="Period" className="flex rounded-lg border border-zinc-200 p-0.5 text-sm">
-          {[7, 30, 90].map((n) => (
-            <Link
-              key={n}
-              href={n === 30 ? base : `${base}?days=${n}`}
-              aria-current={n === days ? "page" : undefined}
-              className={
-                n === days
-                  ? "rounded-md bg-zinc-900 px-3 py-1 font-medium text-white"
-                  : "rounded-md px-3 py-1 text-zinc-700 hover:bg-zinc-100"
-              }
-            >
-              Last {n} days
-            </Link>
-          ))}
-        </nav>
-      </div>
+      <PeriodBar base={base} periods={[7, 30, 90]} days={days} defaultDays={30}>
+        {r.from} to {r.to} in the shop&apos;s time zone ({r.timeZone}). A conversion is {goal} within{" "}
+        {r.settings.windowDays} {r.settings.windowDays === 1 ? "day" : "days"} of a message from this
+        automation, when it was the customer&apos;s latest.{" "}
+        <Link href="/settings/automations" className="underline">
+          Change the goal
+        </Link>
+      </PeriodBar>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Fact label="Attributed revenue" testId="fact-revenue">
@@ -196,34 +178,23 @@ export default async function AutomationPerformancePage({
             title="Branches no longer in the flow"
             description="Customers each branch's messages reached, and what they brought."
           />
-          <Table caption="Conversions and revenue by branches no longer in the flow">
-            <THead>
-              <TR>
-                <TH>Branch</TH>
-                <TH align="right">Customers</TH>
-                <TH align="right">Conversions</TH>
-                <TH align="right">Rate</TH>
-                <TH align="right">Revenue per recipient</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {r.splits
-                .filter((s) => !s.stats)
-                .flatMap((s) =>
-                  s.branches.map((b) => (
-                    <TR key={`${s.nodeId}-${b.id}`}>
-                      <TD>{b.label}</TD>
-                      <TD align="right">{formatCount(b.entered)}</TD>
-                      <TD align="right">{formatCount(b.conversions)}</TD>
-                      <TD align="right">{percent(b.rate)}</TD>
-                      <TD align="right">
-                        {b.revenuePerRecipient === null ? "—" : money(b.revenuePerRecipient)}
-                      </TD>
-                    </TR>
-                  )),
-                )}
-            </TBody>
-          </Table>
+          <GroupTable
+            caption="Conversions and revenue by branches no longer in the flow"
+            first="Branch"
+            rows={r.splits
+              .filter((s) => !s.stats)
+              .flatMap((s) =>
+                s.branches.map((b) => ({
+                  key: `${s.nodeId}-${b.id}`,
+                  name: b.label,
+                  customers: b.entered,
+                  conversions: b.conversions,
+                  rate: b.rate,
+                  perCustomer: b.revenuePerRecipient,
+                })),
+              )}
+            money={money}
+          />
         </Card>
       )}
 
@@ -238,35 +209,26 @@ export default async function AutomationPerformancePage({
               <p className="text-lg font-semibold text-zinc-900" data-testid="holdout-sentence">
                 {sentence ?? "Not enough customers yet: each group needs at least 2 to compare."}
               </p>
-              <Table caption="Customers who got the automation and customers held out">
-                <THead>
-                  <TR>
-                    <TH>Group</TH>
-                    <TH align="right">Customers</TH>
-                    <TH align="right">Bought</TH>
-                    <TH align="right">Conversion rate</TH>
-                    <TH align="right">Revenue per customer</TH>
-                  </TR>
-                </THead>
-                <TBody>
-                  {(
-                    [
-                      ["Got the automation", r.holdout.treated],
-                      ["Held out", r.holdout.heldOut],
-                    ] as const
-                  ).map(([name, g]) => (
-                    <TR key={name}>
-                      <TD>{name}</TD>
-                      <TD align="right">{formatCount(g.customers)}</TD>
-                      <TD align="right">{formatCount(g.conversions)}</TD>
-                      <TD align="right">{percent(g.rate)}</TD>
-                      <TD align="right">
-                        {g.revenuePerCustomer === null ? "—" : money(g.revenuePerCustomer)}
-                      </TD>
-                    </TR>
-                  ))}
-                </TBody>
-              </Table>
+              <GroupTable
+                caption="Customers who got the automation and customers held out"
+                first="Group"
+                bought="Bought"
+                perCustomer="Revenue per customer"
+                rows={(
+                  [
+                    ["Got the automation", r.holdout.treated],
+                    ["Held out", r.holdout.heldOut],
+                  ] as const
+                ).map(([name, g]) => ({
+                  key: name,
+                  name,
+                  customers: g.customers,
+                  conversions: g.conversions,
+                  rate: g.rate,
+                  perCustomer: g.revenuePerCustomer,
+                }))}
+                money={money}
+              />
               {r.holdout.rateDifference && (
                 <p className="mt-2 text-sm text-zinc-600">
                   Conversion rate difference: {signedPoints(r.holdout.rateDifference.estimate)} (
