@@ -247,6 +247,8 @@ describe("the OpenAPI document", () => {
           (e.path === "/api/v1/teams/{id}" && reply.status === 404) ||
           // A re-subscribe's reason is parsed before its customer is looked up; these ids name none.
           (e.path === "/api/v1/customers/{id}/resubscribe" && reply.status === 404) ||
+          // The branch is read first; this automation has no split by that id (send-down.test.ts has one).
+          (e.path.endsWith("/send-down") && reply.status === 422 && text.includes("has no split")) ||
           // No model is set up here (tests/ai/build.test.ts has one): the body was read, then 503.
           (e.path === "/api/v1/ai/build" && reply.status === 503);
         if (!ok) failures.push(`${key(e)}: valid ${text}`);
