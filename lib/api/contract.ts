@@ -1048,7 +1048,11 @@ export const CONTRACT: readonly Endpoint[] = [
       adminToken: "shpat_0123456789abcdef0123456789abcdef",
       secret: "a1b2c3d4e5f6a7b8c9d0",
     },
-    ok: { status: 200, description: "The connection, with `writes` and `subscriptions`.", schema: connectionShape },
+    ok: {
+      status: 200,
+      description: "The connection, with `writes` and `subscriptions`.",
+      schema: connectionShape,
+    },
     errors: [409],
   },
   {

@@ -192,9 +192,13 @@ export const subscriptionsShape = z
       z.object({
         topic: z
           .string()
-          .meta({ description: "The platform's webhook topic, as `orders/paid` (Shopify) or `order.updated` (WooCommerce)." }),
+          .meta({
+            description:
+              "The platform's webhook topic, as `orders/paid` (Shopify) or `order.updated` (WooCommerce).",
+          }),
         state: z.enum(["active", "missing", "paused"]).meta({
-          description: "`paused`: a WooCommerce webhook its store paused or disabled (Repair sets it active).",
+          description:
+            "`paused`: a WooCommerce webhook its store paused or disabled (Repair sets it active).",
         }),
         id: z.string().optional().meta({ description: "The store's id of the subscription or webhook." }),
       }),

@@ -324,7 +324,12 @@ async function storeAccess(tenantId: string, connection: ConnectionView): Promis
   const credential = await credentialSecret(tenantId, connection.writes.credentialId);
   if (!credential?.allowedHosts[0]) return null;
   if (connection.platform === "shopify" && credential.kind === "shopify_admin")
-    return { platform: "shopify", shop: credential.allowedHosts[0], token: credential.value, uri: connection.url };
+    return {
+      platform: "shopify",
+      shop: credential.allowedHosts[0],
+      token: credential.value,
+      uri: connection.url,
+    };
   if (connection.platform === "woocommerce" && credential.kind === "woocommerce_rest") {
     const secret = await credentialSecret(tenantId, connection.credential.id);
     if (!secret) return null;
@@ -407,7 +412,11 @@ export const connectionWritesInput = z
  * shop needs a connection of its own. Then, as when connecting with a token, the webhooks are
  * registered (after the change is stored; Repair tries again).
  */
-export async function setConnectionWrites(caller: Caller, id: string, body: unknown): Promise<ConnectionView> {
+export async function setConnectionWrites(
+  caller: Caller,
+  id: string,
+  body: unknown,
+): Promise<ConnectionView> {
   const tenantId = caller.tenant.id;
   const current = await getConnection(tenantId, id);
   const input = parseOrThrow(

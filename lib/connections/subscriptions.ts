@@ -258,7 +258,12 @@ async function removeWooWebhooks(access: WooAccess): Promise<{ removed: number; 
     const ours = (await wooExisting(access)).filter((w) => w.uri === access.uri);
     for (const webhook of ours) {
       // Webhooks cannot be trashed: `force=true` deletes it for good (without it, a 501).
-      await wooRest(access.host, access.key, "DELETE", `/webhooks/${encodeURIComponent(webhook.id)}?force=true`);
+      await wooRest(
+        access.host,
+        access.key,
+        "DELETE",
+        `/webhooks/${encodeURIComponent(webhook.id)}?force=true`,
+      );
       removed++;
     }
     return { removed };
@@ -276,7 +281,9 @@ export function listStoreSubscriptions(access: StoreAccess): Promise<Subscriptio
 }
 
 /** Creates (or, WooCommerce, sets active again) the webhooks that do not deliver here. */
-export function repairStoreSubscriptions(access: StoreAccess): Promise<SubscriptionsView & { created: number }> {
+export function repairStoreSubscriptions(
+  access: StoreAccess,
+): Promise<SubscriptionsView & { created: number }> {
   return access.platform === "woocommerce" ? repairWooWebhooks(access) : repairSubscriptions(access);
 }
 

@@ -731,12 +731,20 @@ const REGISTRY: Record<string, Entry> = {
       expect: 404,
       invoke: route(`PUT ${S}/writes`, {
         params: connection,
-        body: () => ({ shopDomain: "b-shop.myshopify.com", adminToken: "shpat_theirs_0123456789", secret: "theirs-56789" }),
+        body: () => ({
+          shopDomain: "b-shop.myshopify.com",
+          adminToken: "shpat_theirs_0123456789",
+          secret: "theirs-56789",
+        }),
       }),
     },
     viewer: route(`PUT ${S}/writes`, {
       params: connection,
-      body: () => ({ shopDomain: "v-shop.myshopify.com", adminToken: "shpat_viewer_0123456789", secret: "viewer-56789" }),
+      body: () => ({
+        shopDomain: "v-shop.myshopify.com",
+        adminToken: "shpat_viewer_0123456789",
+        secret: "viewer-56789",
+      }),
     }),
   },
 
@@ -994,12 +1002,20 @@ const REGISTRY: Record<string, Entry> = {
       expect: 404,
       invoke: action("lib/actions/connections/set-writes.ts#setConnectionWritesAction", () => ({
         id: ids.connection,
-        writes: { shopDomain: "b-shop.myshopify.com", adminToken: "shpat_theirs_0123456789", secret: "theirs-56789" },
+        writes: {
+          shopDomain: "b-shop.myshopify.com",
+          adminToken: "shpat_theirs_0123456789",
+          secret: "theirs-56789",
+        },
       })),
     },
     viewer: action("lib/actions/connections/set-writes.ts#setConnectionWritesAction", () => ({
       id: ids.connection,
-      writes: { shopDomain: "v-shop.myshopify.com", adminToken: "shpat_viewer_0123456789", secret: "viewer-56789" },
+      writes: {
+        shopDomain: "v-shop.myshopify.com",
+        adminToken: "shpat_viewer_0123456789",
+        secret: "viewer-56789",
+      },
     })),
   },
   "lib/actions/connections/send-test-delivery.ts#sendTestDeliveryAction": {

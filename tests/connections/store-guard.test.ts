@@ -138,18 +138,24 @@ describe("a public shop is addressed as Shopify documents", () => {
 
   test("a 401 is a sentence in Shopify's words and never the token", async () => {
     const error = await refusal(
-      shopifyGraphql("nordlicht-goods.myshopify.com", TOKEN, QUERY, {}, {
-        request: async (r) => ({
-          status: 401,
-          statusText: "Unauthorized",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
+      shopifyGraphql(
+        "nordlicht-goods.myshopify.com",
+        TOKEN,
+        QUERY,
+        {},
+        {
+          request: async (r) => ({
+            status: 401,
+            statusText: "Unauthorized",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
+            }),
+            truncated: false,
+            url: r.url,
           }),
-          truncated: false,
-          url: r.url,
-        }),
-      }),
+        },
+      ),
     );
     expect(error.message).toBe(
       "Shopify refused the call: the token was refused (revoked or mistyped): connect the store again with a new one (Shopify said: [API] Invalid API key or access token (unrecognized login or wrong password)).",
@@ -160,19 +166,26 @@ describe("a public shop is addressed as Shopify documents", () => {
 
   test("WooCommerce: https://<store>/wp-json/wc/v3/<path> with Basic auth, no redirects", async () => {
     const sent: GuardedRequest[] = [];
-    const answer = await wooRest("shop.example.com", "ck_a:cs_b", "PUT", "/orders/7", { status: "on-hold" }, {
-      request: async (r) => {
-        sent.push(r);
-        return {
-          status: 200,
-          statusText: "OK",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ id: 7, status: "on-hold" }),
-          truncated: false,
-          url: r.url,
-        };
+    const answer = await wooRest(
+      "shop.example.com",
+      "ck_a:cs_b",
+      "PUT",
+      "/orders/7",
+      { status: "on-hold" },
+      {
+        request: async (r) => {
+          sent.push(r);
+          return {
+            status: 200,
+            statusText: "OK",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ id: 7, status: "on-hold" }),
+            truncated: false,
+            url: r.url,
+          };
+        },
       },
-    });
+    );
     expect(answer).toEqual({ id: 7, status: "on-hold" });
     expect(sent[0]!.url).toBe("https://shop.example.com/wp-json/wc/v3/orders/7");
     expect(sent[0]!.maxRedirects).toBe(0);

@@ -634,7 +634,11 @@ describe("WooCommerce webhooks", () => {
       WOOCOMMERCE_TOPICS.map((topic) => [topic, "active"]),
     );
     const ours = () => [...fake.wooWebhooks].filter(([, w]) => w.delivery_url === made.body.url);
-    expect(ours().map(([, w]) => w.topic).sort()).toEqual([...WOOCOMMERCE_TOPICS].sort());
+    expect(
+      ours()
+        .map(([, w]) => w.topic)
+        .sort(),
+    ).toEqual([...WOOCOMMERCE_TOPICS].sort());
     for (const [, w] of ours()) {
       expect(w).toMatchObject({ secret: WOO_SECRET, status: "active", delivery_url: made.body.url });
       expect(w.name).toBe(`Tillflow · ${w.topic}`);
@@ -642,7 +646,11 @@ describe("WooCommerce webhooks", () => {
     const basic = `Basic ${Buffer.from(WOO_KEY).toString("base64")}`;
     const hookCalls = fake.woo.filter((r) => r.path.startsWith("/wp-json/wc/v3/webhooks"));
     expect(hookCalls.every((r) => r.authorization === basic)).toBe(true);
-    expect(hookCalls.filter((r) => r.method === "POST")[0]!.body).toEqual({
+    const creates = hookCalls.filter(
+      (r) => r.method === "POST" && (r.body as { delivery_url?: string }).delivery_url === made.body.url,
+    );
+    expect(creates).toHaveLength(WOOCOMMERCE_TOPICS.length);
+    expect(creates[0]!.body).toEqual({
       name: `Tillflow · ${WOOCOMMERCE_TOPICS[0]}`,
       topic: WOOCOMMERCE_TOPICS[0],
       delivery_url: made.body.url,
@@ -746,7 +754,10 @@ describe("a token on an existing connection", () => {
     replies.push(JSON.stringify(added.body));
     expect(added.body.writes).toMatchObject({ host: SHOP, last4: TOKEN.slice(-4) });
     // Shopify signs an app's subscriptions with its API secret key: now the connection's secret.
-    expect(added.body.credential).toMatchObject({ id: manual.body.credential.id, last4: APP_SECRET.slice(-4) });
+    expect(added.body.credential).toMatchObject({
+      id: manual.body.credential.id,
+      last4: APP_SECRET.slice(-4),
+    });
     expect(added.body.subscriptions?.items.map((i) => [i.topic, i.state])).toEqual(
       SHOPIFY_TOPICS.map((topic) => [topic, "active"]),
     );

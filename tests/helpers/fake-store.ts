@@ -383,7 +383,11 @@ function wooWebhooks(
   if (!webhook)
     return {
       status: 404,
-      body: { code: "woocommerce_rest_shop_webhook_invalid_id", message: "Invalid ID.", data: { status: 404 } },
+      body: {
+        code: "woocommerce_rest_shop_webhook_invalid_id",
+        message: "Invalid ID.",
+        data: { status: 404 },
+      },
     };
   if (method === "DELETE") {
     store.wooWebhooks.delete(one[1]!);

@@ -66,7 +66,9 @@ export default async function ConnectionsPage() {
       connection,
       deliveries: (await listDeliveries(caller.tenant.id, connection.id, { limit: SHOWN_DELIVERIES })).items,
       // Asked of the store with the connection's token or key (issue 52): which topics deliver here now.
-      subscriptions: connection.writes ? await connectionSubscriptions(caller.tenant.id, connection.id) : null,
+      subscriptions: connection.writes
+        ? await connectionSubscriptions(caller.tenant.id, connection.id)
+        : null,
     })),
   );
   const processing = withDeliveries.some(({ deliveries }) => beingApplied(deliveries));
@@ -191,7 +193,11 @@ function ConnectionCard({
                     : "An editor can add a key that lets store steps write to it."}
                 </span>
                 {canWrite && (
-                  <ConnectionWritesForm id={connection.id} name={connection.name} platform={connection.platform} />
+                  <ConnectionWritesForm
+                    id={connection.id}
+                    name={connection.name}
+                    platform={connection.platform}
+                  />
                 )}
               </>
             )}
