@@ -175,31 +175,23 @@ function ConnectionCard({
                   “{connection.writes.name}”, sent only to {connection.writes.host}: store steps can write
                   tags, notes, holds and metafields there.
                 </span>
-                {canWrite && (
-                  <ConnectionWritesForm
-                    id={connection.id}
-                    name={connection.name}
-                    platform={connection.platform}
-                    host={connection.writes.host}
-                  />
-                )}
               </>
             ) : (
-              <>
-                <span className="text-zinc-600">
-                  No — this store only sends to Tillflow.{" "}
-                  {canWrite
-                    ? `Add ${connection.platform === "shopify" ? "an Admin API token" : "a REST API key"} to let store steps write to it and let Tillflow make its webhooks.`
-                    : "An editor can add a key that lets store steps write to it."}
-                </span>
-                {canWrite && (
-                  <ConnectionWritesForm
-                    id={connection.id}
-                    name={connection.name}
-                    platform={connection.platform}
-                  />
-                )}
-              </>
+              <span className="text-zinc-600">
+                No — this store only sends to Tillflow.{" "}
+                {canWrite
+                  ? `Add ${connection.platform === "shopify" ? "an Admin API token" : "a REST API key"} to let store steps write to it and let Tillflow make its webhooks.`
+                  : "An editor can add a key that lets store steps write to it."}
+              </span>
+            )}
+            {/* Outside the branches: it stays mounted (and says what it did) once the key is saved. */}
+            {canWrite && (
+              <ConnectionWritesForm
+                id={connection.id}
+                name={connection.name}
+                platform={connection.platform}
+                {...(connection.writes ? { host: connection.writes.host } : {})}
+              />
             )}
           </dd>
         </dl>
