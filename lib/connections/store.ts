@@ -383,28 +383,19 @@ export async function repairConnectionSubscriptions(
  * secret when it had no token yet (Shopify signs the webhooks an app makes with it); or a
  * WooCommerce store's https address and REST key.
  */
-export const connectionWritesInput = z
-  .strictObject({
-    shopDomain: z.string().trim().max(255).optional(),
-    adminToken: z.string().trim().max(500).optional(),
-    storeUrl: z.string().trim().max(500).optional(),
-    restKey: z.string().trim().max(500).optional(),
-    secret: z
-      .string()
-      .trim()
-      .min(8, "paste the app's API secret key (at least 8 characters)")
-      .max(500)
-      .regex(/^\S+$/, "a webhook secret is one word, without spaces")
-      .optional(),
-  })
-  .superRefine((input, ctx) => {
-    if (!input.adminToken && !input.restKey)
-      ctx.addIssue({
-        code: "custom",
-        path: [input.storeUrl ? "restKey" : "adminToken"],
-        message: "give the Admin API token (Shopify) or the REST API key (WooCommerce)",
-      });
-  });
+export const connectionWritesInput = z.strictObject({
+  shopDomain: z.string().trim().max(255).optional(),
+  adminToken: z.string().trim().max(500).optional(),
+  storeUrl: z.string().trim().max(500).optional(),
+  restKey: z.string().trim().max(500).optional(),
+  secret: z
+    .string()
+    .trim()
+    .min(8, "paste the app's API secret key (at least 8 characters)")
+    .max(500)
+    .regex(/^\S+$/, "a webhook secret is one word, without spaces")
+    .optional(),
+});
 
 /**
  * Adds a write credential to a connection, or replaces its value: audited, for editors and admins.
@@ -418,10 +409,23 @@ export async function setConnectionWrites(
   body: unknown,
 ): Promise<ConnectionView> {
   const tenantId = caller.tenant.id;
+  // The shape first (a 422 before anything is looked up), then what the connection's platform needs.
+  const fields = parseOrThrow(connectionWritesInput, body, "The key is invalid");
   const current = await getConnection(tenantId, id);
   const input = parseOrThrow(
-    connectionWritesInput.superRefine((fields, ctx) => writeKeyIssues(current.platform, fields, ctx)),
-    body,
+    connectionWritesInput.superRefine((given, ctx) => {
+      const shopify = current.platform === "shopify";
+      if (!(shopify ? given.adminToken : given.restKey))
+        ctx.addIssue({
+          code: "custom",
+          path: [shopify ? "adminToken" : "restKey"],
+          message: shopify
+            ? "give the Admin API token of the app you made in the Shopify admin"
+            : "give the REST API key, as ck_…:cs_…",
+        });
+      writeKeyIssues(current.platform, given, ctx);
+    }),
+    fields,
     "The key is invalid",
   );
   const shopify = current.platform === "shopify";
