@@ -190,12 +190,10 @@ export const subscriptionsShape = z
   .object({
     items: z.array(
       z.object({
-        topic: z
-          .string()
-          .meta({
-            description:
-              "The platform's webhook topic, as `orders/paid` (Shopify) or `order.updated` (WooCommerce).",
-          }),
+        topic: z.string().meta({
+          description:
+            "The platform's webhook topic, as `orders/paid` (Shopify) or `order.updated` (WooCommerce).",
+        }),
         state: z.enum(["active", "missing", "paused"]).meta({
           description:
             "`paused`: a WooCommerce webhook its store paused or disabled (Repair sets it active).",
