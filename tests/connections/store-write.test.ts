@@ -500,7 +500,7 @@ describe("store steps", () => {
   });
 
   test("WooCommerce: tags as the order's meta data and a note, with Basic auth over the store's REST API v3", async () => {
-    const made = await call<{ id: string; writes: { credentialId: string; host: string } }>(
+    const made = await call<{ id: string; url: string; writes: { credentialId: string; host: string } }>(
       createConnectionRoute,
       {
         method: "POST",
