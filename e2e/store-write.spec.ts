@@ -151,3 +151,49 @@ test("connect Shopify with a token, see its webhooks, tag paid orders over €50
   const axeRun = await new AxeBuilder({ page }).analyze();
   expect(axeRun.violations.map((v) => v.id)).toEqual([]);
 });
+
+test("a store connected by hand takes an Admin API token later, and Tillflow makes its webhooks", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page, "editor", { then: "/settings/connections" });
+  const name = `e2e-later-${Date.now()}`;
+  await page.getByLabel("Platform").selectOption({ label: "Shopify" });
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Webhook secret").fill("shop_secret_e2e_0123456789");
+  await page.getByRole("button", { name: "Connect Shopify" }).click();
+  await expect(page.getByText(`Connected “${name}”. Paste this URL into Shopify:`)).toBeVisible();
+
+  const card = page.locator("section").filter({ has: page.getByRole("heading", { name }) });
+  await expect(card.getByTestId("connection-writes")).toContainText(
+    "No — this store only sends to Tillflow.",
+  );
+  await card.getByRole("button", { name: `Add the Admin API token of ${name}`, exact: true }).click();
+  const form = card.getByRole("form", { name: `Admin API token of ${name}` });
+  await form.getByLabel("Shop domain").fill("e2e-later.myshopify.com");
+  await form.getByLabel("New Admin API access token").fill(TOKEN);
+  await form.getByLabel(/App’s API secret key/).fill("app_secret_e2e_0123456789");
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.screenshot({ path: `/tmp/store2-add-token-${width}.png` });
+  }
+  await form.getByRole("button", { name: "Save the Admin API token" }).click();
+
+  await expect(
+    card.getByText(/Saved the Admin API token\. Tillflow subscribed to 16 of 16 topics/),
+  ).toBeVisible();
+  await expect(card.getByTestId("connection-writes")).toContainText("sent only to e2e-later.myshopify.com");
+  await expect(card.locator('[data-testid="subscription"][data-state="active"]')).toHaveCount(16);
+  await expect(page.getByText(TOKEN)).toHaveCount(0);
+  await expect(
+    card.getByRole("button", { name: `Replace the Admin API token of ${name}`, exact: true }),
+  ).toBeVisible();
+  const axeAfter = await new AxeBuilder({ page }).analyze();
+  expect(axeAfter.violations.map((v) => v.id)).toEqual([]);
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.screenshot({ path: `/tmp/store2-token-added-${width}.png` });
+  }
+});

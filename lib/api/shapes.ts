@@ -190,12 +190,21 @@ export const subscriptionsShape = z
   .object({
     items: z.array(
       z.object({
-        topic: z.string().meta({ description: "Shopify's webhook topic, as `orders/paid`." }),
-        state: z.enum(["active", "missing"]),
-        id: z.string().optional().meta({ description: "Shopify's id of the subscription." }),
+        topic: z.string().meta({
+          description:
+            "The platform's webhook topic, as `orders/paid` (Shopify) or `order.updated` (WooCommerce).",
+        }),
+        state: z.enum(["active", "missing", "paused"]).meta({
+          description:
+            "`paused`: a WooCommerce webhook its store paused or disabled (Repair sets it active).",
+        }),
+        id: z.string().optional().meta({ description: "The store's id of the subscription or webhook." }),
       }),
     ),
-    error: z.string().optional().meta({ description: "Why Shopify could not be asked, or what it refused." }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: "Why the store could not be asked, or what it refused." }),
   })
   .register(docs, { id: "WebhookSubscriptions" });
 

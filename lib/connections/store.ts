@@ -8,11 +8,12 @@ import { appUrl } from "@/lib/auth/auth";
 import { credentialSecret, insertCredential } from "@/lib/credentials/store";
 import { KIND_LABELS, shopDomain, valueProblem } from "@/lib/credentials/kinds";
 import { hostOfUrl } from "@/lib/credentials/hosts";
+import { lastFour, seal } from "@/lib/credentials/secret-box";
 import {
-  listSubscriptions,
-  removeSubscriptions,
-  repairSubscriptions,
-  type ShopAccess,
+  listStoreSubscriptions,
+  removeStoreSubscriptions,
+  repairStoreSubscriptions,
+  type StoreAccess,
   type SubscriptionsView,
 } from "./subscriptions";
 import { getDb, type DbOrTx } from "@/lib/db/client";
@@ -51,7 +52,7 @@ export interface ConnectionView {
    * WooCommerce REST key, never its value; `host` is the store it may go to. Null: read-only.
    */
   writes: { credentialId: string; name: string; last4: string; host: string } | null;
-  /** On the reply that connected a Shopify store with a token: the webhooks Tillflow registered. */
+  /** On the reply that connected a store with a token or key: the webhooks Tillflow registered. */
   subscriptions?: SubscriptionsView;
 }
 
@@ -92,40 +93,50 @@ export const createConnectionInput = z
     storeUrl: z.string().trim().max(500).optional(),
     restKey: z.string().trim().max(500).optional(),
   })
-  .superRefine((input, ctx) => {
-    if (input.platform === "shopify" && input.adminToken) {
-      const problem = valueProblem("shopify_admin", input.adminToken);
-      if (problem) ctx.addIssue({ code: "custom", path: ["adminToken"], message: problem });
-      if (!shopDomain(input.shopDomain ?? ""))
-        ctx.addIssue({
-          code: "custom",
-          path: ["shopDomain"],
-          message: "give the shop's domain, as my-shop.myshopify.com, to use its Admin API token",
-        });
-    }
-    if (input.platform === "woocommerce" && input.restKey) {
-      const problem = valueProblem("woocommerce_rest", input.restKey);
-      if (problem) ctx.addIssue({ code: "custom", path: ["restKey"], message: problem });
-      if (!/^https:\/\/[^/\s]+\/?$/i.test(input.storeUrl ?? "") || !hostOfUrl(input.storeUrl ?? ""))
-        ctx.addIssue({
-          code: "custom",
-          path: ["storeUrl"],
-          message: "give the store's address as https://shop.example.com (the key is only sent over https)",
-        });
-    }
-    if (input.platform === "woocommerce" && input.adminToken)
+  .superRefine((input, ctx) => writeKeyIssues(input.platform, input, ctx));
+
+interface WriteKeyFields {
+  shopDomain?: string | undefined;
+  adminToken?: string | undefined;
+  storeUrl?: string | undefined;
+  restKey?: string | undefined;
+}
+
+/** What is wrong with a store's write key and its address, field by field (on connect and later). */
+function writeKeyIssues(platform: Platform, input: WriteKeyFields, ctx: z.RefinementCtx): void {
+  if (platform === "shopify" && input.adminToken) {
+    const problem = valueProblem("shopify_admin", input.adminToken);
+    if (problem) ctx.addIssue({ code: "custom", path: ["adminToken"], message: problem });
+    if (!shopDomain(input.shopDomain ?? ""))
       ctx.addIssue({
         code: "custom",
-        path: ["adminToken"],
-        message: "an Admin API token is Shopify's; WooCommerce uses a REST key",
+        path: ["shopDomain"],
+        message: "give the shop's domain, as my-shop.myshopify.com, to use its Admin API token",
       });
-    if (input.platform === "shopify" && input.restKey)
+  }
+  if (platform === "woocommerce" && input.restKey) {
+    const problem = valueProblem("woocommerce_rest", input.restKey);
+    if (problem) ctx.addIssue({ code: "custom", path: ["restKey"], message: problem });
+    if (!/^https:\/\/[^/\s]+\/?$/i.test(input.storeUrl ?? "") || !hostOfUrl(input.storeUrl ?? ""))
       ctx.addIssue({
         code: "custom",
-        path: ["restKey"],
-        message: "a REST key is WooCommerce's; Shopify uses an Admin API token",
+        path: ["storeUrl"],
+        message: "give the store's address as https://shop.example.com (the key is only sent over https)",
       });
-  });
+  }
+  if (platform === "woocommerce" && input.adminToken)
+    ctx.addIssue({
+      code: "custom",
+      path: ["adminToken"],
+      message: "an Admin API token is Shopify's; WooCommerce uses a REST key",
+    });
+  if (platform === "shopify" && input.restKey)
+    ctx.addIssue({
+      code: "custom",
+      path: ["restKey"],
+      message: "a REST key is WooCommerce's; Shopify uses an Admin API token",
+    });
+}
 
 const adminCredentials = alias(credentials, "admin_credentials");
 
@@ -272,10 +283,11 @@ export async function createConnection(caller: Caller, body: unknown): Promise<C
     if (isUniqueViolation(error)) throw nameConflict(input.name);
     throw error;
   }
-  // Connect in one step: with a Shopify token, the webhooks are registered now (after the
-  // connection is stored, so a slow or refusing Shopify never undoes it; Repair tries again).
-  const access = await shopAccess(tenantId, made);
-  return access ? { ...made, subscriptions: await repairSubscriptions(access) } : made;
+  // Connect in one step: with a Shopify token or a WooCommerce key, the webhooks are registered
+  // now (after the connection is stored, so a slow or refusing store never undoes it; Repair
+  // tries again).
+  const access = await storeAccess(tenantId, made);
+  return access ? { ...made, subscriptions: await repairStoreSubscriptions(access) } : made;
 }
 
 /** The write credential a connection is made with, if the merchant gave one. */
@@ -303,33 +315,59 @@ async function insertWriteCredential(
   return null;
 }
 
-/** A Shopify connection's shop, token and URL, when it was connected with a token; else null. */
-async function shopAccess(tenantId: string, connection: ConnectionView): Promise<ShopAccess | null> {
-  if (connection.platform !== "shopify" || !connection.writes) return null;
+/**
+ * What reaching a connection's store takes, when it has a write credential: a Shopify shop and
+ * token, or a WooCommerce store, REST key and the connection's webhook secret; else null.
+ */
+async function storeAccess(tenantId: string, connection: ConnectionView): Promise<StoreAccess | null> {
+  if (!connection.writes) return null;
   const credential = await credentialSecret(tenantId, connection.writes.credentialId);
-  if (!credential || credential.kind !== "shopify_admin" || !credential.allowedHosts[0]) return null;
-  return { shop: credential.allowedHosts[0], token: credential.value, uri: connection.url };
+  if (!credential?.allowedHosts[0]) return null;
+  if (connection.platform === "shopify" && credential.kind === "shopify_admin")
+    return {
+      platform: "shopify",
+      shop: credential.allowedHosts[0],
+      token: credential.value,
+      uri: connection.url,
+    };
+  if (connection.platform === "woocommerce" && credential.kind === "woocommerce_rest") {
+    const secret = await credentialSecret(tenantId, connection.credential.id);
+    if (!secret) return null;
+    return {
+      platform: "woocommerce",
+      host: credential.allowedHosts[0],
+      key: credential.value,
+      secret: secret.value,
+      uri: connection.url,
+    };
+  }
+  return null;
 }
 
-const NO_TOKEN =
-  "This connection has no Admin API token, so Tillflow cannot see or make its webhooks: create them in the Shopify admin (Settings → Notifications → Webhooks) with this connection's URL.";
+const NO_KEY: Record<Platform, string> = {
+  shopify:
+    "This connection has no Admin API token, so Tillflow cannot see or make its webhooks: add one to the connection, or create them in the Shopify admin (Settings → Notifications → Webhooks) with this connection's URL.",
+  woocommerce:
+    "This connection has no REST API key, so Tillflow cannot see or make its webhooks: add one to the connection, or create them in WooCommerce → Settings → Advanced → Webhooks with this connection's URL.",
+};
 
-/** A Shopify connection's webhook subscriptions, each topic with its state, read from Shopify. */
+/** A connection's webhooks in its store, each topic with its state, read from the store. */
 export async function connectionSubscriptions(tenantId: string, id: string): Promise<SubscriptionsView> {
-  const access = await shopAccess(tenantId, await getConnection(tenantId, id));
-  if (!access) throw new AppError(409, "conflict", NO_TOKEN);
-  return listSubscriptions(access);
+  const connection = await getConnection(tenantId, id);
+  const access = await storeAccess(tenantId, connection);
+  if (!access) throw new AppError(409, "conflict", NO_KEY[connection.platform]);
+  return listStoreSubscriptions(access);
 }
 
-/** "Repair": creates the missing subscriptions again (audited). */
+/** "Repair": creates the missing webhooks again (audited). */
 export async function repairConnectionSubscriptions(
   caller: Caller,
   id: string,
 ): Promise<SubscriptionsView & { created: number }> {
   const connection = await getConnection(caller.tenant.id, id);
-  const access = await shopAccess(caller.tenant.id, connection);
-  if (!access) throw new AppError(409, "conflict", NO_TOKEN);
-  const result = await repairSubscriptions(access);
+  const access = await storeAccess(caller.tenant.id, connection);
+  if (!access) throw new AppError(409, "conflict", NO_KEY[connection.platform]);
+  const result = await repairStoreSubscriptions(access);
   await recordAudit(getDb(), caller, {
     action: "connection.webhooks_repaired",
     subjectType: "connection",
@@ -337,6 +375,135 @@ export async function repairConnectionSubscriptions(
     detail: { name: connection.name, created: result.created },
   });
   return result;
+}
+
+/**
+ * The token or key of a connection made earlier without one (or one to replace): a Shopify shop's
+ * domain and Admin API token, with the app's API secret key as the connection's new webhook
+ * secret when it had no token yet (Shopify signs the webhooks an app makes with it); or a
+ * WooCommerce store's https address and REST key.
+ */
+export const connectionWritesInput = z.strictObject({
+  shopDomain: z.string().trim().max(255).optional(),
+  adminToken: z.string().trim().max(500).optional(),
+  storeUrl: z.string().trim().max(500).optional(),
+  restKey: z.string().trim().max(500).optional(),
+  secret: z
+    .string()
+    .trim()
+    .min(8, "paste the app's API secret key (at least 8 characters)")
+    .max(500)
+    .regex(/^\S+$/, "a webhook secret is one word, without spaces")
+    .optional(),
+});
+
+/**
+ * Adds a write credential to a connection, or replaces its value: audited, for editors and admins.
+ * A replaced token keeps its credential (flows name it) and its one host: a token for another
+ * shop needs a connection of its own. Then, as when connecting with a token, the webhooks are
+ * registered (after the change is stored; Repair tries again).
+ */
+export async function setConnectionWrites(
+  caller: Caller,
+  id: string,
+  body: unknown,
+): Promise<ConnectionView> {
+  const tenantId = caller.tenant.id;
+  // The shape first (a 422 before anything is looked up), then what the connection's platform needs.
+  const fields = parseOrThrow(connectionWritesInput, body, "The key is invalid");
+  const current = await getConnection(tenantId, id);
+  const input = parseOrThrow(
+    connectionWritesInput.superRefine((given, ctx) => {
+      const shopify = current.platform === "shopify";
+      if (!(shopify ? given.adminToken : given.restKey))
+        ctx.addIssue({
+          code: "custom",
+          path: [shopify ? "adminToken" : "restKey"],
+          message: shopify
+            ? "give the Admin API token of the app you made in the Shopify admin"
+            : "give the REST API key, as ck_…:cs_…",
+        });
+      writeKeyIssues(current.platform, given, ctx);
+    }),
+    fields,
+    "The key is invalid",
+  );
+  const shopify = current.platform === "shopify";
+  if (shopify && !current.writes && !input.secret)
+    throw new AppError(
+      422,
+      "invalid",
+      "The key is invalid: secret: give the app's API secret key (client secret) as the secret: Shopify signs the webhooks Tillflow creates with it.",
+      [
+        {
+          path: "secret",
+          message:
+            "secret: give the app's API secret key (client secret): Shopify signs the webhooks Tillflow creates with it",
+        },
+      ],
+    );
+  const value = (shopify ? input.adminToken : input.restKey)!;
+  const host = shopify ? shopDomain(input.shopDomain ?? "")! : hostOfUrl(input.storeUrl ?? "")!;
+  const updated = await getDb().transaction(async (tx) => {
+    const row = await loadConnection(tx, tenantId, id);
+    if (row.adminCredentialId) {
+      const kept = row.adminHosts?.[0];
+      if (kept && kept !== host)
+        throw new AppError(
+          409,
+          "conflict",
+          `This connection writes to ${kept}; a ${shopify ? "token" : "key"} for ${host} needs a connection of its own.`,
+        );
+      await tx
+        .update(credentials)
+        .set({ value: seal(value, tenantId), last4: lastFour(value), rotatedAt: new Date() })
+        .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, row.adminCredentialId)));
+      await recordAudit(tx, caller, {
+        action: "credential.rotated",
+        subjectType: "credential",
+        subjectId: row.adminCredentialId,
+        detail: { name: row.adminName, kind: shopify ? "shopify_admin" : "woocommerce_rest" },
+      });
+    } else {
+      const made = await insertWriteCredential(tx, caller, {
+        platform: row.platform,
+        name: row.name,
+        secret: "",
+        ...(shopify
+          ? { shopDomain: input.shopDomain, adminToken: value }
+          : { storeUrl: input.storeUrl, restKey: value }),
+      });
+      await tx
+        .update(storeConnections)
+        .set({ adminCredentialId: made!.id })
+        .where(and(eq(storeConnections.tenantId, tenantId), eq(storeConnections.id, row.id)));
+    }
+    if (input.secret) {
+      await tx
+        .update(credentials)
+        .set({ value: seal(input.secret, tenantId), last4: lastFour(input.secret), rotatedAt: new Date() })
+        .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, row.credentialId)));
+    }
+    await recordAudit(tx, caller, {
+      action: "connection.writes_set",
+      subjectType: "connection",
+      subjectId: row.id,
+      detail: {
+        name: row.name,
+        platform: row.platform,
+        host,
+        replaced: row.adminCredentialId !== null,
+        secretChanged: input.secret !== undefined,
+      },
+    });
+    return view(await loadConnection(tx, tenantId, row.id), null);
+  });
+  const access = await storeAccess(tenantId, updated);
+  return {
+    ...updated,
+    lastDeliveryAt: current.lastDeliveryAt,
+    ...(access ? { subscriptions: await repairStoreSubscriptions(access) } : {}),
+  };
 }
 
 const nameConflict = (name: string) =>
@@ -348,15 +515,15 @@ const nameConflict = (name: string) =>
 
 /**
  * Disconnects a store: its URL stops answering, its secret, write credential and deliveries go
- * with it; the webhooks Tillflow registered with its token are deleted in Shopify first.
+ * with it; the webhooks Tillflow registered with its token or key are deleted in the store first.
  */
 export async function deleteConnection(
   caller: Caller,
   id: string,
 ): Promise<{ id: string; deleted: true; webhooks?: { removed: number; error?: string } }> {
   const connection = await getConnection(caller.tenant.id, id);
-  const access = await shopAccess(caller.tenant.id, connection);
-  const webhooks = access ? await removeSubscriptions(access) : undefined;
+  const access = await storeAccess(caller.tenant.id, connection);
+  const webhooks = access ? await removeStoreSubscriptions(access) : undefined;
   return getDb().transaction(async (tx) => {
     const row = await loadConnection(tx, caller.tenant.id, id);
     await tx.delete(storeConnections).where(eq(storeConnections.id, row.id));

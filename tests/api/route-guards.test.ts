@@ -739,6 +739,27 @@ const REGISTRY: Record<string, Entry> = {
     crossShop: { expect: 404, invoke: route(`POST ${S}/subscriptions/repair`, { params: connection }) },
     viewer: route(`POST ${S}/subscriptions/repair`, { params: connection }),
   },
+  [`PUT ${S}/writes`]: {
+    crossShop: {
+      expect: 404,
+      invoke: route(`PUT ${S}/writes`, {
+        params: connection,
+        body: () => ({
+          shopDomain: "b-shop.myshopify.com",
+          adminToken: "shpat_theirs_0123456789",
+          secret: "theirs-56789",
+        }),
+      }),
+    },
+    viewer: route(`PUT ${S}/writes`, {
+      params: connection,
+      body: () => ({
+        shopDomain: "v-shop.myshopify.com",
+        adminToken: "shpat_viewer_0123456789",
+        secret: "viewer-56789",
+      }),
+    }),
+  },
 
   // REST: alerts (admins change; every role reads)
   "GET /api/v1/alerts": { crossShop: { expect: "isolated", invoke: route("GET /api/v1/alerts") } },
@@ -988,6 +1009,27 @@ const REGISTRY: Record<string, Entry> = {
       invoke: action("lib/actions/connections/repair-webhooks.ts#repairWebhooksAction", connection),
     },
     viewer: action("lib/actions/connections/repair-webhooks.ts#repairWebhooksAction", connection),
+  },
+  "lib/actions/connections/set-writes.ts#setConnectionWritesAction": {
+    crossShop: {
+      expect: 404,
+      invoke: action("lib/actions/connections/set-writes.ts#setConnectionWritesAction", () => ({
+        id: ids.connection,
+        writes: {
+          shopDomain: "b-shop.myshopify.com",
+          adminToken: "shpat_theirs_0123456789",
+          secret: "theirs-56789",
+        },
+      })),
+    },
+    viewer: action("lib/actions/connections/set-writes.ts#setConnectionWritesAction", () => ({
+      id: ids.connection,
+      writes: {
+        shopDomain: "v-shop.myshopify.com",
+        adminToken: "shpat_viewer_0123456789",
+        secret: "viewer-56789",
+      },
+    })),
   },
   "lib/actions/connections/send-test-delivery.ts#sendTestDeliveryAction": {
     crossShop: {

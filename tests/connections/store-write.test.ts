@@ -12,9 +12,11 @@ import {
 import { GET as listConnectionsRoute, POST as createConnectionRoute } from "@/app/api/v1/connections/route";
 import { GET as subscriptionsRoute } from "@/app/api/v1/connections/[id]/subscriptions/route";
 import { POST as repairRoute } from "@/app/api/v1/connections/[id]/subscriptions/repair/route";
+import { PUT as writesRoute } from "@/app/api/v1/connections/[id]/writes/route";
 import { GET as credentialsRoute } from "@/app/api/v1/credentials/route";
 import { GET as runRoute } from "@/app/api/v1/runs/[id]/route";
 import { SHOPIFY_TOPICS } from "@/lib/connections/shopify";
+import { WOOCOMMERCE_TOPICS } from "@/lib/connections/woocommerce";
 import { SHOPIFY_API_VERSION } from "@/lib/connections/store-api";
 import { getDb } from "@/lib/db/client";
 import { upsertEntity } from "@/lib/entities/service";
@@ -44,6 +46,9 @@ import { workerForFile } from "@/tests/helpers/worker";
  *   https://shopify.dev/docs/api/admin-graphql/2025-10/mutations/webhookSubscriptionCreate
  * - cost-based throttling (`extensions.cost.throttleStatus`, THROTTLED):
  *   https://shopify.dev/docs/api/usage/limits#graphql-admin-api-rate-limits
+ * - WooCommerce REST API v3 webhooks (`topic`, `delivery_url`, `secret`, `status`; delete with
+ *   `force=true`): https://developer.woocommerce.com/docs/apis/rest-api/v3/webhooks/,
+ *   https://woocommerce.github.io/woocommerce-rest-api-docs/#webhooks
  * - WooCommerce REST API v3 orders, order notes, Basic auth over https:
  *   https://woocommerce.github.io/woocommerce-rest-api-docs/#orders,
  *   https://woocommerce.github.io/woocommerce-rest-api-docs/#order-notes,
@@ -158,6 +163,7 @@ async function pause(id: string) {
 }
 
 let connection: Awaited<ReturnType<typeof connectShopify>>;
+let wooConnection: { id: string; url: string; writes: { credentialId: string; host: string } };
 
 describe("connect in one step", () => {
   test("a token registers a subscription for every topic Tillflow reads, pointing at the connection's URL", async () => {
@@ -494,7 +500,7 @@ describe("store steps", () => {
   });
 
   test("WooCommerce: tags as the order's meta data and a note, with Basic auth over the store's REST API v3", async () => {
-    const made = await call<{ id: string; writes: { credentialId: string; host: string } }>(
+    const made = await call<{ id: string; url: string; writes: { credentialId: string; host: string } }>(
       createConnectionRoute,
       {
         method: "POST",
@@ -511,6 +517,7 @@ describe("store steps", () => {
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     replies.push(JSON.stringify(made.body));
     expect(made.body.writes.host).toBe("shop.example.test");
+    wooConnection = made.body;
     const credentialId = made.body.writes.credentialId;
     const id = await publishFlow(
       shop.keys.editor,
@@ -540,14 +547,16 @@ describe("store steps", () => {
     expect(run!.status, JSON.stringify(await steps(run!.id))).toBe("succeeded");
     const basic = `Basic ${Buffer.from(WOO_KEY).toString("base64")}`;
     expect(fake.woo.every((r) => r.authorization === basic)).toBe(true);
-    expect(fake.woo.map((r) => `${r.method} ${r.path}`)).toEqual([
+    // The steps' calls (connecting made the store's webhooks first: see "WooCommerce webhooks").
+    const orderCalls = fake.woo.filter((r) => r.path.startsWith("/wp-json/wc/v3/orders"));
+    expect(orderCalls.map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /wp-json/wc/v3/orders/3001",
       "PUT /wp-json/wc/v3/orders/3001",
       "GET /wp-json/wc/v3/orders/3001/notes",
       "POST /wp-json/wc/v3/orders/3001/notes",
     ]);
-    expect(fake.woo[1]!.body).toEqual({ meta_data: [{ key: "tillflow_tags", value: "vip, gold" }] });
-    expect(fake.woo[3]!.body).toEqual({ note: "VIP order", customer_note: false });
+    expect(orderCalls[1]!.body).toEqual({ meta_data: [{ key: "tillflow_tags", value: "vip, gold" }] });
+    expect(orderCalls[3]!.body).toEqual({ note: "VIP order", customer_note: false });
     replies.push(await recorded(run!.id));
   });
 
@@ -587,6 +596,262 @@ describe("store steps", () => {
     const everything = [...replies, rows!.all, written.join("")].join("\n");
     expect(everything.length).toBeGreaterThan(1000);
     for (const secret of [TOKEN, WOO_KEY, WOO_KEY.split(":")[1]!, Buffer.from(WOO_KEY).toString("base64")])
+      expect(everything).not.toContain(secret);
+  });
+});
+
+type Subscriptions = { items: { topic: string; state: string; id?: string }[]; error?: string };
+type Made = {
+  id: string;
+  url: string;
+  credential: { id: string; last4: string };
+  writes: { credentialId: string; host: string; last4: string } | null;
+  subscriptions?: Subscriptions;
+};
+
+const WOO_SECRET = `wc_secret_${crypto.randomBytes(8).toString("hex")}`;
+const APP_SECRET = `app_secret_${crypto.randomBytes(8).toString("hex")}`;
+const TOKEN_2 = `shpat_${crypto.randomBytes(16).toString("hex")}`;
+const WOO_KEY_2 = `ck_${crypto.randomBytes(12).toString("hex")}:cs_${crypto.randomBytes(12).toString("hex")}`;
+
+describe("WooCommerce webhooks", () => {
+  test("a REST key registers a webhook per topic Tillflow reads, to the connection's URL, signed with its secret; listed, repaired, removed", async () => {
+    const made = await call<Made>(createConnectionRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      body: {
+        platform: "woocommerce",
+        name: "woo-hooks",
+        secret: WOO_SECRET,
+        storeUrl: "https://hooks.example.test",
+        restKey: WOO_KEY,
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    replies.push(JSON.stringify(made.body));
+    expect(made.body.subscriptions?.error).toBeUndefined();
+    expect(made.body.subscriptions?.items.map((i) => [i.topic, i.state])).toEqual(
+      WOOCOMMERCE_TOPICS.map((topic) => [topic, "active"]),
+    );
+    const ours = () => [...fake.wooWebhooks].filter(([, w]) => w.delivery_url === made.body.url);
+    expect(
+      ours()
+        .map(([, w]) => w.topic)
+        .sort(),
+    ).toEqual([...WOOCOMMERCE_TOPICS].sort());
+    for (const [, w] of ours()) {
+      expect(w).toMatchObject({ secret: WOO_SECRET, status: "active", delivery_url: made.body.url });
+      expect(w.name).toBe(`Tillflow · ${w.topic}`);
+    }
+    const basic = `Basic ${Buffer.from(WOO_KEY).toString("base64")}`;
+    const hookCalls = fake.woo.filter((r) => r.path.startsWith("/wp-json/wc/v3/webhooks"));
+    expect(hookCalls.every((r) => r.authorization === basic)).toBe(true);
+    const creates = hookCalls.filter(
+      (r) => r.method === "POST" && (r.body as { delivery_url?: string }).delivery_url === made.body.url,
+    );
+    expect(creates).toHaveLength(WOOCOMMERCE_TOPICS.length);
+    expect(creates[0]!.body).toEqual({
+      name: `Tillflow · ${WOOCOMMERCE_TOPICS[0]}`,
+      topic: WOOCOMMERCE_TOPICS[0],
+      delivery_url: made.body.url,
+      secret: WOO_SECRET,
+      status: "active",
+    });
+
+    // WooCommerce disabled one (failed deliveries) and the merchant deleted another.
+    const [disabledId, disabled] = ours().find(([, w]) => w.topic === "order.updated")!;
+    disabled.status = "disabled";
+    const [deletedId] = ours().find(([, w]) => w.topic === "customer.created")!;
+    fake.wooWebhooks.delete(deletedId);
+    const listed = await call<Subscriptions>(subscriptionsRoute, {
+      key: shop.keys.viewer,
+      params: { id: made.body.id },
+    });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.items.filter((i) => i.state !== "active")).toEqual([
+      { topic: "order.updated", state: "paused", id: disabledId },
+      { topic: "customer.created", state: "missing" },
+    ]);
+    const repaired = await call<Subscriptions & { created: number }>(repairRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      params: { id: made.body.id },
+    });
+    expect(repaired.status, JSON.stringify(repaired.body)).toBe(200);
+    expect(repaired.body.created).toBe(2);
+    expect(repaired.body.items.every((i) => i.state === "active")).toBe(true);
+    expect(fake.wooWebhooks.get(disabledId)!.status).toBe("active");
+    expect(fake.woo.at(-2)).toMatchObject({
+      method: "PUT",
+      path: `/wp-json/wc/v3/webhooks/${disabledId}`,
+      body: { status: "active" },
+    });
+    expect(ours()).toHaveLength(WOOCOMMERCE_TOPICS.length);
+
+    const gone = await call<{ webhooks: { removed: number; error?: string } }>(deleteConnectionRoute, {
+      method: "DELETE",
+      key: shop.keys.editor,
+      params: { id: made.body.id },
+    });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    expect(gone.body.webhooks).toEqual({ removed: WOOCOMMERCE_TOPICS.length });
+    expect(ours()).toHaveLength(0);
+    const deletes = fake.woo.filter((r) => r.method === "DELETE");
+    expect(deletes).toHaveLength(WOOCOMMERCE_TOPICS.length);
+    for (const d of deletes) expect(d.path).toMatch(/^\/wp-json\/wc\/v3\/webhooks\/\d+\?force=true$/);
+    // The other WooCommerce connection's webhooks stay.
+    expect([...fake.wooWebhooks.values()].filter((w) => w.delivery_url === wooConnection.url)).toHaveLength(
+      WOOCOMMERCE_TOPICS.length,
+    );
+  });
+});
+
+describe("a token on an existing connection", () => {
+  test("a Shopify store connected by hand takes a token later: webhooks registered with the app's secret, audited, editors only", async () => {
+    const manual = await call<Made>(createConnectionRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      body: { platform: "shopify", name: "later", secret: crypto.randomBytes(16).toString("hex") },
+    });
+    expect(manual.status).toBe(201);
+    expect(manual.body.writes).toBeNull();
+    const body = { shopDomain: SHOP, adminToken: TOKEN, secret: APP_SECRET };
+
+    const viewer = await call<{ error: { message: string } }>(writesRoute, {
+      method: "PUT",
+      key: shop.keys.viewer,
+      params: { id: manual.body.id },
+      body,
+    });
+    expect(viewer.status).toBe(403);
+    replies.push(JSON.stringify(viewer.body));
+
+    const withoutSecret = await call<{ error: { message: string } }>(writesRoute, {
+      method: "PUT",
+      key: shop.keys.editor,
+      params: { id: manual.body.id },
+      body: { shopDomain: SHOP, adminToken: TOKEN },
+    });
+    expect(withoutSecret.status).toBe(422);
+    expect(withoutSecret.body.error.message).toContain("the app's API secret key");
+
+    const notMyshopify = await call<{ error: { message: string } }>(writesRoute, {
+      method: "PUT",
+      key: shop.keys.editor,
+      params: { id: manual.body.id },
+      body: { ...body, shopDomain: "evil.example.com" },
+    });
+    expect(notMyshopify.status).toBe(422);
+    expect(notMyshopify.body.error.message).toContain("my-shop.myshopify.com");
+
+    const added = await call<Made>(writesRoute, {
+      method: "PUT",
+      key: shop.keys.editor,
+      params: { id: manual.body.id },
+      body,
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    replies.push(JSON.stringify(added.body));
+    expect(added.body.writes).toMatchObject({ host: SHOP, last4: TOKEN.slice(-4) });
+    // Shopify signs an app's subscriptions with its API secret key: now the connection's secret.
+    expect(added.body.credential).toMatchObject({
+      id: manual.body.credential.id,
+      last4: APP_SECRET.slice(-4),
+    });
+    expect(added.body.subscriptions?.items.map((i) => [i.topic, i.state])).toEqual(
+      SHOPIFY_TOPICS.map((topic) => [topic, "active"]),
+    );
+    expect([...fake.subscriptions.values()].filter((s) => s.uri === manual.body.url)).toHaveLength(
+      SHOPIFY_TOPICS.length,
+    );
+    const [audit] = await getDb().execute<{ detail: Record<string, unknown> }>(
+      sql`select detail from audit_events where tenant_id = ${shop.tenant.id} and action = 'connection.writes_set' and subject_id = ${manual.body.id}`,
+    );
+    expect(audit!.detail).toMatchObject({ host: SHOP, replaced: false, secretChanged: true });
+
+    // A new token for the same shop (the old one was revoked): the same credential, flows keep it.
+    fake.token = TOKEN_2;
+    try {
+      const replaced = await call<Made>(writesRoute, {
+        method: "PUT",
+        key: shop.keys.editor,
+        params: { id: manual.body.id },
+        body: { shopDomain: SHOP, adminToken: TOKEN_2 },
+      });
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+      replies.push(JSON.stringify(replaced.body));
+      expect(replaced.body.writes).toMatchObject({
+        credentialId: added.body.writes!.credentialId,
+        host: SHOP,
+        last4: TOKEN_2.slice(-4),
+      });
+      expect(replaced.body.credential.last4).toBe(APP_SECRET.slice(-4));
+      expect(replaced.body.subscriptions?.items.every((i) => i.state === "active")).toBe(true);
+      expect(fake.shopify.at(-1)!.token).toBe(TOKEN_2);
+
+      const elsewhere = await call<{ error: { message: string } }>(writesRoute, {
+        method: "PUT",
+        key: shop.keys.editor,
+        params: { id: manual.body.id },
+        body: { shopDomain: "other-goods.myshopify.com", adminToken: TOKEN_2 },
+      });
+      expect(elsewhere.status).toBe(409);
+      expect(elsewhere.body.error.message).toBe(
+        `This connection writes to ${SHOP}; a token for other-goods.myshopify.com needs a connection of its own.`,
+      );
+      const gone = await call(deleteConnectionRoute, {
+        method: "DELETE",
+        key: shop.keys.editor,
+        params: { id: manual.body.id },
+      });
+      expect(gone.status).toBe(200);
+      expect([...fake.subscriptions.values()].filter((s) => s.uri === manual.body.url)).toHaveLength(0);
+    } finally {
+      fake.token = TOKEN;
+    }
+  });
+
+  test("a WooCommerce store connected by hand takes a REST key later: its webhooks are made with the connection's secret", async () => {
+    const manual = await call<Made>(createConnectionRoute, {
+      method: "POST",
+      key: shop.keys.editor,
+      body: { platform: "woocommerce", name: "woo-later", secret: WOO_SECRET },
+    });
+    expect(manual.status).toBe(201);
+    const wrongKind = await call<{ error: { message: string } }>(writesRoute, {
+      method: "PUT",
+      key: shop.keys.editor,
+      params: { id: manual.body.id },
+      body: { shopDomain: SHOP, adminToken: TOKEN },
+    });
+    expect(wrongKind.status).toBe(422);
+    expect(wrongKind.body.error.message).toContain("WooCommerce uses a REST key");
+    const added = await call<Made>(writesRoute, {
+      method: "PUT",
+      key: shop.keys.editor,
+      params: { id: manual.body.id },
+      body: { storeUrl: "https://later.example.test", restKey: WOO_KEY_2 },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    replies.push(JSON.stringify(added.body));
+    expect(added.body.writes).toMatchObject({ host: "later.example.test", last4: WOO_KEY_2.slice(-4) });
+    expect(added.body.subscriptions?.items.every((i) => i.state === "active")).toBe(true);
+    const made = [...fake.wooWebhooks.values()].filter((w) => w.delivery_url === manual.body.url);
+    expect(made).toHaveLength(WOOCOMMERCE_TOPICS.length);
+    expect(made.every((w) => w.secret === WOO_SECRET)).toBe(true);
+    const basic = `Basic ${Buffer.from(WOO_KEY_2).toString("base64")}`;
+    expect(fake.woo.at(-1)!.authorization).toBe(basic);
+  });
+
+  test("the new tokens, keys and secrets are in no reply, audit row or log line", async () => {
+    const listed = await call<unknown>(listConnectionsRoute, { key: shop.keys.admin });
+    replies.push(JSON.stringify(listed.body));
+    const [rows] = await getDb().execute<{ all: string }>(sql`
+      select coalesce(string_agg(row_to_json(a)::text, E'\\n'), '') as all
+      from audit_events a where tenant_id = ${shop.tenant.id}`);
+    const everything = [...replies, rows!.all, written.join("")].join("\n");
+    expect(everything).toContain("connection.writes_set");
+    for (const secret of [TOKEN, TOKEN_2, WOO_KEY_2, WOO_SECRET, APP_SECRET, WOO_KEY_2.split(":")[1]!])
       expect(everything).not.toContain(secret);
   });
 });

@@ -14,6 +14,13 @@ import type { AddressInfo } from "node:net";
  * - WooCommerce: `/wp-json/wc/v3/orders/<id>` (GET, PUT), `/orders/<id>/notes` (GET, POST), HTTP
  *   Basic auth with the consumer key and secret.
  *   https://woocommerce.github.io/woocommerce-rest-api-docs/#orders
+ * - WooCommerce webhooks: `GET /webhooks?per_page=&page=` (a list), `POST /webhooks` with `name`,
+ *   `topic`, `delivery_url`, `secret`, `status` (201, the webhook without its secret; a topic it does
+ *   not know is a 400 `woocommerce_rest_shop_webhook_invalid_topic`), `PUT /webhooks/<id>` (its
+ *   `status`), `DELETE /webhooks/<id>?force=true` (webhooks cannot be trashed: without `force`, a
+ *   501 `woocommerce_rest_trash_not_supported`).
+ *   https://developer.woocommerce.com/docs/apis/rest-api/v3/webhooks/,
+ *   https://woocommerce.github.io/woocommerce-rest-api-docs/#webhooks
  */
 
 export interface ShopifyRequest {
@@ -41,6 +48,14 @@ interface FakeOrder {
   fulfillmentOrders: { id: string; status: string; holds: { id: string; handle: string | null }[] }[];
 }
 
+export interface WooWebhook {
+  name: string;
+  topic: string;
+  delivery_url: string;
+  secret: string;
+  status: "active" | "paused" | "disabled";
+}
+
 interface WooOrder {
   status: string;
   meta: { key: string; value: string }[];
@@ -57,6 +72,8 @@ export interface FakeStore {
   customers: Map<string, FakeOrder>;
   subscriptions: Map<string, { topic: string; uri: string }>;
   wooOrders: Map<string, WooOrder>;
+  /** WooCommerce's webhooks, by id. */
+  wooWebhooks: Map<string, WooWebhook>;
   /** Answer THROTTLED to this many next calls (each with `currentlyAvailable: 0`). */
   throttle: number;
   /** Root fields whose next call is refused with this `userErrors` message. */
@@ -288,12 +305,109 @@ function wooOrder(store: FakeStore, id: string): WooOrder {
   return found;
 }
 
+/** The topics WooCommerce knows: its core resources' created/updated/deleted/restored. */
+const WOO_TOPIC = /^(coupon|customer|order|product)\.(created|updated|deleted|restored)$/;
+
+function webhookView(id: string, w: WooWebhook) {
+  const [resource, event] = w.topic.split(".");
+  return {
+    id: Number(id),
+    name: w.name,
+    status: w.status,
+    topic: w.topic,
+    resource,
+    event,
+    hooks: [],
+    delivery_url: w.delivery_url,
+    date_created: "2026-01-01T00:00:00",
+    date_modified: "2026-01-01T00:00:00",
+  };
+}
+
+function wooWebhooks(
+  store: FakeStore,
+  method: string,
+  path: string,
+  body: unknown,
+): { status: number; body: unknown } | null {
+  const url = new URL(path, "http://fake");
+  const one = /^\/wp-json\/wc\/v3\/webhooks\/(\d+)$/.exec(url.pathname);
+  if (url.pathname === "/wp-json/wc/v3/webhooks") {
+    if (method === "POST") {
+      const input = body as Partial<WooWebhook>;
+      if (!input.topic || !WOO_TOPIC.test(input.topic))
+        return {
+          status: 400,
+          body: {
+            code: "woocommerce_rest_shop_webhook_invalid_topic",
+            message: "Webhook topic is required and must be valid.",
+            data: { status: 400 },
+          },
+        };
+      if (!input.delivery_url || !/^https?:\/\//.test(input.delivery_url))
+        return {
+          status: 400,
+          body: {
+            code: "woocommerce_rest_shop_webhook_invalid_delivery_url",
+            message: "Webhook delivery URL must be a valid URL starting with http:// or https://.",
+            data: { status: 400 },
+          },
+        };
+      const id = String(counter++);
+      const made: WooWebhook = {
+        name: input.name ?? "Webhook",
+        topic: input.topic,
+        delivery_url: input.delivery_url,
+        secret: input.secret ?? "",
+        status: input.status ?? "active",
+      };
+      store.wooWebhooks.set(id, made);
+      return { status: 201, body: webhookView(id, made) };
+    }
+    const perPage = Number(url.searchParams.get("per_page") ?? 10);
+    const page = Number(url.searchParams.get("page") ?? 1);
+    const all = [...store.wooWebhooks].map(([id, w]) => webhookView(id, w));
+    return { status: 200, body: all.slice((page - 1) * perPage, page * perPage) };
+  }
+  if (!one) return null;
+  const webhook = store.wooWebhooks.get(one[1]!);
+  if (method === "DELETE" && url.searchParams.get("force") !== "true")
+    return {
+      status: 501,
+      body: {
+        code: "woocommerce_rest_trash_not_supported",
+        message: "Webhooks do not support trashing.",
+        data: { status: 501 },
+      },
+    };
+  if (!webhook)
+    return {
+      status: 404,
+      body: {
+        code: "woocommerce_rest_shop_webhook_invalid_id",
+        message: "Invalid ID.",
+        data: { status: 404 },
+      },
+    };
+  if (method === "DELETE") {
+    store.wooWebhooks.delete(one[1]!);
+    return { status: 200, body: webhookView(one[1]!, webhook) };
+  }
+  if (method === "PUT") {
+    const change = body as Partial<WooWebhook>;
+    if (change.status) webhook.status = change.status;
+  }
+  return { status: 200, body: webhookView(one[1]!, webhook) };
+}
+
 function wooAnswer(
   store: FakeStore,
   method: string,
   path: string,
   body: unknown,
 ): { status: number; body: unknown } {
+  const hooks = wooWebhooks(store, method, path, body);
+  if (hooks) return hooks;
   const notes = /^\/wp-json\/wc\/v3\/orders\/(\d+)\/notes$/.exec(path);
   if (notes) {
     const record = wooOrder(store, notes[1]!);
@@ -340,7 +454,7 @@ export async function startFakeStore(options: {
 }): Promise<FakeStore> {
   const store: FakeStore = {
     url: "",
-    version: options.version ?? "2025-10",
+    version: options.version ?? "2026-10",
     token: options.token,
     shopify: [],
     woo: [],
@@ -348,6 +462,7 @@ export async function startFakeStore(options: {
     customers: new Map(),
     subscriptions: new Map(),
     wooOrders: new Map(),
+    wooWebhooks: new Map(),
     throttle: 0,
     refuse: new Map(),
     hang: new Set(),

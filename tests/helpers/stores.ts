@@ -66,7 +66,7 @@ export async function deliver(
     if (options.topic) headers.set("X-Shopify-Topic", options.topic);
     if (signature) headers.set("X-Shopify-Hmac-Sha256", signature);
     headers.set("X-Shopify-Shop-Domain", "nordlicht-goods.myshopify.com");
-    headers.set("X-Shopify-API-Version", "2025-10");
+    headers.set("X-Shopify-API-Version", "2026-10");
     if (options.deliveryId !== null) headers.set("X-Shopify-Webhook-Id", crypto.randomUUID());
     if (options.deliveryId) headers.set("X-Shopify-Event-Id", options.deliveryId);
   } else {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ConnectStoreForm } from "@/components/settings/connect-store-form";
 import { ConnectionUrl } from "@/components/settings/connection-url";
+import { ConnectionWritesForm } from "@/components/settings/connection-writes-form";
 import {
   DisconnectButton,
   RepairWebhooksButton,
@@ -64,11 +65,10 @@ export default async function ConnectionsPage() {
     connections.map(async (connection) => ({
       connection,
       deliveries: (await listDeliveries(caller.tenant.id, connection.id, { limit: SHOWN_DELIVERIES })).items,
-      // Asked of Shopify with the connection's token (issue 52): which topics deliver here now.
-      subscriptions:
-        connection.platform === "shopify" && connection.writes
-          ? await connectionSubscriptions(caller.tenant.id, connection.id)
-          : null,
+      // Asked of the store with the connection's token or key (issue 52): which topics deliver here now.
+      subscriptions: connection.writes
+        ? await connectionSubscriptions(caller.tenant.id, connection.id)
+        : null,
     })),
   );
   const processing = withDeliveries.some(({ deliveries }) => beingApplied(deliveries));
@@ -178,16 +178,27 @@ function ConnectionCard({
               </>
             ) : (
               <span className="text-zinc-600">
-                No — this store only sends to Tillflow. Connect it again with{" "}
-                {connection.platform === "shopify" ? "an Admin API token" : "a REST API key"} to let store
-                steps write to it.
+                No — this store only sends to Tillflow.{" "}
+                {canWrite
+                  ? `Add ${connection.platform === "shopify" ? "an Admin API token" : "a REST API key"} to let store steps write to it and let Tillflow make its webhooks.`
+                  : "An editor can add a key that lets store steps write to it."}
               </span>
+            )}
+            {/* Outside the branches: it stays mounted (and says what it did) once the key is saved. */}
+            {canWrite && (
+              <ConnectionWritesForm
+                id={connection.id}
+                name={connection.name}
+                platform={connection.platform}
+                {...(connection.writes ? { host: connection.writes.host } : {})}
+              />
             )}
           </dd>
         </dl>
         {subscriptions && (
           <SubscriptionsTable
             name={connection.name}
+            platform={platform}
             connectionId={connection.id}
             subscriptions={subscriptions}
             canWrite={canWrite}
@@ -208,33 +219,35 @@ function ConnectionCard({
 
 function SubscriptionsTable({
   name,
+  platform,
   connectionId,
   subscriptions,
   canWrite,
 }: {
   name: string;
+  platform: string;
   connectionId: string;
   subscriptions: SubscriptionsView;
   canWrite: boolean;
 }) {
-  const missing = subscriptions.items.filter((s) => s.state === "missing").length;
+  const missing = subscriptions.items.filter((s) => s.state !== "active").length;
   return (
-    <section aria-label={`Webhooks of ${name} in Shopify`} className="space-y-2">
+    <section aria-label={`Webhooks of ${name} in ${platform}`} className="space-y-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-sm font-semibold text-zinc-900">Webhooks in Shopify</h3>
+        <h3 className="text-sm font-semibold text-zinc-900">Webhooks in {platform}</h3>
         {canWrite && missing > 0 && <RepairWebhooksButton id={connectionId} name={name} missing={missing} />}
       </div>
       {subscriptions.error && <Notice tone="warning">{subscriptions.error}</Notice>}
       <p className="text-sm text-zinc-600">
         {missing === 0
           ? `All ${subscriptions.items.length} topics Tillflow reads deliver to this connection.`
-          : `${missing} of ${subscriptions.items.length} topics do not deliver here: Repair creates them again.`}
+          : `${missing} of ${subscriptions.items.length} topics do not deliver here: Repair creates them again (or sets a paused one active).`}
       </p>
       <ul className="flex flex-wrap gap-1.5" data-testid="subscriptions">
         {subscriptions.items.map((s) => (
           <li key={s.topic} data-testid="subscription" data-state={s.state}>
             <Badge tone={s.state === "active" ? "success" : "warning"} dot>
-              {s.state === "active" ? s.topic : `${s.topic} · missing`}
+              {s.state === "active" ? s.topic : `${s.topic} · ${s.state}`}
             </Badge>
           </li>
         ))}
