@@ -208,8 +208,10 @@ test("a viewer's dry run of a looping script is refused over HTTP; an editor's r
   // The dry run took its scripts' seconds, and health was asked all along.
   expect(dryRunMs).toBeGreaterThan(STEPS * 1_000);
   expect(latencies.length).toBeGreaterThan(STEPS * 10);
-  // A script on the web server's event loop would hold health for its whole second.
-  expect(worst).toBeLessThan(500);
+  // A script on the web server's event loop would hold every health check asked during its second
+  // (most would wait hundreds of ms, the p99 about a second). One slow answer alone is the machine
+  // (the whole suite beside it once gave a single 543 ms), so the p99 is what is held to 500 ms.
+  expect(percentile(latencies, 99)).toBeLessThan(500);
 }, 120_000);
 
 test("while one shop's scripts loop to their limits on the worker, another shop's runs settle as fast as before, with a code step or without", async () => {
