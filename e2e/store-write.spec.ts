@@ -168,7 +168,7 @@ test("a store connected by hand takes an Admin API token later, and Tillflow mak
   await expect(card.getByTestId("connection-writes")).toContainText(
     "No — this store only sends to Tillflow.",
   );
-  await card.getByRole("button", { name: `Add the Admin API token of ${name}`, exact: true }).click();
+  await card.getByRole("button", { name: `Add an Admin API token for ${name}`, exact: true }).click();
   const form = card.getByRole("form", { name: `Admin API token of ${name}` });
   await form.getByLabel("Shop domain").fill("e2e-later.myshopify.com");
   await form.getByLabel("New Admin API access token").fill(TOKEN);
@@ -188,7 +188,7 @@ test("a store connected by hand takes an Admin API token later, and Tillflow mak
   await expect(card.locator('[data-testid="subscription"][data-state="active"]')).toHaveCount(16);
   await expect(page.getByText(TOKEN)).toHaveCount(0);
   await expect(
-    card.getByRole("button", { name: `Replace the Admin API token of ${name}`, exact: true }),
+    card.getByRole("button", { name: `Replace the Admin API token for ${name}`, exact: true }),
   ).toBeVisible();
   const axeAfter = await new AxeBuilder({ page }).analyze();
   expect(axeAfter.violations.map((v) => v.id)).toEqual([]);

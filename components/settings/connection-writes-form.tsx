@@ -39,6 +39,7 @@ export function ConnectionWritesForm({
   const addressField: Field = shopify ? "shopDomain" : "storeUrl";
   const keyField: Field = shopify ? "adminToken" : "restKey";
   const what = shopify ? "Admin API token" : "REST API key";
+  const action = replacing ? `Replace the ${what}` : `Add ${shopify ? "an" : "a"} ${what}`;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -96,12 +97,12 @@ export function ConnectionWritesForm({
       {!open ? (
         <Button
           size="sm"
-          aria-label={`${replacing ? "Replace" : "Add"} the ${what} of ${name}`}
+          aria-label={`${action} for ${name}`}
           aria-expanded={false}
           aria-controls={ids.form}
           onClick={() => setOpen(true)}
         >
-          {replacing ? `Replace the ${what}` : `Add an ${what}`}
+          {action}
         </Button>
       ) : (
         <form
