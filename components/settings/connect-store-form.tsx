@@ -8,6 +8,7 @@ import { Notice } from "@/components/ui/notice";
 import { createConnectionAction } from "@/lib/actions/connections/create-connection";
 import { ConnectionUrl } from "./connection-url";
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from "@/lib/connections/platforms";
+import { StoreWriteFields } from "./store-write-fields";
 
 type Field = "name" | "secret" | "shopDomain" | "adminToken" | "storeUrl" | "restKey" | "form";
 const FIELDS = ["name", "secret", "shopDomain", "adminToken", "storeUrl", "restKey"] as const;
@@ -36,8 +37,6 @@ export function ConnectStoreForm() {
     name: useId(),
     secret: useId(),
     secretHint: useId(),
-    address: useId(),
-    writeKey: useId(),
     writeHint: useId(),
   };
   const label = PLATFORM_LABELS[platform];
@@ -157,45 +156,16 @@ export function ConnectStoreForm() {
             <legend className="px-1 text-sm font-medium text-zinc-800">
               Write back to the store <span className="font-normal text-zinc-600">(optional)</span>
             </legend>
-            <div>
-              <Label htmlFor={ids.address}>{shopify ? "Shop domain" : "Store address"}</Label>
-              <Input
-                id={ids.address}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder={shopify ? "my-store.myshopify.com" : "https://shop.example.com"}
-                value={address}
-                onChange={(e) => setAddress(e.target.value)}
-                aria-invalid={errors[addressField] ? true : undefined}
-                aria-describedby={errors[addressField] ? `${ids.address}-error` : undefined}
-                className="mt-1.5"
-              />
-              {errors[addressField] && (
-                <p id={`${ids.address}-error`} className="mt-1 text-xs text-red-700">
-                  {errors[addressField]}
-                </p>
-              )}
-            </div>
-            <div>
-              <Label htmlFor={ids.writeKey}>{shopify ? "Admin API access token" : "REST API key"}</Label>
-              <Input
-                id={ids.writeKey}
-                type="password"
-                autoComplete="off"
-                spellCheck={false}
-                placeholder={shopify ? "shpat_…" : "ck_…:cs_…"}
-                value={writeKey}
-                onChange={(e) => setWriteKey(e.target.value)}
-                aria-invalid={errors[keyField] ? true : undefined}
-                aria-describedby={`${ids.writeHint}${errors[keyField] ? ` ${ids.writeKey}-error` : ""}`}
-                className="mt-1.5 font-mono"
-              />
-              {errors[keyField] && (
-                <p id={`${ids.writeKey}-error`} className="mt-1 text-xs text-red-700">
-                  {errors[keyField]}
-                </p>
-              )}
-            </div>
+            <StoreWriteFields
+              platform={platform}
+              address={address}
+              onAddress={setAddress}
+              writeKey={writeKey}
+              onWriteKey={setWriteKey}
+              errors={{ address: errors[addressField], key: errors[keyField] }}
+              hintId={ids.writeHint}
+              keyLabel={shopify ? "Admin API access token" : "REST API key"}
+            />
             <FieldHint id={ids.writeHint} className="sm:col-span-2">
               {shopify
                 ? "From an app you make in the Shopify admin (Settings → Apps → Develop apps). With it, Tillflow creates the webhooks itself — nothing to paste — and store steps can tag orders, add notes, hold fulfillment and set metafields. It is only ever sent to this shop's myshopify.com domain."

@@ -6,6 +6,7 @@ import { FieldHint, Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { setConnectionWritesAction } from "@/lib/actions/connections/set-writes";
 import type { Platform } from "@/lib/connections/platforms";
+import { StoreWriteFields } from "./store-write-fields";
 
 type Field = "shopDomain" | "adminToken" | "storeUrl" | "restKey" | "secret" | "form";
 const FIELDS = ["shopDomain", "adminToken", "storeUrl", "restKey", "secret"] as const;
@@ -33,7 +34,7 @@ export function ConnectionWritesForm({
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [done, setDone] = useState<{ subscribed: number; of: number; error?: string } | null>(null);
   const [pending, startTransition] = useTransition();
-  const ids = { form: useId(), address: useId(), key: useId(), secret: useId(), hint: useId() };
+  const ids = { form: useId(), secret: useId(), hint: useId() };
   const shopify = platform === "shopify";
   const replacing = host !== undefined;
   const addressField: Field = shopify ? "shopDomain" : "storeUrl";
@@ -112,45 +113,16 @@ export function ConnectionWritesForm({
           aria-label={`${what} of ${name}`}
           className="grid gap-3 rounded-md border border-zinc-200 p-3 sm:grid-cols-2"
         >
-          <div>
-            <Label htmlFor={ids.address}>{shopify ? "Shop domain" : "Store address"}</Label>
-            <Input
-              id={ids.address}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={shopify ? "my-store.myshopify.com" : "https://shop.example.com"}
-              value={address}
-              onChange={(e) => setAddress(e.target.value)}
-              aria-invalid={errors[addressField] ? true : undefined}
-              aria-describedby={errors[addressField] ? `${ids.address}-error` : undefined}
-              className="mt-1.5"
-            />
-            {errors[addressField] && (
-              <p id={`${ids.address}-error`} className="mt-1 text-xs text-red-700">
-                {errors[addressField]}
-              </p>
-            )}
-          </div>
-          <div>
-            <Label htmlFor={ids.key}>{shopify ? "New Admin API access token" : "New REST API key"}</Label>
-            <Input
-              id={ids.key}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={shopify ? "shpat_…" : "ck_…:cs_…"}
-              value={key}
-              onChange={(e) => setKey(e.target.value)}
-              aria-invalid={errors[keyField] ? true : undefined}
-              aria-describedby={`${ids.hint}${errors[keyField] ? ` ${ids.key}-error` : ""}`}
-              className="mt-1.5 font-mono"
-            />
-            {errors[keyField] && (
-              <p id={`${ids.key}-error`} className="mt-1 text-xs text-red-700">
-                {errors[keyField]}
-              </p>
-            )}
-          </div>
+          <StoreWriteFields
+            platform={platform}
+            address={address}
+            onAddress={setAddress}
+            writeKey={key}
+            onWriteKey={setKey}
+            errors={{ address: errors[addressField], key: errors[keyField] }}
+            hintId={ids.hint}
+            keyLabel={shopify ? "New Admin API access token" : "New REST API key"}
+          />
           {shopify && (
             <div className="sm:col-span-2">
               <Label htmlFor={ids.secret}>
