@@ -93,9 +93,13 @@ const FAULTS: Fault[] = [
   {
     name: "worker 1's link cut while it holds jobs",
     viaWeb: false,
-    async inject({ hosts, fleet, options }, _timeline, problems) {
+    async inject({ hosts, fleet, options, receiverUrl }, _timeline, problems) {
       const pid = fleet.pidOf(0)!;
       let held = { lockIds: [] as string[], jobIds: [] as string[] };
+      // The receiver answers worker 1's HTTP steps 2 s late, so that it holds its jobs long enough
+      // to be seen holding them even on a loaded machine, where a quick job is over between two looks.
+      const worker1 = hosts.host("worker1").address;
+      await fetch(`${receiverUrl}/__slow?from=${worker1}&ms=2000`, { method: "PUT" });
       // Cut while it is busy: as soon as it holds several jobs (or any, after 15 s).
       for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(20)) {
         held = await heldJobs(pid).catch(() => held);
@@ -104,6 +108,7 @@ const FAULTS: Fault[] = [
       if (held.jobIds.length === 0) problems.push("Worker 1 never held a job to be cut off with.");
       hosts.cut("worker1");
       const cutAt = Date.now();
+      await fetch(`${receiverUrl}/__slow`, { method: "DELETE" });
       options.log(`  worker 1 cut off holding ${held.jobIds.length} jobs`);
       // Recovered when none of its jobs is still locked by it: each ran elsewhere, or waits its turn.
       const recovered = (async () => {

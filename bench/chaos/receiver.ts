@@ -23,8 +23,17 @@ export interface Receiver {
 export async function startReceiver(host = "127.0.0.1", port = 0): Promise<Receiver> {
   const delivered = new Map<string, number>();
   const failedOnce = new Set<string>();
+  // Callers whose requests are answered late (`PUT /__slow?from=<address>&ms=<n>`; DELETE clears).
+  const slow = new Map<string, number>();
   const server = http.createServer((req, res) => {
     req.resume();
+    const url = new URL(req.url ?? "/", "http://receiver");
+    if (url.pathname === "/__slow") {
+      if (req.method === "DELETE") slow.clear();
+      else slow.set(url.searchParams.get("from") ?? "", Number(url.searchParams.get("ms") ?? 0));
+      res.end("ok");
+      return;
+    }
     // On a host of its own (hosts.ts), the driver reads and clears the counts over HTTP.
     if (req.url === "/__delivered") {
       res.setHeader("content-type", "application/json");
@@ -40,8 +49,9 @@ export async function startReceiver(host = "127.0.0.1", port = 0): Promise<Recei
       return;
     }
     delivered.set(key, (delivered.get(key) ?? 0) + 1);
-    // A little latency, so requests are in flight when a worker is killed.
-    setTimeout(() => res.end("ok"), 5 + Math.random() * 25);
+    // A little latency, so requests are in flight when a worker is killed; more for a slowed caller.
+    const from = (req.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
+    setTimeout(() => res.end("ok"), (slow.get(from) ?? 0) + 5 + Math.random() * 25);
   });
   server.keepAliveTimeout = 1_000;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
