@@ -55,6 +55,9 @@ test("connect Shopify with a token, see its webhooks, tag paid orders over €50
   await expect(subscriptions).toHaveCount(16);
   await expect(card.locator('[data-testid="subscription"][data-state="active"]')).toHaveCount(16);
   await expect(card.getByText("All 16 topics Tillflow reads deliver to this connection.")).toBeVisible();
+  // Nothing to set up by hand: the empty delivery list says what comes next instead.
+  await expect(card.getByText(/Tillflow made this store's webhooks: the next order/)).toBeVisible();
+  await expect(card.getByText(/create a webhook \(format JSON\)/)).toHaveCount(0);
   await expect(card.getByTestId("connection-writes")).toContainText("sent only to e2e-goods.myshopify.com");
   await expect(page.getByText(TOKEN)).toHaveCount(0);
   const axe = await new AxeBuilder({ page }).analyze();

@@ -1,8 +1,9 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, useTransition, type ComponentProps, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { FieldHint, Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
 import { updateMessagingAction } from "@/lib/actions/settings/update-messaging";
@@ -21,12 +22,8 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
   const [pending, startTransition] = useTransition();
   const ids = {
     quiet: useId(),
-    start: useId(),
-    end: useId(),
     quietHint: useId(),
     cap: useId(),
-    count: useId(),
-    hours: useId(),
     capHint: useId(),
   };
 
@@ -75,30 +72,20 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
               Hold marketing messages during quiet hours
             </label>
             <div className="flex gap-3">
-              <div>
-                <Label htmlFor={ids.start}>From</Label>
-                <Input
-                  id={ids.start}
-                  name="start"
-                  type="time"
-                  defaultValue={settings.quietHours?.start ?? "21:00"}
-                  disabled={!quietOn || !canEdit}
-                  required
-                  className="mt-1.5"
-                />
-              </div>
-              <div>
-                <Label htmlFor={ids.end}>Until</Label>
-                <Input
-                  id={ids.end}
-                  name="end"
-                  type="time"
-                  defaultValue={settings.quietHours?.end ?? "08:00"}
-                  disabled={!quietOn || !canEdit}
-                  required
-                  className="mt-1.5"
-                />
-              </div>
+              <LabelledInput
+                label="From"
+                name="start"
+                type="time"
+                defaultValue={settings.quietHours?.start ?? "21:00"}
+                disabled={!quietOn || !canEdit}
+              />
+              <LabelledInput
+                label="Until"
+                name="end"
+                type="time"
+                defaultValue={settings.quietHours?.end ?? "08:00"}
+                disabled={!quietOn || !canEdit}
+              />
             </div>
             <FieldHint id={ids.quietHint}>
               In each customer&apos;s own time: their time zone, else their address&apos;s, else the
@@ -118,34 +105,26 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
               Limit marketing messages per customer, across all automations
             </label>
             <div className="flex gap-3">
-              <div>
-                <Label htmlFor={ids.count}>At most</Label>
-                <Input
-                  id={ids.count}
-                  name="count"
-                  type="number"
-                  min={1}
-                  max={50}
-                  defaultValue={settings.cap?.count ?? 1}
-                  disabled={!capOn || !canEdit}
-                  required
-                  className="mt-1.5 w-24"
-                />
-              </div>
-              <div>
-                <Label htmlFor={ids.hours}>Every (hours)</Label>
-                <Input
-                  id={ids.hours}
-                  name="hours"
-                  type="number"
-                  min={1}
-                  max={720}
-                  defaultValue={settings.cap?.hours ?? 16}
-                  disabled={!capOn || !canEdit}
-                  required
-                  className="mt-1.5 w-24"
-                />
-              </div>
+              <LabelledInput
+                label="At most"
+                name="count"
+                type="number"
+                defaultValue={settings.cap?.count ?? 1}
+                disabled={!capOn || !canEdit}
+                min={1}
+                max={50}
+                className="w-24"
+              />
+              <LabelledInput
+                label="Every (hours)"
+                name="hours"
+                type="number"
+                defaultValue={settings.cap?.hours ?? 16}
+                disabled={!capOn || !canEdit}
+                min={1}
+                max={720}
+                className="w-24"
+              />
             </div>
             <FieldHint id={ids.capHint}>
               A message over the limit is deferred, not dropped: when the customer&apos;s window opens, the
@@ -165,5 +144,16 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
         </form>
       </CardBody>
     </Card>
+  );
+}
+
+/** One required field of the form, its label above it. */
+function LabelledInput({ label, className, ...props }: ComponentProps<"input"> & { label: string }) {
+  const id = useId();
+  return (
+    <div>
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} required className={cn("mt-1.5", className)} {...props} />
+    </div>
   );
 }

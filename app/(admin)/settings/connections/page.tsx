@@ -206,7 +206,11 @@ function ConnectionCard({
         )}
         {deliveries.length === 0 ? (
           <EmptyState title="Nothing delivered yet">
-            <p>{PLATFORM_LABELS[connection.platform].setup}</p>
+            <p>
+              {subscriptions
+                ? `Tillflow made this store's webhooks: the next order, customer or product change in ${platform} appears here.`
+                : PLATFORM_LABELS[connection.platform].setup}
+            </p>
             {canWrite && <p>Or send a test delivery to see what an order from your store does here.</p>}
           </EmptyState>
         ) : (
