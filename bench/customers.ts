@@ -15,8 +15,10 @@
  * - sends against what the cap allows, computed apart (per customer and round: one when it is not
  *   quiet there, the 16-hour window is open and a message is left): must be equal.
  *
- * The runs exist as rows (status `waiting`, seeded directly, as benchmarks may) so the gate's
- * competitor and sibling checks read real tables. A message still waiting is presented again
+ * The runs exist as rows (status `waiting`, seeded directly, as benchmarks may; run history holds
+ * a year of month partitions) and each decision names its run's event, so the gate's competitor
+ * and sibling checks read real tables (and, on a yield, the runs' status). With
+ * pg_stat_statements, each statement's calls, plannings and mean times are printed too. A message still waiting is presented again
  * only once it is due (as its wait would wake it), BENCH_CONCURRENCY (4) customers at a time.
  * `BENCH_N` sets the size (100,000; not run in CI), `BENCH_DECIDED` how many of them are decided
  * (all).
