@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { executePrepared } from "@/lib/db/prepared";
 import type { DeferralKind } from "@/lib/db/schema";
 import { customerZone, type CustomerZone } from "./zone";
-import { decideMessage, type Competitor } from "./decide";
+import { decideMessage, type MessageSituation } from "./decide";
 import { wallClock } from "./quiet";
 import { messagingOf, PRIORITY_RANK, type MessagingSettings, type Priority } from "./settings";
 import { lockCustomers } from "./locks";
@@ -16,7 +16,9 @@ import { lockCustomers } from "./locks";
  * first's send (exactly one at a time: tests/messaging/deferrals.test.ts). The lock is its own
  * statement (`locks.ts`: taken in key order, so it cannot deadlock; none when the phase took it
  * already): under READ COMMITTED a statement's snapshot is taken when it starts, so the reads
- * come after it. Four short statements a message (lock, read, write; the sends only under a cap).
+ * come after it. Every statement runs in the sending transaction (`db`): the read sees what the
+ * transaction wrote before it. Four short statements a message (lock, read, write; the sends only
+ * under a cap), a fifth only when a yield rests on runs that may have ended (`liveRuns`).
  * A message whose send is recorded already (an HTTP step's gate commits with its phase, its
  * request goes after: a crash between them) goes again without a second send row.
  */
@@ -57,8 +59,8 @@ interface Read {
   expire_after_hours: number;
   data: Record<string, unknown> | null;
   mine_deferred_at: string | null;
-  others: { priority: number; deferredAt: string; dueAt: string }[] | null;
-  sibling_above: boolean;
+  others: { runId: string; priority: number; deferredAt: string; dueAt: string }[] | null;
+  siblings: string[] | null;
   already_sent: boolean;
 }
 
@@ -82,34 +84,44 @@ function deferSentence(kind: DeferralKind, when: string, settings: MessagingSett
   }
 }
 
-export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date()): Promise<GateOutcome> {
-  if (!input.dryRun) await lockCustomers(db, [input]);
-  const [read] = await executePrepared<Read & Record<string, unknown>>(
-    sql`
+/**
+ * The gate's one read: the shop's settings, the automation's priority, the customer's zone, this
+ * message's deferral, the customer's due rivals, the same event's runs of higher-priority
+ * automations, and whether this message's send is recorded already. No partitioned table
+ * (automation_runs is one): Postgres would plan every partition on every call (the plans before
+ * and after: README.md). A run's liveness is read apart, by id, only when it could change the
+ * answer (`liveRuns`).
+ */
+export function gateRead(input: GateInput, now: Date): SQL {
+  return sql`
     select t.messaging, t.timezone as shop_zone, a.message_priority as priority, a.expire_after_hours,
       (select e.data from entities e
         where e.tenant_id = t.id and e.domain = 'customer' and e.id = ${input.customerId}) as data,
       (select d.deferred_at from message_deferrals d
         where d.run_id = ${input.runId}::uuid and d.node_id = ${input.nodeId} and d.status = 'waiting') as mine_deferred_at,
-      (select json_agg(json_build_object('priority', d.priority, 'deferredAt', d.deferred_at, 'dueAt', d.due_at))
-        from message_deferrals d join automation_runs r on r.id = d.run_id
+      (select json_agg(json_build_object('runId', d.run_id, 'priority', d.priority, 'deferredAt', d.deferred_at,
+          'dueAt', d.due_at))
+        from message_deferrals d
         where d.tenant_id = t.id and d.customer_id = ${input.customerId} and d.status = 'waiting'
           and d.due_at <= ${now.toISOString()}::timestamptz
-          and not (d.run_id = ${input.runId}::uuid and d.node_id = ${input.nodeId})
-          and r.status in ('waiting', 'running')) as others,
-      -- Runs the same event started for automations of higher priority, still on their way: one
-      -- of them may be about to send to this customer, and goes first.
-      (a.message_priority <> 'high' and exists (select 1 from automation_runs r
-        where r.tenant_id = t.id and r.event_id = ${input.eventId} and r.id <> ${input.runId}::uuid
-          and r.status in ('queued', 'running')
-          and r.automation_id in (select h.id from automations h where h.tenant_id = t.id
-            and h.status = 'active' and h.id <> a.id
-            and (h.message_priority = 'high' or (h.message_priority = 'normal' and a.message_priority = 'low'))))) as sibling_above,
+          and not (d.run_id = ${input.runId}::uuid and d.node_id = ${input.nodeId})) as others,
+      -- The runs the same event started for active automations of higher priority (by the
+      -- one-run-per-automation-per-event keys, not partitioned): one still on its way may be about
+      -- to send to this customer, and goes first.
+      (select json_agg(k.run_id) from automations h
+        join automation_run_keys k on k.automation_id = h.id and k.event_id = ${input.eventId}
+        where a.message_priority <> 'high' and h.tenant_id = t.id and h.status = 'active' and h.id <> a.id
+          and (h.message_priority = 'high' or (h.message_priority = 'normal' and a.message_priority = 'low'))
+          and k.run_id <> ${input.runId}::uuid) as siblings,
       exists (select 1 from customer_message_sends s where s.tenant_id = t.id and s.customer_id = ${input.customerId}
         and s.run_id = ${input.runId}::uuid and s.node_id = ${input.nodeId}) as already_sent
     from tenants t join automations a on a.id = ${input.automationId}::uuid and a.tenant_id = t.id
-    where t.id = ${input.tenantId}::uuid`,
-  );
+    where t.id = ${input.tenantId}::uuid`;
+}
+
+export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date()): Promise<GateOutcome> {
+  if (!input.dryRun) await lockCustomers(db, [input]);
+  const [read] = await executePrepared<Read & Record<string, unknown>>(gateRead(input, now), db);
   if (!read) return { go: true, zone: { zone: "UTC", source: "shop" } };
   const zone = customerZone(read.data, read.shop_zone);
   if (read.already_sent) return { go: true, zone };
@@ -132,12 +144,14 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
     );
     sends = rows.map((r) => new Date(r.sent_at));
   }
-  const others: Competitor[] = (read.others ?? []).map((o) => ({
+  const rivals = (read.others ?? []).map((o) => ({
+    runId: o.runId,
     priority: Number(o.priority),
     deferredAt: new Date(o.deferredAt),
     dueAt: new Date(o.dueAt),
   }));
-  const decision = decideMessage({
+  const siblings = read.siblings ?? [];
+  const situation: MessageSituation = {
     now,
     settings,
     zone: zone.zone,
@@ -145,9 +159,21 @@ export async function gateMarketing(db: DbOrTx, input: GateInput, now = new Date
     expireAfterHours: Number(read.expire_after_hours),
     deferredAt: mine,
     sends,
-    others,
-    siblingAbove: read.sibling_above === true,
-  });
+    others: rivals,
+    siblingAbove: siblings.length > 0,
+  };
+  let decision = decideMessage(situation);
+  // Only a yield rests on rivals and siblings (the last of decideMessage's checks): it holds only
+  // if one of their runs is still live — a rival waiting or running (a cancelled run's deferral
+  // stays `waiting`), a sibling queued or running. Read by id: one partition each.
+  if (!decision.go && !decision.expired && decision.kind === "yield") {
+    const live = await liveRuns(db, [...siblings, ...rivals.map((r) => r.runId)]);
+    decision = decideMessage({
+      ...situation,
+      others: rivals.filter((r) => live.get(r.runId) === "waiting" || live.get(r.runId) === "running"),
+      siblingAbove: siblings.some((id) => live.get(id) === "queued" || live.get(id) === "running"),
+    });
+  }
   if (decision.go) {
     if (!input.dryRun) {
       await executePrepared(
@@ -198,4 +224,13 @@ async function resolve(
     where run_id = ${input.runId}::uuid and node_id = ${input.nodeId}`,
     db,
   );
+}
+
+/** The status of each of these runs that exists (a lookup by id reads one partition each). */
+async function liveRuns(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+  const rows = await executePrepared<{ id: string; status: string }>(
+    sql`select id::text as id, status from automation_runs where id = any(${`{${[...new Set(ids)].join(",")}}`}::uuid[])`,
+    db,
+  );
+  return new Map(rows.map((r) => [r.id, r.status]));
 }

@@ -51,20 +51,31 @@ export function quietUntil(zone: string, now: Date, quiet: QuietHours | null): D
   return until > now.getTime() ? new Date(until) : null;
 }
 
+/**
+ * Formatters by zone and style, made once: each deferral's sentence reads three clocks in two
+ * zones, and making an Intl.DateTimeFormat costs far more than using one (bench -- customers).
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const STYLES = {
+  time: { locale: "en-GB", options: { hour: "2-digit", minute: "2-digit" } },
+  day: { locale: "en-CA", options: {} },
+  weekday: { locale: "en-GB", options: { weekday: "short", day: "numeric", month: "short" } },
+} as const satisfies Record<string, { locale: string; options: Intl.DateTimeFormatOptions }>;
+
+function formatter(zone: string, style: keyof typeof STYLES): Intl.DateTimeFormat {
+  const key = `${style} ${zone}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(STYLES[style].locale, { timeZone: zone, ...STYLES[style].options });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 /** "08:00" on the wall clock of `zone` at `at`, with the day when it is not `now`'s day there. */
 export function wallClock(zone: string, at: Date, now: Date): string {
-  const time = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    hour: "2-digit",
-    minute: "2-digit",
-  }).format(at);
-  const day = (d: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(d);
+  const time = formatter(zone, "time").format(at);
+  const day = (d: Date) => formatter(zone, "day").format(d);
   if (day(at) === day(now)) return time;
-  const weekday = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-  }).format(at);
-  return `${time} ${weekday}`;
+  return `${time} ${formatter(zone, "weekday").format(at)}`;
 }

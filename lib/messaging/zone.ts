@@ -289,6 +289,9 @@ const NAMES: Record<string, string> = {
   "south africa": "ZA",
 };
 
+/** Zones Intl lists under another name, and names it refused: what `knownZone` found. */
+const aliases = new Map<string, boolean>();
+
 /**
  * Whether Intl knows the zone, by its canonical name or an alias: `Intl.supportedValuesOf` lists
  * some zones by their older names (Asia/Calcutta for Asia/Kolkata), so `isTimeZone` alone would
@@ -296,12 +299,19 @@ const NAMES: Record<string, string> = {
  */
 export function knownZone(zone: string): boolean {
   if (isTimeZone(zone)) return true;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return zone.includes("/");
-  } catch {
-    return false;
+  let known = aliases.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: zone });
+      known = zone.includes("/");
+    } catch {
+      known = false;
+    }
+    // Remembered (a formatter is costly to make, and the gate asks for every message); the
+    // names come from customers' records, so only so many.
+    if (aliases.size < 1_000) aliases.set(zone, known);
   }
+  return known;
 }
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : null);
