@@ -71,9 +71,6 @@ const REMAINING: Record<string, string> = {
   "lib/automations/dry-run/start.ts": "dry run: only editors may dry-run a code step",
   "lib/automations/lifecycle/save-draft.ts": "saving a draft: a webhook trigger's token",
   "lib/automations/lifecycle/schedule-sync.ts": "publishing: a schedule trigger's fire times",
-  "lib/automations/waits/event-wait-info.ts":
-    "run page: a wait for an event's sentence (EVENT_WAIT_NODE_TYPE)",
-  "lib/automations/waits/approval-info.ts": "run page: an approval's panel (APPROVAL_NODE_TYPE)",
   "lib/automations/work/outbox.ts": "HTTP deliveries in flight (outbox)",
   // In SQL: the statements read stored step rows and graphs by their type.
   "lib/automations/insights/messages.ts": "SQL: the marketing messages sent (email, HTTP to a customer)",
