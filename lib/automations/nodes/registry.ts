@@ -37,8 +37,9 @@ import type {
 import { describeTokens, type TokenWords } from "@/lib/automations/tokens/describe";
 
 /**
- * The browser-safe node registry: every node type Tillflow knows, with its params schema,
- * handles and summary. Executors are server-only and live elsewhere, keyed by the same types.
+ * The browser-safe node registry: every node type Tillflow knows, one line each, its definition
+ * (params schema, handles, sentences, labels, ready-issue rules) imported from its own folder
+ * (docs/adding-a-step.md). Executors are server-only and live in `executors.ts`, keyed by the same types.
  * Timing nodes (category `wait`) have no executor: the engine persists the wait and resumes
  * the run, so they are not in `ActionType` and `EXECUTORS` never names them.
  */
