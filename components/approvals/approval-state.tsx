@@ -1,7 +1,7 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ExactTime } from "@/components/ui/exact-time";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { ApprovalState } from "@/lib/automations/waits/approval-info";
+import type { ApprovalState } from "@/lib/automations/nodes/timing/approval.run";
 
 /** Each state's word and tone; the word always says it, colour never carries it alone. */
 export const APPROVAL_STATES: Record<ApprovalState, { label: string; tone: BadgeTone }> = {

@@ -4,7 +4,11 @@ import { useState } from "react";
 import { TimesOutIn } from "@/components/approvals/times-out-in";
 import { Notice } from "@/components/ui/notice";
 import { hasRole, type Role } from "@/lib/identity/roles";
-import { approvalFromStep, approverText, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
+import {
+  approvalFromStep,
+  approverText,
+  type ApprovalInfo,
+} from "@/lib/automations/nodes/timing/approval.run";
 import { ApprovalFollowUps } from "./approval-follow-ups";
 import { ApprovalOutcome } from "./approval-state";
 import { ApprovalVotes, useOwnVote } from "./approval-votes";

@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
 import { countAudienceAction } from "@/lib/actions/automations/count-audience";
 import { listScheduleFiresAction } from "@/lib/actions/automations/list-schedule-fires";
-import type { Audience } from "@/lib/automations/nodes/triggers";
+import type { Audience } from "@/lib/automations/nodes/triggers/triggers";
 import type { FireView } from "@/lib/automations/schedules/manage";
 import {
   cronProblem,

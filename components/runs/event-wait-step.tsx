@@ -1,5 +1,5 @@
 import { TimesOutIn } from "@/components/approvals/times-out-in";
-import { eventWaitFromStep, timedOutText } from "@/lib/automations/waits/event-wait-info";
+import { eventWaitFromStep, timedOutText } from "@/lib/automations/nodes/timing/wait-for-event.run";
 import { ClockTime } from "./waiting-line";
 
 /**

@@ -17,7 +17,7 @@ import { fetchJson, POLL_MS } from "./fetch-json";
 import { LiveStatus } from "./live-status";
 import { parseSubActionId } from "@/lib/automations/engine/sub-action";
 import { isRerunnable } from "@/lib/automations/runs/rerunnable";
-import { waitingForEvent } from "@/lib/automations/waits/event-wait-info";
+import { waitingForEvent } from "@/lib/automations/nodes/timing/wait-for-event.run";
 import { RerunButton } from "./rerun-button";
 import { RunPath } from "./run-path";
 import { RunStatusBadge, TERMINAL_RUN_STATUSES } from "./run-status";

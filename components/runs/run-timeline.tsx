@@ -1,11 +1,11 @@
 import { ApprovalStep } from "@/components/approvals/approval-step";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Role } from "@/lib/identity/roles";
-import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
-import { EVENT_WAIT_NODE_TYPE, eventWaitFromStep } from "@/lib/automations/waits/event-wait-info";
+import { APPROVAL_NODE_TYPE } from "@/lib/automations/nodes/timing/approval.run";
+import { EVENT_WAIT_NODE_TYPE, eventWaitFromStep } from "@/lib/automations/nodes/timing/wait-for-event.run";
 import { cutMarkOf } from "@/lib/automations/nodes/outputs";
 import { handleLabel } from "@/lib/automations/nodes/catalog";
-import { SPLIT_NODE_TYPE } from "@/lib/automations/nodes/conditions/split-branches";
+import { SPLIT_NODE_TYPE } from "@/lib/automations/nodes/split/split-branches";
 import type { RunStep, RunWait } from "@/lib/automations/runs/detail";
 import { attemptsOf, groupByLeg, retryNote } from "@/lib/automations/runs/timeline";
 import { formatDuration } from "./duration";

@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { ApprovalAsk } from "@/lib/automations/waits/approval-reads";
-import { waitingSentence } from "@/lib/automations/waits/event-wait-info";
+import { waitingSentence } from "@/lib/automations/nodes/timing/wait-for-event.run";
 import type { WaitingItem } from "@/lib/automations/waits/view";
 import { shortRunId } from "@/lib/automations/runs/short-id";
 import { EntityLink } from "./entity-link";

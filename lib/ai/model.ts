@@ -15,7 +15,7 @@ import { log } from "@/lib/log/logger";
 
 /**
  * The shop's model, shared by the AI builder (`automations/ai/`) and the AI step
- * (`automations/nodes/actions/ai.execute.ts`): any OpenAI-compatible chat-completions endpoint
+ * (`automations/nodes/ai/ai.execute.ts`): any OpenAI-compatible chat-completions endpoint
  * (`POST {AI_BASE_URL}/chat/completions`), through the Vercel AI SDK. Server-only. Read from the
  * environment at each call, so a server picks up a change without a rebuild. The endpoint is the
  * operator's, so it is called directly, not through the outbound guard (lib/net) that merchants'

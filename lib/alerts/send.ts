@@ -5,7 +5,7 @@ import { alertHistory } from "@/lib/db/schema";
 import { open } from "@/lib/credentials/secret-box";
 import { emailStaff } from "@/lib/automations/engine/notify-approvers";
 import { ActionError } from "@/lib/automations/nodes/executor";
-import { postToSlack } from "@/lib/automations/nodes/actions/slack.execute";
+import { postToSlack } from "@/lib/automations/nodes/slack/slack.execute";
 import { escapeHtml, escapeMrkdwn } from "@/lib/automations/tokens/escape";
 import { messageOf } from "@/lib/errors";
 import { metrics } from "@/lib/metrics/metrics";

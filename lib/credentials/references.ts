@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { HTTP_AUTH_KINDS, KIND_LABELS, type CredentialKind } from "./kinds";
 import { credentialsByIds } from "./store";
-import { isStoreAction } from "@/lib/automations/nodes/actions/store";
+import { registry } from "@/lib/automations/nodes/registry";
 
 /** Where a graph names a credential, and the kinds that step can use. */
 export interface CredentialReference {
@@ -12,39 +12,11 @@ export interface CredentialReference {
   kinds: readonly CredentialKind[];
 }
 
-/** Every credential a graph refers to (pure). */
+/** Every credential a graph refers to (pure): what each step says it names (`credentials`). */
 export function credentialReferences(graph: Graph): CredentialReference[] {
-  return graph.nodes.flatMap((node): CredentialReference[] => {
-    const params = node.params;
-    if (node.type === "auto.trigger.webhook" && typeof params.secretCredentialId === "string")
-      return [{ nodeId: node.id, credentialId: params.secretCredentialId, kinds: ["webhook_secret"] }];
-    const auth = params.auth;
-    if (
-      node.type === "auto.action.http_request" &&
-      typeof auth === "object" &&
-      auth !== null &&
-      "credentialId" in auth &&
-      typeof auth.credentialId === "string"
-    )
-      return [{ nodeId: node.id, credentialId: auth.credentialId, kinds: HTTP_AUTH_KINDS }];
-    // A Slack step not yet pointed at a webhook ("" in a new draft) names nothing; its ready issue says so.
-    if (
-      node.type === "auto.action.slack" &&
-      typeof params.credentialId === "string" &&
-      params.credentialId !== ""
-    )
-      return [{ nodeId: node.id, credentialId: params.credentialId, kinds: ["slack_webhook"] }];
-    // A store action names its store's write credential, of its platform's kind (issue 52).
-    if (isStoreAction(node.type) && typeof params.credentialId === "string" && params.credentialId !== "")
-      return [
-        {
-          nodeId: node.id,
-          credentialId: params.credentialId,
-          kinds: [params.platform === "woocommerce" ? "woocommerce_rest" : "shopify_admin"],
-        },
-      ];
-    return [];
-  });
+  return graph.nodes.flatMap((node) =>
+    (registry.get(node.type)?.credentials?.(node.params) ?? []).map((use) => ({ nodeId: node.id, ...use })),
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import { POST as rerunRoute } from "@/app/api/v1/runs/[id]/rerun/route";
 import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import { splitPosition } from "@/lib/automations/engine/split-hash";
 import { sendEveryoneDownBranch } from "@/lib/automations/lifecycle/keep-branch";
-import { chooseBranch, splitParams } from "@/lib/automations/nodes/conditions/split";
+import { chooseBranch, splitParams } from "@/lib/automations/nodes/split/split";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunSteps } from "@/lib/db/schema";
 import { call } from "@/tests/helpers/fixtures";

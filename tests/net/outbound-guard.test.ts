@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { POST as dryRunRoute } from "@/app/api/v1/automations/[id]/dry-run/route";
 import { POST as createRoute } from "@/app/api/v1/automations/route";
-import { httpRequestExecutor } from "@/lib/automations/nodes/actions/http-request.execute";
+import { httpRequestExecutor } from "@/lib/automations/nodes/http-request/http-request.execute";
 import { ActionError, type ActionContext } from "@/lib/automations/nodes/executor";
 import { checkUrl, literalRefusal, RefusedUrlError, type Resolver } from "@/lib/net/guard";
 import { guardedRequest, RedirectError } from "@/lib/net/guarded-request";

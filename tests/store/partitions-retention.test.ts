@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { purgeRunHistoryExecutor } from "@/lib/automations/nodes/actions/platform.execute";
+import { purgeRunHistoryExecutor } from "@/lib/automations/nodes/platform/platform.execute";
 import type { ActionContext } from "@/lib/automations/nodes/executor";
 import { builtinAutomation, ensureBuiltins } from "@/lib/automations/schedules/builtins";
 import { ensureRunPartitions, monthPartitions } from "@/lib/automations/store/partitions";

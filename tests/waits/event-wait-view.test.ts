@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { POST as resumeNowRoute } from "@/app/api/v1/waits/[id]/resume-now/route";
 import { automationImpact } from "@/lib/automations/lifecycle/impact";
 import { getRun } from "@/lib/automations/runs/detail";
-import { eventWaitFromStep, waitingSentence } from "@/lib/automations/waits/event-wait-info";
+import { eventWaitFromStep, waitingSentence } from "@/lib/automations/nodes/timing/wait-for-event.run";
 import { listWaiting } from "@/lib/automations/waits/waits";
 import { getDb } from "@/lib/db/client";
 import { automationRuns } from "@/lib/db/schema";

@@ -7,5 +7,5 @@
 export { diffGraphs } from "@/lib/automations/review/diff";
 export { validate } from "@/lib/automations/review/validate";
 export { flowDomain, registry, summariseNode } from "@/lib/automations/nodes/registry";
-export { audienceSchema } from "@/lib/automations/nodes/triggers";
+export { audienceSchema } from "@/lib/automations/nodes/triggers/triggers";
 export { stepsBefore } from "@/lib/automations/review/tokens-for";

@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
-import type { Audience } from "@/lib/automations/nodes/triggers";
+import type { Audience } from "@/lib/automations/nodes/triggers/triggers";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { dstRuleSchema, type DstInput } from "@/lib/time/dst";
 import type { CredentialOption } from "./config/credential-options";

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { action } from "@/lib/actions/action";
-import { audienceSchema } from "@/lib/automations/nodes/triggers";
+import { audienceSchema } from "@/lib/automations/nodes/triggers/triggers";
 import { audienceSize } from "@/lib/automations/schedules/audience";
 import { getDb } from "@/lib/db/client";
 

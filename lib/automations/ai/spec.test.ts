@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { addTag } from "@/lib/automations/nodes/actions/add-tag";
+import { addTag } from "@/lib/automations/nodes/tags/add-tag";
 import { createRegistry, NODE_DEFINITIONS, registry } from "@/lib/automations/nodes/registry";
 import { FlowSpec, flowSpecJsonSchema, flowSpecSchema, LooseFlowSpec, specTypes } from "./spec";
 

@@ -4,9 +4,9 @@ import { entityLabel } from "@/lib/domains/labels";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { newLeg } from "@/lib/automations/engine/leg";
 import { prepareAction } from "@/lib/automations/engine/prepare";
-import { aiAction, AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
+import { aiAction, AI_NOT_SET_UP } from "@/lib/automations/nodes/ai/ai";
 import { spendAiCall } from "@/lib/ai/budget";
-import { askAi, type AiRequest } from "@/lib/automations/nodes/actions/ai.execute";
+import { askAi, type AiRequest } from "@/lib/automations/nodes/ai/ai.execute";
 import { ActionError } from "@/lib/automations/nodes/executor";
 import { namesWholeRecord, recordToTry, recordToTryShape } from "./code-preview";
 

@@ -9,7 +9,7 @@ import {
   type ActionOutput,
   type OutsideExecutor,
 } from "@/lib/automations/nodes/executor";
-import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
+import { AI_NOT_SET_UP } from "@/lib/automations/nodes/ai/ai";
 import { registry } from "@/lib/automations/nodes/registry";
 import { getDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/errors";

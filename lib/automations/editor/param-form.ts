@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { PARAMS_CHECKS, type NodeType } from "@/lib/automations/nodes/registry";
 import { OPERATOR_PHRASES } from "@/lib/automations/nodes/conditions/field";
 import { WEEKDAY_NAMES } from "@/lib/automations/nodes/timing/wait-until";
 import type { NodeDefinition } from "@/lib/automations/nodes/types";
-import { PURPOSE_HINTS, PURPOSE_LABELS } from "@/lib/consent/purpose";
-import { HOLD_REASONS } from "@/lib/automations/nodes/actions/store";
+import { PURPOSE_LABELS } from "@/lib/consent/purpose";
+import { HOLD_REASONS } from "@/lib/automations/nodes/store/store";
 
 /**
  * A node's params schema read as form fields, so every node type gets a usable settings form
@@ -72,34 +71,9 @@ const LABELS: Record<string, string> = {
   purpose: "Purpose",
 };
 
-/** Where one node type's param reads better under another label than the shared one. */
-const TYPE_LABELS: Record<string, Record<string, string>> = {
-  "auto.trigger.order_status_changed": { from: "From status", to: "To status" },
-  "auto.trigger.product_low_stock": { threshold: "Stock at or below" },
-  "auto.trigger.webhook": { signed: "Only signed requests" },
-  "auto.action.code": { source: "Script" },
-  "auto.action.ai": { fields: "Fields to pull out", maxWords: "At most (words)" },
-  "auto.action.slack": { text: "Message", credentialId: "Slack webhook" },
-  "auto.action.http_request": { reachesCustomer: "Reaches the customer" },
-  "auto.action.store_add_tags": { target: "Tag", tags: "Tags" },
-  "auto.action.store_remove_tags": { target: "Untag", tags: "Tags" },
-  "auto.action.store_add_order_note": { note: "Note" },
-  "auto.action.store_hold_fulfillment": { reason: "Reason", reasonNotes: "Notes for staff" },
-  "auto.action.store_set_metafield": { target: "On", type: "Type", value: "Value" },
-  "auto.control.approval": {
-    title: "What to decide",
-    timeoutHours: "Time out after (hours)",
-    approverRole: "Who decides",
-    remindAfterHours: "Remind approvers after (hours)",
-    escalateAfterHours: "Tell admins after (hours)",
-    allowSelfApproval: "Who started the run may decide",
-    approvers: "Who must approve",
-    reject: "Rejected when",
-  },
-};
-
-function labelOf(type: string, name: string): string {
-  return TYPE_LABELS[type]?.[name] ?? LABELS[name] ?? humanize(name);
+/** A param's label: the step's own (`paramLabels` on its definition), else the shared one. */
+function labelOf(definition: NodeDefinition, name: string): string {
+  return definition.paramLabels?.[name] ?? LABELS[name] ?? humanize(name);
 }
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -132,44 +106,6 @@ const HELP: Record<string, string> = {
     "Nobody decided by then: the approvers get one reminder by email. Less than the time-out.",
   escalateAfterHours:
     "Still nobody decided by then: the shop's admins get one email. After the reminder, before the time-out.",
-};
-
-/**
- * Help for one node's param, where its tokens are escaped (SPEC §2 "Trust at the edges"): what the
- * merchant sees happen to a value, and the filter that says otherwise.
- */
-const NODE_HELP: Record<string, string> = {
-  "auto.action.store_add_tags.tags":
-    "Separate tags with commas (at most 20). Insert token adds a value of the record.",
-  "auto.action.store_remove_tags.tags": "Separate tags with commas (at most 20).",
-  "auto.action.store_add_order_note.note":
-    "Added as a new line of the order's note in the store, once per run. Insert token adds a value of the record.",
-  "auto.action.store_set_metafield.namespace": "Shopify's namespace, such as custom.",
-  "auto.action.store_set_metafield.value":
-    "Written as the metafield's type says: a number for number types, true or false for boolean, JSON for json.",
-  "auto.action.ai.prompt":
-    "What the model reads and is asked. Insert token adds a value of the record; filled in, the prompt can be at most 8 KB.",
-  "auto.action.ai.categories":
-    "Sort into: separate categories with commas (2 to 50). The model answers exactly one, which the steps after read.",
-  "auto.action.ai.fields":
-    'Extract: each field\'s name and kind, as {"amount": "number", "urgent": "boolean", "product": "string"}.',
-  "auto.trigger.webhook.signed":
-    "On: requests must carry a signature made with the signing secret, and the flow cannot be published without one. Off: anyone with the link can start runs.",
-  "auto.control.approval.allowSelfApproval":
-    "Off: the person whose action started the run (Run now, a re-run, a record they changed) cannot approve or reject it; someone else must.",
-  "auto.action.ai.maxWords": "Write: a longer text is cut at this many words. Default 150.",
-  "auto.action.http_request.url":
-    "Insert token adds a value of the record; values are percent-encoded (| raw inside the braces puts one in as it is). A token at the start supplies the address as it is.",
-  "auto.action.http_request.body":
-    "Insert token adds a value of the record. In a JSON body each value is JSON-encoded: inside quotes it stays one string, elsewhere a number stays a number. | json, | url and | raw choose for themselves.",
-  "auto.action.slack.text":
-    "Insert token adds a value of the record; values are escaped for Slack, so they show as written (| raw inside the braces puts one in as it is). Your own *bold*, _italics_ and <https://example.com|links> work. A link back to the run is added at the end.",
-  "auto.action.send_email.purpose": `${PURPOSE_HINTS.transactional} ${PURPOSE_HINTS.marketing} Marketing emails get an unsubscribe link.`,
-  "auto.action.http_request.reachesCustomer":
-    "On when the request reaches the run's customer (an SMS, a push): it then says whether it is transactional or marketing.",
-  "auto.action.http_request.purpose": `${PURPOSE_HINTS.transactional} ${PURPOSE_HINTS.marketing} Only asked when the request reaches the customer.`,
-  "auto.action.send_email.body":
-    "Insert token adds a value of the record, such as its name; values are HTML-escaped (| raw inside the braces puts one in as it is).",
 };
 
 /** Option labels where the value alone reads badly. */
@@ -302,7 +238,7 @@ export function paramFields(definition: NodeDefinition): ParamField[] {
     const { schema, optional, defaulted } = unwrap(child);
     const field: ParamField = {
       name,
-      label: labelOf(definition.type, name),
+      label: labelOf(definition, name),
       ...kindOf(name, schema),
       required: !optional && !defaulted,
       templated: templated.has(name),
@@ -310,7 +246,7 @@ export function paramFields(definition: NodeDefinition): ParamField[] {
     const placeholder = placeholderFor(name, defaults);
     if (placeholder !== undefined) field.placeholder = placeholder;
     const help =
-      NODE_HELP[`${definition.type}.${name}`] ??
+      definition.paramHelp?.[name] ??
       HELP[name] ??
       (field.templated ? "Insert token adds a value of the record, such as its email." : undefined);
     if (help !== undefined) field.help = help;
@@ -353,17 +289,14 @@ export function paramErrors(definition: NodeDefinition, params: unknown): Record
         errors[key] = sentence(message.charAt(0).toUpperCase() + message.slice(1));
         continue;
       }
-      const label = labelOf(definition.type, key);
+      const label = labelOf(definition, key);
       errors[key] = sentence(
         rest.length > 0 ? `${label} (${rest.join(".")}) ${message}` : `${label} ${message}`,
       );
     }
     return errors;
   }
-  const check = Object.hasOwn(PARAMS_CHECKS, definition.type)
-    ? PARAMS_CHECKS[definition.type as NodeType]
-    : undefined;
-  const more = check ? check(result.data) : [];
+  const more = definition.check?.(result.data) ?? [];
   if (more.length > 0) errors[""] = more.join(" ");
   return errors;
 }

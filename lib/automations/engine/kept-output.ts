@@ -1,6 +1,6 @@
 import { registry } from "@/lib/automations/nodes/registry";
 import type { ActionOutput } from "@/lib/automations/nodes/executor";
-import { httpRequest } from "@/lib/automations/nodes/actions/http-request";
+import { httpRequest } from "@/lib/automations/nodes/http-request/http-request";
 import {
   cutMarkOf,
   cutOutput,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/db/schema";
-import { chooseBranch, splitParams } from "@/lib/automations/nodes/conditions/split";
+import { chooseBranch, splitParams } from "@/lib/automations/nodes/split/split";
 import { splitPosition, splitSubject } from "./split-hash";
 
 const event: RunEvent = {

@@ -7,7 +7,7 @@ import type { RunEntity } from "@/lib/automations/nodes/context";
  * the split step and the subject, so the same customer takes the same branch on every run of the
  * automation, on a rerun, in a dry run and in a backtest — and two splits (or two automations)
  * divide customers independently of each other. Server-only (node:crypto); the pure mapping from
- * a position to a branch is the step's own (`nodes/conditions/split.ts`).
+ * a position to a branch is the step's own (`nodes/split/split.ts`).
  */
 
 /** 2^52: a double holds every integer below it exactly, so the position is uniform on its grid. */

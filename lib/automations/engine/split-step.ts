@@ -1,6 +1,6 @@
 import type { Graph } from "@/lib/automations/graph/schema";
-import { splitParams } from "@/lib/automations/nodes/conditions/split";
-import { splitReason, type SplitBy } from "@/lib/automations/nodes/conditions/split-branches";
+import { splitParams } from "@/lib/automations/nodes/split/split";
+import { splitReason, type SplitBy } from "@/lib/automations/nodes/split/split-branches";
 import type { SplitStep } from "./advance";
 
 /** Whom the split `nodeId` of `graph` divides; `customer` when its settings no longer parse. */

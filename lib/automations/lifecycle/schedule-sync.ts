@@ -2,7 +2,7 @@ import { and, eq, notInArray } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { automationSchedules } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { scheduleParams } from "@/lib/automations/nodes/triggers";
+import { scheduleParams } from "@/lib/automations/nodes/triggers/triggers";
 import { compileSchedule } from "@/lib/time/cron";
 import { isDefaultDst } from "@/lib/time/dst";
 

@@ -1,4 +1,4 @@
-import { splitBranchIds, splitBranchLabel } from "./conditions/split-branches";
+import { splitBranchIds, splitBranchLabel } from "./split/split-branches";
 import type { NodeDefinition, TriggerDomain } from "./types";
 
 /**

@@ -1,17 +1,17 @@
 import type { z } from "zod";
-import { addNoteExecutor } from "./actions/add-note.execute";
-import { aiExecutor } from "./actions/ai.execute";
-import { codeExecutor } from "./actions/code.execute";
-import { createTaskExecutor } from "./actions/create-task.execute";
-import { httpRequestExecutor } from "./actions/http-request.execute";
-import { laterExecutor } from "./actions/later.execute";
+import { addNoteExecutor } from "./add-note/add-note.execute";
+import { aiExecutor } from "./ai/ai.execute";
+import { codeExecutor } from "./code/code.execute";
+import { createTaskExecutor } from "./create-task/create-task.execute";
+import { httpRequestExecutor } from "./http-request/http-request.execute";
+import { laterExecutor } from "./later/later.execute";
 import {
   markCartsAbandonedExecutor,
   markInvoicesOverdueExecutor,
   purgeRunHistoryExecutor,
-} from "./actions/platform.execute";
-import { sendEmailExecutor } from "./actions/send-email.execute";
-import { slackExecutor } from "./actions/slack.execute";
+} from "./platform/platform.execute";
+import { sendEmailExecutor } from "./send-email/send-email.execute";
+import { slackExecutor } from "./slack/slack.execute";
 import {
   storeAddOrderNoteExecutor,
   storeAddTagsExecutor,
@@ -19,8 +19,8 @@ import {
   storeReleaseHoldExecutor,
   storeRemoveTagsExecutor,
   storeSetMetafieldExecutor,
-} from "./actions/store.execute";
-import { addTagExecutor, removeTagExecutor } from "./actions/tags.execute";
+} from "./store/store.execute";
+import { addTagExecutor, removeTagExecutor } from "./tags/tags.execute";
 import type { ActionExecutor } from "./executor";
 import type { ActionType, NODE_DEFINITIONS } from "./registry";
 

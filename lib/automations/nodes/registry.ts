@@ -1,15 +1,15 @@
 import { isDomain, type Domain } from "@/lib/domains/domains";
-import { addNote } from "./actions/add-note";
-import { aiAction } from "./actions/ai";
-import { addTag } from "./actions/add-tag";
-import { codeAction } from "./actions/code";
-import { createTask } from "./actions/create-task";
-import { laterAction } from "./actions/later";
-import { markCartsAbandoned, markInvoicesOverdue, purgeRunHistory } from "./actions/platform";
-import { httpRequest } from "./actions/http-request";
-import { removeTag } from "./actions/remove-tag";
-import { sendEmail } from "./actions/send-email";
-import { slackAction } from "./actions/slack";
+import { addNote } from "./add-note/add-note";
+import { aiAction } from "./ai/ai";
+import { addTag } from "./tags/add-tag";
+import { codeAction } from "./code/code";
+import { createTask } from "./create-task/create-task";
+import { laterAction } from "./later/later";
+import { markCartsAbandoned, markInvoicesOverdue, purgeRunHistory } from "./platform/platform";
+import { httpRequest } from "./http-request/http-request";
+import { removeTag } from "./tags/remove-tag";
+import { sendEmail } from "./send-email/send-email";
+import { slackAction } from "./slack/slack";
 import {
   storeAddOrderNote,
   storeAddTags,
@@ -17,16 +17,15 @@ import {
   storeReleaseHold,
   storeRemoveTags,
   storeSetMetafield,
-} from "./actions/store";
-import { fieldCondition, fieldConditionDomainIssues } from "./conditions/field";
+} from "./store/store";
+import { fieldCondition } from "./conditions/field";
 import { hasTagCondition } from "./conditions/has-tag";
-import { split, splitIssues } from "./conditions/split";
-import { MAX_WAIT_MS, waitDurationMs } from "./timing/resume-at";
+import { split } from "./split/split";
 import { approval } from "./timing/approval";
 import { wait } from "./timing/wait";
 import { waitUntil } from "./timing/wait-until";
 import { waitForEvent } from "./timing/wait-for-event";
-import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS, webhook, webhookHasSecret } from "./triggers";
+import { TRIGGER_DEFINITIONS, TRIGGER_FILTERS } from "./triggers/triggers";
 import { effectiveDomainIn, nodeInfo, type NodeInfo } from "./catalog";
 import type {
   ConditionDefinition,
@@ -38,8 +37,9 @@ import type {
 import { describeTokens, type TokenWords } from "@/lib/automations/tokens/describe";
 
 /**
- * The browser-safe node registry: every node type Tillflow knows, with its params schema,
- * handles and summary. Executors are server-only and live elsewhere, keyed by the same types.
+ * The browser-safe node registry: every node type Tillflow knows, one line each, its definition
+ * (params schema, handles, sentences, labels, ready-issue rules) imported from its own folder
+ * (docs/adding-a-step.md). Executors are server-only and live in `executors.ts`, keyed by the same types.
  * Timing nodes (category `wait`) have no executor: the engine persists the wait and resumes
  * the run, so they are not in `ActionType` and `EXECUTORS` never names them.
  */
@@ -167,54 +167,13 @@ export function hasRecord(domain: TriggerDomain | null): domain is Domain {
 }
 
 /**
- * Extra checks of a node against the record its runs are about, beyond "needs a record". Keyed
- * by type so a check can never be attached to a type that does not exist.
+ * Every action says what it would do in a dry run (`describeDryRun`): an action without one is a
+ * compile error here, naming it, as an action without an executor is in `executors.ts`.
  */
-export const DOMAIN_CHECKS: Partial<Record<NodeType, (params: unknown, domain: Domain) => string[]>> = {
-  "auto.condition.field": (params, domain) => {
-    const parsed = fieldCondition.params.safeParse(params);
-    return parsed.success ? fieldConditionDomainIssues(parsed.data, domain) : [];
-  },
-};
-
-/**
- * Checks of a node's params beyond its schema: limits that keep a flow from being published
- * without making a stored graph that breaks them unparseable (it still loads, and the merchant
- * gets a sentence to act on instead of "params are invalid").
- */
-export const PARAMS_CHECKS: Partial<Record<NodeType, (params: unknown) => string[]>> = {
-  "auto.control.split": (params) => {
-    const parsed = split.params.safeParse(params);
-    return parsed.success ? splitIssues(parsed.data) : [];
-  },
-  "auto.control.wait": (params) => {
-    const parsed = wait.params.safeParse(params);
-    return parsed.success && waitDurationMs(parsed.data) > MAX_WAIT_MS
-      ? ["A wait can be at most 30 days."]
-      : [];
-  },
-  "auto.trigger.webhook": (params) => {
-    const parsed = webhook.params.safeParse(params);
-    return parsed.success && parsed.data.signed === true && !webhookHasSecret(parsed.data)
-      ? [
-          "Choose a signing secret for this webhook, or turn off Only signed requests: unsigned, anyone with its link can start runs.",
-        ]
-      : [];
-  },
-};
-
-/**
- * Actions that change the run's record (tags, notes). They declare no single `entityDomain`,
- * as any record will do, but a run without one has nothing for them to change.
- */
-export const RECORD_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
-  "auto.action.add_tag",
-  "auto.action.remove_tag",
-  "auto.action.add_note",
-  "auto.action.store_add_tags",
-  "auto.action.store_remove_tags",
-  "auto.action.store_set_metafield",
-]);
+type DescribedActions = {
+  [K in ActionType]: Definitions[K] extends { describeDryRun: (...args: never[]) => string[] } ? K : never;
+}[ActionType];
+const _everyActionDescribed: Record<Exclude<ActionType, DescribedActions>, never> = {};
 
 /**
  * The sentence on a node: its definition's summary, or while its params are invalid its draft

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { Domain } from "@/lib/domains/domains";
 import type { TokenEscape } from "@/lib/automations/tokens/escape";
+import type { RunEntity } from "./context";
+import type { CredentialKind } from "@/lib/credentials/kinds";
 
 /**
  * Terminology (browser-safe half of the node registry; executors live in `*.execute.ts`, server-only)
@@ -82,6 +84,120 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    * ending in `.*` stands for anything under it (an HTTP answer's parsed `body`). Absent: nothing.
    */
   outputs?(params: z.infer<P>): readonly StepOutput[];
+
+  // What follows is the step's own say in the generic parts (a step is a folder: the validator, the
+  // dry run and the settings form ask these, and never name a node type).
+
+  /**
+   * Labels of its params that read better than the shared ones (`paramFields` in
+   * lib/automations/editor/param-form.ts): `{ text: "Message" }`. A param left out gets the shared
+   * label, or its name in sentence case.
+   */
+  paramLabels?: Readonly<Record<string, string>>;
+  /** Help under its params' inputs, where the shared help would not do (how its tokens are escaped). */
+  paramHelp?: Readonly<Record<string, string>>;
+  /**
+   * Checks of its params beyond the schema: limits that keep a flow from being published without
+   * making a stored graph that breaks them unparseable ("A wait can be at most 30 days."). The ready
+   * issues and the settings form both show them.
+   */
+  check?(params: z.infer<P>): string[];
+  /**
+   * Whether the step, so set, reads or changes the run's record, so that a run with none (a webhook,
+   * a schedule without an audience) could not do it. Absent: a condition needs one, another step not.
+   */
+  needsRecord?(params: z.infer<P>): boolean;
+  /**
+   * What is wrong with the step under a trigger whose runs are about `domain`, beyond "needs a
+   * record" and its `entityDomain` (the review checks those): a field the record does not have.
+   */
+  domainIssues?(params: z.infer<P>, domain: TriggerDomain): string[];
+  /**
+   * `{token}`s the step reads besides its templated params, checked as those are: a field condition
+   * on an earlier step's output (`steps.code1.score`). Given the params as written.
+   */
+  readsTokens?(params: Readonly<Record<string, unknown>>): { param: string; text: string }[];
+  /**
+   * Ready issues that look past the step's own params: at the rest of the flow (a Later step needs
+   * a Later trigger of its name) or at the shop's setup (`facts`: an AI model, credentials' hosts,
+   * teams). Sentences about this node; `[]` or absent: nothing to say.
+   */
+  review?(step: ReviewedStep, flow: FlowReview): string[];
+  /**
+   * What the action would do, in a dry run or a backtest, from the request its executor prepared
+   * (templates filled in): "Would add tag 'vip' to order #1001.". Every action has one (a compile
+   * check in registry.ts).
+   */
+  describeDryRun?(request: Record<string, unknown>, on: DryRunSubject): string[];
+  /**
+   * What a wait whose end a dry run cannot know would do ("Would wait up to 3 days for 'Order
+   * fulfilled' …"), given when it would time out. Absent: the dry run says when it would resume.
+   */
+  describeDryRunWait?(params: z.infer<P>, resumeAt: Date, timeZone: string): string;
+  /**
+   * The credentials the step names in its params as written, each with the kinds it can use: a
+   * save refuses one the shop does not have or of another kind (lib/credentials/references.ts).
+   * Absent: it names none.
+   */
+  credentials?(params: Readonly<Record<string, unknown>>): CredentialUse[];
+}
+
+/** A credential a step names, and the kinds of credential the step can use there. */
+export interface CredentialUse {
+  credentialId: string;
+  kinds: readonly CredentialKind[];
+}
+
+/** What a dry-run sentence reads besides the request: the record, named, and the shop's zone. */
+export interface DryRunSubject {
+  /** The run's record in words: "order #1001". */
+  subject: string;
+  entity: RunEntity | null;
+  /** The shop's IANA time zone, which times are written in. */
+  timeZone: string;
+}
+
+/** One node as the review (review/validate.ts) read it. */
+export interface ReviewedStep {
+  node: { id: string; type: string; params: Record<string, unknown> };
+  definition: NodeDefinition;
+  /** The parsed params (defaults filled in), or `null` when they are invalid. */
+  params: Record<string, unknown> | null;
+}
+
+/** What a step's `review` reads: every node of the flow, in order, and what the server knows. */
+export interface FlowReview {
+  steps: readonly ReviewedStep[];
+  facts: ServerFacts;
+}
+
+/**
+ * What only the server knows about the shop's setup, which some steps need (`lifecycle/server-facts.ts`
+ * reads them). Left out — as in a test, or the browser before the server said — nothing is
+ * assumed: no issue is raised for it.
+ */
+export interface ServerFacts {
+  /** An AI model is set up (AI_BASE_URL and AI_MODEL): the AI step can ask it. */
+  aiConfigured?: boolean;
+  /**
+   * The shop's HTTP credentials' names and allowed hosts, by id: an HTTP step that would send one
+   * to a host outside its list is a ready issue (a run would refuse it anyway).
+   */
+  credentialHosts?: Record<string, { name: string; allowedHosts: readonly string[] }>;
+  /**
+   * A customer-facing step with no purpose chosen (saved before purposes) is a ready issue: set by
+   * the editor and publishing (`serverFacts`), not by a dry run, which tries an old flow as it runs.
+   */
+  askPurpose?: boolean;
+  /**
+   * The shop's teams (name and size, by id) and how many could vote as an editor (editors and
+   * admins) or an admin: an Approval step asking an unknown team, or more people than could ever
+   * vote, is a ready issue (it could only be rejected as "can no longer be approved").
+   */
+  approvers?: {
+    teams: Record<string, { name: string; size: number }>;
+    people: { editor: number; admin: number };
+  };
 }
 
 /** One path of a step's output, with what it is in the merchant's words ("the answer's status code"). */

@@ -1,7 +1,7 @@
 import { DOMAIN_LABELS, isDomain, type Domain } from "@/lib/domains/domains";
 import { isKnownFieldPath } from "@/lib/domains/fields";
 import { bringsCustomer, CUSTOMER_KEY } from "@/lib/domains/related";
-import { aDomain } from "@/lib/automations/nodes/triggers";
+import { aDomain } from "@/lib/automations/nodes/triggers/triggers";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { filterChoices, isTokenFilter } from "@/lib/automations/tokens/filters";
 import { findTokens, TOKEN_ROOTS, type FoundToken } from "@/lib/automations/tokens/render";

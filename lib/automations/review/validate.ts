@@ -1,27 +1,23 @@
 import type { z } from "zod";
 import { PURPOSE_MISSING } from "@/lib/consent/purpose";
 import {
-  DOMAIN_CHECKS,
   effectiveDomain,
   hasRecord,
-  PARAMS_CHECKS,
-  RECORD_ACTIONS,
   registry as defaultRegistry,
-  type NodeType,
   type Registry,
 } from "@/lib/automations/nodes/registry";
-import { aDomain } from "@/lib/automations/nodes/triggers";
+import { aDomain } from "@/lib/automations/nodes/triggers/triggers";
 import { exitLabel, outHandles } from "@/lib/automations/nodes/catalog";
-import { readsStepOutput } from "@/lib/automations/nodes/conditions/field";
 import { outputsOf } from "./step-outputs";
-import type { NodeDefinition, TriggerDomain } from "@/lib/automations/nodes/types";
-import { AI_NOT_SET_UP } from "@/lib/automations/nodes/actions/ai";
-import { bareHost, hostAllowed, typedHost, whereItMayGo } from "@/lib/credentials/hosts";
+import type { NodeDefinition, ReviewedStep, ServerFacts, TriggerDomain } from "@/lib/automations/nodes/types";
 import { findCycles } from "@/lib/automations/graph/cycles";
 import { reachableFrom, upstreamOf } from "@/lib/automations/graph/reachability";
-import { graphSchema, type Graph, type GraphEdge, type GraphNode } from "@/lib/automations/graph/schema";
+import { graphSchema, type Graph, type GraphEdge } from "@/lib/automations/graph/schema";
 import { templatedStrings } from "@/lib/automations/tokens/render";
 import { checkTokens } from "./tokens-check";
+
+/** What only the server knows about the shop's setup: the steps' `review` rules read it. */
+export type { ServerFacts };
 
 /**
  * A problem that keeps a flow from being published, as a sentence a merchant can act on, with the
@@ -97,12 +93,8 @@ function noRecord(subject: string, domain: TriggerDomain): string {
   }
 }
 
-interface Known {
-  node: GraphNode;
-  definition: NodeDefinition;
-  /** The parsed params (defaults filled in), or `null` when they are invalid. */
-  params: Record<string, unknown> | null;
-}
+/** A node as read here: its definition and its parsed params (`null` while they are invalid). */
+type Known = ReviewedStep;
 
 /** The sentence on a node, or its label while its params are invalid. */
 function summarise(registry: Registry, node: { type: string; params?: unknown }): string {
@@ -110,81 +102,6 @@ function summarise(registry: Registry, node: { type: string; params?: unknown })
   if (!definition) return node.type;
   const parsed = definition.params.safeParse(node.params ?? {});
   return parsed.success ? definition.summarise(parsed.data) : definition.label;
-}
-
-/**
- * What only the server knows about the shop's setup, which some steps need (`lifecycle/server-facts.ts`
- * reads them). Left out — as in a test, or the browser before the server said — nothing is
- * assumed: no issue is raised for it.
- */
-export interface ServerFacts {
-  /** An AI model is set up (AI_BASE_URL and AI_MODEL): the AI step can ask it. */
-  aiConfigured?: boolean;
-  /**
-   * The shop's HTTP credentials' names and allowed hosts, by id: an HTTP step that would send one
-   * to a host outside its list is a ready issue (a run would refuse it anyway).
-   */
-  credentialHosts?: Record<string, { name: string; allowedHosts: readonly string[] }>;
-  /**
-   * A customer-facing step with no purpose chosen (saved before purposes) is a ready issue: set by
-   * the editor and publishing (`serverFacts`), not by a dry run, which tries an old flow as it runs.
-   */
-  askPurpose?: boolean;
-  /**
-   * The shop's teams (name and size, by id) and how many could vote as an editor (editors and
-   * admins) or an admin: an Approval step asking an unknown team, or more people than could ever
-   * vote, is a ready issue (it could only be rejected as "can no longer be approved").
-   */
-  approvers?: {
-    teams: Record<string, { name: string; size: number }>;
-    people: { editor: number; admin: number };
-  };
-}
-
-const peopleWord = (n: number) => (n === 1 ? "1 person" : `${n} people`);
-
-/** The issues of an Approval step's approver rules against the shop's teams and staff. */
-function approverIssues(node: GraphNode, facts: ServerFacts): string[] {
-  if (node.type !== "auto.control.approval" || !facts.approvers) return [];
-  const rules = (node.params as Record<string, unknown> | undefined)?.approvers;
-  if (!Array.isArray(rules)) return [];
-  const { teams, people } = facts.approvers;
-  return rules.flatMap((rule: unknown): string[] => {
-    if (typeof rule !== "object" || rule === null) return [];
-    const { team, role, required } = rule as Record<string, unknown>;
-    if (typeof required !== "number") return [];
-    if (typeof team === "string") {
-      const known = teams[team];
-      if (!known)
-        return [
-          "This approval asks a team the shop does not have (deleted, or from another shop): choose one of Settings → Teams.",
-        ];
-      return required > known.size
-        ? [
-            `This approval asks ${required} from ${known.name}, but ${known.name} has ${peopleWord(known.size)}: it could never be approved.`,
-          ]
-        : [];
-    }
-    if (role === "admin" || role === "editor") {
-      const could = people[role];
-      const who = role === "admin" ? "admins" : "editors or admins";
-      return required > could
-        ? [`This approval asks ${required} ${who}, but the shop has ${could}: it could never be approved.`]
-        : [];
-    }
-    return [];
-  });
-}
-
-/** The issue of an HTTP step whose typed URL's host its credential may not be sent to, or null. */
-function credentialHostIssue(node: GraphNode, facts: ServerFacts): string | null {
-  if (node.type !== "auto.action.http_request" || !facts.credentialHosts) return null;
-  const auth = asRecord(node.params.auth);
-  const credential =
-    typeof auth.credentialId === "string" ? facts.credentialHosts[auth.credentialId] : undefined;
-  const host = typedHost(node.params.url);
-  if (!credential || host === null || hostAllowed(credential.allowedHosts, host)) return null;
-  return `This step would send the credential '${credential.name}' to ${bareHost(host)}, but ${whereItMayGo(credential.allowedHosts)}: choose another credential, or ask an admin to add the host in Settings → Credentials.`;
 }
 
 /**
@@ -215,10 +132,7 @@ export function validate(
     const result = definition.params.safeParse(node.params);
     if (result.success) {
       known.set(node.id, { node, definition, params: result.data as Record<string, unknown> });
-      const check = Object.hasOwn(PARAMS_CHECKS, node.type)
-        ? PARAMS_CHECKS[node.type as NodeType]
-        : undefined;
-      for (const message of check ? check(result.data) : []) issues.push({ nodeId: node.id, message });
+      for (const message of definition.check?.(result.data) ?? []) issues.push({ nodeId: node.id, message });
     } else {
       known.set(node.id, { node, definition, params: null });
       for (const problem of result.error.issues) {
@@ -273,32 +187,19 @@ export function validate(
   // Triggers.
   const triggers = [...known.values()].filter((k) => k.definition.category === "trigger");
   if (triggers.length === 0) issues.push({ message: "Add a trigger: a flow starts with one." });
-  const laterSteps = new Map<string, string>();
   for (const trigger of triggers) {
     if (!sound.some((edge) => edge.source === trigger.node.id)) {
       issues.push({ nodeId: trigger.node.id, message: "Add a step after this trigger: it leads nowhere." });
     }
-    const step = trigger.node.type === "auto.trigger.later" ? trigger.params?.step : undefined;
-    if (typeof step === "string") {
-      if (laterSteps.has(step)) {
-        issues.push({
-          nodeId: trigger.node.id,
-          message: `Another trigger already starts when the later step '${step}' comes due; give each a different name.`,
-        });
-      } else laterSteps.set(step, trigger.node.id);
-    }
   }
 
-  // A later step needs a Later trigger of the same name to start its run.
-  for (const { node, params } of known.values()) {
-    if (node.type !== "auto.action.later" || typeof params?.step !== "string") continue;
-    if (!laterSteps.has(params.step)) {
-      issues.push({
-        nodeId: node.id,
-        message: `No Later trigger in this flow starts at step '${params.step}'; add one with that name.`,
-      });
-    }
-  }
+  // What each step says of itself against the rest of the flow and the shop's setup (its
+  // definition's `review`: a Later step needs its trigger, an AI step a model, an HTTP step's
+  // credential its host, an approval the people it asks).
+  const flow = { steps: [...known.values()], facts };
+  for (const step of flow.steps)
+    for (const message of step.definition.review?.(step, flow) ?? [])
+      issues.push({ nodeId: step.node.id, message });
 
   // Cycles: a run must end, so a step may not lead back to itself.
   for (const cycle of findCycles(soundGraph)) {
@@ -344,15 +245,6 @@ export function validate(
     }
   }
 
-  // Steps that need something the shop has not set up.
-  if (facts.aiConfigured === false)
-    for (const { node } of known.values())
-      if (node.type === "auto.action.ai") issues.push({ nodeId: node.id, message: AI_NOT_SET_UP });
-  for (const { node } of known.values()) {
-    const message = credentialHostIssue(node, facts);
-    if (message) issues.push({ nodeId: node.id, message });
-    for (const issue of approverIssues(node, facts)) issues.push({ nodeId: node.id, message: issue });
-  }
   // A step that reaches customers says what it is for (lib/consent/purpose.ts): one saved before
   // purposes sends as it always did, and its next publish asks.
   if (facts.askPurpose)
@@ -384,10 +276,8 @@ export function validate(
     // Tokens are checked even while another param is invalid (an email with no body yet), so every
     // problem shows at once; the strings are read from the params as written.
     const strings = templatedStrings(params ?? asRecord(node.params), definition.templated);
-    // A condition on an earlier step's output (`steps.code1.score`) is checked as that token is.
-    const path = asRecord(node.params).path;
-    if (definition.type === "auto.condition.field" && typeof path === "string" && readsStepOutput(path))
-      strings.push({ param: "field", text: `{${path}}` });
+    // Tokens the step reads elsewhere (a condition on `steps.code1.score`) are checked as these are.
+    strings.push(...(definition.readsTokens?.(asRecord(node.params)) ?? []));
     // An unconnected step has no trigger to check `{entity.…}` against; its other tokens still are.
     const tokenDomains: (TriggerDomain | null)[] = domains.size > 0 ? [...domains] : [null];
     for (const { param, text } of strings) {
@@ -416,46 +306,23 @@ function domainIssues(
   domain: TriggerDomain,
 ): string[] {
   // A wait has no effect and reads nothing: it is legal under every trigger, with or without a
-  // record — but a wait for an event about "the same record" needs one.
-  if (definition.category === "wait") return sameRecordIssues(definition, params, domain);
+  // record — but what the wait itself says (a wait for an event about "the same record").
+  if (definition.category === "wait") return definition.domainIssues?.(params, domain) ?? [];
   // A split needs no record: without one it divides by the event that started the run.
   if (defaultRegistry.isSplit(definition)) return [];
+  // A condition reads the record unless it says otherwise (one on an earlier step's output).
   if (definition.category === "condition") {
     if (!hasRecord(domain))
-      return readsStepOutput(String(params.path ?? "")) ? [] : [noRecord("This condition checks", domain)];
-    const check = Object.hasOwn(DOMAIN_CHECKS, definition.type)
-      ? DOMAIN_CHECKS[definition.type as NodeType]
-      : undefined;
-    return check ? check(params, domain) : [];
+      return definition.needsRecord?.(params) === false ? [] : [noRecord("This condition checks", domain)];
+    return definition.domainIssues?.(params, domain) ?? [];
   }
   if (definition.entityDomain && definition.entityDomain !== domain) {
     return [
       `${definition.label} works on ${aDomain(definition.entityDomain)}, but this flow starts from ${aDomain(domain)}.`,
     ];
   }
-  if (RECORD_ACTIONS.has(definition.type) && !hasRecord(domain)) {
+  if (definition.needsRecord?.(params) && !hasRecord(domain)) {
     return [noRecord(`${definition.label} needs`, domain)];
   }
-  return [];
-}
-
-/** A wait for an event about the run's record, under a trigger whose runs have none. */
-function sameRecordIssues(
-  definition: NodeDefinition,
-  params: Record<string, unknown>,
-  domain: TriggerDomain,
-): string[] {
-  if (definition.type !== "auto.control.wait_for_event" || hasRecord(domain)) return [];
-  if (asRecord(params.match).kind !== "same_record") return [];
-  const none =
-    domain === "webhook"
-      ? "a webhook run has none"
-      : domain === "schedule"
-        ? "a schedule without an audience has none"
-        : domain === "later"
-          ? "a run started by a later step has none"
-          : "runs of this trigger have none";
-  return [
-    `This wait listens for an event about the run's record, but ${none}: match a field of the event instead (“A field of the event equals a value”).`,
-  ];
+  return definition.domainIssues?.(params, domain) ?? [];
 }

@@ -12,7 +12,7 @@ import {
   type RunStatus,
   type StepStatus,
 } from "@/lib/db/schema";
-import { approvalInfo, type ApprovalInfo } from "@/lib/automations/waits/approval-info";
+import { approvalInfo, type ApprovalInfo } from "@/lib/automations/nodes/timing/approval.run";
 import type { Graph } from "@/lib/automations/graph/schema";
 import { stepLabel } from "@/lib/automations/engine/step-labels";
 import type { Decision } from "@/lib/automations/engine/wake";

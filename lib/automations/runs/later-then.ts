@@ -1,4 +1,4 @@
-import { LATER_THEN_MAX_BYTES } from "@/lib/automations/nodes/actions/later";
+import { LATER_THEN_MAX_BYTES } from "@/lib/automations/nodes/later/later";
 
 // Here for the callers that read both; the editor imports it from `later-steps.ts` (no zod).
 export { laterSteps } from "@/lib/automations/graph/later-steps";

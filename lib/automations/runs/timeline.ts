@@ -6,7 +6,7 @@
  * the first time node `tag` ran is `tag#1`, the second `tag#2`.
  */
 
-import { APPROVAL_NODE_TYPE } from "@/lib/automations/waits/approval-info";
+import { APPROVAL_NODE_TYPE } from "@/lib/automations/nodes/timing/approval.run";
 
 export interface TimelineStepInput {
   nodeId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { audienceSchema } from "@/lib/automations/nodes/triggers";
+import { audienceSchema } from "@/lib/automations/nodes/triggers/triggers";
 import {
   AUDIENCE_FIELDS,
   audienceFromDraft,

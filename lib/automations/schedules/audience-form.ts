@@ -1,4 +1,4 @@
-import { audienceSchema, type Audience } from "@/lib/automations/nodes/triggers";
+import { audienceSchema, type Audience } from "@/lib/automations/nodes/triggers/triggers";
 
 /**
  * The schedule trigger's audience as a form: one input per field the engine filters on

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import type { Audience } from "@/lib/automations/nodes/triggers";
+import type { Audience } from "@/lib/automations/nodes/triggers/triggers";
 
 /**
  * An audience filter over the shop's customers, as SQL on `entities` (alias `e`). Every field is

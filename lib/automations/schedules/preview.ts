@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/errors";
-import { audienceSchema } from "@/lib/automations/nodes/triggers";
+import { audienceSchema } from "@/lib/automations/nodes/triggers/triggers";
 import { audienceSize } from "./audience";
 import {
   cronProblem,

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { automationRunSteps, automationRunWaits } from "@/lib/db/schema";
 import { isUuid } from "@/lib/errors";
-import { approvalInfo, askedTitle, type ApprovalInfo } from "./approval-info";
+import { approvalInfo, askedTitle, type ApprovalInfo } from "@/lib/automations/nodes/timing/approval.run";
 
 /**
  * Reads about approvals that the approvals service (`approvals.ts`) does not offer, for pages:

@@ -10,7 +10,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { Audience } from "@/lib/automations/nodes/triggers";
+import type { Audience } from "@/lib/automations/nodes/triggers/triggers";
 import { automations } from "./automations";
 
 /**

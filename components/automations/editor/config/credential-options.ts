@@ -7,7 +7,7 @@ import {
   STORE_WRITE_KINDS,
   type CredentialKind,
 } from "@/lib/credentials/kinds";
-import { STORE_ACTION_TYPES } from "@/lib/automations/nodes/actions/store";
+import { STORE_ACTION_TYPES } from "@/lib/automations/nodes/store/store";
 
 /**
  * Which steps choose a credential, and how the choice sits in their params (SPEC §2

@@ -10,7 +10,7 @@ import {
   MAX_BRANCHES,
   MIN_BRANCHES,
   nextBranchId,
-} from "@/lib/automations/nodes/conditions/split-branches";
+} from "@/lib/automations/nodes/split/split-branches";
 import { FieldError } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import { Radio } from "./radio";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkTokens } from "@/lib/automations/review/tokens-check";
-import { httpRequest } from "@/lib/automations/nodes/actions/http-request";
-import { sendEmail } from "@/lib/automations/nodes/actions/send-email";
+import { httpRequest } from "@/lib/automations/nodes/http-request/http-request";
+import { sendEmail } from "@/lib/automations/nodes/send-email/send-email";
 import { fieldTemplating, forField, sampleRecord, templatedText } from "./templating";
 
 const now = new Date("2026-11-30T23:30:00Z");

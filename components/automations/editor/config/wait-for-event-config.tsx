@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { Input, Label, Select } from "@/components/ui/form";
 import { hasRecord } from "@/lib/automations/nodes/registry";
-import { aDomain } from "@/lib/automations/nodes/triggers";
+import { aDomain } from "@/lib/automations/nodes/triggers/triggers";
 import { EventTypePicker } from "./event-type-picker";
 import { FieldError, FormError, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { Domain } from "@/lib/domains/domains";
+import { isDomain, type Domain } from "@/lib/domains/domains";
 import { FIELD_PATH, fieldAt, readPath, readsAnyItem, splitPath } from "@/lib/domains/fields";
 import { fieldLabel } from "@/lib/domains/labels";
 import { paramsObject, text } from "../params";
-import { aDomain } from "../triggers";
+import { aDomain } from "../triggers/triggers";
 import type { ConditionDefinition, EvaluationContext } from "../types";
 import { fieldWhy, noRecordWhy } from "./why";
 
@@ -335,4 +335,9 @@ export const fieldCondition = {
       ctx.timeZone,
     );
   },
+  // A condition on an earlier step's output reads no record, and is checked as that token is.
+  needsRecord: (params) => !readsStepOutput(params.path),
+  domainIssues: (params, domain) => (isDomain(domain) ? fieldConditionDomainIssues(params, domain) : []),
+  readsTokens: ({ path }) =>
+    typeof path === "string" && readsStepOutput(path) ? [{ param: "field", text: `{${path}}` }] : [],
 } satisfies ConditionDefinition<typeof fieldParams>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { integer, line, paramsObject } from "../params";
 import type { NodeDefinition } from "../types";
+import { approverIssues } from "./approval.review";
 
 /**
  * `auto.control.approval`: the run waits for a person's decision. Someone with `approverRole` or
@@ -141,4 +142,19 @@ export const approval = {
   handles: { in: true, out: APPROVAL_OUTS },
   templated: ["title"],
   summarise: (params) => `Approval: ${params.title} · ${params.timeoutHours} h${followUps(params)}`,
+  paramLabels: {
+    title: "What to decide",
+    timeoutHours: "Time out after (hours)",
+    approverRole: "Who decides",
+    remindAfterHours: "Remind approvers after (hours)",
+    escalateAfterHours: "Tell admins after (hours)",
+    allowSelfApproval: "Who started the run may decide",
+    approvers: "Who must approve",
+    reject: "Rejected when",
+  },
+  paramHelp: {
+    allowSelfApproval:
+      "Off: the person whose action started the run (Run now, a re-run, a record they changed) cannot approve or reject it; someone else must.",
+  },
+  review: approverIssues,
 } satisfies NodeDefinition<typeof approvalParams>;

@@ -1,5 +1,5 @@
 import { DOMAINS, DOMAIN_LABELS, STATUS_EVENTS } from "@/lib/domains/domains";
-import { TRIGGER_DEFINITIONS } from "../triggers";
+import { TRIGGER_DEFINITIONS } from "../triggers/triggers";
 
 /**
  * The event types a shop records, in the merchant's words, for "Wait for event": every trigger's

@@ -2,7 +2,7 @@ import { Cron } from "croner";
 import type { z } from "zod";
 import { approval } from "./approval";
 import { waitForEvent } from "./wait-for-event";
-import { wait, WAIT_UNIT_MS, type WaitParams } from "./wait";
+import { MAX_WAIT_MS, wait, waitDurationMs } from "./wait";
 import { waitUntil, type WaitUntilParams } from "./wait-until";
 import { compileSchedule } from "../../../time/cron";
 import { isDefaultDst } from "../../../time/dst";
@@ -19,12 +19,8 @@ import { isDefaultDst } from "../../../time/dst";
 /** The shortest pause: a wait resumes at least this long after it started. */
 export const MIN_WAIT_MS = 60_000;
 /** The longest pause: 30 days. A longer wait is a ready issue and is clamped to this when scheduled. */
-export const MAX_WAIT_MS = 30 * 86_400_000;
-
-/** The duration a wait node asks for, in milliseconds, before clamping (validation compares it with `MAX_WAIT_MS`). */
-export function waitDurationMs(params: WaitParams): number {
-  return params.duration * WAIT_UNIT_MS[params.unit];
-}
+// The longest wait and a wait node's duration are its own (timing/wait.ts); read here too.
+export { MAX_WAIT_MS, waitDurationMs };
 
 /**
  * The first instant strictly after `from` at which the local time in `params.timezone` is

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { integer, paramsObject, text } from "../params";
-import type { NodeDefinition } from "../types";
+import type { NodeDefinition, TriggerDomain } from "../types";
 import { eventLabel } from "./event-types";
+import { formatInZone } from "@/lib/time/cron";
+import { isDomain } from "@/lib/domains/domains";
+import { handleLabel } from "../catalog";
 
 /**
  * `auto.control.wait_for_event` (SPEC §2 "Wait for an event"): the run waits until an event of
@@ -77,6 +80,22 @@ export function matchKeyFor(
   return value === "" ? null : `f:${match.path}=${value}`;
 }
 
+/** A wait for an event about the run's record, under a trigger whose runs have none. */
+function sameRecordIssues(params: WaitForEventParams, domain: TriggerDomain): string[] {
+  if (isDomain(domain) || params.match.kind !== "same_record") return [];
+  const none =
+    domain === "webhook"
+      ? "a webhook run has none"
+      : domain === "schedule"
+        ? "a schedule without an audience has none"
+        : domain === "later"
+          ? "a run started by a later step has none"
+          : "runs of this trigger have none";
+  return [
+    `This wait listens for an event about the run's record, but ${none}: match a field of the event instead (“A field of the event equals a value”).`,
+  ];
+}
+
 export const waitForEvent = {
   type: "auto.control.wait_for_event",
   category: "wait",
@@ -104,4 +123,10 @@ export const waitForEvent = {
     typeof event === "string" && EVENT_TYPE.test(event.trim())
       ? undefined
       : "Wait for event (choose the event)",
+  domainIssues: sameRecordIssues,
+  // A dry run cannot know whether the event will come: as with an approval, it follows 'Timed out'.
+  describeDryRunWait: ({ event, match, timeoutHours }, resumeAt, timeZone) => {
+    const which = match.kind === "same_record" ? " about the same record" : ` where ${match.path} matches`;
+    return `Would wait up to ${describeHours(timeoutHours)} for '${eventLabel(event)}'${which}, timing out ${formatInZone(resumeAt, timeZone)}, then follow '${handleLabel("timed_out")}'.`;
+  },
 } satisfies NodeDefinition<typeof waitForEventParams>;

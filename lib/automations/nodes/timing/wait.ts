@@ -27,6 +27,14 @@ export const waitParams = paramsObject({
 });
 export type WaitParams = z.infer<typeof waitParams>;
 
+/** A wait resumes at most this long after it began ("A wait can be at most 30 days."). */
+export const MAX_WAIT_MS = 30 * 86_400_000;
+
+/** The duration a wait node asks for, in milliseconds, before clamping (validation compares it with `MAX_WAIT_MS`). */
+export function waitDurationMs(params: WaitParams): number {
+  return params.duration * WAIT_UNIT_MS[params.unit];
+}
+
 /** "1 hour", "30 minutes", "2 days". */
 export function describeWait({ duration, unit }: WaitParams): string {
   return `${duration} ${duration === 1 ? unit.slice(0, -1) : unit}`;
@@ -45,4 +53,5 @@ export const wait = {
   // A draft's 0-day (or blank) wait would otherwise read just "Wait", as if it were complete.
   summariseDraft: ({ duration }) =>
     typeof duration === "number" && duration >= 1 ? undefined : "Wait (set a duration)",
+  check: (params) => (waitDurationMs(params) > MAX_WAIT_MS ? ["A wait can be at most 30 days."] : []),
 } satisfies NodeDefinition<typeof waitParams>;

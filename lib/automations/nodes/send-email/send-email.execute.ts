@@ -2,7 +2,7 @@ import { outboxEmails } from "@/lib/db/schema";
 import { enqueueJobs } from "@/lib/jobs";
 import type { DbOrTx } from "@/lib/db/client";
 import { ActionDeferred, ActionSkipped, type DatabaseExecutor } from "../executor";
-import { gateMessage, passGate } from "./message-gate";
+import { gateMessage, passGate } from "../message-gate";
 import { config } from "@/lib/config/config";
 import type { Purpose } from "@/lib/consent/purpose";
 import { marketingRefusal } from "@/lib/consent/decide";

@@ -1,5 +1,6 @@
 import { integer, paramsObject } from "../params";
 import type { NodeDefinition } from "../types";
+import { text as shown } from "../sentences";
 
 /**
  * Platform jobs: actions that act across the whole shop rather than on the run's record. They are
@@ -26,6 +27,9 @@ export const markCartsAbandoned = {
   handles: HANDLES,
   platform: true,
   summarise: ({ idleMinutes }) => `Mark carts idle for ${idleMinutes} minutes as abandoned`,
+  describeDryRun: (request) => [
+    `Would mark open carts idle for ${shown(request.idleMinutes)} minutes as abandoned, in batches.`,
+  ],
 } satisfies NodeDefinition<typeof markCartsAbandonedParams>;
 
 const markInvoicesOverdueParams = paramsObject({});
@@ -41,6 +45,7 @@ export const markInvoicesOverdue = {
   handles: HANDLES,
   platform: true,
   summarise: () => "Mark sent invoices past their due date as overdue",
+  describeDryRun: () => ["Would mark sent invoices past their due date as overdue, in batches."],
 } satisfies NodeDefinition<typeof markInvoicesOverdueParams>;
 
 const purgeRunHistoryParams = paramsObject({
@@ -58,4 +63,7 @@ export const purgeRunHistory = {
   handles: HANDLES,
   platform: true,
   summarise: ({ retentionDays }) => `Delete run history older than ${retentionDays} days`,
+  describeDryRun: (request) => [
+    `Would delete finished runs older than ${shown(request.retentionDays)} days, in batches.`,
+  ],
 } satisfies NodeDefinition<typeof purgeRunHistoryParams>;

@@ -120,4 +120,5 @@ export const split = {
   ],
   split: (params, position) => chooseBranch(params, position),
   by: (params) => params.by,
+  check: splitIssues,
 } satisfies SplitDefinition<typeof splitParams>;

@@ -57,4 +57,7 @@ export const codeAction = {
     const name = title(source);
     return name ? `Run code: ${name}` : "Run code";
   },
+  paramLabels: { source: "Script" },
+  // The dry run runs the script and lists each action it asks for on its own line, after this one.
+  describeDryRun: () => ["Would run the script in the sandbox, then take the actions it asks for."],
 } satisfies NodeDefinition<typeof codeParams>;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { approvalFromStep, approvalInfo, approvalState } from "./approval-info";
+import { approvalFromStep, approvalInfo, approvalState } from "./approval.run";
 
 /*
  *   [Order paid] → [Approval "Review order #1001", 72 h] —approved→ …  —rejected→ …  —timed_out→ …

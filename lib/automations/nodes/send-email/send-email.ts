@@ -1,6 +1,7 @@
 import { body, isEmail, line, paramsObject, startsWithToken, text } from "../params";
 import type { NodeDefinition } from "../types";
-import { purposeParam } from "@/lib/consent/purpose";
+import { PURPOSE_HINTS, purposeParam } from "@/lib/consent/purpose";
+import { text as shown } from "../sentences";
 
 /** Each comma-separated recipient is an address or a `{token}` that becomes one when the step runs. */
 function isRecipientList(value: string): boolean {
@@ -39,4 +40,10 @@ export const sendEmail = {
   // The body is HTML; a subject is one header line, so a value cannot break it.
   tokenEscapes: () => ({ subject: "header", body: "html" }),
   summarise: ({ to, subject }) => (subject ? `Email ${to}: '${subject}'` : `Email ${to}`),
+  paramHelp: {
+    purpose: `${PURPOSE_HINTS.transactional} ${PURPOSE_HINTS.marketing} Marketing emails get an unsubscribe link.`,
+    body: "Insert token adds a value of the record, such as its name; values are HTML-escaped (| raw inside the braces puts one in as it is).",
+  },
+  // The body is shown rendered (the step's `email`), not as HTML source.
+  describeDryRun: (request) => [`Would email ${shown(request.to)}: subject '${shown(request.subject)}'`],
 } satisfies NodeDefinition<typeof sendEmailParams>;

@@ -1,5 +1,7 @@
 import { paramsObject, tagName } from "../params";
 import type { NodeDefinition } from "../types";
+import { text as shown } from "../sentences";
+import { hasTag } from "./record-tags";
 
 const removeTagParams = paramsObject({ tag: tagName() });
 
@@ -15,4 +17,11 @@ export const removeTag = {
   // Templated like add_tag, so a flow can remove the tag an earlier step added from a token.
   templated: ["tag"],
   summarise: ({ tag }) => `Remove tag '${tag}'`,
+  needsRecord: () => true,
+  describeDryRun: (request, { subject, entity }) => {
+    const tag = shown(request.tag);
+    return [
+      `Would remove tag '${tag}' from ${subject}${entity && !hasTag(entity, tag) ? "; it does not have it, so nothing would change" : ""}.`,
+    ];
+  },
 } satisfies NodeDefinition<typeof removeTagParams>;

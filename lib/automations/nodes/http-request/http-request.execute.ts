@@ -14,7 +14,7 @@ import { authHeaders } from "@/lib/credentials/http-auth";
 import { credentialHosts, credentialSecret } from "@/lib/credentials/store";
 import { hostOfUrl, hostRefusal } from "@/lib/credentials/hosts";
 import { ActionDeferred, ActionError, ActionSkipped, type OutsideExecutor } from "../executor";
-import { gateMessage } from "./message-gate";
+import { gateMessage } from "../message-gate";
 import type { DbOrTx } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
 import { runCustomerId, type RunEntity } from "../context";

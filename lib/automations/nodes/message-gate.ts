@@ -1,7 +1,7 @@
 import type { DbOrTx } from "@/lib/db/client";
 import { gateMarketing, type GateOutcome } from "@/lib/messaging/gate";
 import { lockCustomers } from "@/lib/messaging/locks";
-import { ActionDeferred, ActionSkipped, type ActionContext, type DeferContext } from "../executor";
+import { ActionDeferred, ActionSkipped, type ActionContext, type DeferContext } from "./executor";
 
 /*
  * The messaging gate (lib/messaging) as the customer-facing steps meet it: Send email and an HTTP

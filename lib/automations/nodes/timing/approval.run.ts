@@ -1,4 +1,4 @@
-import { quorumSummary, type QuorumSummary, type StoredVote } from "@/lib/automations/nodes/timing/quorum";
+import { quorumSummary, type QuorumSummary, type StoredVote } from "./quorum";
 
 /**
  * What the run history shows about an approval (browser-safe, no I/O): what was asked, of whom,

@@ -1,7 +1,8 @@
-import { eventLabel } from "@/lib/automations/nodes/timing/event-types";
-import { describeHours } from "@/lib/automations/nodes/timing/wait-for-event";
+import { eventLabel } from "./event-types";
+import { describeHours } from "./wait-for-event";
 
-// Pure and browser-safe: what a wait for an event says, from its step's output.
+// Pure and browser-safe: what a wait for an event says on the run page and the Waiting list, from
+// its step's output (the step's run-page sentences, beside its definition).
 
 export const EVENT_WAIT_NODE_TYPE = "auto.control.wait_for_event";
 

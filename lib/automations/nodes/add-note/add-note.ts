@@ -1,5 +1,6 @@
 import { body, paramsObject } from "../params";
 import type { NodeDefinition } from "../types";
+import { excerpt as cut } from "../sentences";
 
 const addNoteParams = paramsObject({ body: body(5000) });
 
@@ -18,4 +19,6 @@ export const addNote = {
   handles: { in: true, out: ["out"] },
   templated: ["body"],
   summarise: ({ body }) => (body.trim() ? `Add note '${excerpt(body)}'` : "Add note"),
+  needsRecord: () => true,
+  describeDryRun: (request, { subject }) => [`Would add a note to ${subject}: “${cut(request.body)}”`],
 } satisfies NodeDefinition<typeof addNoteParams>;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { line, paramsObject, text } from "../params";
 import { retryParams } from "../retry";
-import type { NodeDefinition, StepOutput } from "../types";
+import type { CredentialUse, NodeDefinition, StepOutput } from "../types";
+import { excerpt as cut, listed, text as shown } from "../sentences";
 
 /**
  * Store actions (issue 52): steps that write back into the connected Shopify or WooCommerce store
@@ -34,6 +35,24 @@ export const HOLD_REASONS = {
   OTHER: "Other",
 } as const;
 export type HoldReason = keyof typeof HOLD_REASONS;
+
+/** A store action names its store's write credential, of its platform's kind (issue 52). */
+function storeCredentials({ credentialId, platform }: Readonly<Record<string, unknown>>): CredentialUse[] {
+  return typeof credentialId === "string" && credentialId !== ""
+    ? [{ credentialId, kinds: [platform === "woocommerce" ? "woocommerce_rest" : "shopify_admin"] }]
+    : [];
+}
+
+/** Where a dry run's store step would write: "in Shopify", "in WooCommerce". */
+function inStore(request: Record<string, unknown>): string {
+  return request.platform === "woocommerce" ? "in WooCommerce" : "in Shopify";
+}
+
+/** A hold reason a request carries, in the merchant's words: "awaiting payment". */
+function holdReason(value: unknown): string {
+  const reason = shown(value);
+  return Object.hasOwn(HOLD_REASONS, reason) ? HOLD_REASONS[reason as HoldReason].toLowerCase() : reason;
+}
 
 /** Shopify metafield types a step can set (a text is the default). */
 export const METAFIELD_TYPES = [
@@ -152,6 +171,13 @@ export const storeAddTags = {
     `Add tags ${quoted(tags)} to the ${on} ${storeName(platform)}`,
   summariseDraft: () => "Add tags in the store (choose the store and the tags)",
   outputs: tagsOutputs,
+  needsRecord: () => true,
+  paramLabels: { target: "Tag", tags: "Tags" },
+  paramHelp: { tags: "Separate tags with commas (at most 20). Insert token adds a value of the record." },
+  describeDryRun: (request) => [
+    `Would add tags ${listed(request.tags)} to ${shown(request.label)} ${inStore(request)}.`,
+  ],
+  credentials: storeCredentials,
 } satisfies NodeDefinition<typeof tagsParams>;
 
 export const storeRemoveTags = {
@@ -168,6 +194,13 @@ export const storeRemoveTags = {
     `Remove tags ${quoted(tags)} from the ${on} ${storeName(platform)}`,
   summariseDraft: () => "Remove tags in the store (choose the store and the tags)",
   outputs: tagsOutputs,
+  needsRecord: () => true,
+  paramLabels: { target: "Untag", tags: "Tags" },
+  paramHelp: { tags: "Separate tags with commas (at most 20)." },
+  describeDryRun: (request) => [
+    `Would remove tags ${listed(request.tags)} from ${shown(request.label)} ${inStore(request)}.`,
+  ],
+  credentials: storeCredentials,
 } satisfies NodeDefinition<typeof tagsParams>;
 
 export const storeAddOrderNote = {
@@ -184,6 +217,14 @@ export const storeAddOrderNote = {
   summarise: ({ note, platform }) => `Add the note '${excerpt(note)}' to the order ${storeName(platform)}`,
   summariseDraft: () => "Add an order note in the store (choose the store and write the note)",
   outputs: () => [...written, { path: "note", label: "the order's note in the store after the step" }],
+  paramLabels: { note: "Note" },
+  paramHelp: {
+    note: "Added as a new line of the order's note in the store, once per run. Insert token adds a value of the record.",
+  },
+  describeDryRun: (request) => [
+    `Would add the note “${cut(request.note, 1000)}” to ${shown(request.label)} ${inStore(request)}.`,
+  ],
+  credentials: storeCredentials,
 } satisfies NodeDefinition<typeof noteParams>;
 
 export const storeHoldFulfillment = {
@@ -201,6 +242,13 @@ export const storeHoldFulfillment = {
     `Hold the order's fulfillment ${storeName(platform)} (${HOLD_REASONS[reason].toLowerCase()})`,
   summariseDraft: () => "Hold fulfillment in the store (choose the store)",
   outputs: () => [...written, { path: "held", label: "how many fulfillment orders were put on hold" }],
+  paramLabels: { reason: "Reason", reasonNotes: "Notes for staff" },
+  describeDryRun: (request) => [
+    request.platform === "woocommerce"
+      ? `Would set ${shown(request.label)} On hold in WooCommerce.`
+      : `Would hold the open fulfillment orders of ${shown(request.label)} in Shopify (reason: ${holdReason(request.reason)}).`,
+  ],
+  credentials: storeCredentials,
 } satisfies NodeDefinition<typeof holdParams>;
 
 export const storeReleaseHold = {
@@ -216,6 +264,12 @@ export const storeReleaseHold = {
   summarise: ({ platform }) => `Release the order's fulfillment hold ${storeName(platform)}`,
   summariseDraft: () => "Release the hold (choose the store)",
   outputs: () => [...written, { path: "released", label: "how many fulfillment orders were released" }],
+  describeDryRun: (request) => [
+    request.platform === "woocommerce"
+      ? `Would set ${shown(request.label)} back to Processing in WooCommerce.`
+      : `Would release the holds on the fulfillment orders of ${shown(request.label)} in Shopify.`,
+  ],
+  credentials: storeCredentials,
 } satisfies NodeDefinition<typeof releaseParams>;
 
 export const storeSetMetafield = {
@@ -240,9 +294,20 @@ export const storeSetMetafield = {
     `Set ${namespace}.${key} to '${excerpt(value, 30)}' on the ${on} ${storeName(platform)}`,
   summariseDraft: () => "Set a metafield in the store (choose the store, the key and the value)",
   outputs: () => [...written, { path: "value", label: "the value the store keeps" }],
+  needsRecord: () => true,
+  paramLabels: { target: "On", type: "Type", value: "Value" },
+  paramHelp: {
+    namespace: "Shopify's namespace, such as custom.",
+    value:
+      "Written as the metafield's type says: a number for number types, true or false for boolean, JSON for json.",
+  },
+  describeDryRun: (request) => [
+    `Would set ${shown(request.namespace)}.${shown(request.key)} to “${cut(request.value, 200)}” on ${shown(request.label)} ${inStore(request)}.`,
+  ],
+  credentials: storeCredentials,
 } satisfies NodeDefinition<typeof metafieldParams>;
 
-/** The store action types, for the registry, the picker and the record checks. */
+/** The store action types, for the editor's credential picker. */
 export const STORE_ACTION_TYPES = [
   storeAddTags.type,
   storeRemoveTags.type,
@@ -251,7 +316,3 @@ export const STORE_ACTION_TYPES = [
   storeReleaseHold.type,
   storeSetMetafield.type,
 ] as const;
-
-export function isStoreAction(type: string): boolean {
-  return (STORE_ACTION_TYPES as readonly string[]).includes(type);
-}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describeDuration, DURATION_PATTERN } from "../duration";
 import { line, paramsObject, text } from "../params";
 import type { NodeDefinition } from "../types";
+import { text as shown, when } from "../sentences";
 
 const createTaskParams = paramsObject({
   title: line(200),
@@ -20,4 +21,9 @@ export const createTask = {
   templated: ["title"],
   summarise: ({ title, dueIn }) =>
     `Create task '${title}'${dueIn ? `, due in ${describeDuration(dueIn)}` : ""}`,
+  describeDryRun: (request, { timeZone }) => {
+    const due = typeof request.dueAt === "string" ? `, due ${when(request.dueAt, timeZone)}` : "";
+    const assignee = typeof request.assignee === "string" ? `, assigned to ${request.assignee}` : "";
+    return [`Would create the task '${shown(request.title)}'${due}${assignee}.`];
+  },
 } satisfies NodeDefinition<typeof createTaskParams>;

@@ -5,7 +5,7 @@ import {
   timedOutText,
   waitingForEvent,
   waitingSentence,
-} from "./event-wait-info";
+} from "./wait-for-event.run";
 
 const waiting = {
   resumeAt: "2026-12-05T14:00:00.000Z",

@@ -3,7 +3,9 @@ import { credentialId, integer, paramsObject, startsWithToken, text } from "../p
 import { httpTokenEscapes } from "./http-request.escape";
 import { retryParams } from "../retry";
 import type { NodeDefinition } from "../types";
-import { purposeParam } from "@/lib/consent/purpose";
+import { PURPOSE_HINTS, purposeParam } from "@/lib/consent/purpose";
+import { credentialHostIssues, describeRequest } from "./http-request.sentences";
+import { HTTP_AUTH_KINDS } from "@/lib/credentials/kinds";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -88,4 +90,21 @@ export const httpRequest = {
     { path: "durationMs", label: "how long it took (ms)" },
     { path: "idempotencyKey", label: "the request's Idempotency-Key" },
   ],
+  paramLabels: { reachesCustomer: "Reaches the customer" },
+  paramHelp: {
+    url: "Insert token adds a value of the record; values are percent-encoded (| raw inside the braces puts one in as it is). A token at the start supplies the address as it is.",
+    body: "Insert token adds a value of the record. In a JSON body each value is JSON-encoded: inside quotes it stays one string, elsewhere a number stays a number. | json, | url and | raw choose for themselves.",
+    reachesCustomer:
+      "On when the request reaches the run's customer (an SMS, a push): it then says whether it is transactional or marketing.",
+    purpose: `${PURPOSE_HINTS.transactional} ${PURPOSE_HINTS.marketing} Only asked when the request reaches the customer.`,
+  },
+  review: credentialHostIssues,
+  describeDryRun: describeRequest,
+  credentials: ({ auth }) =>
+    typeof auth === "object" &&
+    auth !== null &&
+    "credentialId" in auth &&
+    typeof auth.credentialId === "string"
+      ? [{ credentialId: auth.credentialId, kinds: HTTP_AUTH_KINDS }]
+      : [],
 } satisfies NodeDefinition<typeof httpRequestParams>;

@@ -3,10 +3,10 @@ import { describeCron } from "@/lib/time/schedule-sentence";
 import { dstRuleSchema } from "@/lib/time/dst";
 import { zoneCity } from "@/lib/time/zone-options";
 import { DOMAIN_LABELS, isDomain, orderStatuses, type Domain } from "@/lib/domains/domains";
-import { credentialId, integer, line, paramsObject, randomToken, text } from "./params";
+import { credentialId, integer, line, paramsObject, randomToken, text } from "../params";
 import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/time/cron";
 import { isTimeZone, localTimeZone } from "@/lib/time/zones";
-import type { NodeDefinition, TriggerDomain } from "./types";
+import type { NodeDefinition, TriggerDomain } from "../types";
 
 /**
  * Triggers: what starts a run. A trigger `auto.trigger.<domain>_<verb>` listens to the event
@@ -142,6 +142,7 @@ export const orderStatusChanged = {
   entityDomain: "order",
   event: "order.status_changed",
   summarise: ({ from, to }) => `Order status changes${from ? ` from ${from}` : ""}${to ? ` to ${to}` : ""}`,
+  paramLabels: { from: "From status", to: "To status" },
 } satisfies NodeDefinition<typeof statusChangedParams>;
 
 const lowStockParams = paramsObject({ threshold: integer(0).default(5) });
@@ -157,6 +158,7 @@ export const productLowStock = {
   entityDomain: "product",
   event: "product.low_stock",
   summarise: ({ threshold }) => `Product stock drops to ${threshold} or below`,
+  paramLabels: { threshold: "Stock at or below" },
 } satisfies NodeDefinition<typeof lowStockParams>;
 
 const webhookParams = paramsObject({
@@ -195,6 +197,21 @@ export const webhook = {
   event: "webhook.received",
   summarise: ({ secret, secretCredentialId }) =>
     secret || secretCredentialId ? "When a signed webhook is received" : "When a webhook is received",
+  paramLabels: { signed: "Only signed requests" },
+  paramHelp: {
+    signed:
+      "On: requests must carry a signature made with the signing secret, and the flow cannot be published without one. Off: anyone with the link can start runs.",
+  },
+  check: (params) =>
+    params.signed === true && !webhookHasSecret(params)
+      ? [
+          "Choose a signing secret for this webhook, or turn off Only signed requests: unsigned, anyone with its link can start runs.",
+        ]
+      : [],
+  credentials: ({ secretCredentialId }) =>
+    typeof secretCredentialId === "string"
+      ? [{ credentialId: secretCredentialId, kinds: ["webhook_secret"] }]
+      : [],
 } satisfies NodeDefinition<typeof webhookParams>;
 
 const tagList = z.array(line(100)).max(50, "can list at most 50 tags");
@@ -263,6 +280,22 @@ export const later = {
   entityDomain: "later",
   event: "later",
   summarise: ({ step }) => `When the later step '${step}' comes due`,
+  // Each Later trigger starts at its own step name: the first in the flow keeps it.
+  review: ({ node, params }, { steps }) => {
+    const step = params?.step;
+    if (typeof step !== "string") return [];
+    const first = steps.find(
+      (other) =>
+        other.definition.category === "trigger" &&
+        other.node.type === node.type &&
+        other.params?.step === step,
+    );
+    return first && first.node.id !== node.id
+      ? [
+          `Another trigger already starts when the later step '${step}' comes due; give each a different name.`,
+        ]
+      : [];
+  },
 } satisfies NodeDefinition<typeof laterParams>;
 
 export const TRIGGER_DEFINITIONS = {

@@ -1,5 +1,7 @@
 import { paramsObject, tagName } from "../params";
 import type { NodeDefinition } from "../types";
+import { text as shown } from "../sentences";
+import { hasTag } from "./record-tags";
 
 const addTagParams = paramsObject({ tag: tagName() });
 
@@ -13,4 +15,11 @@ export const addTag = {
   handles: { in: true, out: ["out"] },
   templated: ["tag"],
   summarise: ({ tag }) => `Add tag '${tag}'`,
+  needsRecord: () => true,
+  describeDryRun: (request, { subject, entity }) => {
+    const tag = shown(request.tag);
+    return [
+      `Would add tag '${tag}' to ${subject}${hasTag(entity, tag) ? "; it already has it, so nothing would change" : ""}.`,
+    ];
+  },
 } satisfies NodeDefinition<typeof addTagParams>;

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { describeDuration, DURATION_PATTERN } from "../duration";
 import { line, paramsObject, text } from "../params";
-import type { NodeDefinition } from "../types";
+import { text as shown, when } from "../sentences";
+import { later as laterTrigger } from "../triggers/triggers";
+import type { FlowReview, NodeDefinition, ReviewedStep } from "../types";
 
 export const LATER_MIN_MS = 60_000;
 export const LATER_MAX_MS = 90 * 86_400_000;
@@ -26,6 +28,17 @@ const laterParams = paramsObject({
 });
 
 /** SPEC §2 "Later steps": ask for this automation to run again at a time, handing back `then`. */
+/** A Later step needs a Later trigger of the same name in its flow to start its run. */
+function needsLaterTrigger({ params }: ReviewedStep, { steps }: FlowReview): string[] {
+  if (typeof params?.step !== "string") return [];
+  const started = steps.some(
+    (other) => other.node.type === laterTrigger.type && other.params?.step === params.step,
+  );
+  return started
+    ? []
+    : [`No Later trigger in this flow starts at step '${params.step}'; add one with that name.`];
+}
+
 export const laterAction = {
   type: "auto.action.later",
   category: "action",
@@ -38,4 +51,13 @@ export const laterAction = {
   templated: ["key"],
   summarise: ({ when, step }) =>
     DURATION_PATTERN.test(when) ? `Run '${step}' in ${describeDuration(when)}` : `Run '${step}' at ${when}`,
+  review: needsLaterTrigger,
+  describeDryRun: (request, { timeZone }) => {
+    const detail = [
+      `Would run this automation again from step '${shown(request.step)}' at ${when(request.due, timeZone)}.`,
+    ];
+    if (typeof request.key === "string")
+      detail.push(`It would replace any later step waiting under the key '${request.key}'.`);
+    return detail;
+  },
 } satisfies NodeDefinition<typeof laterParams>;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { addNote } from "./add-note";
-import { addTag } from "./add-tag";
-import { createTask } from "./create-task";
-import { httpRequest } from "./http-request";
-import { removeTag } from "./remove-tag";
-import { sendEmail } from "./send-email";
+import { addNote } from "./add-note/add-note";
+import { addTag } from "./tags/add-tag";
+import { createTask } from "./create-task/create-task";
+import { httpRequest } from "./http-request/http-request";
+import { removeTag } from "./tags/remove-tag";
+import { sendEmail } from "./send-email/send-email";
 
 function issues(schema: z.ZodType, input: unknown): string[] {
   const result = schema.safeParse(input);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { paramsObject, text } from "../params";
 import { retryParams } from "../retry";
 import type { NodeDefinition } from "../types";
+import { excerpt as cut, text as shown } from "../sentences";
 
 /** Slack shows at most 40,000 characters of a message; ours leaves room for the values and the run link. */
 export const SLACK_TEXT_MAX = 3_000;
@@ -62,4 +63,18 @@ export const slackAction = {
     { path: "status", label: "Slack's status code" },
     { path: "durationMs", label: "how long it took (ms)" },
   ],
+  paramLabels: { text: "Message", credentialId: "Slack webhook" },
+  paramHelp: {
+    text: "Insert token adds a value of the record; values are escaped for Slack, so they show as written (| raw inside the braces puts one in as it is). Your own *bold*, _italics_ and <https://example.com|links> work. A link back to the run is added at the end.",
+  },
+  // Posts nothing: the message as Slack would get it, tokens filled in (the run link a run adds last).
+  describeDryRun: (request) => [
+    `Would post to Slack: “${cut(shown(request.text).replace(/\n<[^>\n]*\|View the run in Tillflow>$/, ""), 1000)}”`,
+    "The message would end with a link back to the run.",
+  ],
+  // A Slack step not yet pointed at a webhook ("" in a new draft) names nothing; its ready issue says so.
+  credentials: ({ credentialId }) =>
+    typeof credentialId === "string" && credentialId !== ""
+      ? [{ credentialId, kinds: ["slack_webhook"] }]
+      : [],
 } satisfies NodeDefinition<typeof slackParams>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { integer, line, paramsObject, text } from "../params";
 import { retryParams } from "../retry";
 import type { NodeDefinition, StepOutput } from "../types";
+import { excerpt as cut, text as shown } from "../sentences";
 
 /** A prompt after its tokens are filled in is at most this many bytes (SPEC §2 "AI step"). */
 export const AI_PROMPT_MAX_BYTES = 8_192;
@@ -129,4 +130,25 @@ export const aiAction = {
         ? "Ask AI (write the prompt)"
         : "Ask AI (set the prompt and categories)",
   outputs: aiOutputs,
+  paramLabels: { fields: "Fields to pull out", maxWords: "At most (words)" },
+  paramHelp: {
+    prompt:
+      "What the model reads and is asked. Insert token adds a value of the record; filled in, the prompt can be at most 8 KB.",
+    categories:
+      "Sort into: separate categories with commas (2 to 50). The model answers exactly one, which the steps after read.",
+    fields:
+      'Extract: each field\'s name and kind, as {"amount": "number", "urgent": "boolean", "product": "string"}.',
+    maxWords: "Write: a longer text is cut at this many words. Default 150.",
+  },
+  review: (_step, { facts }) => (facts.aiConfigured === false ? [AI_NOT_SET_UP] : []),
+  // Asks nothing: the prompt as it would be sent, tokens filled in from the record.
+  describeDryRun: (request) => [
+    `Would ask the model: ${cut(shown(request.prompt), 1000)}`,
+    request.task === "classify" && Array.isArray(request.categories)
+      ? `The answer must be one of: ${request.categories.map(String).join(", ")}.`
+      : request.task === "extract" && request.fields && typeof request.fields === "object"
+        ? `The answer would give: ${Object.keys(request.fields).join(", ")}.`
+        : `The answer would be a text of at most ${shown(request.maxWords)} words.`,
+    "The dry run asks nothing, so the steps after it see no answer.",
+  ],
 } satisfies NodeDefinition<typeof aiParams>;
