@@ -125,9 +125,9 @@ async function recount(id: string, from: string, to: string, version: number | n
     union all select 'version', automation_version::text, count(distinct recipient)::int from p
       where kind = 'message' group by automation_version
     union all select 'entry', case kind when 'holdout' then 'held_out' else 'treated' end, count(distinct recipient)::int
-      from p where kind in ('holdout', 'entered') group by 1
+      from p where kind in ('holdout', 'entered') group by 2
     union all select 'touches', null, count(*)::int from p where kind = 'message'`);
-  return new Map(rows.map((r) => [`${r.dim}:${r.k ?? ""}`, r.n]));
+  return new Map(rows.filter((r) => r.n > 0).map((r) => [`${r.dim}:${r.k ?? ""}`, r.n]));
 }
 
 describe("customers reached, from the rollup", () => {
@@ -170,7 +170,9 @@ describe("customers reached, from the rollup", () => {
           });
           const raw = await recount(id, from, to, version);
           const got = new Map<string, number>();
-          const put = (key: string, n: number) => n > 0 && got.set(key, n);
+          const put = (key: string, n: number) => {
+            if (n > 0) got.set(key, n);
+          };
           put("all:", r.recipients);
           put("touches:", r.touches);
           for (const d of r.byDay) put(`day:${d.day}`, d.recipients);
