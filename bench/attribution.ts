@@ -52,8 +52,8 @@ const GRAPH = {
   edges: [{ id: "e1", source: "t", target: "mail" }],
 };
 
-/** Which automation a generated row belongs to: the big one (n = 0) for every tenth, else round robin. */
-const BIG = sql.raw(`case when g % 10 = 5 then 0 else g % ${AUTOMATIONS} end`);
+/** Which automation a generated row belongs to: the big one (n = 0) for every tenth, else round robin over the others. */
+const BIG = sql.raw(`case when g % 10 = 5 then 0 else 1 + g % ${AUTOMATIONS - 1} end`);
 
 /** How long each part of the seed took, in seconds. */
 export type SeedTimes = Record<"automations" | "runs" | "touches" | "orders" | "indexes" | "vacuum", number>;

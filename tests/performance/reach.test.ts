@@ -102,11 +102,8 @@ async function shopDay(n: number): Promise<string> {
   return row!.d;
 }
 
-interface Raw {
-  dim: string;
-  k: string | null;
-  n: number;
-}
+// A type, not an interface: a row type of `execute` must be indexable.
+type Raw = { dim: string; k: string | null; n: number };
 
 /** Distinct customers from the raw touches, on the shop's days from–to, for a version or all. */
 async function recount(id: string, from: string, to: string, version: number | null): Promise<Map<string, number>> {

@@ -183,9 +183,9 @@ const MONEY = sql.raw(`'FM999999999999990.00'`);
  *   counts on their first day in the period, the one whose gap reaches back before `from`
  *   (lib/db/schema/performance.ts);
  * - only for a Split's winner (each buyer's revenue) and a holdout's comparison (each customer's
- *   revenue per group), the attributed orders of the period themselves, by their (shop,
- *   automation, at) index: a sum of squares per customer is no sum of days. Postgres skips the
- *   read when neither is wanted (a one-time filter).
+ *   revenue per group; with a holdout set, or anyone held out in the period), the attributed
+ *   orders of the period themselves, by their (shop, automation, at) index: a sum of squares per
+ *   customer is no sum of days. Postgres skips the read when neither is wanted (a one-time filter).
  */
 export function reportDataStatement(q: ReportScope): SQL {
   const v0 = q.version ?? 0;
@@ -233,7 +233,7 @@ export function reportDataStatement(q: ReportScope): SQL {
       select touch_kind, recipient, branch, currency, amount from order_attributions
       where ${range}
         and (${q.splits}::boolean or ${q.holdoutPercent > 0}::boolean
-          or exists (select 1 from r where scope = 'entry'))),
+          or exists (select 1 from r where scope = 'entry' and key = 'held_out'))),
     buyers as (
       select branch, count(*)::int as customers, sum(x * x)::text as squares from (
         select o.branch, o.recipient, sum(o.amount) as x from o, cur
