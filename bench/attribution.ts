@@ -23,10 +23,7 @@
 import { sql } from "drizzle-orm";
 import { createTenant } from "@/lib/auth/tenants";
 import { getDb } from "@/lib/db/client";
-import {
-  automationPerformance,
-  reportDataStatement,
-} from "@/lib/automations/performance/report";
+import { automationPerformance, reportDataStatement } from "@/lib/automations/performance/report";
 import { attributedRevenueSummary } from "@/lib/automations/performance/earners";
 import { decideSplit } from "@/lib/automations/performance/split-stats";
 import { benchDatabase, count, percentile, report } from "./harness";
@@ -327,7 +324,9 @@ export async function benchAttribution(): Promise<void> {
       // The report's target is judged on its Postgres time: wall time on a shared 2-core machine
       // measures the other builds as much as the report.
       meetsTarget:
-        percentile(statement, 95) <= 2 && percentile(reportsPg, 95) <= 50 && percentile(bigReportsPg, 95) <= 50,
+        percentile(statement, 95) <= 2 &&
+        percentile(reportsPg, 95) <= 50 &&
+        percentile(bigReportsPg, 95) <= 50,
     };
     report("attribution", metrics);
   } finally {

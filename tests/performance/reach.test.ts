@@ -80,7 +80,10 @@ beforeAll(async () => {
     Array.from({ length: 8 }, () =>
       insertTouches(
         db,
-        Array.from({ length: 6 }, () => ({ ...touch(Math.floor(random() * 4)), email: `${pick(few)}@example.com` })),
+        Array.from({ length: 6 }, () => ({
+          ...touch(Math.floor(random() * 4)),
+          email: `${pick(few)}@example.com`,
+        })),
       ),
     ),
   );
@@ -106,7 +109,12 @@ async function shopDay(n: number): Promise<string> {
 type Raw = { dim: string; k: string | null; n: number };
 
 /** Distinct customers from the raw touches, on the shop's days from–to, for a version or all. */
-async function recount(id: string, from: string, to: string, version: number | null): Promise<Map<string, number>> {
+async function recount(
+  id: string,
+  from: string,
+  to: string,
+  version: number | null,
+): Promise<Map<string, number>> {
   const v = version === null ? sql`` : sql`and automation_version = ${version}`;
   const rows = await getDb().execute<Raw>(sql`
     with t as (
@@ -129,7 +137,12 @@ async function recount(id: string, from: string, to: string, version: number | n
 
 describe("customers reached, from the rollup", () => {
   test("the mix is what it claims: many customers on many days, repeat days, all kinds", async () => {
-    const [mix] = await getDb().execute<{ touches: number; days: number; repeats: number; kinds: number }>(sql`
+    const [mix] = await getDb().execute<{
+      touches: number;
+      days: number;
+      repeats: number;
+      kinds: number;
+    }>(sql`
       select count(*)::int as touches, count(distinct (at at time zone ${TZ})::date)::int as days,
         (count(*) - count(distinct (recipient, automation_id, (at at time zone ${TZ})::date)))::int as repeats,
         count(distinct kind)::int as kinds

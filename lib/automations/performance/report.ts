@@ -282,7 +282,8 @@ export function reportRange(
 /** One grouping's rows, by key: touches and recipients, conversions and revenue. */
 function groupOf(data: ReportData, dim: Dim): Map<string, Row> {
   const out = new Map<string, Row>();
-  for (const r of data.touched) if (r.dim === dim && r.k !== null) out.set(r.k, toRow({ touches: r.touches }));
+  for (const r of data.touched)
+    if (r.dim === dim && r.k !== null) out.set(r.k, toRow({ touches: r.touches }));
   for (const r of data.reached)
     if (r.dim === dim && r.k !== null)
       out.set(r.k, { ...(out.get(r.k) ?? toRow({})), recipients: r.recipients ?? 0 });
