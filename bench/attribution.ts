@@ -3,7 +3,8 @@
  * touches over the last 30 days (200,000 customers) and 500,000 attributed orders, seeded
  * set-based with generate_series, with production's triggers on (`seed`; each part timed). One
  * automation is big: a tenth of all touches and orders are its (100,000 touches in the month, 20,000
- * customers), the case a report that counts customers from rows finds hardest.
+ * customers), the case a report that counts customers from rows finds hardest; a second one as big
+ * holds a tenth of its customers out (a twentieth of its touches are held-out entries).
  * `npm run bench -- attribution --small` (or `BENCH_SMALL=1`) seeds a twentieth of it.
  * Then, timed:
  *
@@ -49,8 +50,14 @@ const GRAPH = {
   edges: [{ id: "e1", source: "t", target: "mail" }],
 };
 
-/** Which automation a generated row belongs to: the big one (n = 0) for every tenth, else round robin over the others. */
-const BIG = sql.raw(`case when g % 10 = 5 then 0 else 1 + g % ${AUTOMATIONS - 1} end`);
+/**
+ * Which automation a generated row belongs to: every tenth row the big one (n = 0), every tenth the
+ * big one with a holdout (n = 1), else round robin over the others.
+ */
+const BIG = sql.raw(`case when g % 10 = 5 then 0 when g % 10 = 6 then 1 else 2 + g % ${AUTOMATIONS - 2} end`);
+/** A touch's kind: a twentieth held-out entries and a twentieth treated ones, for the others and the big one with a holdout. */
+const KIND = sql.raw(`case when g % 20 = 0 or g % 200 = 6 then 'holdout'
+  when g % 20 = 1 or g % 200 = 16 then 'entered' else 'message' end`);
 
 /** How long each part of the seed took, in seconds. */
 export type SeedTimes = Record<"automations" | "runs" | "touches" | "orders" | "indexes" | "vacuum", number>;
@@ -80,10 +87,11 @@ export async function seed(tenantId: string): Promise<SeedTimes> {
     create unlogged table bench_automations as
       select row_number() over (order by id) - 1 as n, id from automations where tenant_id = ${tenantId}::uuid`);
   await db.execute(sql`create index on bench_automations (n)`);
-  // The big automation holds nobody out: its report is the rollups' alone (timed with a holdout apart).
+  // The big automation holds nobody out: its report is the rollups' alone; the second big one holds
+  // a tenth out, so its report also reads its attributed orders for the per-customer sums.
   await db.execute(sql`
-    update automations set holdout_percent = 0
-    where id = (select id from bench_automations where n = 0)`);
+    update automations a set holdout_percent = case b.n when 0 then 0 else 10 end
+    from bench_automations b where b.id = a.id and b.n < 2`);
   lap("automations");
   await db.execute(sql`
     insert into automation_runs (tenant_id, automation_id, automation_version, status, event_id, trigger_node_id, event,
@@ -104,9 +112,9 @@ export async function seed(tenantId: string): Promise<SeedTimes> {
     await tx.execute(sql`
       insert into automation_touches (tenant_id, kind, customer_id, email, recipient, automation_id, automation_version,
         run_id, node_id, leg, at)
-      select ${tenantId}::uuid, case when g % 20 = 0 then 'holdout' when g % 20 = 1 then 'entered' else 'message' end,
+      select ${tenantId}::uuid, ${KIND},
         'c' || (g % ${CUSTOMERS}), 'c' || (g % ${CUSTOMERS}) || '@example.com', 'c' || (g % ${CUSTOMERS}) || '@example.com',
-        a.id, 1 + g % 3, gen_random_uuid(), case when g % 20 < 2 then 't' else 'mail' end, 1,
+        a.id, 1 + g % 3, gen_random_uuid(), case when ${KIND} = 'message' then 'mail' else 't' end, 1,
         now() - ((${TOUCHES} - g)::float8 * ${MONTH_SECONDS} / ${TOUCHES}) * interval '1 second'
       from generate_series(1, ${TOUCHES}) g join bench_automations a on a.n = ${BIG}`);
   });
@@ -118,7 +126,7 @@ export async function seed(tenantId: string): Promise<SeedTimes> {
         recipient, automation_id, automation_version, run_id, node_id, touched_at, at)
       select ${tenantId}::uuid, 'o' || g, (500 + g % 20000) / 100.0, case when g % 25 = 0 then 'USD' else 'EUR' end,
         'c' || (g % ${CUSTOMERS}), 'c' || (g % ${CUSTOMERS}) || '@example.com', g,
-        case when g % 20 = 0 then 'holdout' else 'message' end, 'c' || (g % ${CUSTOMERS}) || '@example.com', a.id,
+        case when g % 20 = 0 or g % 200 = 6 then 'holdout' else 'message' end, 'c' || (g % ${CUSTOMERS}) || '@example.com', a.id,
         1 + g % 3, gen_random_uuid(), 'mail', t.at - interval '1 hour', t.at
       from generate_series(1, ${ORDERS}) g join bench_automations a on a.n = ${BIG}
       cross join lateral (select now() - ((${ORDERS} - g)::float8 * ${MONTH_SECONDS} / ${ORDERS}) * interval '1 second' as at) t`);
@@ -188,8 +196,9 @@ export async function benchAttribution(): Promise<void> {
     const all = await getDb().execute<{ id: string; n: number }>(
       sql`select id, n::int as n from bench_automations`,
     );
-    const ids = all.filter((r) => r.n !== 0).map((r) => r.id);
+    const ids = all.filter((r) => r.n > 1).map((r) => r.id);
     const big = all.find((r) => r.n === 0)!.id;
+    const bigHoldout = all.find((r) => r.n === 1)!.id;
     const timeReports = async (pick: () => string, samples: number) => {
       const times: number[] = [];
       for (let i = 0; i < samples; i++) {
@@ -242,8 +251,11 @@ export async function benchAttribution(): Promise<void> {
       Math.min(SAMPLES, 200),
     );
     const bigReportsPg = await explainReport(() => big, 20);
-    // The same big automation with a holdout (or a split): the per-customer sums read its orders.
-    const bigHoldoutReportsPg = await explainReport(() => big, 10, { splits: false, holdoutPercent: 10 });
+    // The big automation with a holdout (as with a split): the per-customer sums read its orders.
+    const bigHoldoutReportsPg = await explainReport(() => bigHoldout, 20, {
+      splits: false,
+      holdoutPercent: 10,
+    });
 
     // Writing a touch (the engine's hot path): one message of the big automation to a customer it
     // has reached before, its rollups kept by the statement trigger; Postgres time.
@@ -306,6 +318,9 @@ export async function benchAttribution(): Promise<void> {
       reportPostgresP95Ms: Number(percentile(reportsPg, 95).toFixed(2)),
       bigAutomationTouches: await count(
         sql`select count(*)::int as n from automation_touches where automation_id = ${big}::uuid`,
+      ),
+      bigHoldoutOrders: await count(
+        sql`select count(*)::int as n from order_attributions where automation_id = ${bigHoldout}::uuid`,
       ),
       bigReportP50Ms: Number(percentile(bigReports, 50).toFixed(1)),
       bigReportP95Ms: Number(percentile(bigReports, 95).toFixed(1)),
