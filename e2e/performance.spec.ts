@@ -34,7 +34,8 @@ const graph = {
 };
 
 test("a paid order after a message shows as attributed revenue on the Performance tab", async ({ page }) => {
-  test.setTimeout(60_000);
+  // Two axe passes and three full-page screenshots: about 50 s on a loaded 2-core machine.
+  test.setTimeout(120_000);
   await signIn(page, "editor");
   const id = await publishViaApi(page.request, `E2E welcome ${suffix}`, graph);
   published.push(id);
@@ -123,7 +124,8 @@ const splitGraph = {
 test("a split's customers buy: the Performance tab and the canvas overlay say what each group brought", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  // Four axe passes and five screenshots at two widths: about 50 s on a loaded 2-core machine.
+  test.setTimeout(180_000);
   await signIn(page, "editor");
   const id = await publishViaApi(page.request, `E2E spring split ${suffix}`, splitGraph);
   published.push(id);
