@@ -62,14 +62,12 @@ beforeAll(async () => {
       nodeId: kind === "message" ? pick(["mail", "mail-b"]) : "t",
       leg: 1,
       branch: kind === "message" ? pick([null, "a", "b"]) : null,
+      // Spread over the last two days, so orders find different latest touches.
+      at: new Date(Date.now() - Math.floor(random() * 2880) * 60_000).toISOString(),
     });
   }
   await insertTouches(db, touches);
   await insertTouches(db, touches.slice(0, 30)); // replayed steps add nothing
-  // Spread the touches over the last two days, so orders find different latest touches.
-  await db.execute(sql`
-    update automation_touches set at = now() - (id % 2880) * interval '1 minute'
-    where tenant_id = ${shop.tenant.id}::uuid`);
   // Orders: three currencies (one none), amounts to the cent; a third of them sent twice.
   for (let i = 0; i < 120; i++) {
     const c = pick(customers);

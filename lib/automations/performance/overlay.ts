@@ -7,7 +7,8 @@ import { getDb } from "@/lib/db/client";
  * the conversions attributed to it and their revenue (in the shop's currency, else the one most of
  * its attributed orders are in; other currencies are left out here and shown on the Performance
  * tab). One statement: the automation's runs in the period by its runs index and their steps, and
- * its touches and attributed orders by their (shop, automation, at) indexes.
+ * its customers reached and attributed orders from the rollups the Performance tab reads
+ * (`automation_reach_days`, `automation_step_days`; see README.md beside this file).
  */
 export interface StepPerformance {
   entered: number;
@@ -34,7 +35,8 @@ export async function canvasPerformance(
     steps: ({ node_id: string } & StepPerformance)[] | null;
   }>(sql`
     with p as (
-      select (((now() at time zone timezone)::date - ${days - 1}::int)::timestamp at time zone timezone) as since
+      select (now() at time zone timezone)::date - ${days - 1}::int as first_day,
+        ((((now() at time zone timezone)::date - ${days - 1}::int)::timestamp) at time zone timezone) as since
       from tenants where id = ${tenantId}::uuid),
     runs as (
       select r.id, r.trigger_node_id from automation_runs r, p
@@ -45,20 +47,22 @@ export async function canvasPerformance(
       select split_part(s.node_id, '#', 1), count(distinct s.run_id)::int
       from runs r join automation_run_steps s on s.run_id = r.id and s.tenant_id = ${tenantId}::uuid
       group by 1),
+    -- A customer counts once per step, on their first day in the period (the gap reaches back before it).
     touched as (
-      select node_id, count(distinct recipient)::int as reached from automation_touches t, p
-      where t.tenant_id = ${tenantId}::uuid and t.automation_id = ${automationId}::uuid and t.at >= p.since
-        and t.kind = 'message'
+      select key as node_id, (sum(customers) filter (where gap > day - p.first_day))::int as reached
+      from automation_reach_days, p
+      where tenant_id = ${tenantId}::uuid and automation_id = ${automationId}::uuid and day >= p.first_day
+        and version = 0 and scope = 'step'
       group by 1),
     o as (
-      select node_id, currency, amount from order_attributions a, p
-      where a.tenant_id = ${tenantId}::uuid and a.automation_id = ${automationId}::uuid and a.at >= p.since
-        and a.touch_kind = 'message'),
+      select node_id, nullif(currency, '') as currency, conversions, revenue from automation_step_days s, p
+      where s.tenant_id = ${tenantId}::uuid and s.automation_id = ${automationId}::uuid and s.day >= p.first_day
+        and s.conversions > 0),
     cur as (
       select coalesce((select currency from attribution_settings where tenant_id = ${tenantId}::uuid),
-        (select currency from o group by currency order by count(*) desc, currency limit 1)) as c),
+        (select currency from o group by currency order by sum(conversions) desc, currency limit 1)) as c),
     ordered as (
-      select node_id, count(*)::int as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
+      select node_id, sum(conversions)::int as conversions, to_char(sum(revenue), 'FM999999999999990.00') as revenue
       from o, cur where o.currency is not distinct from cur.c group by 1),
     nodes as (select node_id from entered union select node_id from touched union select node_id from ordered)
     select (select c from cur) as currency,

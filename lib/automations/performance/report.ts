@@ -8,10 +8,11 @@ import { compareHoldout, type HoldoutComparison } from "./holdout-stats";
 import { decideSplit, type BranchCounts, type SplitReport } from "./split-stats";
 
 /*
- * An automation's Performance report (issue 50; docs/performance-of-automations.md): what its
- * touches brought, from the rows attribution wrote when the orders came (`order_attributions`,
- * `automation_touches`). Every statement is one range of an index that starts with (shop,
- * automation, at); none reads the orders or the run history.
+ * An automation's Performance report (issue 50; docs/performance-of-automations.md, README.md
+ * beside this file): what its touches brought, from the rollups kept when touches and attributed
+ * orders were written (`automation_step_days`, `automation_reach_days`). Each statement reads
+ * ranges of keys that start with (shop, automation, day); none reads the orders' records or the
+ * run history, and attributed orders one by one only for a split's winner or a holdout.
  *
  *   period      shop days `from`–`to` (YYYY-MM-DD, both included; default the last 30 days)
  *   recipients  distinct customers a step of it delivered to in the period
@@ -138,62 +139,108 @@ type Dim = "all" | "day" | "step" | "version" | "branch";
 interface ReportData {
   currency: string | null;
   currencies: { currency: string | null; conversions: number; revenue: string }[];
-  touched: { dim: Dim; k: string | null; touches: number; recipients: number }[];
+  touched: { dim: Dim; k: string | null; touches: number }[];
+  reached: { dim: Dim | "entry"; k: string | null; recipients: number | null }[];
   ordered: { dim: Dim; k: string | null; conversions: number; revenue: string | null }[];
   buyers: { branch: string; customers: number; squares: string }[];
   holdout: { grp: string; customers: number; conversions: number; revenue: string; squares: string }[];
+}
+
+/** Which automation, period and version the report is about, and what it needs beyond the rollups. */
+export interface ReportScope {
+  tenantId: string;
+  automationId: string;
+  /** Shop days, both included (YYYY-MM-DD). */
+  from: string;
+  to: string;
+  /** The period's bounds as instants, for the attributed orders read row by row. */
+  start: string;
+  end: string;
+  version: number | null;
+  /** The shop's report currency setting, if any. */
+  settingCurrency: string | null;
+  /** The graph has a Split step: its winner needs each buyer's revenue. */
+  splits: boolean;
+  /** The automation holds customers out now (its entries may also show one held out before). */
+  holdoutPercent: number;
 }
 
 // GROUPING(d, node_id, automation_version, branch) per grouping set: a bit is 1 where the set leaves it out.
 const DIM_OF = sql`case grouping(d, node_id, automation_version, branch)
   when 15 then 'all' when 7 then 'day' when 11 then 'step' when 13 then 'version' else 'branch' end`;
 const KEY_OF = sql`coalesce(to_char(d, 'YYYY-MM-DD'), node_id, automation_version::text, branch)`;
+const MONEY = sql.raw(`'FM999999999999990.00'`);
 
 /**
- * Everything the report reads, in one statement over two index ranges `(shop, automation, at)`:
- * the period's touches and attributed orders are read once each (materialized), then grouped by
- * day, step, version and branch with GROUPING SETS; the currency (the shop's setting, else the
- * one most attributed orders are in), the winner's per-customer sums and the holdout's groups
- * come from the same two reads. The work grows with the automation's rows in the period, never
- * with the shop's history.
+ * Everything the report reads, in one statement over ranges of the two rollups' keys (shop,
+ * automation, day), so its work grows with the period's days, steps, versions and branches, not
+ * with the automation's messages or orders:
+ *
+ * - `automation_step_days` (s): touches, conversions and revenue per day, version, step, branch
+ *   and currency, grouped with GROUPING SETS; the currency is the shop's setting, else the one most
+ *   attributed orders are in;
+ * - `automation_reach_days` (r): distinct customers reached, exact for any period — a customer
+ *   counts on their first day in the period, the one whose gap reaches back before `from`
+ *   (lib/db/schema/performance.ts);
+ * - only for a Split's winner (each buyer's revenue) and a holdout's comparison (each customer's
+ *   revenue per group; with a holdout set, or anyone held out in the period), the attributed
+ *   orders of the period themselves, by their (shop, automation, at) index: a sum of squares per
+ *   customer is no sum of days. Postgres skips the read when neither is wanted (a one-time filter).
  */
-async function reportData(range: SQL, tz: string, settingCurrency: string | null): Promise<ReportData> {
-  const [row] = await getDb().execute<{ data: ReportData }>(reportDataStatement(range, tz, settingCurrency));
-  return row!.data;
-}
-
-/** The report's data statement (exported for `bench/attribution.ts`, which times it in Postgres). */
-export function reportDataStatement(range: SQL, tz: string, settingCurrency: string | null): SQL {
+export function reportDataStatement(q: ReportScope): SQL {
+  const v0 = q.version ?? 0;
+  const sv = q.version === null ? sql`` : sql`and version = ${q.version}`;
+  const range = reportRange(q.tenantId, q.automationId, q, q.version);
   return sql`
-    with t as materialized (
-      select kind, recipient, node_id, automation_version, branch, (at at time zone ${tz})::date as d
-      from automation_touches where ${range}),
-    o as materialized (
-      select touch_kind, recipient, node_id, automation_version, branch, currency, amount,
-        (at at time zone ${tz})::date as d
-      from order_attributions where ${range}),
+    with s as materialized (
+      select day as d, version as automation_version, node_id, nullif(branch, '') as branch,
+        nullif(currency, '') as currency, touches, conversions, revenue
+      from automation_step_days
+      where tenant_id = ${q.tenantId}::uuid and automation_id = ${q.automationId}::uuid
+        and day between ${q.from}::date and ${q.to}::date ${sv}),
+    r as materialized (
+      select day, version, scope, key, customers, gap > day - ${q.from}::date as first
+      from automation_reach_days
+      where tenant_id = ${q.tenantId}::uuid and automation_id = ${q.automationId}::uuid
+        and day between ${q.from}::date and ${q.to}::date
+        and (version = ${v0}::int or (scope = 'all' and ${q.version === null}::boolean))),
     currencies as (
-      select currency, count(*)::int as conversions, to_char(sum(amount), 'FM999999999999990.00') as revenue
-      from o where touch_kind = 'message' group by currency),
+      select currency, sum(conversions)::int as conversions, to_char(sum(revenue), ${MONEY}) as revenue
+      from s where conversions > 0 group by currency),
     cur as (
-      select coalesce(${settingCurrency}::text,
+      select coalesce(${q.settingCurrency}::text,
         (select currency from currencies order by conversions desc, currency limit 1)) as c),
-    main as (select o.* from o, cur where o.touch_kind = 'message' and o.currency is not distinct from cur.c),
+    main as (select s.* from s, cur where s.conversions > 0 and s.currency is not distinct from cur.c),
     touched as (
-      select ${DIM_OF} as dim, ${KEY_OF} as k, count(*)::int as touches, count(distinct recipient)::int as recipients
-      from t where kind = 'message'
+      select ${DIM_OF} as dim, ${KEY_OF} as k, sum(touches)::int as touches
+      from s where touches > 0
       group by grouping sets ((), (d), (node_id), (automation_version), (branch))),
+    reached as (
+      select 'all' as dim, null::text as k, sum(customers) filter (where first)::int as recipients
+        from r where version = ${v0}::int and scope = 'all'
+      union all select 'day', to_char(day, 'YYYY-MM-DD'), sum(customers)::int
+        from r where version = ${v0}::int and scope = 'all' group by day
+      union all select 'version', version::text, sum(customers) filter (where first)::int
+        from r where version <> 0 and scope = 'all' group by version
+      union all select case scope when 'step' then 'step' when 'branch' then 'branch' else 'entry' end, key,
+          sum(customers) filter (where first)::int
+        from r where version = ${v0}::int and scope in ('step', 'branch', 'entry') group by scope, key),
     ordered as (
-      select ${DIM_OF} as dim, ${KEY_OF} as k, count(*)::int as conversions,
-        to_char(sum(amount), 'FM999999999999990.00') as revenue
+      select ${DIM_OF} as dim, ${KEY_OF} as k, sum(conversions)::int as conversions,
+        to_char(sum(revenue), ${MONEY}) as revenue
       from main group by grouping sets ((d), (node_id), (automation_version), (branch))),
+    o as materialized (
+      select touch_kind, recipient, branch, currency, amount from order_attributions
+      where ${range}
+        and (${q.splits}::boolean or ${q.holdoutPercent > 0}::boolean
+          or exists (select 1 from r where scope = 'entry' and key = 'held_out'))),
     buyers as (
-      select branch, count(*)::int as customers, sum(r * r)::text as squares from (
-        select branch, recipient, sum(amount) as r from main where branch is not null group by branch, recipient) c
+      select branch, count(*)::int as customers, sum(x * x)::text as squares from (
+        select o.branch, o.recipient, sum(o.amount) as x from o, cur
+        where ${q.splits}::boolean and o.touch_kind = 'message' and o.branch is not null
+          and o.currency is not distinct from cur.c
+        group by o.branch, o.recipient) c
       group by branch),
-    entries as (
-      select case kind when 'holdout' then 'held_out' else 'treated' end as grp, count(distinct recipient)::int as customers
-      from t where kind in ('entered', 'holdout') group by 1),
     per_customer as (
       select case touch_kind when 'holdout' then 'held_out' else 'treated' end as grp, recipient, sum(amount) as revenue
       from o, cur where o.currency is not distinct from cur.c
@@ -202,19 +249,25 @@ export function reportDataStatement(range: SQL, tz: string, settingCurrency: str
       select grp, count(*)::int as conversions, sum(revenue)::text as revenue, sum(revenue * revenue)::text as squares
       from per_customer group by grp),
     holdout as (
-      select e.grp, e.customers, coalesce(s.conversions, 0) as conversions, coalesce(s.revenue, '0') as revenue,
-        coalesce(s.squares, '0') as squares
-      from entries e left join sums s on s.grp = e.grp)
+      select e.k as grp, e.recipients as customers, coalesce(s.conversions, 0) as conversions,
+        coalesce(s.revenue, '0') as revenue, coalesce(s.squares, '0') as squares
+      from reached e left join sums s on s.grp = e.k where e.dim = 'entry')
     select json_build_object(
       'currency', (select c from cur),
       'currencies', (select coalesce(json_agg(x order by x.conversions desc, x.currency), '[]') from currencies x),
       'touched', (select coalesce(json_agg(x), '[]') from touched x),
+      'reached', (select coalesce(json_agg(x), '[]') from reached x where x.dim <> 'entry'),
       'ordered', (select coalesce(json_agg(x), '[]') from ordered x),
       'buyers', (select coalesce(json_agg(x), '[]') from buyers x),
       'holdout', (select coalesce(json_agg(x), '[]') from holdout x)) as data`;
 }
 
-/** The index range both of the report's tables are read by: (shop, automation, at), and a version. */
+async function reportData(q: ReportScope): Promise<ReportData> {
+  const [row] = await getDb().execute<{ data: ReportData }>(reportDataStatement(q));
+  return row!.data;
+}
+
+/** The index range the attributed orders are read by: (shop, automation, at), and a version. */
 export function reportRange(
   tenantId: string,
   automationId: string,
@@ -230,7 +283,10 @@ export function reportRange(
 function groupOf(data: ReportData, dim: Dim): Map<string, Row> {
   const out = new Map<string, Row>();
   for (const r of data.touched)
-    if (r.dim === dim && r.k !== null) out.set(r.k, toRow({ touches: r.touches, recipients: r.recipients }));
+    if (r.dim === dim && r.k !== null) out.set(r.k, toRow({ touches: r.touches }));
+  for (const r of data.reached)
+    if (r.dim === dim && r.k !== null)
+      out.set(r.k, { ...(out.get(r.k) ?? toRow({})), recipients: r.recipients ?? 0 });
   for (const r of data.ordered)
     if (r.dim === dim && r.k !== null)
       out.set(r.k, {
@@ -334,16 +390,29 @@ export async function automationPerformance(
     end: head.end,
   };
   const version = q.version ?? null;
-  const range = reportRange(tenantId, automationId, p, version);
-
-  // Statement 2: everything else (reportData).
   const tz = p.timeZone;
-  const data = await reportData(range, tz, settings.currency);
+  const branchInfo = splitBranches(graph);
+
+  // Statement 2: everything else (reportDataStatement).
+  const data = await reportData({
+    tenantId,
+    automationId,
+    from: p.from,
+    to: p.to,
+    start: p.start,
+    end: p.end,
+    version,
+    settingCurrency: settings.currency,
+    splits: branchInfo.size > 0,
+    holdoutPercent: head.holdout_percent,
+  });
   const currencies = data.currencies;
   const currency = data.currency;
   const main = currencies.find((c) => c.currency === currency);
-  const all = data.touched.find((r) => r.dim === "all");
-  const touched = { touches: all?.touches ?? 0, recipients: all?.recipients ?? 0 };
+  const touched = {
+    touches: data.touched.find((r) => r.dim === "all")?.touches ?? 0,
+    recipients: data.reached.find((r) => r.dim === "all")?.recipients ?? 0,
+  };
   const days = groupOf(data, "day");
   const steps = groupOf(data, "step");
   const versions = groupOf(data, "version");
@@ -356,7 +425,6 @@ export async function automationPerformance(
   )
     dayList.push(d.toISOString().slice(0, 10));
 
-  const branchInfo = splitBranches(graph);
   const splitsByNode = new Map<string | null, PerformanceReport["splits"][number]>();
   for (const [id, row] of branches) {
     const info = branchInfo.get(id);
@@ -550,13 +618,18 @@ export function attributionsCsv(items: Awaited<ReturnType<typeof attributedOrder
   return `${lines.join("\r\n")}\r\n`;
 }
 
-/** Each automation's attributed revenue in the last 30 days by currency (the automations list's column). */
+/**
+ * Each automation's attributed revenue in the last 30 shop days (today included) by currency (the
+ * automations list's column), from the dashboard's rollup `automation_revenue_days`: at most days ×
+ * automations × currencies rows, however many orders came.
+ */
 export async function revenueLast30Days(tenantId: string): Promise<Map<string, Money[]>> {
   const rows = await getDb().execute<{ automation_id: string; currency: string | null; revenue: string }>(sql`
-    select automation_id, currency, to_char(sum(amount), 'FM999999999999990.00') as revenue
-    from order_attributions
-    where tenant_id = ${tenantId}::uuid and touch_kind = 'message' and at >= now() - interval '30 days'
-    group by 1, 2 order by 1, sum(amount) desc`);
+    with shop as (select (now() at time zone timezone)::date as today from tenants where id = ${tenantId}::uuid)
+    select d.automation_id, nullif(d.currency, '') as currency, to_char(sum(d.revenue), 'FM999999999999990.00') as revenue
+    from automation_revenue_days d, shop
+    where d.tenant_id = ${tenantId}::uuid and d.day > shop.today - 30 and d.day <= shop.today
+    group by 1, 2 order by 1, sum(d.revenue) desc`);
   const out = new Map<string, Money[]>();
   for (const r of rows)
     out.set(r.automation_id, [

@@ -19,6 +19,8 @@ export interface NewTouch {
   nodeId: string;
   leg: number;
   branch: string | null;
+  /** When it happened (ISO); the engine leaves it to the database's clock. Tests spread touches over days with it. */
+  at?: string;
 }
 
 /** The customer a touch names, for its once-only key and the holdout's per-customer counts. */
@@ -28,7 +30,9 @@ export function recipientOf(touch: Pick<NewTouch, "customerId" | "email">): stri
 
 /**
  * Writes touches in the caller's transaction (the one that records their steps), once: a replay
- * writes the same (run, node, leg, recipient) and adds nothing. One statement for a phase's touches.
+ * writes the same (run, node, leg, recipient) and adds nothing. One statement for a phase's touches;
+ * its statement trigger (`automation_touches_rollup`, drizzle/0036_reach_rollups.sql) adds them to
+ * the Performance tab's rollups in the same statement.
  */
 export async function insertTouches(tx: DbOrTx, touches: NewTouch[]): Promise<void> {
   const rows = touches
@@ -45,15 +49,16 @@ export async function insertTouches(tx: DbOrTx, touches: NewTouch[]): Promise<vo
       node_id: t.nodeId,
       leg: t.leg,
       branch: t.branch,
+      at: t.at ?? null,
     }));
   if (rows.length === 0) return;
   await tx.execute(sql`
     insert into automation_touches (tenant_id, kind, customer_id, email, recipient, automation_id,
-      automation_version, run_id, node_id, leg, branch)
+      automation_version, run_id, node_id, leg, branch, at)
     select tenant_id, kind, customer_id, email, recipient, automation_id, automation_version, run_id,
-      node_id, leg, branch
+      node_id, leg, branch, coalesce(at, now())
     from json_to_recordset(${JSON.stringify(rows)}::json) as v(tenant_id uuid, kind text, customer_id text,
       email text, recipient text, automation_id uuid, automation_version int, run_id uuid, node_id text,
-      leg int, branch text)
+      leg int, branch text, at timestamptz)
     on conflict (run_id, node_id, leg, recipient) do nothing`);
 }

@@ -132,9 +132,9 @@ export const orderAttributions = pgTable(
 /**
  * Attributed revenue per shop day, automation and currency (message touches only; holdouts are
  * not revenue): the dashboard's total and top earners read it instead of every attributed order.
- * Kept by the trigger `order_attributions_revenue_day` in the statement that attributes the order
- * (drizzle/0035_revenue_days.sql), exact (`numeric`); its day is the shop's day when the order
- * was recorded. `currency` is '' for orders without one.
+ * Kept by the statement trigger `order_attributions_rollup` in the statement that attributes the
+ * order (drizzle/0036_reach_rollups.sql; 0035's row trigger before), exact (`numeric`); its day is
+ * the shop's day when the order was recorded. `currency` is '' for orders without one.
  */
 export const automationRevenueDays = pgTable(
   "automation_revenue_days",
@@ -149,4 +149,92 @@ export const automationRevenueDays = pgTable(
     revenue: numeric("revenue").notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.day, t.automationId, t.currency] })],
+);
+
+/**
+ * Touches and attributed orders per shop day, automation, version, step, branch and currency: the
+ * Performance tab's counts that add up (touches; message conversions and revenue, exact
+ * `numeric`). `branch` is '' without a split, `currency` '' for touches and for orders without
+ * one. Kept by the statement triggers `automation_touches_rollup` and `order_attributions_rollup`
+ * (drizzle/0036_reach_rollups.sql) in the statement that writes the touch or the attribution; the
+ * day is the shop's day then.
+ */
+export const automationStepDays = pgTable(
+  "automation_step_days",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    automationId: uuid("automation_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    version: integer("version").notNull(),
+    nodeId: text("node_id").notNull(),
+    branch: text("branch").notNull().default(""),
+    currency: text("currency").notNull().default(""),
+    touches: integer("touches").notNull().default(0),
+    conversions: integer("conversions").notNull().default(0),
+    revenue: numeric("revenue").notNull().default("0"),
+  },
+  (t) => [
+    primaryKey({
+      name: "automation_step_days_pk",
+      columns: [t.tenantId, t.automationId, t.day, t.version, t.nodeId, t.branch, t.currency],
+    }),
+  ],
+);
+
+/**
+ * Distinct customers reached, exact over any period, without reading a row per customer (docs/
+ * performance-of-automations.md, "Customers reached"). A *scope* is what a customer is counted in:
+ * `all` (any message of the automation), `step` (key: the node), `branch` (key: the Split branch)
+ * or `entry` (key: `treated` or `held_out`), each for one version and for version 0 (any version).
+ *
+ * `automation_reach_members` holds, per scope and customer, the shop days they were reached (sorted,
+ * the last 400 days); `automation_reach_days` counts customer-days by day and *gap*: the days since
+ * the same customer was last reached in the same scope (367: not in the year before). A customer
+ * reached in the period from `f` is counted once, on their first day in it — the one day whose gap
+ * reaches back before `f` — so "customers reached from f to t" is `sum(customers) where day between
+ * f and t and gap > day - f`: a range of the rollup, at most days × gaps rows per scope.
+ */
+export const automationReachMembers = pgTable(
+  "automation_reach_members",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    automationId: uuid("automation_id").notNull(),
+    version: integer("version").notNull(),
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    recipient: text("recipient").notNull(),
+    days: date("days", { mode: "string" }).array().notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "automation_reach_members_pk",
+      columns: [t.tenantId, t.automationId, t.version, t.scope, t.key, t.recipient],
+    }),
+  ],
+);
+
+export const automationReachDays = pgTable(
+  "automation_reach_days",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    automationId: uuid("automation_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    version: integer("version").notNull(),
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    gap: smallint("gap").notNull(),
+    customers: integer("customers").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({
+      name: "automation_reach_days_pk",
+      columns: [t.tenantId, t.automationId, t.day, t.version, t.scope, t.key, t.gap],
+    }),
+  ],
 );
