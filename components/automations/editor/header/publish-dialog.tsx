@@ -1,5 +1,6 @@
 "use client";
 
+import { reach } from "@/components/ui/hooks/use-server-action";
 import { useEffect, useId, useMemo, useRef, useState, useTransition, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Input, Label } from "@/components/ui/form";
@@ -152,20 +153,14 @@ function PublishForm({
   const policy = automation.inFlightPolicy;
   useEffect(() => {
     let live = true;
-    getImpactAction({ id: automation.id, action: "publish", policy }).then(
-      (result) => {
-        if (!live) return;
-        setImpact(
-          result.ok
-            ? { state: "ready", message: result.data.message, waitingRuns: result.data.waitingRuns }
-            : { state: "failed", error: result.error },
-        );
-      },
-      () => {
-        if (live)
-          setImpact({ state: "failed", error: "The server could not be reached. Check your connection." });
-      },
-    );
+    void reach(getImpactAction({ id: automation.id, action: "publish", policy })).then((result) => {
+      if (!live) return;
+      setImpact(
+        result.ok
+          ? { state: "ready", message: result.data.message, waitingRuns: result.data.waitingRuns }
+          : { state: "failed", error: result.error },
+      );
+    });
     return () => {
       live = false;
     };
@@ -199,22 +194,14 @@ function PublishForm({
         });
         return;
       }
-      let result: Awaited<ReturnType<typeof publishAutomationAction>>;
-      try {
-        result = await publishAutomationAction({
+      const result = await reach(
+        publishAutomationAction({
           id: automation.id,
           note: text,
           inFlightPolicy: automation.inFlightPolicy,
           ...(askName ? { name: givenName.trim() } : {}),
-        });
-      } catch {
-        setFailure({
-          title: `Version ${next} was not published`,
-          text: "The server could not be reached. Check your connection and try again.",
-          issues: [],
-        });
-        return;
-      }
+        }),
+      );
       if (!result.ok) {
         // Ready issues (422) come one per problem; the message repeats them, so list them instead.
         const issues = result.code === "invalid" ? (result.issues ?? []).map((i) => i.message) : [];

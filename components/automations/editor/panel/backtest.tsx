@@ -1,8 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { backtestAction } from "@/lib/actions/automations/backtest";
 import type { BacktestResult } from "@/lib/automations/backtest/backtest";
 import type { RunPaths } from "@/lib/automations/backtest/compare";
@@ -27,19 +28,13 @@ export function Backtest({
   limit?: number;
 }) {
   const [answer, setAnswer] = useState<State>({ state: "idle" });
-  const [pending, startTransition] = useTransition();
+  const backtest = useServerAction(backtestAction);
+  const pending = backtest.pending;
 
   function run() {
-    startTransition(async () => {
-      try {
-        const result = await backtestAction({ automationId, graph: getGraph(), limit });
-        setAnswer(
-          result.ok ? { state: "ready", result: result.data } : { state: "failed", error: result.error },
-        );
-      } catch {
-        setAnswer({ state: "failed", error: "The server could not be reached. Check your connection." });
-      }
-    });
+    backtest.run({ automationId, graph: getGraph(), limit }, (result) =>
+      setAnswer(result.ok ? { state: "ready", result: result.data } : { state: "failed", error: result.error }),
+    );
   }
 
   return (

@@ -1,5 +1,6 @@
 "use client";
 
+import { reach } from "@/components/ui/hooks/use-server-action";
 import { useId, useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Label } from "@/components/ui/form";
@@ -22,7 +23,6 @@ export interface DryRunPanelProps {
   onResult(result: DryRunResult | null): void;
 }
 
-const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
 
 /**
  * Try the flow on the canvas (saved or not) without doing anything: pick a real record of the
@@ -54,17 +54,19 @@ export function DryRunPanel({ automationId, triggerDomain, getGraph, onResult }:
     setPayloadError(null);
     const graph = getGraph();
     startTransition(async () => {
-      const answer = await dryRunAction({
-        automationId,
-        graph,
-        ...(domain && record ? { entityId: record.id } : {}),
-        ...(parsed.payload ? { payload: parsed.payload } : {}),
-      }).catch(() => null);
-      if (!answer || !answer.ok) {
-        const issues = answer?.code === "invalid" ? (answer.issues ?? []).map((i) => i.message) : [];
+      const answer = await reach(
+        dryRunAction({
+          automationId,
+          graph,
+          ...(domain && record ? { entityId: record.id } : {}),
+          ...(parsed.payload ? { payload: parsed.payload } : {}),
+        }),
+      );
+      if (!answer.ok) {
+        const issues = answer.code === "invalid" ? (answer.issues ?? []).map((i) => i.message) : [];
         setFailure({
           title: "The dry run did not run",
-          text: !answer ? UNREACHABLE : issues.length > 0 ? "Fix these first:" : answer.error,
+          text: issues.length > 0 ? "Fix these first:" : answer.error,
           issues,
         });
         setResult(null);

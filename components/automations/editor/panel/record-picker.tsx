@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { Input, Label } from "@/components/ui/form";
+import { reach } from "@/components/ui/hooks/use-server-action";
 import { searchEntitiesAction } from "@/lib/actions/entities/search-entities";
 import { DOMAIN_LABELS, type Domain } from "@/lib/domains/domains";
 
@@ -15,8 +16,6 @@ type Search = { key: string } & ({ ok: true; options: EntityOption[] } | { ok: f
 
 /** How long typing pauses before the record search asks the server. */
 const SEARCH_DELAY_MS = 250;
-
-const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
 
 /**
  * A search box and a labelled group of radio buttons ("Record"): arrow keys move between records,
@@ -48,17 +47,12 @@ export function RecordPicker({
     const text = query.trim();
     const timer = setTimeout(
       () => {
-        searchEntitiesAction({ domain, query: text || undefined, limit: 20 }).then(
-          (answer) => {
-            if (!live) return;
-            setSearch(
-              answer.ok ? { key, ok: true, options: answer.data } : { key, ok: false, error: answer.error },
-            );
-          },
-          () => {
-            if (live) setSearch({ key, ok: false, error: UNREACHABLE });
-          },
-        );
+        void reach(searchEntitiesAction({ domain, query: text || undefined, limit: 20 })).then((answer) => {
+          if (!live) return;
+          setSearch(
+            answer.ok ? { key, ok: true, options: answer.data } : { key, ok: false, error: answer.error },
+          );
+        });
       },
       text ? SEARCH_DELAY_MS : 0,
     );

@@ -1,5 +1,6 @@
 "use client";
 
+import { reach, unreachable } from "@/components/ui/hooks/use-server-action";
 import { useEffect, useId, useMemo, useState, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -38,7 +39,6 @@ type Loaded = { key: string } & ({ ok: true; versions: Version[] } | { ok: false
 /** What reverting to each version would do to the runs waiting now, read as its dialog opens. */
 type Impacts = Partial<Record<number, { message: string; waitingRuns: number }>>;
 
-const UNREACHABLE = "The server could not be reached. Check your connection.";
 
 /**
  * The automation's published versions, newest first: who published each and when, its note, and
@@ -68,17 +68,12 @@ export function VersionsPanel({
   // Reloads when the active version changes (a publish or a revert elsewhere) or on "Try again".
   useEffect(() => {
     let live = true;
-    listVersionsAction({ id: automationId }).then(
-      (result) => {
-        if (!live) return;
-        setLoaded(
-          result.ok ? { key, ok: true, versions: result.data } : { key, ok: false, error: result.error },
-        );
-      },
-      () => {
-        if (live) setLoaded({ key, ok: false, error: UNREACHABLE });
-      },
-    );
+    void reach(listVersionsAction({ id: automationId })).then((result) => {
+      if (!live) return;
+      setLoaded(
+        result.ok ? { key, ok: true, versions: result.data } : { key, ok: false, error: result.error },
+      );
+    });
     return () => {
       live = false;
     };
@@ -91,19 +86,13 @@ export function VersionsPanel({
   // (they started on them) and which follow that version's policy.
   function loadImpact(version: number, policy: InFlightPolicy) {
     setImpacts((known) => ({ ...known, [version]: undefined }));
-    getImpactAction({ id: automationId, action: "publish", version, policy }).then(
-      (result) =>
-        setImpacts((known) => ({
-          ...known,
-          [version]: result.ok
-            ? { message: result.data.message, waitingRuns: result.data.waitingRuns }
-            : { message: `Could not check: ${result.error}`, waitingRuns: 0 },
-        })),
-      () =>
-        setImpacts((known) => ({
-          ...known,
-          [version]: { message: `Could not check: ${UNREACHABLE}`, waitingRuns: 0 },
-        })),
+    void reach(getImpactAction({ id: automationId, action: "publish", version, policy })).then((result) =>
+      setImpacts((known) => ({
+        ...known,
+        [version]: result.ok
+          ? { message: result.data.message, waitingRuns: result.data.waitingRuns }
+          : { message: `Could not check: ${result.error}`, waitingRuns: 0 },
+      })),
     );
   }
 
@@ -116,17 +105,19 @@ export function VersionsPanel({
     setNotice(null);
     setReverting(version.version);
     startTransition(async () => {
-      const result = await revertVersionAction({
-        id: automationId,
-        version: version.version,
-        inFlightPolicy: choices[version.version] ?? version.inFlightPolicy,
-      }).catch(() => null);
+      const result = await reach(
+        revertVersionAction({
+          id: automationId,
+          version: version.version,
+          inFlightPolicy: choices[version.version] ?? version.inFlightPolicy,
+        }),
+      );
       setReverting(null);
-      if (!result || !result.ok) {
+      if (!result.ok) {
         setNotice({
           tone: "error",
           title: `Could not revert to version ${version.version}`,
-          text: result ? result.error : `${UNREACHABLE} Nothing was changed.`,
+          text: unreachable(result) ? `${result.error} Nothing was changed.` : result.error,
         });
         return;
       }

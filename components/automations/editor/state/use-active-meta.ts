@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { reach } from "@/components/ui/hooks/use-server-action";
 import { listVersionsAction } from "@/lib/actions/automations/list-versions";
 import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
 
@@ -18,14 +19,11 @@ export function useActiveMeta(automationId: string, version: number): ActiveMeta
   useEffect(() => {
     if (version === 0) return;
     let live = true;
-    listVersionsAction({ id: automationId }).then(
-      (result) => {
-        const active = result.ok ? result.data.find((v) => v.version === version) : undefined;
-        if (live && active) setMeta({ name: active.name, inFlightPolicy: active.inFlightPolicy });
-      },
-      // Unknown, Publish stays enabled and the server decides; nothing to show here.
-      () => {},
-    );
+    // Unreachable or refused: unknown, Publish stays enabled and the server decides; nothing to show here.
+    void reach(listVersionsAction({ id: automationId })).then((result) => {
+      const active = result.ok ? result.data.find((v) => v.version === version) : undefined;
+      if (live && active) setMeta({ name: active.name, inFlightPolicy: active.inFlightPolicy });
+    });
     return () => {
       live = false;
     };

@@ -1,17 +1,15 @@
 "use client";
 
-import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { tryAiAction } from "@/lib/actions/automations/try-ai";
 import type { AiTry } from "@/lib/automations/dry-run/ai-try";
 import { humanize } from "@/lib/automations/editor/param-form";
-import { DOMAIN_LABELS, isDomain } from "@/lib/domains/domains";
-import { RecordPicker, type EntityOption } from "../panel/record-picker";
+import { DOMAIN_LABELS } from "@/lib/domains/domains";
+import { RecordPicker } from "../panel/record-picker";
 import type { ConfigFormProps } from "./form-props";
 import { ParamForm } from "./param-form";
-
-const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
+import { useTryOnRecord } from "./use-try-on-record";
 
 /**
  * The AI step's settings (`auto.action.ai`): the generic form, then "Try with the model", which
@@ -43,35 +41,17 @@ function AiTrySection({
   triggerType: string | null;
   disabled: boolean;
 }) {
-  const domain = triggerDomain && isDomain(triggerDomain) ? triggerDomain : null;
-  const regionId = useId();
-  const headingId = useId();
-  const [open, setOpen] = useState(false);
-  const [record, setRecord] = useState<EntityOption | null>(null);
-  const [tried, setTried] = useState<AiTry | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { domain, regionId, headingId, open, toggle, record, setRecord, needsRecord, result, failure, pending, run } =
+    useTryOnRecord<AiTry>(triggerDomain);
+  const tried = result;
 
   function ask() {
-    setFailure(null);
-    startTransition(async () => {
-      const answer = await tryAiAction({
-        params,
-        ...(domain && record ? { domain, entityId: record.id } : {}),
-        ...(triggerType ? { triggerType } : {}),
-      }).catch(() => null);
-      if (!answer || !answer.ok) {
-        setTried(null);
-        setFailure(answer ? answer.error : UNREACHABLE);
-        return;
-      }
-      setTried(answer.data);
-    });
+    run((target) => tryAiAction({ params, ...target, ...(triggerType ? { triggerType } : {}) }));
   }
 
   return (
     <div className="space-y-3">
-      <Button size="sm" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen((v) => !v)}>
+      <Button size="sm" aria-expanded={open} aria-controls={regionId} onClick={toggle}>
         Try with the model
       </Button>
       <section
@@ -101,7 +81,7 @@ function AiTrySection({
           size="sm"
           variant="primary"
           pending={pending}
-          disabled={disabled || (domain !== null && record === null)}
+          disabled={disabled || needsRecord}
           onClick={ask}
         >
           Ask the model

@@ -1,13 +1,13 @@
 "use client";
 
-import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { previewCodeAction } from "@/lib/actions/automations/preview-code";
 import type { CodePreview } from "@/lib/automations/dry-run/code-preview";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
-import { DOMAIN_LABELS, isDomain } from "@/lib/domains/domains";
-import { RecordPicker, type EntityOption } from "../panel/record-picker";
+import { DOMAIN_LABELS } from "@/lib/domains/domains";
+import { RecordPicker } from "../panel/record-picker";
+import { useTryOnRecord } from "./use-try-on-record";
 
 export interface CodePreviewProps {
   source: string;
@@ -17,8 +17,6 @@ export interface CodePreviewProps {
   /** The line the script failed on, for the editor to highlight; null clears it. */
   onErrorLine(line: number | null): void;
 }
-
-const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
 
 /**
  * "Run on a record" under the script: choose one of the shop's records (the dry run's picker),
@@ -32,32 +30,18 @@ export function CodePreviewSection({
   disabled,
   onErrorLine,
 }: CodePreviewProps) {
-  const domain = triggerDomain && isDomain(triggerDomain) ? triggerDomain : null;
-  const regionId = useId();
-  const headingId = useId();
-  const [open, setOpen] = useState(false);
-  const [record, setRecord] = useState<EntityOption | null>(null);
-  const [preview, setPreview] = useState<CodePreview | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { domain, regionId, headingId, open, toggle, record, setRecord, needsRecord, result, failure, pending, run: ask } =
+    useTryOnRecord<CodePreview>(triggerDomain);
+  const preview = result;
 
   function run() {
-    setFailure(null);
     onErrorLine(null);
-    startTransition(async () => {
-      const answer = await previewCodeAction({
-        source,
-        ...(domain && record ? { domain, entityId: record.id } : {}),
-        ...(triggerType ? { triggerType } : {}),
-      }).catch(() => null);
-      if (!answer || !answer.ok) {
-        setPreview(null);
-        setFailure(answer ? answer.error : UNREACHABLE);
-        return;
-      }
-      setPreview(answer.data);
-      if (!answer.data.ok) onErrorLine(answer.data.line);
-    });
+    ask(
+      (target) => previewCodeAction({ source, ...target, ...(triggerType ? { triggerType } : {}) }),
+      (data) => {
+        if (!data.ok) onErrorLine(data.line);
+      },
+    );
   }
 
   return (
@@ -67,7 +51,7 @@ export function CodePreviewSection({
         aria-expanded={open}
         aria-controls={regionId}
         disabled={disabled}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
       >
         Run on a record
       </Button>
@@ -98,7 +82,7 @@ export function CodePreviewSection({
           size="sm"
           variant="primary"
           pending={pending}
-          disabled={disabled || (domain !== null && record === null)}
+          disabled={disabled || needsRecord}
           onClick={run}
         >
           Run script
