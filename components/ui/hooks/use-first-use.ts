@@ -6,7 +6,7 @@ const SIGNS_OF_USE = ["pointerover", "pointerdown", "keydown", "focusin"] as con
 
 /**
  * Calls `onUse` at the first sign of use of the page — a pointer over it, a press, a key or a
- * focus — while `waiting`. The editor loads the registry's half (`use-node-logic.ts`) this way.
+ * focus — while `waiting`. The flow editor loads the registry's half this way.
  */
 export function useFirstUse(waiting: boolean, onUse: () => unknown): void {
   useEffect(() => {

@@ -40,7 +40,7 @@ export const DecorationsContext = createContext<CanvasDecorations>({
 /**
  * What a card says: its type's catalog entry (label, handles) and its sentence ("Wait 2 days").
  * The read-only canvas reads both from the registry; the editor from the page's data until its
- * first edit loads the registry (`use-node-logic.ts`).
+ * first edit loads the registry (`state/node-logic-loader.ts`).
  */
 export interface StepTexts {
   info(type: string): NodeInfo | undefined;

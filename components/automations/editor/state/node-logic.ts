@@ -1,7 +1,7 @@
 /**
  * Everything the editor works out from the node registry — ready issues, the steps' sentences,
  * defaults, the diff against the active version, the tokens a step may use — loaded with the
- * first interaction (`use-node-logic.ts`) rather than the first paint, since it brings zod, every
+ * first interaction (`state/node-logic-loader.ts`) rather than the first paint, since it brings zod, every
  * node definition and croner along. Until then the page's `EditorFirstPaint` stands in.
  */
 export { diffGraphs } from "@/lib/automations/review/diff";
