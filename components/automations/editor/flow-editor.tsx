@@ -55,7 +55,8 @@ export function FlowEditor(props: FlowEditorProps) {
 
 /** One version's editor: its own store, made from the draft as it was when this version opened. */
 function Editor(props: FlowEditorProps & Pick<EditorPage, "notice" | "onNotice">) {
-  const { automation, canEdit, canArchive, isAdmin, waitingRuns, shopTimezone, credentials, firstPaint } = props;
+  const { automation, canEdit, canArchive, isAdmin, waitingRuns, shopTimezone, credentials, firstPaint } =
+    props;
   const { notice, onNotice } = props;
   const catalog = useMemo(() => catalogOf(firstPaint.nodes), [firstPaint.nodes]);
   // Later refreshes of the props do not reset edits: the store keeps the draft it started from.
@@ -83,7 +84,19 @@ function Editor(props: FlowEditorProps & Pick<EditorPage, "notice" | "onNotice">
       notice,
       onNotice,
     }),
-    [automation, canEdit, canArchive, isAdmin, waitingRuns, shopTimezone, credentials, firstPaint, catalog, notice, onNotice],
+    [
+      automation,
+      canEdit,
+      canArchive,
+      isAdmin,
+      waitingRuns,
+      shopTimezone,
+      credentials,
+      firstPaint,
+      catalog,
+      notice,
+      onNotice,
+    ],
   );
   return (
     <EditorStoreContext value={store}>

@@ -10,7 +10,8 @@ export const UNREACHABLE = "The server could not be reached. Check your connecti
  * A server action's answer (`lib/actions/action.ts`): its data, the error it gave, or — when the
  * request failed on the way — `unreachable` with the sentence above, so no screen writes it again.
  */
-export type ServerAnswer<T> = ActionResult<T> | { ok: false; error: string; unreachable: true; issues?: undefined; code?: undefined };
+export type ServerAnswer<T> =
+  ActionResult<T> | { ok: false; error: string; unreachable: true; issues?: undefined; code?: undefined };
 
 /** `call`'s answer; a rejected request (no answer from the server) becomes the unreachable one. */
 export function reach<T>(call: Promise<ActionResult<T>>): Promise<ServerAnswer<T>> {

@@ -33,7 +33,9 @@ export function Backtest({
 
   function run() {
     backtest.run({ automationId, graph: getGraph(), limit }, (result) =>
-      setAnswer(result.ok ? { state: "ready", result: result.data } : { state: "failed", error: result.error }),
+      setAnswer(
+        result.ok ? { state: "ready", result: result.data } : { state: "failed", error: result.error },
+      ),
     );
   }
 

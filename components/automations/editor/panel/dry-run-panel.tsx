@@ -23,7 +23,6 @@ export interface DryRunPanelProps {
   onResult(result: DryRunResult | null): void;
 }
 
-
 /**
  * Try the flow on the canvas (saved or not) without doing anything: pick a real record of the
  * trigger's kind and/or paste the event's payload, run, and read what each step would do, leg by

@@ -39,7 +39,6 @@ type Loaded = { key: string } & ({ ok: true; versions: Version[] } | { ok: false
 /** What reverting to each version would do to the runs waiting now, read as its dialog opens. */
 type Impacts = Partial<Record<number, { message: string; waitingRuns: number }>>;
 
-
 /**
  * The automation's published versions, newest first: who published each and when, its note, and
  * the active one marked. "View" shows a version read-only on the canvas, with what it changed

@@ -50,7 +50,7 @@ export interface EditorView extends EditorPage {
   canPublish: boolean;
   saveState: SaveState;
   /** Saves the draft now (before publishing or archiving). */
-  flushSave(): Promise<unknown>;
+  flushSave(): Promise<boolean>;
   /** The palette's pick as a new step; from the add-step search, `focusField` puts the focus in its first field. */
   addStep(definition: NodeInfo, focusField?: boolean): void;
   /** Selects only this step, brings it into view and opens its settings. */

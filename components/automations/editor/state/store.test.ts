@@ -186,9 +186,19 @@ describe("the editor's store", () => {
       { x: 40, y: 240 },
       { x: 40, y: 440 },
     ]);
-    expect(store.getState().nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(first.map((n) => n.id));
+    expect(
+      store
+        .getState()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual(first.map((n) => n.id));
     store.getState().paste();
-    expect(store.getState().graph.nodes.slice(5).map((n) => n.position)).toEqual([
+    expect(
+      store
+        .getState()
+        .graph.nodes.slice(5)
+        .map((n) => n.position),
+    ).toEqual([
       { x: 80, y: 280 },
       { x: 80, y: 480 },
     ]);
@@ -221,11 +231,13 @@ describe("the editor's store", () => {
     expect(selectReadOnly(store.getState())).toBe(true);
     expect(store.getState().placeStep(tag, {})).toBeNull();
     store.getState().connect("t", "out", "tag");
-    store.getState().onNodesChange([
-      ...click("w", store.getState().nodes),
-      { type: "position", id: "w", position: { x: 500, y: 500 } },
-      { type: "remove", id: "tag" },
-    ]);
+    store
+      .getState()
+      .onNodesChange([
+        ...click("w", store.getState().nodes),
+        { type: "position", id: "w", position: { x: 500, y: 500 } },
+        { type: "remove", id: "tag" },
+      ]);
     store.getState().deleteSelected();
     store.getState().copy();
     store.getState().paste();

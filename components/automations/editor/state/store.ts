@@ -10,14 +10,14 @@ import {
   pasteSteps,
   tidy,
 } from "@/lib/automations/editor/commands";
-import { fromFlow, toFlow, type PlaceSteps, type StepEdge, type StepNode } from "@/lib/automations/editor/flow";
 import {
-  recordEdit,
-  redoEdit,
-  startHistory,
-  undoEdit,
-  type History,
-} from "@/lib/automations/editor/history";
+  fromFlow,
+  toFlow,
+  type PlaceSteps,
+  type StepEdge,
+  type StepNode,
+} from "@/lib/automations/editor/flow";
+import { recordEdit, redoEdit, startHistory, undoEdit, type History } from "@/lib/automations/editor/history";
 import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
@@ -164,7 +164,8 @@ function withSelection(
   const graph = nodes === state.nodes && edges === state.edges ? state.graph : fromFlow(nodes, edges);
   const id = selectedStepId(nodes);
   const selected = id === undefined ? undefined : graph.nodes.some((n) => n.id === id) ? id : undefined;
-  if (selected === state.shownSelection) return { nodes, edges, graph, panel: state.panel, shownSelection: selected };
+  if (selected === state.shownSelection)
+    return { nodes, edges, graph, panel: state.panel, shownSelection: selected };
   return { nodes, edges, graph, panel: selected ? "step" : state.panel, shownSelection: selected };
 }
 

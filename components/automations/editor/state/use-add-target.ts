@@ -11,7 +11,10 @@ import { selectNextTarget } from "./store";
  */
 export function useAddTarget(): { target: AddTarget | null; label: string | null } {
   const { catalog, labelOf } = useEditorView();
-  const target = useEditor(selectNextTarget, (a, b) => a === b || (a !== null && b !== null && shallow(a, b)));
+  const target = useEditor(
+    selectNextTarget,
+    (a, b) => a === b || (a !== null && b !== null && shallow(a, b)),
+  );
   const graph = useEditor((s) => s.graph);
   return { target, label: addTargetLabel(target, graph, catalog, labelOf) };
 }

@@ -84,7 +84,15 @@ export function useEditorWiring(page: EditorPage): EditorView {
     if (canPublish) setPublishOpen(true);
     else if (publishBlocked) setFlash(publishBlocked);
   }, [canPublish, publishBlocked, setPublishOpen, setFlash]);
-  useEditorShortcuts(readOnly, { deleteSelected, undo, redo, copy, paste, openStepSearch, publish: publishByKey });
+  useEditorShortcuts(readOnly, {
+    deleteSelected,
+    undo,
+    redo,
+    copy,
+    paste,
+    openStepSearch,
+    publish: publishByKey,
+  });
 
   return useMemo(
     () => ({
@@ -100,6 +108,18 @@ export function useEditorWiring(page: EditorPage): EditorView {
       saveState: autosave.state,
       flushSave: autosave.flush,
     }),
-    [page, commands, issues, stepTexts, labelOf, unchanged, draftChanged, publishBlocked, canPublish, autosave.state, autosave.flush],
+    [
+      page,
+      commands,
+      issues,
+      stepTexts,
+      labelOf,
+      unchanged,
+      draftChanged,
+      publishBlocked,
+      canPublish,
+      autosave.state,
+      autosave.flush,
+    ],
   );
 }

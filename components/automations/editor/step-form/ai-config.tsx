@@ -41,8 +41,20 @@ function AiTrySection({
   triggerType: string | null;
   disabled: boolean;
 }) {
-  const { domain, regionId, headingId, open, toggle, record, setRecord, needsRecord, result, failure, pending, run } =
-    useTryOnRecord<AiTry>(triggerDomain);
+  const {
+    domain,
+    regionId,
+    headingId,
+    open,
+    toggle,
+    record,
+    setRecord,
+    needsRecord,
+    result,
+    failure,
+    pending,
+    run,
+  } = useTryOnRecord<AiTry>(triggerDomain);
   const tried = result;
 
   function ask() {

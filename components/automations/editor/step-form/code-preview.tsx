@@ -30,8 +30,20 @@ export function CodePreviewSection({
   disabled,
   onErrorLine,
 }: CodePreviewProps) {
-  const { domain, regionId, headingId, open, toggle, record, setRecord, needsRecord, result, failure, pending, run: ask } =
-    useTryOnRecord<CodePreview>(triggerDomain);
+  const {
+    domain,
+    regionId,
+    headingId,
+    open,
+    toggle,
+    record,
+    setRecord,
+    needsRecord,
+    result,
+    failure,
+    pending,
+    run: ask,
+  } = useTryOnRecord<CodePreview>(triggerDomain);
   const preview = result;
 
   function run() {
@@ -46,13 +58,7 @@ export function CodePreviewSection({
 
   return (
     <div className="space-y-3">
-      <Button
-        size="sm"
-        aria-expanded={open}
-        aria-controls={regionId}
-        disabled={disabled}
-        onClick={toggle}
-      >
+      <Button size="sm" aria-expanded={open} aria-controls={regionId} disabled={disabled} onClick={toggle}>
         Run on a record
       </Button>
       <section
