@@ -55,9 +55,7 @@ export function FlowEditor(props: FlowEditorProps) {
 
 /** One version's editor: its own store, made from the draft as it was when this version opened. */
 function Editor(props: FlowEditorProps & Pick<EditorPage, "notice" | "onNotice">) {
-  const { automation, canEdit, canArchive, isAdmin, waitingRuns, shopTimezone, credentials, firstPaint } =
-    props;
-  const { notice, onNotice } = props;
+  const { automation, canEdit, firstPaint } = props;
   const catalog = useMemo(() => catalogOf(firstPaint.nodes), [firstPaint.nodes]);
   // Later refreshes of the props do not reset edits: the store keeps the draft it started from.
   const [store] = useState(() =>
@@ -70,34 +68,8 @@ function Editor(props: FlowEditorProps & Pick<EditorPage, "notice" | "onNotice">
       logic: loadedNodeLogic(),
     }),
   );
-  const page = useMemo<EditorPage>(
-    () => ({
-      automation,
-      canEdit,
-      canArchive,
-      isAdmin,
-      waitingRuns,
-      shopTimezone,
-      credentials,
-      firstPaint,
-      catalog,
-      notice,
-      onNotice,
-    }),
-    [
-      automation,
-      canEdit,
-      canArchive,
-      isAdmin,
-      waitingRuns,
-      shopTimezone,
-      credentials,
-      firstPaint,
-      catalog,
-      notice,
-      onNotice,
-    ],
-  );
+  // A new object only when this renders: when the page's props change, not with each edit.
+  const page: EditorPage = { ...props, catalog };
   return (
     <EditorStoreContext value={store}>
       <EditorLayout page={page} />

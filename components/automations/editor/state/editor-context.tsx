@@ -68,9 +68,8 @@ export const EditorViewContext = createContext<EditorView | null>(null);
 
 /** The editor's store itself, for actions and for reading the latest state in a callback. */
 export function useEditorApi(): EditorStoreApi {
-  const store = use(EditorStoreContext);
-  if (!store) throw new Error("An editor part was rendered outside the editor's store.");
-  return store;
+  // Every part is rendered inside `Editor`, which provides both contexts.
+  return use(EditorStoreContext)!;
 }
 
 /** What `selector` picks from the editor's store; the part re-renders only when that changes. */
@@ -79,7 +78,5 @@ export function useEditor<T>(selector: (state: EditorStore) => T, equal?: (a: T,
 }
 
 export function useEditorView(): EditorView {
-  const view = use(EditorViewContext);
-  if (!view) throw new Error("An editor part was rendered outside the editor's layout.");
-  return view;
+  return use(EditorViewContext)!;
 }

@@ -3,7 +3,6 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useLayoutEffect, useMemo } from "react";
 import { paramsKey } from "@/lib/automations/editor/history";
-import { adoptMovedSecrets } from "./moved-secrets";
 import { useAutosave } from "./use-autosave";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { useFirstUse } from "@/components/ui/hooks/use-first-use";
@@ -64,7 +63,10 @@ export function useEditorWiring(page: EditorPage): EditorView {
     revision: automation.draftRevision,
     savedAt: automation.updatedAt,
     onSecretsMoved: (moved, sent) => {
-      api.getState().setNodes((ns) => adoptMovedSecrets(ns, moved, sent));
+      // Loaded when a save first stores a typed-in secret, not with the first paint.
+      void import("./moved-secrets").then(({ adoptMovedSecrets }) =>
+        api.getState().setNodes((ns) => adoptMovedSecrets(ns, moved, sent)),
+      );
       // The new credentials join the pickers' lists.
       router.refresh();
     },
