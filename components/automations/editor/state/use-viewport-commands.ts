@@ -8,7 +8,6 @@ import type { StepEdge, StepNode } from "@/lib/automations/editor/flow";
 import { FIT_VIEW_PADDING, NODE_HEIGHT, NODE_WIDTH } from "@/lib/automations/editor/node-size";
 import type { NodeInfo } from "@/lib/automations/nodes/catalog";
 import { withShopTimeZone } from "../step-form/shop-zone";
-import { useFocusStepField } from "./use-focus-step-field";
 import { useEditorApi } from "./editor-context";
 import type { NodeLogic } from "./node-logic-loader";
 import { selectReadOnly, type ViewedVersion } from "./store";
@@ -21,7 +20,6 @@ import { selectReadOnly, type ViewedVersion } from "./store";
 export function useViewportCommands(loadLogic: () => Promise<NodeLogic>, shopTimeZone: string) {
   const api = useEditorApi();
   const flow = useReactFlow<StepNode, StepEdge>();
-  const focusStepField = useFocusStepField();
   const searchRef = useRef<HTMLInputElement>(null);
   // Steps asked for before the registry arrived are placed one after another, each on the graph
   // the one before left (flushSync renders between them), so two quick clicks make two
@@ -41,7 +39,7 @@ export function useViewportCommands(loadLogic: () => Promise<NodeLogic>, shopTim
       const place = (params: Record<string, unknown>) => {
         const placed = api.getState().placeStep(definition, params);
         if (!placed) return;
-        if (focusField) focusStepField(placed.id);
+        if (focusField) void import("./focus-step-field").then((m) => m.focusStepField(placed.id));
         const { position } = placed;
         requestAnimationFrame(() => {
           void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
@@ -61,7 +59,7 @@ export function useViewportCommands(loadLogic: () => Promise<NodeLogic>, shopTim
           api.getState().setFlash("The step could not be added: the editor could not load. Reload the page."),
         );
     },
-    [api, flow, focusStepField, loadLogic, shopTimeZone],
+    [api, flow, loadLogic, shopTimeZone],
   );
 
   const focusNode = useCallback(
