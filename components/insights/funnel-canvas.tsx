@@ -1,8 +1,8 @@
 "use client";
 
 import { useMemo } from "react";
-import { ReadOnlyCanvas } from "@/components/automations/editor/read-only-canvas";
-import type { StepStatusTone } from "@/components/automations/editor/step-nodes";
+import { ReadOnlyCanvas } from "@/components/automations/editor/canvas/read-only-canvas";
+import type { StepStatusTone } from "@/components/automations/editor/canvas/step-nodes";
 import type { Graph } from "@/lib/automations/graph/schema";
 
 /**

@@ -15,7 +15,7 @@ import { NODE_HEIGHT } from "./node-size";
 /**
  * The flow editor's commands as pure functions over a graph: add a step, connect, disconnect,
  * delete the selection, copy and paste, tidy up. Each returns the next graph (or null when there
- * is nothing to do); the editor (`use-step-commands.ts`) puts it on the canvas and in the history.
+ * is nothing to do); the editor's store (`components/automations/editor/state/store.ts`) puts it on the canvas and in the history.
  */
 
 type Position = { x: number; y: number };

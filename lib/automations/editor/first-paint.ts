@@ -7,7 +7,7 @@ import { diffGraphs } from "@/lib/automations/review/diff";
 /**
  * What the flow editor paints before anyone edits, worked out on the server with the registry so
  * the browser's first load has neither zod nor the node definitions (issue 13). The editor uses
- * it until its first interaction loads the registry (`use-node-logic.ts`); from then on it works
+ * it until its first interaction loads the registry (`state/node-logic-loader.ts`); from then on it works
  * everything out itself, as you type.
  */
 export interface EditorFirstPaint {

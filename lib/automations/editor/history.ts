@@ -2,7 +2,7 @@ import type { Graph } from "@/lib/automations/graph/schema";
 
 /**
  * Undo/redo bookkeeping as pure functions over snapshots: the past (oldest first), the present
- * and the future (next first). `use-history.ts` keeps one of these for the editor.
+ * and the future (next first). The editor's store (`state/store.ts`) keeps one of these.
  */
 export interface History<T> {
   past: readonly T[];
