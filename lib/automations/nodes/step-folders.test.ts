@@ -38,8 +38,8 @@ const EXAMPLES: Record<string, string> = {
 
 /**
  * The editor's custom step forms: they move with the editor's step-form registry (issue 48 item 1:
- * `components/automations/editor/config/` becomes `editor/step-form/<step>/`, found by a registry
- * instead of a switch). Matched by file name under either folder, so the move does not break this.
+ * the forms are in `editor/step-form/`; a registry instead of node-config.tsx's switch is next).
+ * Matched by file name in that folder.
  */
 const EDITOR_STEP_FORMS: Record<string, string> = {
   "node-config.tsx": "moves with the editor's step-form registry (the switch from type to custom form)",
@@ -47,10 +47,7 @@ const EDITOR_STEP_FORMS: Record<string, string> = {
   "shop-zone.ts": "moves with the editor's step-form registry (forms that default to the shop's zone)",
   "param-form.tsx": "moves with the editor's step-form registry",
 };
-const EDITOR_FORM_DIRS = [
-  "components/automations/editor/config/",
-  "components/automations/editor/step-form/",
-];
+const EDITOR_FORM_DIRS = ["components/automations/editor/step-form/"];
 
 /**
  * Logic that still branches on a step's type outside its folder: what remains of issue 48 item 2
@@ -79,10 +76,10 @@ const REMAINING: Record<string, string> = {
   "lib/credentials/externalise.ts": "secrets typed into a webhook or an HTTP step become credentials",
   "lib/credentials/move-secrets.ts": "HTTP deliveries' secrets moved to credentials",
   "lib/entities/activity.ts": "a record's activity: the tags and notes steps added",
-  "components/automations/editor/use-autosave.ts": "editor: secrets typed into a webhook or HTTP step",
-  "components/automations/editor/edit-controls.tsx": "editor: the schedule trigger's Run now",
-  "components/automations/editor/step-panel.tsx": "editor: the schedule trigger's preview",
-  "components/automations/editor/palette-groups.ts": "editor: the Later action shown under Timing",
+  "components/automations/editor/state/use-autosave.ts": "editor: secrets typed into a webhook or HTTP step",
+  "components/automations/editor/header/edit-controls.tsx": "editor: the schedule trigger's Run now",
+  "components/automations/editor/panel/step-panel.tsx": "editor: the schedule trigger's preview",
+  "components/automations/editor/canvas/palette-groups.ts": "editor: the Later action shown under Timing",
 };
 
 function sourceFiles(): string[] {
