@@ -44,6 +44,10 @@ export default defineConfig({
       TILLFLOW_DATA_DIR: ".data/e2e",
       TILLFLOW_RESET: "1",
       TILLFLOW_SCHEDULES: "off",
+      // Links the app writes (invitations, password resets, unsubscribes) on the origin the specs
+      // browse and send as Origin (baseURL, extraHTTPHeaders): Chromium 156 fails every subresource
+      // of a localhost page whose forced Origin header names 127.0.0.1 (net::ERR_INVALID_ARGUMENT).
+      BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`,
       TILLFLOW_DEMO_SHOPS: String(WORKERS),
       LOG_LEVEL: "warn", // a line per API request would bury the specs' own output in CI's log
       SIGN_IN_ATTEMPTS_PER_MINUTE: "10000", // every spec signs in from 127.0.0.1 (lib/rate-limit/sign-in.ts)
