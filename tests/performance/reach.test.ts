@@ -5,7 +5,8 @@ import { insertTouches, type NewTouch } from "@/lib/automations/store/touches";
 import { automationPerformance } from "@/lib/automations/performance/report";
 import { canvasPerformance } from "@/lib/automations/performance/overlay";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
-import { flow, publishFlow } from "@/tests/helpers/flows";
+import { publishFlow } from "@/tests/helpers/flows";
+import { mailFlow, seededRandom } from "./mix";
 
 /*
  * Issue 50, "fast at scale" with numbers a merchant acts on: the Performance tab counts distinct
@@ -20,26 +21,7 @@ let shop: TestShop;
 const automations: string[] = [];
 const TZ = "America/Los_Angeles";
 
-const mailFlow = (subject: string) =>
-  flow(
-    [
-      { id: "t", type: "auto.trigger.customer_created" },
-      {
-        id: "mail",
-        type: "auto.action.send_email",
-        params: { to: "{entity.email}", subject, body: "Hello.", purpose: "transactional" },
-      },
-    ],
-    [["t", "mail"]],
-  );
-
-// A small seeded generator: the mix is random but the same each run.
-let seed = 36;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const { random, pick } = seededRandom(36);
 const customers = Array.from({ length: 30 }, (_, i) => `k${i}`);
 
 function touch(daysAgo = Math.floor(random() * 45)): NewTouch {

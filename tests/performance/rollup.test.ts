@@ -6,7 +6,8 @@ import { attributedRevenueSummary } from "@/lib/automations/performance/earners"
 import { automationPerformance } from "@/lib/automations/performance/report";
 import { canvasPerformance } from "@/lib/automations/performance/overlay";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
-import { flow, publishFlow } from "@/tests/helpers/flows";
+import { publishFlow } from "@/tests/helpers/flows";
+import { mailFlow, seededRandom } from "./mix";
 
 /*
  * Issue 50, "fast at scale": the dashboard's rollup (`automation_revenue_days`, kept by a trigger
@@ -19,26 +20,7 @@ import { flow, publishFlow } from "@/tests/helpers/flows";
 let shop: TestShop;
 const automations: string[] = [];
 
-const mailFlow = (subject: string) =>
-  flow(
-    [
-      { id: "t", type: "auto.trigger.customer_created" },
-      {
-        id: "mail",
-        type: "auto.action.send_email",
-        params: { to: "{entity.email}", subject, body: "Hello.", purpose: "transactional" },
-      },
-    ],
-    [["t", "mail"]],
-  );
-
-// A small seeded generator: the mix is random but the same each run.
-let seed = 50;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const { random, pick } = seededRandom(50);
 
 beforeAll(async () => {
   shop = await createShop();
