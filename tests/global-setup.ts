@@ -1,9 +1,11 @@
+import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { createDatabaseIfMissing } from "@/lib/db/connection";
 import { dataRoot, databaseUrl, startOrFindEmbedded } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/migrate";
+import { compileEntrypoints } from "@/tests/helpers/entrypoints";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,18 +15,22 @@ declare module "vitest" {
     templateDatabase: string;
     /** True when the tests run on the embedded cluster (no DATABASE_URL given). */
     embedded: boolean;
+    /** Where the worker and web server the tests start are compiled (tests/helpers/entrypoints.ts). */
+    entrypointsDir: string;
   }
 }
 
 interface TestDatabase {
   serverUrl: string;
   template: string;
+  entrypointsDir: string;
   teardown: () => Promise<void>;
 }
 
 /**
  * Starts (or finds) the test cluster under `.data/test-pg`, never the demo shop's, unless
- * `DATABASE_URL` names a server to use instead; then migrates a template database once per run.
+ * `DATABASE_URL` names a server to use instead; then migrates a template database once per run,
+ * and compiles the worker and web server the tests start.
  */
 async function prepare(): Promise<TestDatabase> {
   let serverUrl: string;
@@ -37,8 +43,13 @@ async function prepare(): Promise<TestDatabase> {
     stop = cluster.stop;
   }
   const template = `tpl_${process.pid}`;
-  await createDatabaseIfMissing(serverUrl, template);
-  await migrateDatabase(databaseUrl(serverUrl, template));
+  const entrypointsDir = path.join(process.cwd(), "node_modules/.cache/tillflow-tests", String(process.pid));
+  await Promise.all([
+    createDatabaseIfMissing(serverUrl, template).then(() =>
+      migrateDatabase(databaseUrl(serverUrl, template)),
+    ),
+    compileEntrypoints(entrypointsDir),
+  ]);
   const teardown = async () => {
     const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
     // Test files drop their own databases; this sweeps what a crashed run left behind.
@@ -48,8 +59,9 @@ async function prepare(): Promise<TestDatabase> {
       await sql.unsafe(`drop database if exists "${datname}" with (force)`);
     await sql.end();
     await stop();
+    fs.rmSync(entrypointsDir, { recursive: true, force: true });
   };
-  return { serverUrl, template, teardown };
+  return { serverUrl, template, entrypointsDir, teardown };
 }
 
 /**
@@ -64,10 +76,11 @@ const run = globalThis as unknown as {
 
 export default async function setup(project: TestProject) {
   run.__tillflowTestUsers = (run.__tillflowTestUsers ?? 0) + 1;
-  const { serverUrl, template, teardown } = await (run.__tillflowTestDatabase ??= prepare());
+  const { serverUrl, template, entrypointsDir, teardown } = await (run.__tillflowTestDatabase ??= prepare());
   project.provide("serverUrl", serverUrl);
   project.provide("templateDatabase", template);
   project.provide("embedded", !process.env.DATABASE_URL);
+  project.provide("entrypointsDir", entrypointsDir);
   return async () => {
     run.__tillflowTestUsers = (run.__tillflowTestUsers ?? 1) - 1;
     if (run.__tillflowTestUsers === 0) await teardown();

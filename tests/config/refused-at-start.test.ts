@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { expect, test } from "vitest";
+import { entrypointArgs } from "@/tests/helpers/entrypoints";
 
 /** Runs an entry point with `env` added; resolves with its exit code and everything it printed. */
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -12,7 +13,7 @@ function run(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-const WORKER = ["--import", "tsx", "worker/index.ts"];
+const WORKER = entrypointArgs("worker");
 const CLI = ["bin/tillflow.mjs", "migrate"];
 const CONCURRENCY = 'WORKER_CONCURRENCY must be a whole number from 1 to 100,000 (got "abc").\n';
 const FORMAT = 'LOG_FORMAT must be "json" or "pretty" (got "xml").\n';

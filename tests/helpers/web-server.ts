@@ -2,11 +2,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { freePort } from "@/lib/db/embedded";
+import { entrypointArgs } from "./entrypoints";
 
 /**
- * The production web server (server/index.ts, what `npm start` runs) in a child process, on this
- * test file's database: Next.js from the production build in `.next` (`npm run build` makes it),
- * the direct routes, and the edge (server/edge.ts). No worker: a test asks only the web server.
+ * The production web server (server/index.ts, what `npm start` runs, compiled once a run:
+ * entrypoints.ts) in a child process, on this test file's database: Next.js from the production
+ * build in `.next` (`npm run build` makes it), the direct routes, and the edge (server/edge.ts).
+ * No worker: a test asks only the web server.
  */
 export interface WebServer {
   baseUrl: string;
@@ -25,15 +27,11 @@ export async function startWebServer(env: Record<string, string> = {}): Promise<
     throw new Error("There is no production build in .next: run `npm run build` first.");
   const port = await freePort();
   let output = "";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "server/index.ts")],
-    {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), TILLFLOW_SCHEDULES: "off", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, entrypointArgs("server"), {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), TILLFLOW_SCHEDULES: "off", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;

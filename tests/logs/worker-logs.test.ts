@@ -8,6 +8,7 @@ import { flow, publishFlow, settledRuns } from "@/tests/helpers/flows";
 import { until } from "@/tests/helpers/poll";
 import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
+import { entrypointArgs } from "@/tests/helpers/entrypoints";
 
 // The real worker, as `npm run worker` starts it, logging JSON at debug (a line per leg).
 const SECRET = "sk-live-LOGTEST-9f8e7d6c5b4a";
@@ -24,7 +25,7 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "application/json" }).end("{}"),
   );
   base = await listenLocally(server);
-  worker = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+  worker = spawn(process.execPath, entrypointArgs("worker"), {
     env: { ...process.env, LOG_FORMAT: "json", LOG_LEVEL: "debug", HTTP_ACTION_ALLOW: "127.0.0.1,localhost" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -10,6 +10,7 @@ import { flow, publishFlow } from "@/tests/helpers/flows";
 import { killWorkers, spawnWorker } from "@/tests/helpers/worker-process";
 import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 import { runInStatus, until } from "@/tests/helpers/poll";
+import { entrypointArgs } from "@/tests/helpers/entrypoints";
 
 /**
  * Fencing (lib/automations/engine/fence.ts), with real worker processes. Worker A takes a run's
@@ -79,7 +80,7 @@ test("a worker cut off mid-leg cannot commit after a peer took the leg over: its
 
   const settings = { TILLFLOW_WORKER_DEAD_AFTER_MS: "3000", TILLFLOW_SCHEDULES: "off", LOG_FORMAT: "json" };
   let logA = "";
-  workerA = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+  workerA = spawn(process.execPath, entrypointArgs("worker"), {
     env: { ...process.env, HTTP_ACTION_ALLOW: "127.0.0.1,localhost", ...settings },
     stdio: ["ignore", "pipe", "pipe"],
   });
