@@ -37,19 +37,6 @@ const EXAMPLES: Record<string, string> = {
 };
 
 /**
- * The editor's custom step forms: they move with the editor's step-form registry (issue 48 item 1:
- * the forms are in `editor/step-form/`; a registry instead of node-config.tsx's switch is next).
- * Matched by file name in that folder.
- */
-const EDITOR_STEP_FORMS: Record<string, string> = {
-  "node-config.tsx": "moves with the editor's step-form registry (the switch from type to custom form)",
-  "credential-options.ts": "moves with the editor's step-form registry (which credential each form offers)",
-  "shop-zone.ts": "moves with the editor's step-form registry (forms that default to the shop's zone)",
-  "param-form.tsx": "moves with the editor's step-form registry",
-};
-const EDITOR_FORM_DIRS = ["components/automations/editor/step-form/"];
-
-/**
  * Logic that still branches on a step's type outside its folder: what remains of issue 48 item 2
  * after the validator, the dry run's sentences, the param labels and the checks moved into the
  * steps. Each is a hook a step's definition could answer; until then it is listed here, so the
@@ -97,9 +84,7 @@ function sourceFiles(): string[] {
 }
 
 function allowed(file: string): boolean {
-  if (CATALOG.has(file) || Object.hasOwn(EXAMPLES, file) || Object.hasOwn(REMAINING, file)) return true;
-  const dir = EDITOR_FORM_DIRS.find((prefix) => file.startsWith(prefix));
-  return dir !== undefined && Object.hasOwn(EDITOR_STEP_FORMS, path.posix.basename(file));
+  return CATALOG.has(file) || Object.hasOwn(EXAMPLES, file) || Object.hasOwn(REMAINING, file);
 }
 
 /** The type strings a text names, in quotes: "auto.action.slack" or 'auto.action.slack'. */

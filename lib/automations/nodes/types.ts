@@ -61,6 +61,12 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    * Absent: never customer-facing.
    */
   customerFacing?(params: Readonly<Record<string, unknown>>): boolean;
+  /**
+   * The param holding the time zone the merchant reads the step's times in (a schedule's, a Wait
+   * until's `timezone`): a new step starts on the shop's zone there, never the browser's
+   * (the editor's `step-form/shop-zone.ts`). Absent: it holds none.
+   */
+  timeZoneParam?: string;
   /** A short sentence shown on the node: "Wait 2 days", "Add tag 'vip'". */
   summarise(params: z.infer<P>): string;
   /**

@@ -259,6 +259,7 @@ export const schedule = {
     "Starts at the times of a cron schedule in a time zone. With an audience, it starts one run for each matching customer. When clocks change, a time written out (such as 02:30) that is skipped runs once at the first valid time after the jump, and one that happens twice runs once.",
   params: scheduleParams,
   defaultParams: () => ({ cron: "0 9 * * *", timezone: localTimeZone() }),
+  timeZoneParam: "timezone",
   handles: TRIGGER_HANDLES,
   entityDomain: "schedule",
   event: "schedule.fired",
