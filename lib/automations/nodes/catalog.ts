@@ -3,9 +3,10 @@ import type { NodeDefinition, TriggerDomain } from "./types";
 
 /**
  * The node catalog: what the editor shows of a node type before anyone edits — its label,
- * category, handles, description, domain, platform flag and palette group — without its params schema. The page
- * derives it from the registry on the server (`nodeCatalog` in `registry.ts`) and hands it to the
- * browser as data, so the editor's first load needs neither zod nor the node definitions.
+ * category, handles, description, domain, platform flag and palette group — without its params
+ * schema. The page derives it from the registry on the server (`nodeCatalog` in `registry.ts`)
+ * and hands it to the browser as data, so the editor's first load needs neither zod nor the node
+ * definitions.
  */
 export type NodeInfo = Pick<
   NodeDefinition,
