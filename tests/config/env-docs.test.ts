@@ -11,7 +11,7 @@ const ALLOWED: Record<string, string> = {
   // Next.js replaces it with a constant at build time; that keeps Node-only code out of the edge bundle.
   "instrumentation.ts": 'process.env.NEXT_RUNTIME === "nodejs"',
   // Sample code for a merchant's own server, shown in the editor as text.
-  "components/automations/editor/step-form/webhook-examples.ts": "process.env.TILLFLOW_SECRET",
+  "components/automations/editor/step-form/triggers/webhook-examples.ts": "process.env.TILLFLOW_SECRET",
 };
 
 /** Playwright's config, like the specs it runs, is test setup. */

@@ -10,7 +10,7 @@ import type { AutomationView } from "@/lib/automations/lifecycle/read";
 import { CanvasColumn } from "./canvas/canvas-column";
 import { PaletteColumn } from "./canvas/palette-column";
 import type { CredentialOption } from "./step-form/credential-options";
-import { EditorTeamsProvider } from "./step-form/approvers-config";
+import { EditorTeamsProvider } from "./step-form/timing/approvers-config";
 import { EditorDialogs } from "./header/editor-dialogs";
 import { EditorTop } from "./header/editor-top";
 import { SidePanel } from "./panel/side-panel";

@@ -9,7 +9,6 @@ import {
   type ActionOutput,
   type OutsideExecutor,
 } from "@/lib/automations/nodes/executor";
-import { AI_NOT_SET_UP } from "@/lib/automations/nodes/ai/ai";
 import { registry } from "@/lib/automations/nodes/registry";
 import { getDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/errors";
@@ -36,13 +35,10 @@ function readsSteps(params: Record<string, unknown> | undefined, templated: read
   );
 }
 
-/** The email a send-email step would send, from the request its executor prepared. */
+/** The email a step would send (a Send email's `dryRunEmail`), from the request its executor prepared. */
 function emailOf(nodeType: string, request: Record<string, unknown>): { email?: DryRunEmail } {
-  if (nodeType !== "auto.action.send_email") return {};
-  const { to, subject, html } = request;
-  return typeof to === "string" && typeof subject === "string" && typeof html === "string"
-    ? { email: { to, subject, html } }
-    : {};
+  const email = registry.get(nodeType)?.dryRunEmail?.(request);
+  return email ? { email } : {};
 }
 
 /** Takes the action at `leg`'s cursor with no effect, writing down what a run would do. */
@@ -134,13 +130,15 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
     leg.cursor += 1;
     return;
   }
-  const asksModel = step.nodeType === "auto.action.ai";
-  const noModel = asksModel && refused === AI_NOT_SET_UP;
-  if (prepared.ok && !asksModel && prepared.executor.effect === "outside" && prepared.executor.followUp) {
+  // A step the dry run only describes (the AI step asks no model); its "not set up" is said, not a failure.
+  const describesOnly = definition.dryRunDescribesOnly;
+  const onlyDescribed = describesOnly !== undefined;
+  const notSetUp = describesOnly !== undefined && refused === describesOnly.notSetUp ? refused : null;
+  if (prepared.ok && !onlyDescribed && prepared.executor.effect === "outside" && prepared.executor.followUp) {
     const ctx = actionContext(leg.ctx, step.nodeId, templates);
     return runScript(trail, leg, step, heading, prepared.executor, prepared.request, ctx);
   }
-  if (prepared.ok && (!refused || noModel)) {
+  if (prepared.ok && (!refused || notSetUp !== null)) {
     const detail = describeAction(
       step.nodeType,
       redact(prepared.request),
@@ -152,7 +150,7 @@ export async function tryAction(start: DryRunStart, trail: Trail, leg: Leg, step
       ...heading,
       kind: "action",
       outcome: "would_run",
-      detail: noModel ? [`${AI_NOT_SET_UP} Until then a run fails at this step.`, ...detail] : detail,
+      detail: notSetUp !== null ? [`${notSetUp} Until then a run fails at this step.`, ...detail] : detail,
       resolvedParams,
       ...emailOf(step.nodeType, prepared.request),
     });

@@ -66,7 +66,10 @@ export function graphToTry(caller: Caller, input: unknown): Graph {
     );
   }
   const graph = graphSchema.parse(input);
-  if (!hasRole(caller.role, "editor") && graph.nodes.some((node) => node.type === "auto.action.code")) {
+  if (
+    !hasRole(caller.role, "editor") &&
+    graph.nodes.some((node) => registry.get(node.type)?.dryRunNeedsEditor)
+  ) {
     throw forbidden(
       "A dry run of a flow with a code step runs its script, so it needs the editor role. Ask an admin for the editor role.",
     );

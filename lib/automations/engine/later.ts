@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/lib/db/client";
 import { automationRunWaits, automations } from "@/lib/db/schema";
+import { laterTrigger } from "@/lib/automations/nodes/triggers/later-steps";
 import { recordEvents, runsForEvent } from "./start/events";
 
 /**
@@ -50,9 +51,7 @@ export async function fireLater(waitId: string): Promise<"started" | "dropped" |
       .from(automations)
       .where(eq(automations.id, wait.automationId));
     const step = wait.event.payload.step;
-    const trigger = automation?.graph?.nodes.find(
-      (n) => n.type === "auto.trigger.later" && n.params.step === step,
-    );
+    const trigger = laterTrigger(automation?.graph, step);
     const reason =
       !automation || automation.status !== "active"
         ? LATER_DROPPED

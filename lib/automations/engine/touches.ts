@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { RunEntity } from "@/lib/automations/nodes/context";
 import { registry } from "@/lib/automations/nodes/registry";
+import { SPLIT_NODE_TYPE } from "@/lib/automations/nodes/split/split-branches";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { NewTouch } from "@/lib/automations/store/touches";
 import type { LegContext } from "./leg";
@@ -10,9 +11,6 @@ import type { LegContext } from "./leg";
  * delivered customer-facing step makes, and whether a run's customer is held out. Pure; the
  * phase and the outside step write what it returns in their own transactions.
  */
-
-/** The Split step's type (built by the split feature): its run step's output names the branch. */
-export const SPLIT_TYPE = "auto.control.split";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -38,7 +36,7 @@ export function runCustomer(entity: RunEntity | null): { id: string | null; emai
  * after a wait, every earlier leg's): `{ branch }` of the split's output. Null without a split.
  */
 export function splitBranch(ctx: Pick<LegContext, "steps">, graph: Graph): string | null {
-  const splits = new Set(graph.nodes.filter((n) => n.type === SPLIT_TYPE).map((n) => n.id));
+  const splits = new Set(graph.nodes.filter((n) => n.type === SPLIT_NODE_TYPE).map((n) => n.id));
   if (splits.size === 0) return null;
   let branch: string | null = null;
   for (const [nodeId, output] of Object.entries(ctx.steps))

@@ -1,5 +1,6 @@
 import { STATUS_EVENTS, type Domain } from "@/lib/domains/domains";
 import { registry } from "@/lib/automations/nodes/registry";
+import { isLaterTrigger } from "@/lib/automations/nodes/triggers/later-steps";
 
 /**
  * The payload a trigger's real event would carry for a record, so a simulated run (the dry run,
@@ -11,7 +12,7 @@ export function triggerPayload(
   record: { domain: Domain; data: Record<string, unknown> } | null,
 ): Record<string, unknown> {
   const event = registry.get(trigger.type)?.event ?? "";
-  if (!record) return trigger.type === "auto.trigger.later" ? { step: trigger.params.step } : {};
+  if (!record) return isLaterTrigger(trigger) ? { step: trigger.params.step } : {};
   const current = typeof record.data.status === "string" ? record.data.status : null;
   if (event === `${record.domain}.created`) return { status: current };
   const named = Object.entries(STATUS_EVENTS[record.domain] ?? {}).find(([, type]) => type === event)?.[0];

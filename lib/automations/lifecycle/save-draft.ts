@@ -5,6 +5,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { automationHookTokens, automations } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { type Graph } from "@/lib/automations/graph/schema";
+import { WEBHOOK_TRIGGER } from "@/lib/automations/nodes/triggers/trigger-types";
 import { IN_FLIGHT_POLICIES } from "./policies";
 import { view, loadRow, type AutomationRow, type AutomationView } from "./read";
 import { parseGraph, storableGraph, assertMayChange } from "./guards";
@@ -53,7 +54,7 @@ export async function saveDraft(caller: Caller, id: string, body: unknown): Prom
 
 export async function replaceHookTokens(tx: Tx, row: AutomationRow, graph: Graph): Promise<void> {
   await tx.delete(automationHookTokens).where(eq(automationHookTokens.automationId, row.id));
-  const hooks = graph.nodes.filter((n) => n.type === "auto.trigger.webhook");
+  const hooks = graph.nodes.filter((n) => n.type === WEBHOOK_TRIGGER);
   if (hooks.length === 0) return;
   const tokens = hooks.map((n) => ({
     token: String(n.params.token),

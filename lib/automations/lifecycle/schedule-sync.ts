@@ -2,14 +2,14 @@ import { and, eq, notInArray } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { automationSchedules } from "@/lib/db/schema";
 import type { Graph } from "@/lib/automations/graph/schema";
-import { scheduleParams } from "@/lib/automations/nodes/triggers/triggers";
+import { schedule, scheduleParams } from "@/lib/automations/nodes/triggers/triggers";
 import { compileSchedule } from "@/lib/time/cron";
 import { isDefaultDst } from "@/lib/time/dst";
 
 /** The schedule trigger nodes of a graph whose params parse (a broken one never fires). */
 export function scheduleNodes(graph: Graph | null) {
   return (graph?.nodes ?? []).flatMap((node) => {
-    if (node.type !== "auto.trigger.schedule") return [];
+    if (node.type !== schedule.type) return [];
     const parsed = scheduleParams.safeParse(node.params);
     return parsed.success ? [{ nodeId: node.id, params: parsed.data }] : [];
   });

@@ -3,13 +3,22 @@ import type { NodeDefinition, TriggerDomain } from "./types";
 
 /**
  * The node catalog: what the editor shows of a node type before anyone edits — its label,
- * category, handles, description, domain and platform flag — without its params schema. The page
- * derives it from the registry on the server (`nodeCatalog` in `registry.ts`) and hands it to the
- * browser as data, so the editor's first load needs neither zod nor the node definitions.
+ * category, handles, description, domain, platform flag and palette group — without its params
+ * schema. The page derives it from the registry on the server (`nodeCatalog` in `registry.ts`)
+ * and hands it to the browser as data, so the editor's first load needs neither zod nor the node
+ * definitions.
  */
 export type NodeInfo = Pick<
   NodeDefinition,
-  "type" | "category" | "label" | "description" | "handles" | "entityDomain" | "event" | "platform"
+  | "type"
+  | "category"
+  | "label"
+  | "description"
+  | "handles"
+  | "entityDomain"
+  | "event"
+  | "platform"
+  | "paletteTiming"
 >;
 
 /** Looks a node type up: the registry does, and so does a catalog. */
@@ -23,7 +32,8 @@ export interface NodeCatalog extends NodeLookup {
 
 /** A definition's catalog entry: plain data, fit to cross from the server to the browser. */
 export function nodeInfo(definition: NodeDefinition): NodeInfo {
-  const { type, category, label, description, handles, entityDomain, event, platform } = definition;
+  const { type, category, label, description, handles, entityDomain, event, platform, paletteTiming } =
+    definition;
   return {
     type,
     category,
@@ -37,6 +47,7 @@ export function nodeInfo(definition: NodeDefinition): NodeInfo {
     ...(entityDomain !== undefined && { entityDomain }),
     ...(event !== undefined && { event }),
     ...(platform !== undefined && { platform }),
+    ...(paletteTiming !== undefined && { paletteTiming }),
   };
 }
 

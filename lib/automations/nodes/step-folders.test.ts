@@ -37,49 +37,26 @@ const EXAMPLES: Record<string, string> = {
 };
 
 /**
- * The editor's custom step forms: they move with the editor's step-form registry (issue 48 item 1:
- * the forms are in `editor/step-form/`; a registry instead of node-config.tsx's switch is next).
- * Matched by file name in that folder.
- */
-const EDITOR_STEP_FORMS: Record<string, string> = {
-  "node-config.tsx": "moves with the editor's step-form registry (the switch from type to custom form)",
-  "credential-options.ts": "moves with the editor's step-form registry (which credential each form offers)",
-  "shop-zone.ts": "moves with the editor's step-form registry (forms that default to the shop's zone)",
-  "param-form.tsx": "moves with the editor's step-form registry",
-};
-const EDITOR_FORM_DIRS = ["components/automations/editor/step-form/"];
-
-/**
- * Logic that still branches on a step's type outside its folder: what remains of issue 48 item 2
- * after the validator, the dry run's sentences, the param labels and the checks moved into the
- * steps. Each is a hook a step's definition could answer; until then it is listed here, so the
- * list can only shrink (a file here that names no type any more fails below).
+ * What still names a step's type outside its folder, each with its reason: files on a floor below
+ * the steps' (they may not import a step's folder, where its type is written) and SQL that reads
+ * stored rows by type. Everything else asks the step's definition (a hook) or imports its type
+ * from the step's folder. The list can only shrink (a file here that names no type any more fails
+ * below).
  */
 const REMAINING: Record<string, string> = {
-  // The code step's own list of the actions a script may call (`actions.tag(…)` → add_tag).
-  "lib/automations/nodes/code/script-actions.ts": "the code step's list of the actions a script may ask for",
-  // The engine's hot path and floor 1 (graph/) may not import the steps' definitions.
-  "lib/automations/engine/later.ts": "engine: finds the Later trigger a later step starts at",
-  "lib/automations/engine/trigger-payload.ts": "engine: a Later trigger's payload without a record",
-  "lib/automations/engine/touches.ts": "engine hot path: a Split's step (SPLIT_TYPE)",
-  "lib/automations/graph/later-steps.ts": "graph (floor 1, below the steps): the Later triggers' step names",
-  "lib/automations/runs/try-later.ts": "Try it later: finds the Later trigger of a step name",
-  "lib/automations/dry-run/effect.ts": "dry run: an email's rendered body, an AI step asks nothing",
-  "lib/automations/dry-run/start.ts": "dry run: only editors may dry-run a code step",
-  "lib/automations/lifecycle/save-draft.ts": "saving a draft: a webhook trigger's token",
-  "lib/automations/lifecycle/schedule-sync.ts": "publishing: a schedule trigger's fire times",
-  "lib/automations/work/outbox.ts": "HTTP deliveries in flight (outbox)",
-  // In SQL: the statements read stored step rows and graphs by their type.
+  // Below lib/automations' floor (lib/README.md): they may not import a step's folder.
+  "lib/credentials/externalise.ts":
+    "credentials (below automations): secrets typed into a webhook or an HTTP step become credentials",
+  "lib/credentials/move-secrets.ts":
+    "credentials (below automations), SQL: HTTP deliveries' secrets moved to credentials",
+  "lib/entities/activity.ts":
+    "entities (below automations), SQL: a record's activity, the tags and notes steps added",
+  // On the steps' own floor or below (lib/automations/README.md): they may not import a step's folder.
+  "lib/automations/work/outbox.ts": "work (the steps' floor): HTTP deliveries in flight, read by their type",
+  "lib/automations/store/partitions.ts":
+    "store (below the steps), SQL: the retention a purge step of the built-in automation sets",
+  // SQL: the statement reads stored step rows by their type, written in the statement.
   "lib/automations/insights/messages.ts": "SQL: the marketing messages sent (email, HTTP to a customer)",
-  "lib/automations/store/partitions.ts": "SQL: the retention a purge step of the built-in automation sets",
-  "lib/automations/performance/report.ts": "performance report: an HTTP step's label, a Split's branches",
-  "lib/credentials/externalise.ts": "secrets typed into a webhook or an HTTP step become credentials",
-  "lib/credentials/move-secrets.ts": "HTTP deliveries' secrets moved to credentials",
-  "lib/entities/activity.ts": "a record's activity: the tags and notes steps added",
-  "components/automations/editor/state/use-autosave.ts": "editor: secrets typed into a webhook or HTTP step",
-  "components/automations/editor/header/edit-controls.tsx": "editor: the schedule trigger's Run now",
-  "components/automations/editor/panel/step-panel.tsx": "editor: the schedule trigger's preview",
-  "components/automations/editor/canvas/palette-groups.ts": "editor: the Later action shown under Timing",
 };
 
 function sourceFiles(): string[] {
@@ -97,9 +74,7 @@ function sourceFiles(): string[] {
 }
 
 function allowed(file: string): boolean {
-  if (CATALOG.has(file) || Object.hasOwn(EXAMPLES, file) || Object.hasOwn(REMAINING, file)) return true;
-  const dir = EDITOR_FORM_DIRS.find((prefix) => file.startsWith(prefix));
-  return dir !== undefined && Object.hasOwn(EDITOR_STEP_FORMS, path.posix.basename(file));
+  return CATALOG.has(file) || Object.hasOwn(EXAMPLES, file) || Object.hasOwn(REMAINING, file);
 }
 
 /** The type strings a text names, in quotes: "auto.action.slack" or 'auto.action.slack'. */

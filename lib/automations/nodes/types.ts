@@ -61,6 +61,12 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    * Absent: never customer-facing.
    */
   customerFacing?(params: Readonly<Record<string, unknown>>): boolean;
+  /**
+   * The param holding the time zone the merchant reads the step's times in (a schedule's, a Wait
+   * until's `timezone`): a new step starts on the shop's zone there, never the browser's
+   * (the editor's `step-form/shop-zone.ts`). Absent: it holds none.
+   */
+  timeZoneParam?: string;
   /** A short sentence shown on the node: "Wait 2 days", "Add tag 'vip'". */
   summarise(params: z.infer<P>): string;
   /**
@@ -130,6 +136,28 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    */
   describeDryRun?(request: Record<string, unknown>, on: DryRunSubject): string[];
   /**
+   * The email a dry run shows rendered, from the request its executor prepared (a Send email's
+   * recipient, subject and HTML body); null or absent: none.
+   */
+  dryRunEmail?(request: Readonly<Record<string, unknown>>): DryRunEmailShown | null;
+  /**
+   * An outside action a dry run describes from its request without calling out (the AI step: the
+   * prompt it would send, never the model's answer), and the refusal that only says it is not set
+   * up, which the dry run describes it through rather than fails on. Absent: the dry run takes
+   * the action as a run would, without its effect (a code step's script runs in the sandbox).
+   */
+  dryRunDescribesOnly?: { notSetUp: string };
+  /**
+   * A dry run of a flow with this step needs the editor role (a code step's script runs even
+   * then). Absent: anyone who may see the flow may try it.
+   */
+  dryRunNeedsEditor?: boolean;
+  /**
+   * Shown under Timing in the editor's palette though it is an action to the engine (Later: it
+   * writes a keyed follow-up, but defers what it hands on). Copied into the catalog (`catalog.ts`).
+   */
+  paletteTiming?: boolean;
+  /**
    * What a wait whose end a dry run cannot know would do ("Would wait up to 3 days for 'Order
    * fulfilled' …"), given when it would time out. Absent: the dry run says when it would resume.
    */
@@ -140,6 +168,13 @@ export interface NodeDefinition<P extends z.ZodType = z.ZodType> {
    * Absent: it names none.
    */
   credentials?(params: Readonly<Record<string, unknown>>): CredentialUse[];
+}
+
+/** An email as a dry run shows it: to whom, its subject, its rendered HTML. */
+export interface DryRunEmailShown {
+  to: string;
+  subject: string;
+  html: string;
 }
 
 /** A credential a step names, and the kinds of credential the step can use there. */

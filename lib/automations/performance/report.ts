@@ -3,6 +3,8 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import type { Graph } from "@/lib/automations/graph/schema";
+import { HTTP_REQUEST_TYPE } from "@/lib/automations/nodes/http-request/http-request.type";
+import { SPLIT_NODE_TYPE } from "@/lib/automations/nodes/split/split-branches";
 import { DEFAULT_ATTRIBUTION, type AttributionSettings } from "./settings";
 import { compareHoldout, type HoldoutComparison } from "./holdout-stats";
 import { decideSplit, type BranchCounts, type SplitReport } from "./split-stats";
@@ -304,7 +306,7 @@ function stepLabel(graph: Graph | null, nodeId: string): { label: string; inGrap
     typeof params.subject === "string" && params.subject ? `Send email “${params.subject}”` : null;
   if (!node) return { label: nodeId, inGraph: false };
   return {
-    label: named ?? (node.type === "auto.action.http_request" ? "Send HTTP request" : nodeId),
+    label: named ?? (node.type === HTTP_REQUEST_TYPE ? "Send HTTP request" : nodeId),
     inGraph: true,
   };
 }
@@ -312,7 +314,7 @@ function stepLabel(graph: Graph | null, nodeId: string): { label: string; inGrap
 function splitBranches(graph: Graph | null): Map<string, { nodeId: string; label: string }> {
   const out = new Map<string, { nodeId: string; label: string }>();
   for (const node of graph?.nodes ?? []) {
-    if (node.type !== "auto.control.split") continue;
+    if (node.type !== SPLIT_NODE_TYPE) continue;
     const branches = (node.params as { branches?: unknown }).branches;
     if (!Array.isArray(branches)) continue;
     for (const b of branches as { id?: unknown; label?: unknown }[])

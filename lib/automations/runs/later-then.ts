@@ -1,7 +1,7 @@
 import { LATER_THEN_MAX_BYTES } from "@/lib/automations/nodes/later/later";
 
-// Here for the callers that read both; the editor imports it from `later-steps.ts` (no zod).
-export { laterSteps } from "@/lib/automations/graph/later-steps";
+// Here for the callers that read both; the editor imports it from the trigger's folder (no zod).
+export { laterSteps } from "@/lib/automations/nodes/triggers/later-steps";
 
 /**
  * What a later step is handed back (`then`), checked the same way wherever one is given by hand:

@@ -5,6 +5,7 @@ import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { AppError, parseOrThrow } from "@/lib/errors";
 import { startLaterRun } from "@/lib/automations/engine/later";
+import { laterTrigger } from "@/lib/automations/nodes/triggers/later-steps";
 import { laterSteps, thenProblem } from "./later-then";
 import { getRun, type RunDetail } from "./detail";
 import { automationSubject, liveGraph, loadRow } from "@/lib/automations/lifecycle/read";
@@ -49,7 +50,7 @@ export async function tryLater(
     const row = await loadRow(tx, tenantId, automationId);
     const graph = liveGraph(row, "try a later step");
     const steps = laterSteps(graph);
-    const trigger = graph.nodes.find((n) => n.type === "auto.trigger.later" && n.params.step === input.step);
+    const trigger = laterTrigger(graph, input.step);
     if (!trigger) {
       throw new AppError(
         422,

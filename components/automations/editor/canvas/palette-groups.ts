@@ -5,15 +5,10 @@ export interface PaletteGroup {
   items: NodeInfo[];
 }
 
-/**
- * Timing steps defer what follows: the Wait nodes, and "Later", which is an action to the engine
- * (it writes a keyed follow-up) but a timing step to the merchant.
- */
-const TIMING_ACTIONS: ReadonlySet<string> = new Set(["auto.action.later"]);
-
 function groupOf(definition: NodeInfo): "Triggers" | "Timing" | "Conditions" | "Actions" {
   if (definition.category === "trigger") return "Triggers";
-  if (definition.category === "wait" || TIMING_ACTIONS.has(definition.type)) return "Timing";
+  // Timing steps defer what follows: the waits, and an action the merchant reads as one (Later).
+  if (definition.category === "wait" || definition.paletteTiming) return "Timing";
   if (definition.category === "condition") return "Conditions";
   return "Actions";
 }

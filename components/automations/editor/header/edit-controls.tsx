@@ -5,12 +5,11 @@ import { ActiveToggle } from "@/components/automations/active-toggle";
 import { ArchiveButton } from "@/components/automations/archive-button";
 import { Button } from "@/components/ui/button";
 import { Menu, MenuItem } from "@/components/ui/menu";
-import { laterSteps } from "@/lib/automations/graph/later-steps";
+import { laterSteps } from "@/lib/automations/nodes/triggers/later-steps";
+import { SCHEDULE_TRIGGER } from "@/lib/automations/nodes/triggers/trigger-types";
 import type { AutomationView } from "@/lib/automations/lifecycle/read";
 import { SHORTCUT_KEYS } from "@/lib/automations/editor/shortcuts";
 import { RunNowButton, TryLaterButton } from "../panel/lazy-parts";
-
-const SCHEDULE_TRIGGER = "auto.trigger.schedule";
 
 /** Undo's and Redo's arrow: a curve back, or its mirror image forward. */
 function HistoryArrow({ direction }: { direction: "back" | "forward" }) {

@@ -5,13 +5,12 @@ import { Button } from "@/components/ui/button";
 import type { DryRunResult } from "@/lib/automations/dry-run/result";
 import type { Graph, GraphNode } from "@/lib/automations/graph/schema";
 import type { Audience } from "@/lib/automations/nodes/triggers/triggers";
+import { SCHEDULE_TRIGGER } from "@/lib/automations/nodes/triggers/trigger-types";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { dstRuleSchema, type DstInput } from "@/lib/time/dst";
 import type { CredentialOption } from "../step-form/credential-options";
 import { ConnectionsEditor, Loading, NodeConfig, SchedulePreview } from "./lazy-children";
 import type { NodeLogic } from "../state/node-logic-loader";
-
-const SCHEDULE_TRIGGER = "auto.trigger.schedule";
 
 /** The audience as the preview reads it: an object, or none (the form may hold anything while typing). */
 function scheduleAudience(logic: NodeLogic, value: unknown): Audience | undefined {

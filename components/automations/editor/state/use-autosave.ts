@@ -4,6 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { saveDraftAction } from "@/lib/actions/automations/save-draft";
 import type { Graph } from "@/lib/automations/graph/schema";
 import type { InFlightPolicy } from "@/lib/automations/lifecycle/policies";
+import { HTTP_REQUEST_TYPE } from "@/lib/automations/nodes/http-request/http-request.type";
+import { WEBHOOK_TRIGGER } from "@/lib/automations/nodes/triggers/trigger-types";
 import { plainSecretHeaders } from "@/lib/credentials/kinds";
 
 export interface DraftPayload {
@@ -30,10 +32,10 @@ const SECRET_DEBOUNCE_MS = 5_000;
 function holdsTypedSecret(graph: Graph): boolean {
   return graph.nodes.some(
     (node) =>
-      (node.type === "auto.trigger.webhook" &&
+      (node.type === WEBHOOK_TRIGGER &&
         typeof node.params.secret === "string" &&
         node.params.secret !== "") ||
-      (node.type === "auto.action.http_request" && plainSecretHeaders(node.params.headers).length > 0),
+      (node.type === HTTP_REQUEST_TYPE && plainSecretHeaders(node.params.headers).length > 0),
   );
 }
 

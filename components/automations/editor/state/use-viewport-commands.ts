@@ -30,12 +30,12 @@ export function useViewportCommands(loadLogic: () => Promise<NodeLogic>, shopTim
     (definition: NodeInfo, focusField = false) => {
       const state = api.getState();
       if (selectReadOnly(state)) return;
-      const defaults = (loaded: NodeLogic) =>
-        withShopTimeZone(
-          definition.type,
-          (loaded.registry.get(definition.type)?.defaultParams() ?? {}) as Record<string, unknown>,
-          shopTimeZone,
-        );
+      const defaults = (loaded: NodeLogic) => {
+        const full = loaded.registry.get(definition.type);
+        return full
+          ? withShopTimeZone(full, full.defaultParams() as Record<string, unknown>, shopTimeZone)
+          : {};
+      };
       const place = (params: Record<string, unknown>) => {
         const placed = api.getState().placeStep(definition, params);
         if (!placed) return;

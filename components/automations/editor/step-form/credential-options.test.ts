@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-  CREDENTIAL_SLOTS,
-  credentialLabel,
-  optionsFor,
-  secretHeadersNote,
-  type CredentialOption,
-} from "./credential-options";
+import { credentialLabel, optionsFor, secretHeadersNote, type CredentialOption } from "./credential-options";
+import { stepForm } from "./registry";
 
-const http = CREDENTIAL_SLOTS["auto.action.http_request"]!;
-const webhook = CREDENTIAL_SLOTS["auto.trigger.webhook"]!;
-const slack = CREDENTIAL_SLOTS["auto.action.slack"]!;
+const http = stepForm("auto.action.http_request")!.credential!;
+const webhook = stepForm("auto.trigger.webhook")!.credential!;
+const slack = stepForm("auto.action.slack")!.credential!;
 
 const credentials: CredentialOption[] = [
   { id: "c1", name: "Warehouse API", kind: "bearer", last4: "1234" },

@@ -1,19 +1,11 @@
 import { hostRefusal, typedHost } from "@/lib/credentials/hosts";
-import {
-  HTTP_AUTH_KINDS,
-  KIND_LABELS,
-  masked,
-  plainSecretHeaders,
-  STORE_WRITE_KINDS,
-  type CredentialKind,
-} from "@/lib/credentials/kinds";
-import { STORE_ACTION_TYPES } from "@/lib/automations/nodes/store/store";
+import { KIND_LABELS, masked, plainSecretHeaders, type CredentialKind } from "@/lib/credentials/kinds";
 
 /**
- * Which steps choose a credential, and how the choice sits in their params (SPEC §2
- * "Credentials"): `auth: {credentialId}` on Send HTTP request, `secretCredentialId` on Webhook
- * received, `credentialId` on Post to Slack. Pure and browser-safe; the editor gets the shop's
- * credentials without their values.
+ * How a step chooses a credential (SPEC §2 "Credentials"): its slot, registered with its form
+ * (`<step>/forms.ts`: `auth: {credentialId}` on Send HTTP request, `secretCredentialId` on Webhook
+ * received, `credentialId` on Post to Slack and the store actions), and what the picker says.
+ * Pure and browser-safe; the editor gets the shop's credentials without their values.
  */
 
 /** A shop's credential as the editor sees it: never its value. */
@@ -42,74 +34,18 @@ export interface CredentialSlot {
   write(params: Record<string, unknown>, id: string, chosen?: CredentialOption): Record<string, unknown>;
 }
 
-function without(params: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+/** The params without the named ones. */
+export function without(params: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
   const next = { ...params };
   for (const name of names) delete next[name];
   return next;
 }
 
-/** A store action's store: its connection's write credential, which also says the platform. */
-const STORE_SLOT: CredentialSlot = {
-  label: "Store",
-  hint: "The connected store to write to; connect one with its Admin API token (Shopify) or REST key (WooCommerce) in Settings → Connections.",
-  kinds: STORE_WRITE_KINDS,
-  required: true,
-  manage: {
-    href: "/settings/connections",
-    label: "Manage connections",
-    empty:
-      "No store can be written to yet: connect one with its Admin API token (Shopify) or REST key (WooCommerce) in Settings → Connections.",
-  },
-  params: ["credentialId", "platform"],
-  read: (params) => (typeof params.credentialId === "string" ? params.credentialId : ""),
-  write: (params, id, chosen) => ({
-    ...params,
-    credentialId: id,
-    ...(chosen ? { platform: chosen.kind === "woocommerce_rest" ? "woocommerce" : "shopify" } : {}),
-  }),
-};
-
-export const CREDENTIAL_SLOTS: Readonly<Record<string, CredentialSlot>> = {
-  "auto.action.http_request": {
-    label: "Credential",
-    hint: "Its headers are sent with the request; the value stays in Settings → Credentials.",
-    kinds: HTTP_AUTH_KINDS,
-    params: ["auth"],
-    read: (params) => {
-      const auth = params.auth;
-      return typeof auth === "object" &&
-        auth !== null &&
-        "credentialId" in auth &&
-        typeof auth.credentialId === "string"
-        ? auth.credentialId
-        : "";
-    },
-    write: (params, id) => (id ? { ...params, auth: { credentialId: id } } : without(params, "auth")),
-  },
-  "auto.action.slack": {
-    label: "Slack webhook",
-    hint: "The channel's incoming webhook; its URL stays in Settings → Credentials.",
-    kinds: ["slack_webhook"],
-    required: true,
-    params: ["credentialId"],
-    read: (params) => (typeof params.credentialId === "string" ? params.credentialId : ""),
-    // The step cannot go without one: "" keeps the param, so its message ("choose the Slack webhook") shows.
-    write: (params, id) => ({ ...params, credentialId: id }),
-  },
-  ...Object.fromEntries(STORE_ACTION_TYPES.map((type) => [type, STORE_SLOT])),
-  "auto.trigger.webhook": {
-    label: "Signing secret",
-    hint: "With a signing secret, only requests signed with it (HMAC) are accepted.",
-    kinds: ["webhook_secret"],
-    // A plain `secret` from an older client becomes a credential on save; the picker replaces its field.
-    params: ["secretCredentialId", "secret"],
-    read: (params) => (typeof params.secretCredentialId === "string" ? params.secretCredentialId : ""),
-    write: (params, id) =>
-      id
-        ? { ...without(params, "secret"), secretCredentialId: id }
-        : without(params, "secretCredentialId", "secret"),
-  },
-};
+/** A param that holds a credential's id as a string, or "" when it holds none. */
+export function idParam(params: Record<string, unknown>, name: string): string {
+  const value = params[name];
+  return typeof value === "string" ? value : "";
+}
 
 /** "Warehouse API (Bearer token, …1234)". */
 export function credentialLabel(credential: CredentialOption): string {

@@ -23,6 +23,13 @@ export interface ConfigFormProps {
    * the browser's. Default "UTC".
    */
   shopTimeZone?: string;
+  /**
+   * Params the panel shows elsewhere (a credential's picker, the step's own part: `StepForm`), which
+   * the generic form leaves out.
+   */
+  shownElsewhere?: readonly string[];
+  /** The step's note after a param's help, from the params as they are (`StepForm.paramNote`). */
+  paramNote?(param: string, params: Record<string, unknown>): string | null;
   disabled: boolean;
   /** The complete new params after an edit. */
   onChange(params: Record<string, unknown>): void;

@@ -1,31 +1,21 @@
 "use client";
 
-import { useMemo, useState, type ComponentType, type JSX } from "react";
+import { useMemo, useState, type JSX } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
 import { paramErrors } from "@/lib/automations/editor/param-form";
 import { registry } from "@/lib/automations/nodes/registry";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { CATEGORY_STYLES } from "../canvas/category-style";
-import { AiConfig } from "./ai-config";
-import { ApproversConfig } from "./approvers-config";
-import { CodeConfig } from "./code-config";
-import { CREDENTIAL_SLOTS, type CredentialOption } from "./credential-options";
+import type { CredentialOption } from "./credential-options";
 import { CredentialPicker } from "./credential-picker";
-import { FieldConditionConfig } from "./field-condition-config";
-import type { ConfigFormProps } from "./form-props";
 import { ParamForm } from "./param-form";
 import { initialSync, receive, send } from "./params-sync";
+import { stepForm } from "./registry";
 import { RetryConfig } from "./retry-config";
-import { ScheduleConfig } from "./schedule-config";
-import { SplitConfig } from "./split-config";
 import { RETRY_PARAM, takesRetry } from "./retry-form";
 import { fieldTemplating, type PreviewSource } from "./templating";
 import { tokensFor, type EarlierStep } from "@/lib/automations/review/tokens-for";
-import { WaitConfig } from "./wait-config";
-import { WaitForEventConfig } from "./wait-for-event-config";
-import { WaitUntilConfig } from "./wait-until-config";
-import { WebhookSigning } from "./webhook-signing";
 
 export interface NodeConfigProps {
   node: { id: string; type: string; params: Record<string, unknown> };
@@ -49,18 +39,6 @@ export interface NodeConfigProps {
 
 const NO_PREVIEW_SOURCE: PreviewSource = { timeZone: "UTC", record: null };
 const NO_CREDENTIALS: readonly CredentialOption[] = [];
-
-/** Node types with a form of their own; every other type gets the generic `ParamForm`. */
-const FORMS: Readonly<Record<string, ComponentType<ConfigFormProps>>> = {
-  "auto.control.wait": WaitConfig,
-  "auto.control.wait_until": WaitUntilConfig,
-  "auto.control.wait_for_event": WaitForEventConfig,
-  "auto.condition.field": FieldConditionConfig,
-  "auto.action.code": CodeConfig,
-  "auto.action.ai": AiConfig,
-  "auto.trigger.schedule": ScheduleConfig,
-  "auto.control.split": SplitConfig,
-};
 
 /**
  * The settings of the selected node, for the editor's side panel: its label and description,
@@ -101,6 +79,13 @@ export function NodeConfig({
     [definition, current.values],
   );
 
+  // The step's own form and parts, registered in its folder (`registry.ts`), or the generic form.
+  const own = definition ? stepForm(definition.type) : undefined;
+  const shownElsewhere = useMemo(
+    () => [...(own?.credential?.params ?? []), ...(own?.partParams ?? [])],
+    [own],
+  );
+
   if (!definition) {
     return (
       <Notice tone="warning" title="Unknown step">
@@ -114,8 +99,10 @@ export function NodeConfig({
     onParamsChange(values);
   }
 
-  const Form = FORMS[definition.type] ?? ParamForm;
-  const credentialSlot = CREDENTIAL_SLOTS[definition.type];
+  const Form = own?.Form ?? ParamForm;
+  const credentialSlot = own?.credential;
+  const Part = own?.Part;
+  const After = own?.After;
   return (
     // Not a named region or form: their names would make label lookups ("Field" in "Check a field") ambiguous.
     <section className="space-y-4">
@@ -144,6 +131,8 @@ export function NodeConfig({
             templating={templating}
             earlierSteps={otherSteps}
             shopTimeZone={timeZone}
+            shownElsewhere={shownElsewhere}
+            paramNote={own?.paramNote}
             disabled={readOnly}
             onChange={change}
           />
@@ -157,9 +146,7 @@ export function NodeConfig({
               onChange={change}
             />
           )}
-          {definition.type === "auto.control.approval" && (
-            <ApproversConfig params={current.values} errors={errors} disabled={readOnly} onChange={change} />
-          )}
+          {Part && <Part params={current.values} errors={errors} disabled={readOnly} onChange={change} />}
           {retries && (
             <RetryConfig
               key={`retry:${current.nodeId}:${current.revision}`}
@@ -174,7 +161,7 @@ export function NodeConfig({
           <p className="text-xs text-zinc-500">You can read these settings but not change them.</p>
         )}
       </form>
-      {definition.type === "auto.trigger.webhook" && <WebhookSigning params={current.values} />}
+      {After && <After params={current.values} />}
     </section>
   );
 }

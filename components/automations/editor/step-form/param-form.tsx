@@ -3,7 +3,6 @@
 import { useId, useMemo, useState } from "react";
 import { FieldHint, Input, Select } from "@/components/ui/form";
 import { coerceField, paramFields, type ParamField } from "@/lib/automations/editor/param-form";
-import { CREDENTIAL_SLOTS, secretHeadersNote } from "./credential-options";
 import { Checkbox, FieldError, FormError, FormField, FormFieldset } from "./field";
 import type { ConfigFormProps } from "./form-props";
 import { rawFromValue, withParam, type RawValue } from "./raw-values";
@@ -23,20 +22,20 @@ export function ParamForm({
   errors,
   tokens,
   templating,
+  shownElsewhere,
+  paramNote,
   disabled,
   onChange,
 }: ConfigFormProps) {
-  // `retry` has a section of its own under the form ("On failure", `retry-config.tsx`), and a
-  // credential reference its picker (`credential-picker.tsx`).
-  const fields = useMemo(() => {
-    const picked = CREDENTIAL_SLOTS[definition.type]?.params ?? [];
-    // An Approval step's quorum has its own section too (`approvers-config.tsx`).
-    const own = definition.type === "auto.control.approval" ? ["approvers", "reject"] : [];
-    return paramFields(definition).filter(
-      (field) => field.name !== RETRY_PARAM && !picked.includes(field.name) && !own.includes(field.name),
-    );
-  }, [definition]);
-  const headersNote = definition.type === "auto.action.http_request" ? secretHeadersNote(params) : null;
+  // `retry` has a section of its own under the form ("On failure", `retry-config.tsx`), and the
+  // params the panel shows elsewhere theirs: a credential's picker, a step's own part.
+  const fields = useMemo(
+    () =>
+      paramFields(definition).filter(
+        (field) => field.name !== RETRY_PARAM && !(shownElsewhere ?? []).includes(field.name),
+      ),
+    [definition, shownElsewhere],
+  );
   // Optional params the node leaves out by default read "Any" when empty (a status change "from any").
   const defaults = useMemo(() => {
     try {
@@ -63,11 +62,7 @@ export function ParamForm({
       {fields.map((field) => (
         <ParamInput
           key={field.name}
-          field={
-            field.name === "headers" && headersNote
-              ? { ...field, help: [field.help, headersNote].filter(Boolean).join(" ") }
-              : field
-          }
+          field={withNote(field, paramNote?.(field.name, params) ?? null)}
           raw={raw[field.name] ?? rawFromValue(field, undefined)}
           error={errors[field.name]}
           hasDefault={defaults.has(field.name)}
@@ -79,6 +74,11 @@ export function ParamForm({
       ))}
     </div>
   );
+}
+
+/** The field with the step's note on it (`StepForm.paramNote`) after its help. */
+function withNote(field: ParamField, note: string | null): ParamField {
+  return note ? { ...field, help: [field.help, note].filter(Boolean).join(" ") } : field;
 }
 
 interface ParamInputProps {

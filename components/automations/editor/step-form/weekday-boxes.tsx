@@ -1,5 +1,5 @@
 import { Checkbox } from "./field";
-import { WEEKDAYS } from "./wait-until-options";
+import { WEEKDAYS } from "./timing/wait-until-options";
 
 /**
  * One checkbox per ISO weekday, Monday first, showing "Mon" and read out as "Monday": the schedule's

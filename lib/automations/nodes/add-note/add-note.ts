@@ -10,7 +10,7 @@ function excerpt(text: string, max = 40): string {
 }
 
 export const addNote = {
-  type: "auto.action.add_note",
+  type: "auto.action.add_note" as const,
   category: "action",
   label: "Add note",
   description: "Adds a note to the record's timeline, written by this automation.",

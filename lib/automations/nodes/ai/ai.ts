@@ -141,6 +141,8 @@ export const aiAction = {
     maxWords: "Write: a longer text is cut at this many words. Default 150.",
   },
   review: (_step, { facts }) => (facts.aiConfigured === false ? [AI_NOT_SET_UP] : []),
+  // A dry run shows the prompt it would send and asks the model nothing, set up or not.
+  dryRunDescribesOnly: { notSetUp: AI_NOT_SET_UP },
   // Asks nothing: the prompt as it would be sent, tokens filled in from the record.
   describeDryRun: (request) => [
     `Would ask the model: ${cut(shown(request.prompt), 1000)}`,

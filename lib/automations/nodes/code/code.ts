@@ -45,6 +45,8 @@ function title(source: string): string | null {
 export const codeAction = {
   type: "auto.action.code",
   category: "action",
+  // Its script runs in a dry run too, so only an editor may try a flow with one.
+  dryRunNeedsEditor: true,
   label: "Run code",
   description:
     "Runs your JavaScript in a sandbox: it reads the record, the event and earlier steps, can tag, note, email, create tasks, send requests and ask for later steps, and what it returns is available to the steps after it.",

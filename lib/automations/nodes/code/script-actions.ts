@@ -1,9 +1,18 @@
 import type { ActionType } from "@/lib/automations/nodes/registry";
+import { addNote } from "../add-note/add-note";
+import { createTask } from "../create-task/create-task";
+import { httpRequest } from "../http-request/http-request";
+import { laterAction } from "../later/later";
+import { sendEmail } from "../send-email/send-email";
+import { addTag } from "../tags/add-tag";
+import { removeTag } from "../tags/remove-tag";
 
 /**
  * What a code step's `actions.*` calls become: each call names an action node type and turns its
  * arguments into that node's params, so the action is then validated, executed, deduplicated and
- * shown exactly as the node would be. Browser-safe (the editor's completions read it too).
+ * shown exactly as the node would be. Each names its action by the action's definition, whose
+ * folder owns the type (written `as const` there, so it stays an `ActionType`). Browser-safe (the
+ * editor's completions read it too).
  */
 
 /** SPEC §2 "Code step": at most this many actions per step. */
@@ -33,37 +42,37 @@ export interface ScriptActionSpec {
 
 export const SCRIPT_ACTIONS = {
   tag: {
-    type: "auto.action.add_tag",
+    type: addTag.type,
     signature: "actions.tag(tag)",
     doc: "Adds a tag to the record.",
     params: ([tag]) => ({ tag }),
   },
   untag: {
-    type: "auto.action.remove_tag",
+    type: removeTag.type,
     signature: "actions.untag(tag)",
     doc: "Removes a tag from the record.",
     params: ([tag]) => ({ tag }),
   },
   note: {
-    type: "auto.action.add_note",
+    type: addNote.type,
     signature: "actions.note(body)",
     doc: "Adds a note to the record.",
     params: ([body]) => ({ body }),
   },
   email: {
-    type: "auto.action.send_email",
+    type: sendEmail.type,
     signature: "actions.email(to, subject, body)",
     doc: "Sends an email (through the outbox).",
     params: ([to, subject, body]) => ({ to, subject, body }),
   },
   task: {
-    type: "auto.action.create_task",
+    type: createTask.type,
     signature: "actions.task(title, dueIn?)",
     doc: "Creates a staff to-do, optionally due in a duration such as '2h'.",
     params: ([title, dueIn]) => defined({ title, dueIn }),
   },
   http: {
-    type: "auto.action.http_request",
+    type: httpRequest.type,
     signature: "actions.http(url, { method?, headers?, body?, retry? })",
     doc: "Sends an HTTP request (POST unless a method is given); a body object is sent as JSON; retry as the HTTP step's.",
     params: (args) => {
@@ -78,7 +87,7 @@ export const SCRIPT_ACTIONS = {
     },
   },
   later: {
-    type: "auto.action.later",
+    type: laterAction.type,
     signature: "actions.later(when, then, { key?, step? })",
     doc: "Runs this automation again at its Later trigger for then.step (or the step given), handing back then.",
     params: (args) => {

@@ -11,7 +11,7 @@ const createTaskParams = paramsObject({
 });
 
 export const createTask = {
-  type: "auto.action.create_task",
+  type: "auto.action.create_task" as const,
   category: "action",
   label: "Create task",
   description: "Adds a to-do for the shop's staff, optionally due after a while and assigned to someone.",

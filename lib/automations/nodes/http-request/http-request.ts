@@ -6,6 +6,7 @@ import type { NodeDefinition } from "../types";
 import { PURPOSE_HINTS, purposeParam } from "@/lib/consent/purpose";
 import { credentialHostIssues, describeRequest } from "./http-request.sentences";
 import { HTTP_AUTH_KINDS } from "@/lib/credentials/kinds";
+import { HTTP_REQUEST_TYPE } from "./http-request.type";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -67,7 +68,7 @@ const httpRequestParams = paramsObject({
 });
 
 export const httpRequest = {
-  type: "auto.action.http_request",
+  type: HTTP_REQUEST_TYPE,
   category: "action",
   label: "Send HTTP request",
   description:

@@ -40,8 +40,10 @@ function needsLaterTrigger({ params }: ReviewedStep, { steps }: FlowReview): str
 }
 
 export const laterAction = {
-  type: "auto.action.later",
+  type: "auto.action.later" as const,
   category: "action",
+  // An action to the engine (it writes a keyed follow-up), a timing step to the merchant.
+  paletteTiming: true,
   label: "Run later",
   description:
     "Runs this automation again later: the Later trigger with the same step name starts a new run, handed back what you put in 'then'. A key replaces the later step already waiting under it.",

@@ -27,8 +27,13 @@ const sendEmailParams = paramsObject({
 });
 
 export const sendEmail = {
-  type: "auto.action.send_email",
+  type: "auto.action.send_email" as const,
   category: "action",
+  // A dry run shows the email rendered, from the request the executor prepared.
+  dryRunEmail: ({ to, subject, html }) =>
+    typeof to === "string" && typeof subject === "string" && typeof html === "string"
+      ? { to, subject, html }
+      : null,
   label: "Send email",
   description:
     "Sends an email through the outbox (and SMTP when one is set up). Values put into the body are HTML-escaped (| raw inside a token's braces puts one in as it is).",

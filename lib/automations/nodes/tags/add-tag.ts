@@ -6,7 +6,7 @@ import { hasTag } from "./record-tags";
 const addTagParams = paramsObject({ tag: tagName() });
 
 export const addTag = {
-  type: "auto.action.add_tag",
+  type: "auto.action.add_tag" as const,
   category: "action",
   label: "Add tag",
   description: "Adds a tag to the record. Adding a tag it already has changes nothing.",

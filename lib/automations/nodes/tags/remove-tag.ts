@@ -6,7 +6,7 @@ import { hasTag } from "./record-tags";
 const removeTagParams = paramsObject({ tag: tagName() });
 
 export const removeTag = {
-  type: "auto.action.remove_tag",
+  type: "auto.action.remove_tag" as const,
   category: "action",
   label: "Remove tag",
   description:

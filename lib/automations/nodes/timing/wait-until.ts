@@ -62,6 +62,7 @@ export const waitUntil = {
     "Pauses the flow until a time of day in a time zone, optionally only on some days of the week (such as 9:00 the next working day), then carries on.",
   params: waitUntilParams,
   defaultParams: () => ({ time: "09:00", timezone: localTimeZone(), weekdays: [...WORKING_DAYS] }),
+  timeZoneParam: "timezone",
   handles: { in: true, out: ["out"] },
   summarise: ({ time, timezone, weekdays }) => `Wait until ${clock(time)}${days(weekdays)} (${timezone})`,
 } satisfies NodeDefinition<typeof waitUntilParams>;

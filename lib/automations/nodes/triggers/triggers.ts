@@ -7,6 +7,7 @@ import { credentialId, integer, line, paramsObject, randomToken, text } from "..
 import { cronProblem, FIVE_FIELDS, hasFiveFields } from "@/lib/time/cron";
 import { isTimeZone, localTimeZone } from "@/lib/time/zones";
 import type { NodeDefinition, TriggerDomain } from "../types";
+import { LATER_TRIGGER, SCHEDULE_TRIGGER, WEBHOOK_TRIGGER } from "./trigger-types";
 
 /**
  * Triggers: what starts a run. A trigger `auto.trigger.<domain>_<verb>` listens to the event
@@ -183,7 +184,7 @@ export function webhookHasSecret(params: { secret?: string; secretCredentialId?:
 }
 
 export const webhook = {
-  type: "auto.trigger.webhook",
+  type: WEBHOOK_TRIGGER,
   category: "trigger",
   label: "Webhook received",
   description:
@@ -252,13 +253,14 @@ export const scheduleParams = paramsObject({
 export type ScheduleParams = z.infer<typeof scheduleParams>;
 
 export const schedule = {
-  type: "auto.trigger.schedule",
+  type: SCHEDULE_TRIGGER,
   category: "trigger",
   label: "On a schedule",
   description:
     "Starts at the times of a cron schedule in a time zone. With an audience, it starts one run for each matching customer. When clocks change, a time written out (such as 02:30) that is skipped runs once at the first valid time after the jump, and one that happens twice runs once.",
   params: scheduleParams,
   defaultParams: () => ({ cron: "0 9 * * *", timezone: localTimeZone() }),
+  timeZoneParam: "timezone",
   handles: TRIGGER_HANDLES,
   entityDomain: "schedule",
   event: "schedule.fired",
@@ -270,7 +272,7 @@ export const schedule = {
 const laterParams = paramsObject({ step: line(100) });
 
 export const later = {
-  type: "auto.trigger.later",
+  type: LATER_TRIGGER,
   category: "trigger",
   label: "Later step comes due",
   description: "Starts when a later step of this automation with the same name comes due.",

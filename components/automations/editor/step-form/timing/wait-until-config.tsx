@@ -2,14 +2,14 @@
 
 import { useState } from "react";
 import { FieldHint, Input } from "@/components/ui/form";
-import { DstConfig } from "./dst-config";
-import { FormField, FormFieldset } from "./field";
-import type { ConfigFormProps } from "./form-props";
-import { withParam } from "./raw-values";
+import { DstConfig } from "../dst-config";
+import { FormField, FormFieldset } from "../field";
+import type { ConfigFormProps } from "../form-props";
+import { withParam } from "../raw-values";
 import { WAIT_UNTIL_DST_HELP, WEEKDAYS_HELP } from "./wait-copy";
 import { readWeekdays, toggleWeekday } from "./wait-until-options";
-import { WeekdayBoxes } from "./weekday-boxes";
-import { ZonePicker } from "./zone-picker";
+import { WeekdayBoxes } from "../weekday-boxes";
+import { ZonePicker } from "../zone-picker";
 
 /**
  * `auto.control.wait_until`: a time of day, a time zone (picked by city or offset; a new step

@@ -18,9 +18,9 @@ import {
   type ScheduleChoice,
   type ScheduleKind,
 } from "@/lib/time/schedule-sentence";
-import { FieldError, FormField, FormFieldset } from "./field";
-import { Radio } from "./radio";
-import { WeekdayBoxes } from "./weekday-boxes";
+import { FieldError, FormField, FormFieldset } from "../field";
+import { Radio } from "../radio";
+import { WeekdayBoxes } from "../weekday-boxes";
 
 export interface ScheduleWhenProps {
   /** The trigger's `cron` param. */

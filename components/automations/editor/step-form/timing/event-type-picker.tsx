@@ -3,7 +3,7 @@
 import { useId, useMemo, useState } from "react";
 import { Input, Select } from "@/components/ui/form";
 import { searchEventTypes } from "@/lib/automations/nodes/timing/event-types";
-import { FormField } from "./field";
+import { FormField } from "../field";
 
 /**
  * "Event": the event types the shop records, by name ("Order fulfilled"), narrowed by a search

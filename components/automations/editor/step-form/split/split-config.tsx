@@ -11,10 +11,10 @@ import {
   MIN_BRANCHES,
   nextBranchId,
 } from "@/lib/automations/nodes/split/split-branches";
-import { FieldError } from "./field";
-import type { ConfigFormProps } from "./form-props";
-import { Radio } from "./radio";
-import { withParam } from "./raw-values";
+import { FieldError } from "../field";
+import type { ConfigFormProps } from "../form-props";
+import { Radio } from "../radio";
+import { withParam } from "../raw-values";
 
 interface BranchDraft {
   id: string;

@@ -14,8 +14,8 @@ import { ATTRIBUTES_KEY, DOMAIN_LABELS, type Domain } from "@/lib/domains/domain
 import { domainFields, fieldAt, type FieldInfo, type FieldType } from "@/lib/domains/fields";
 import type { AttributePath, AttributeType } from "@/lib/entities/attribute-paths";
 import { fieldLabel, storeFieldLabel } from "@/lib/domains/labels";
-import { Checkbox, FormError, FormField, FormFieldset } from "./field";
-import type { ConfigFormProps } from "./form-props";
+import { Checkbox, FormError, FormField, FormFieldset } from "../field";
+import type { ConfigFormProps } from "../form-props";
 import type { EarlierStep } from "@/lib/automations/review/tokens-for";
 import {
   defaultInput,

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { NodeConfig } from "./node-config";
+import { NodeConfig } from "../node-config";
 
 // The Approval step's settings in the editor's side panel: the generic form built from its params
 // schema, with the reminder and the word to the admins in plain words and the schema's sentences.

@@ -4,8 +4,8 @@ import { createContext, useContext, useId, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { MAX_APPROVER_RULES, MAX_REQUIRED } from "@/lib/automations/nodes/timing/approval";
-import { FieldError } from "./field";
-import { withParam } from "./raw-values";
+import { FieldError } from "../field";
+import { withParam } from "../raw-values";
 
 /**
  * The Approval step's quorum (issue 53): lines of "so many people of a role, or of a team", every

@@ -6,10 +6,10 @@ import { tryAiAction } from "@/lib/actions/automations/try-ai";
 import type { AiTry } from "@/lib/automations/dry-run/ai-try";
 import { humanize } from "@/lib/automations/editor/param-form";
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
-import { RecordPicker } from "../panel/record-picker";
-import type { ConfigFormProps } from "./form-props";
-import { ParamForm } from "./param-form";
-import { useTryOnRecord } from "./use-try-on-record";
+import { RecordPicker } from "../../panel/record-picker";
+import type { ConfigFormProps } from "../form-props";
+import { ParamForm } from "../param-form";
+import { useTryOnRecord } from "../use-try-on-record";
 
 /**
  * The AI step's settings (`auto.action.ai`): the generic form, then "Try with the model", which

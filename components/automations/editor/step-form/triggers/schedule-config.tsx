@@ -3,12 +3,12 @@
 import { useState } from "react";
 import { zoneCity } from "@/lib/time/zone-options";
 import { AudienceConfig } from "./audience-config";
-import { DstConfig } from "./dst-config";
-import { FormError } from "./field";
-import type { ConfigFormProps } from "./form-props";
-import { withParam } from "./raw-values";
+import { DstConfig } from "../dst-config";
+import { FormError } from "../field";
+import type { ConfigFormProps } from "../form-props";
+import { withParam } from "../raw-values";
 import { ScheduleWhen } from "./schedule-when";
-import { ZonePicker } from "./zone-picker";
+import { ZonePicker } from "../zone-picker";
 
 /**
  * `auto.trigger.schedule {cron, timezone, audience?, dst?}` as a merchant sets it: when, as a

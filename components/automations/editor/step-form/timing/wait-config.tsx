@@ -4,9 +4,9 @@ import { useId, useMemo, useState } from "react";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { coerceField, paramFields } from "@/lib/automations/editor/param-form";
 import { WAIT_UNITS } from "@/lib/automations/nodes/timing/wait";
-import { FieldError } from "./field";
-import type { ConfigFormProps } from "./form-props";
-import { withParam } from "./raw-values";
+import { FieldError } from "../field";
+import type { ConfigFormProps } from "../form-props";
+import { withParam } from "../raw-values";
 import { waitHelp } from "./wait-copy";
 
 const UNIT_LABELS: Record<(typeof WAIT_UNITS)[number], string> = {

@@ -6,8 +6,8 @@ import { previewCodeAction } from "@/lib/actions/automations/preview-code";
 import type { CodePreview } from "@/lib/automations/dry-run/code-preview";
 import type { TriggerDomain } from "@/lib/automations/nodes/types";
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
-import { RecordPicker } from "../panel/record-picker";
-import { useTryOnRecord } from "./use-try-on-record";
+import { RecordPicker } from "../../panel/record-picker";
+import { useTryOnRecord } from "../use-try-on-record";
 
 export interface CodePreviewProps {
   source: string;

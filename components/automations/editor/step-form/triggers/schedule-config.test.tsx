@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { NodeConfig } from "./node-config";
+import { NodeConfig } from "../node-config";
 
 /** The schedule trigger's form rendered to HTML, in a shop whose zone is Paris. */
 function render(params: Record<string, unknown>): string {

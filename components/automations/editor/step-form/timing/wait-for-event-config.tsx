@@ -5,11 +5,11 @@ import { Input, Label, Select } from "@/components/ui/form";
 import { hasRecord } from "@/lib/automations/nodes/registry";
 import { aDomain } from "@/lib/automations/nodes/triggers/triggers";
 import { EventTypePicker } from "./event-type-picker";
-import { FieldError, FormError, FormFieldset } from "./field";
-import type { ConfigFormProps } from "./form-props";
-import { Radio } from "./radio";
-import { withParam } from "./raw-values";
-import { TextField } from "./text-field";
+import { FieldError, FormError, FormFieldset } from "../field";
+import type { ConfigFormProps } from "../form-props";
+import { Radio } from "../radio";
+import { withParam } from "../raw-values";
+import { TextField } from "../text-field";
 import {
   matchFieldErrors,
   limitError,

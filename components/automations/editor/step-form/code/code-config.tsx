@@ -6,12 +6,12 @@ import { hasRecord } from "@/lib/automations/nodes/registry";
 import { DOMAIN_LABELS } from "@/lib/domains/domains";
 import { syntaxError } from "@/lib/automations/nodes/code/syntax";
 import { paramFields } from "@/lib/automations/editor/param-form";
-import { FormError, FormField } from "./field";
-import type { ConfigFormProps } from "./form-props";
+import { FormError, FormField } from "../field";
+import type { ConfigFormProps } from "../form-props";
 import { CodePreviewSection } from "./code-preview";
 import { scriptCompletions } from "./script-completions";
 import { unknownEntityFields } from "./script-fields";
-import { withParam } from "./raw-values";
+import { withParam } from "../raw-values";
 
 // CodeMirror is loaded only when a code step's form is shown: the editor's first load stays small.
 const CodeEditor = dynamic(() => import("./code-editor").then((m) => m.CodeEditor), {

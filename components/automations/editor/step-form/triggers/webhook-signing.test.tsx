@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { NodeConfig } from "./node-config";
+import { NodeConfig } from "../node-config";
 
 function render(params: Record<string, unknown>): string {
   return renderToStaticMarkup(

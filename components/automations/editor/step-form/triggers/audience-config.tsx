@@ -10,8 +10,8 @@ import {
   type AudienceDraft,
   type AudienceFieldInfo,
 } from "@/lib/automations/schedules/audience-form";
-import { Checkbox, FieldError, FormField, Textarea } from "./field";
-import { Radio } from "./radio";
+import { Checkbox, FieldError, FormField, Textarea } from "../field";
+import { Radio } from "../radio";
 
 export interface AudienceConfigProps {
   /** The trigger's `audience` param: absent for one run per fire. */
