@@ -15,7 +15,7 @@ import { GET as runsRoute } from "@/app/api/v1/runs/route";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { resolveCaller } from "@/lib/auth/resolve-caller";
 import { createTenant } from "@/lib/auth/tenants";
-import { encodePreciseCursor } from "@/lib/precise-cursor";
+import { encodePreciseCursor } from "@/lib/pagination/precise-cursor";
 import { createAutomation } from "@/lib/automations/lifecycle/create";
 import { publishAutomation } from "@/lib/automations/lifecycle/publish";
 import { getDb } from "@/lib/db/client";

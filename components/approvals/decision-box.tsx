@@ -2,12 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { formatExact } from "@/components/ui/format";
 import { useShopTimeZone } from "@/components/ui/shop-time";
 import { Label, Textarea } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { decideApprovalAction } from "@/lib/actions/approvals/decide-approval";
 import type { ApprovalView } from "@/lib/automations/waits/approvals";
 import type { ErrorCode } from "@/lib/errors";
@@ -67,16 +68,16 @@ export function DecisionBox({ waitId, title, onDecided, onRefused }: DecisionBox
   const noteId = useId();
   const hintId = useId();
   const [note, setNote] = useState("");
-  const [pending, startTransition] = useTransition();
+  const decideApproval = useServerAction(decideApprovalAction);
+  const pending = decideApproval.pending;
   const [choice, setChoice] = useState<Decision | null>(null);
   const [problem, setProblem] = useState<DecisionRefusal | null>(null);
 
   function decide(decision: Decision) {
     setProblem(null);
     setChoice(decision);
-    startTransition(async () => {
-      const trimmed = note.trim();
-      const result = await decideApprovalAction({ waitId, decision, ...(trimmed ? { note: trimmed } : {}) });
+    const trimmed = note.trim();
+    decideApproval.run({ waitId, decision, ...(trimmed ? { note: trimmed } : {}) }, async (result) => {
       if (result.ok) onDecided?.(result.data);
       else {
         const refused = refusal(result.code, result.error, timeZone);

@@ -1,9 +1,10 @@
 "use client";
 
-import { createContext, useContext, useState, useTransition, type ReactNode } from "react";
+import { createContext, useContext, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Notice, type NoticeTone } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { setAutomationActiveAction } from "@/lib/actions/automations/set-automation-active";
 
 export interface Outcome {
@@ -56,13 +57,12 @@ export function ActiveToggle({
   waitingRuns: number;
 }) {
   const report = useContext(OutcomeContext);
-  const [pending, startTransition] = useTransition();
+  const setAutomationActive = useServerAction(setAutomationActiveAction);
   const activate = status === "paused";
 
   function toggle() {
     report(null);
-    startTransition(async () => {
-      const result = await setAutomationActiveAction({ id, active: activate });
+    setAutomationActive.run({ id, active: activate }, (result) => {
       if (!result.ok) {
         report({
           tone: "error",
@@ -85,7 +85,7 @@ export function ActiveToggle({
         title={`Pause '${name}'?`}
         confirmLabel="Pause automation"
         variant="primary"
-        pending={pending}
+        pending={setAutomationActive.pending}
         onConfirm={toggle}
       >
         <p>
@@ -101,7 +101,7 @@ export function ActiveToggle({
     <Button
       size="sm"
       variant="secondary"
-      pending={pending}
+      pending={setAutomationActive.pending}
       onClick={toggle}
       aria-label={`${activate ? "Activate" : "Pause"} ${name}`}
     >

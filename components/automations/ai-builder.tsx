@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState, useTransition } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Label, Textarea } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { buildWithAiAction } from "@/lib/actions/automations/build-with-ai";
 import { AI_EXAMPLES } from "@/lib/automations/ai/examples";
 
@@ -17,14 +18,13 @@ import { AI_EXAMPLES } from "@/lib/automations/ai/examples";
 export function AiBuilder({ configured }: { configured: boolean }) {
   const [prompt, setPrompt] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const buildWithAi = useServerAction(buildWithAiAction);
   const fieldId = useId();
   const hintId = useId();
 
   function build() {
     setError(null);
-    startTransition(async () => {
-      const result = await buildWithAiAction({ prompt });
+    buildWithAi.run({ prompt }, (result) => {
       // On success the action redirects; only a failure comes back here.
       if (!result.ok) setError(result.error);
     });
@@ -52,7 +52,7 @@ export function AiBuilder({ configured }: { configured: boolean }) {
           className="space-y-3"
           onSubmit={(event) => {
             event.preventDefault();
-            if (configured && prompt.trim() && !pending) build();
+            if (configured && prompt.trim() && !buildWithAi.pending) build();
           }}
         >
           <Label htmlFor={fieldId}>What should happen?</Label>
@@ -62,7 +62,7 @@ export function AiBuilder({ configured }: { configured: boolean }) {
             value={prompt}
             maxLength={2000}
             aria-describedby={hintId}
-            disabled={!configured || pending}
+            disabled={!configured || buildWithAi.pending}
             placeholder="When … happens, do …"
             onChange={(event) => setPrompt(event.target.value)}
           />
@@ -73,7 +73,7 @@ export function AiBuilder({ configured }: { configured: boolean }) {
                 <li key={example}>
                   <button
                     type="button"
-                    disabled={!configured || pending}
+                    disabled={!configured || buildWithAi.pending}
                     onClick={() => setPrompt(example)}
                     className="text-left text-sm text-sky-700 hover:underline disabled:text-zinc-400 disabled:no-underline"
                   >
@@ -83,8 +83,13 @@ export function AiBuilder({ configured }: { configured: boolean }) {
               ))}
             </ul>
           </div>
-          <Button type="submit" variant="primary" pending={pending} disabled={!configured || !prompt.trim()}>
-            {pending ? "Building…" : "Build"}
+          <Button
+            type="submit"
+            variant="primary"
+            pending={buildWithAi.pending}
+            disabled={!configured || !prompt.trim()}
+          >
+            {buildWithAi.pending ? "Building…" : "Build"}
           </Button>
         </form>
       </CardBody>

@@ -3,6 +3,7 @@
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { archiveAutomationAction } from "@/lib/actions/automations/archive-automation";
 import { getImpactAction } from "@/lib/actions/automations/get-impact";
 import { restoreAutomationAction } from "@/lib/actions/automations/restore-automation";
@@ -35,7 +36,10 @@ export function ArchiveButton({
   menuItem?: boolean;
 }) {
   const report = useReportOutcome();
+  // Pending from the save before it to the answer, so the transition is this screen's own.
   const [pending, startTransition] = useTransition();
+  const archiveAutomation = useServerAction(archiveAutomationAction);
+  const getImpact = useServerAction(getImpactAction);
   const [impact, setImpact] = useState<{ loading: boolean; text: string | null }>({
     loading: false,
     text: null,
@@ -43,16 +47,16 @@ export function ArchiveButton({
 
   function readImpact() {
     setImpact({ loading: true, text: null });
-    void getImpactAction({ id, action: "archive" }).then((result) =>
-      setImpact({ loading: false, text: result.ok ? result.data.message : null }),
-    );
+    void getImpact
+      .call({ id, action: "archive" })
+      .then((result) => setImpact({ loading: false, text: result.ok ? result.data.message : null }));
   }
 
   function archive() {
     report(null);
     startTransition(async () => {
       await beforeArchive?.();
-      const result = await archiveAutomationAction({ id });
+      const result = await archiveAutomation.call({ id });
       if (!result.ok) {
         report({ tone: "error", title: `Could not archive '${name}'`, text: result.error });
         return;
@@ -94,12 +98,11 @@ export function ArchiveButton({
 /** Restore an archived automation: it comes back paused, so nothing runs until someone activates it. */
 export function RestoreButton({ id, name, onRestored }: { id: string; name: string; onRestored?(): void }) {
   const report = useReportOutcome();
-  const [pending, startTransition] = useTransition();
+  const restoreAutomation = useServerAction(restoreAutomationAction);
 
   function restore() {
     report(null);
-    startTransition(async () => {
-      const result = await restoreAutomationAction({ id });
+    restoreAutomation.run({ id }, (result) => {
       if (!result.ok) {
         report({ tone: "error", title: `Could not restore '${name}'`, text: result.error });
         return;
@@ -114,7 +117,13 @@ export function RestoreButton({ id, name, onRestored }: { id: string; name: stri
   }
 
   return (
-    <Button size="sm" variant="secondary" pending={pending} onClick={restore} aria-label={`Restore ${name}`}>
+    <Button
+      size="sm"
+      variant="secondary"
+      pending={restoreAutomation.pending}
+      onClick={restore}
+      aria-label={`Restore ${name}`}
+    >
       Restore
     </Button>
   );

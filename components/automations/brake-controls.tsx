@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { getBrakeImpactAction, pullBrakeAction, releaseBrakeAction } from "@/lib/actions/automations/brake";
 
 /**
@@ -13,7 +14,8 @@ import { getBrakeImpactAction, pullBrakeAction, releaseBrakeAction } from "@/lib
 export function PullBrakeButton({ size = "sm" }: { size?: "sm" | "md" }) {
   const [sentence, setSentence] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const pullBrake = useServerAction(pullBrakeAction);
+  const getBrakeImpact = useServerAction(getBrakeImpactAction);
 
   return (
     <div className="space-y-3">
@@ -22,17 +24,16 @@ export function PullBrakeButton({ size = "sm" }: { size?: "sm" | "md" }) {
         title="Pause every automation now?"
         confirmLabel="Pause all"
         size={size}
-        pending={pending}
+        pending={pullBrake.pending}
         onOpen={() => {
           setSentence(null);
           setError(null);
-          void getBrakeImpactAction({}).then((result) =>
-            result.ok ? setSentence(result.data.sentence) : setError(result.error),
-          );
+          void getBrakeImpact
+            .call({})
+            .then((result) => (result.ok ? setSentence(result.data.sentence) : setError(result.error)));
         }}
         onConfirm={() =>
-          startTransition(async () => {
-            const result = await pullBrakeAction({});
+          pullBrake.run({}, (result) => {
             if (!result.ok) setError(result.error);
           })
         }
@@ -55,7 +56,7 @@ export function PullBrakeButton({ size = "sm" }: { size?: "sm" | "md" }) {
 /** "Release the brake" in the banner (admins). */
 export function ReleaseBrakeButton() {
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const releaseBrake = useServerAction(releaseBrakeAction);
   return (
     <>
       <ConfirmButton
@@ -64,10 +65,9 @@ export function ReleaseBrakeButton() {
         confirmLabel="Resume automations"
         dismissLabel="Keep paused"
         variant="primary"
-        pending={pending}
+        pending={releaseBrake.pending}
         onConfirm={() =>
-          startTransition(async () => {
-            const result = await releaseBrakeAction({});
+          releaseBrake.run({}, (result) => {
             if (!result.ok) setError(result.error);
           })
         }

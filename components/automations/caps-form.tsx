@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Input, Label } from "@/components/ui/form";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { setCapsAction } from "@/lib/actions/automations/set-caps";
 import { capsSentence } from "@/lib/automations/caps/caps";
 import type { AutomationCaps } from "@/lib/db/schema";
@@ -29,7 +30,7 @@ export function CapsForm({
   const [perRecord, setPerRecord] = useState(caps.maxPerRecord?.count.toString() ?? "");
   const [hours, setHours] = useState(caps.maxPerRecord?.hours.toString() ?? "24");
   const [pause, setPause] = useState(caps.pauseOnStorm ?? false);
-  const [pending, startTransition] = useTransition();
+  const setCaps = useServerAction(setCapsAction);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const sentence = capsSentence(Object.keys(caps).length > 0 ? caps : null);
 
@@ -40,14 +41,14 @@ export function CapsForm({
       className="space-y-4"
       onSubmit={(event) => {
         event.preventDefault();
-        startTransition(async () => {
-          const count = limit(perRecord);
-          const result = await setCapsAction({
-            id: automationId,
-            maxRunsPerHour: limit(perHour),
-            maxPerRecord: count === null ? null : { count, hours: Number(hours) },
-            pauseOnStorm: pause,
-          });
+        const count = limit(perRecord);
+        const input = {
+          id: automationId,
+          maxRunsPerHour: limit(perHour),
+          maxPerRecord: count === null ? null : { count, hours: Number(hours) },
+          pauseOnStorm: pause,
+        };
+        setCaps.run(input, (result) => {
           setMessage(
             result.ok
               ? {
@@ -116,7 +117,7 @@ export function CapsForm({
         Pause the automation when it passes its hourly limit
       </label>
       <div className="flex items-center gap-3">
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" disabled={setCaps.pending}>
           Save caps
         </Button>
         <span role="status" className={message?.error ? "text-sm text-red-700" : "text-sm text-zinc-700"}>

@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { setMessagingAction } from "@/lib/actions/automations/set-messaging";
 import { PRIORITIES, PRIORITY_LABELS, type Priority } from "@/lib/messaging/settings";
 
@@ -29,7 +30,7 @@ export function MessagePriorityForm({
   const ids = { priority: useId(), hours: useId(), hint: useId() };
   const [value, setValue] = useState<Priority>(priority);
   const [hours, setHours] = useState(String(expireAfterHours));
-  const [pending, startTransition] = useTransition();
+  const setMessaging = useServerAction(setMessagingAction);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
 
   if (!canEdit) return <p className="text-sm text-zinc-700">{sentence(priority, expireAfterHours)}</p>;
@@ -39,22 +40,24 @@ export function MessagePriorityForm({
       aria-label="Message priority"
       onSubmit={(event) => {
         event.preventDefault();
-        startTransition(async () => {
-          const result = await setMessagingAction({
+        setMessaging.run(
+          {
             id: automationId,
             priority: value,
             expireAfterHours: Number(hours),
-          });
-          setMessage(
-            result.ok
-              ? {
-                  error: false,
-                  text: `Saved. ${sentence(result.data.priority, result.data.expireAfterHours)}`,
-                }
-              : { error: true, text: result.error },
-          );
-          if (result.ok) router.refresh();
-        });
+          },
+          (result) => {
+            setMessage(
+              result.ok
+                ? {
+                    error: false,
+                    text: `Saved. ${sentence(result.data.priority, result.data.expireAfterHours)}`,
+                  }
+                : { error: true, text: result.error },
+            );
+            if (result.ok) router.refresh();
+          },
+        );
       }}
     >
       <div className="flex flex-wrap gap-4">
@@ -92,7 +95,7 @@ export function MessagePriorityForm({
         priority goes first (then the oldest).
       </FieldHint>
       <div className="flex items-center gap-3">
-        <Button type="submit" pending={pending}>
+        <Button type="submit" pending={setMessaging.pending}>
           Save priority
         </Button>
         {message && (

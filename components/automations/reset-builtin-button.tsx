@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { resetAutomationToBuiltinAction } from "@/lib/actions/automations/reset-automation-to-builtin";
 
 export interface ResetBuiltinButtonProps {
@@ -18,13 +19,12 @@ export interface ResetBuiltinButtonProps {
  * History is kept, so an earlier edit can still be restored from the versions list.
  */
 export function ResetBuiltinButton({ automationId, name, onReset }: ResetBuiltinButtonProps) {
-  const [pending, startTransition] = useTransition();
+  const resetAutomationToBuiltin = useServerAction(resetAutomationToBuiltinAction);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
 
   function reset() {
     setOutcome(null);
-    startTransition(async () => {
-      const result = await resetAutomationToBuiltinAction({ id: automationId });
+    resetAutomationToBuiltin.run({ id: automationId }, (result) => {
       if (result.ok && onReset) return onReset(result.data.version);
       setOutcome(
         result.ok
@@ -42,7 +42,7 @@ export function ResetBuiltinButton({ automationId, name, onReset }: ResetBuiltin
         title={`Reset '${name}' to the built-in definition?`}
         confirmLabel="Reset to built-in"
         variant="danger"
-        pending={pending}
+        pending={resetAutomationToBuiltin.pending}
         onConfirm={reset}
       >
         <p>

@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { runAutomationNowAction } from "@/lib/actions/automations/run-automation-now";
 
 export interface RunNowButtonProps {
@@ -18,13 +19,12 @@ export interface RunNowButtonProps {
  * matching customer, or one run). Asks first, saying how many runs that is.
  */
 export function RunNowButton({ automationId, name, audienceSize }: RunNowButtonProps) {
-  const [pending, startTransition] = useTransition();
+  const runAutomationNow = useServerAction(runAutomationNowAction);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
 
   function run() {
     setOutcome(null);
-    startTransition(async () => {
-      const result = await runAutomationNowAction({ id: automationId });
+    runAutomationNow.run({ id: automationId }, (result) => {
       setOutcome(
         result.ok
           ? {
@@ -44,7 +44,7 @@ export function RunNowButton({ automationId, name, audienceSize }: RunNowButtonP
         title={`Run '${name}' now?`}
         confirmLabel="Run now"
         variant="primary"
-        pending={pending}
+        pending={runAutomationNow.pending}
         onConfirm={run}
       >
         <p>

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
+import { reach } from "@/components/ui/hooks/use-server-action";
 import { countAudienceAction } from "@/lib/actions/automations/count-audience";
 import { listScheduleFiresAction } from "@/lib/actions/automations/list-schedule-fires";
 import type { Audience } from "@/lib/automations/nodes/triggers/triggers";
@@ -81,7 +82,7 @@ export function SchedulePreview({
     let stale = false;
     // Debounced: the merchant may still be typing a number.
     const timer = setTimeout(async () => {
-      const result = await countAudienceAction({ audience: JSON.parse(audienceKey) as Audience });
+      const result = await reach(countAudienceAction({ audience: JSON.parse(audienceKey) as Audience }));
       if (!stale) setSize({ key: audienceKey, value: result.ok ? result.data.size : result.error });
     }, 300);
     return () => {
@@ -94,7 +95,7 @@ export function SchedulePreview({
   useEffect(() => {
     if (!automationId) return;
     let stale = false;
-    void listScheduleFiresAction({ id: automationId, limit: 10 }).then((result) => {
+    void reach(listScheduleFiresAction({ id: automationId, limit: 10 })).then((result) => {
       if (!stale) setFires(result.ok ? result.data.items : result.error);
     });
     return () => {

@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useRef, useState, useTransition, type RefObject } from "react";
+import { useId, useRef, useState, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { FieldHint, Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { createFromTemplateAction } from "@/lib/actions/automations/create-from-template";
 import { BLANK_TEMPLATE_ID, type AutomationTemplate } from "@/lib/automations/lifecycle/templates";
 
@@ -15,7 +16,8 @@ import { BLANK_TEMPLATE_ID, type AutomationTemplate } from "@/lib/automations/li
  * double click never makes two drafts.
  */
 export function TemplateGallery({ templates }: { templates: readonly AutomationTemplate[] }) {
-  const [pending, startTransition] = useTransition();
+  const createFromTemplate = useServerAction(createFromTemplateAction);
+  const pending = createFromTemplate.pending;
   const [chosen, setChosen] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -24,9 +26,8 @@ export function TemplateGallery({ templates }: { templates: readonly AutomationT
   function choose(templateId: string, name?: string) {
     setError(null);
     setChosen(templateId);
-    startTransition(async () => {
-      const result = await createFromTemplateAction({ templateId, ...(name ? { name } : {}) });
-      // On success the action redirects; only a failure comes back here.
+    // On success the action redirects; only a failure comes back here.
+    createFromTemplate.run({ templateId, ...(name ? { name } : {}) }, (result) => {
       if (!result.ok) setError(result.error);
     });
   }

@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, useTransition } from "react";
+import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Label, Select, Textarea } from "@/components/ui/form";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { tryLaterAction } from "@/lib/actions/automations/try-later";
 import { parseThenText } from "@/lib/automations/runs/later-then";
 
@@ -27,15 +28,14 @@ export function TryLaterButton({ automationId, name, steps }: TryLaterButtonProp
   const [step, setStep] = useState(steps[0] ?? "");
   const [text, setText] = useState("{}");
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const tryLater = useServerAction(tryLaterAction);
   const parsed = parseThenText(text);
   const shown = error ?? (parsed.ok ? null : parsed.error);
 
   function submit() {
     if (!parsed.ok) return;
     setError(null);
-    startTransition(async () => {
-      const result = await tryLaterAction({ id: automationId, step, then: parsed.then });
+    tryLater.run({ id: automationId, step, then: parsed.then }, (result) => {
       if (!result.ok) {
         setError(result.error);
         return;
@@ -120,7 +120,7 @@ export function TryLaterButton({ automationId, name, steps }: TryLaterButtonProp
             <Button type="button" onClick={() => dialog.current?.close()}>
               Cancel
             </Button>
-            <Button type="submit" variant="primary" pending={pending} disabled={!parsed.ok || !step}>
+            <Button type="submit" variant="primary" pending={tryLater.pending} disabled={!parsed.ok || !step}>
               Run it now
             </Button>
           </div>

@@ -1,8 +1,9 @@
 "use client";
 
-import { useId, useState, useTransition } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Input, Label } from "@/components/ui/form";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { resubscribeAction } from "@/lib/actions/customers/resubscribe";
 
 /** Subscribe again, with the reason the audit log keeps ("Asked at the counter on 3 May"). */
@@ -10,15 +11,14 @@ export function ResubscribeForm({ customerId }: { customerId: string }) {
   const id = useId();
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const resubscribe = useServerAction(resubscribeAction);
   return (
     <form
       className="space-y-2"
       onSubmit={(event) => {
         event.preventDefault();
         setError(null);
-        startTransition(async () => {
-          const result = await resubscribeAction({ customerId, reason });
+        resubscribe.run({ customerId, reason }, (result) => {
           if (!result.ok) setError(result.error);
           else setReason("");
         });
@@ -41,7 +41,7 @@ export function ResubscribeForm({ customerId }: { customerId: string }) {
           {error}
         </p>
       )}
-      <Button type="submit" variant="secondary" size="sm" disabled={pending}>
+      <Button type="submit" variant="secondary" size="sm" disabled={resubscribe.pending}>
         Subscribe to marketing again
       </Button>
     </form>

@@ -1,9 +1,10 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { changeOrderEmailAction } from "@/lib/actions/orders/change-order-email";
 
 type Outcome = { tone: "success" | "error"; text: string } | null;
@@ -15,15 +16,14 @@ type Outcome = { tone: "success" | "error"; text: string } | null;
 export function ChangeEmailForm({ orderId, current }: { orderId: string; current: string | null }) {
   const [email, setEmail] = useState(current ?? "");
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [pending, startTransition] = useTransition();
+  const changeOrderEmail = useServerAction(changeOrderEmailAction);
   const inputId = useId();
   const unchanged = email.trim() === (current ?? "");
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setOutcome(null);
-    startTransition(async () => {
-      const result = await changeOrderEmailAction({ id: orderId, email: email.trim() });
+    changeOrderEmail.run({ id: orderId, email: email.trim() }, (result) => {
       setOutcome(
         result.ok
           ? { tone: "success", text: `Email changed to ${result.data.email}.` }
@@ -48,7 +48,7 @@ export function ChangeEmailForm({ orderId, current }: { orderId: string; current
           <Button
             type="submit"
             variant="secondary"
-            pending={pending}
+            pending={changeOrderEmail.pending}
             disabled={unchanged || !email.trim()}
             aria-label="Save email"
           >

@@ -1,9 +1,10 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { changeOrderStatusAction } from "@/lib/actions/orders/change-order-status";
 import { ORDER_STATUS_LABELS, ORDER_STATUS_OPTIONS, isOrderStatus, type OrderStatus } from "./order-status";
 
@@ -16,15 +17,14 @@ type Outcome = { tone: "success" | "error"; text: string } | null;
 export function ChangeStatusForm({ orderId, current }: { orderId: string; current: string | null }) {
   const [status, setStatus] = useState<OrderStatus>(isOrderStatus(current) ? current : "pending");
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [pending, startTransition] = useTransition();
+  const changeOrderStatus = useServerAction(changeOrderStatusAction);
   const selectId = useId();
   const unchanged = status === current;
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setOutcome(null);
-    startTransition(async () => {
-      const result = await changeOrderStatusAction({ id: orderId, status });
+    changeOrderStatus.run({ id: orderId, status }, (result) => {
       if (!result.ok) setOutcome({ tone: "error", text: result.error });
       else if (!result.data.changed)
         setOutcome({ tone: "success", text: `The order is already ${ORDER_STATUS_LABELS[status]}.` });
@@ -54,7 +54,7 @@ export function ChangeStatusForm({ orderId, current }: { orderId: string; curren
               </option>
             ))}
           </Select>
-          <Button type="submit" variant="primary" pending={pending} disabled={unchanged}>
+          <Button type="submit" variant="primary" pending={changeOrderStatus.pending} disabled={unchanged}>
             Save
           </Button>
         </div>

@@ -3,7 +3,7 @@
 import { createContext, useContext, useState, type ReactNode } from "react";
 import { formatCount } from "@/components/ui/format";
 import type { CanvasPerformance } from "@/lib/automations/performance/overlay";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 
 /*
  * The canvas's "Show performance" (issue 50), like Klaviyo's "Show analytics": a toggle in the

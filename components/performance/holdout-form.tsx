@@ -1,9 +1,10 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { setHoldoutAction } from "@/lib/actions/automations/set-holdout";
 import { HOLDOUT_CHOICES } from "@/lib/automations/performance/words";
 
@@ -19,7 +20,7 @@ export function HoldoutForm({
 }) {
   const [value, setValue] = useState(String(percent));
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const setHoldout = useServerAction(setHoldoutAction);
   const ids = { select: useId(), hint: useId() };
   const choices: number[] = HOLDOUT_CHOICES.includes(percent as (typeof HOLDOUT_CHOICES)[number])
     ? [...HOLDOUT_CHOICES]
@@ -28,8 +29,7 @@ export function HoldoutForm({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setOutcome(null);
-    startTransition(async () => {
-      const result = await setHoldoutAction({ id: automationId, percent: Number(value) });
+    setHoldout.run({ id: automationId, percent: Number(value) }, (result) => {
       setOutcome(
         result.ok
           ? {
@@ -64,7 +64,7 @@ export function HoldoutForm({
         </Select>
       </div>
       {canEdit && (
-        <Button type="submit" pending={pending}>
+        <Button type="submit" pending={setHoldout.pending}>
           Save
         </Button>
       )}

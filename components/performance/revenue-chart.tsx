@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 import { dayLabel, shortDayLabel } from "@/components/insights/outcomes";
 
 export interface RevenueChartProps {

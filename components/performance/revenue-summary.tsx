@@ -4,7 +4,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatCount } from "@/components/ui/format";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import type { AttributedRevenueSummary } from "@/lib/automations/performance/earners";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 
 /** The dashboard's "Does it pay": the automations' attributed revenue (last 30 days) and the top earners. */
 export function RevenueSummary({ summary }: { summary: AttributedRevenueSummary }) {

@@ -1,7 +1,8 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { sendDownBranchAction } from "@/lib/actions/automations/send-down-branch";
 
 /**
@@ -19,25 +20,24 @@ export function SendDownButton({
   branch: string;
   label: string;
 }) {
-  const [pending, start] = useTransition();
+  const sendDownBranch = useServerAction(sendDownBranchAction);
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="flex flex-col items-end gap-1">
       <Button
         variant="primary"
         size="sm"
-        pending={pending}
-        onClick={() =>
-          start(async () => {
-            setError(null);
-            const result = await sendDownBranchAction({ id: automationId, splitId, branch });
+        pending={sendDownBranch.pending}
+        onClick={() => {
+          setError(null);
+          sendDownBranch.run({ id: automationId, splitId, branch }, (result) => {
             // A full load, not a client push: the editor reads the draft and its revision when it
             // loads, and this draft was saved outside it.
             // eslint-disable-next-line @next/next/no-location-assign-relative-destination
             if (result.ok) window.location.assign(`/automations/${automationId}`);
             else setError(result.error);
-          })
-        }
+          });
+        }}
       >
         Send everyone down {label}
       </Button>

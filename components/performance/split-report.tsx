@@ -2,7 +2,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/format";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import type { SplitReport as Report } from "@/lib/automations/performance/split-stats";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 import { SendDownButton } from "./send-down-button";
 
 export interface SplitReportProps {

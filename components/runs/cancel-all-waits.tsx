@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { cancelAllWaitsAction } from "@/lib/actions/waits/cancel-all-waits";
 
 /**
@@ -12,7 +13,7 @@ import { cancelAllWaitsAction } from "@/lib/actions/waits/cancel-all-waits";
 export function CancelAllWaits({ automationId, name }: { automationId: string | null; name: string }) {
   const scope = automationId ? "this automation" : "every automation in the shop";
   const router = useRouter();
-  const [pending, startTransition] = useTransition();
+  const cancelAllWaits = useServerAction(cancelAllWaitsAction);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   return (
     <div className="flex items-center gap-3">
@@ -26,10 +27,9 @@ export function CancelAllWaits({ automationId, name }: { automationId: string | 
         confirmLabel="Cancel all waits"
         dismissLabel="Keep them waiting"
         size="md"
-        pending={pending}
+        pending={cancelAllWaits.pending}
         onConfirm={() =>
-          startTransition(async () => {
-            const result = await cancelAllWaitsAction({ automationId });
+          cancelAllWaits.run({ automationId }, (result) => {
             setMessage(
               result.ok
                 ? {

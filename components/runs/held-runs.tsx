@@ -2,12 +2,13 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import { useServerAction, type ServerAnswer } from "@/components/ui/hooks/use-server-action";
 import { settleHeldRunAction, settleHeldRunsAction } from "@/lib/actions/runs/held";
 import { shortRunId } from "@/lib/automations/runs/short-id";
 import { EntityLink } from "./entity-link";
@@ -38,17 +39,15 @@ export function HeldRuns({
     initialData: initial,
     refetchInterval: POLL_MS,
   });
-  const [pending, startTransition] = useTransition();
+  const settleOne = useServerAction(settleHeldRunAction);
+  const settleAll = useServerAction(settleHeldRunsAction);
+  const pending = settleOne.pending || settleAll.pending;
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
 
-  const act = (run: () => Promise<{ ok: true; data: { impact: string } } | { ok: false; error: string }>) =>
-    startTransition(async () => {
-      const result = await run();
-      setMessage(
-        result.ok ? { error: false, text: result.data.impact } : { error: true, text: result.error },
-      );
-      await queryClient.invalidateQueries({ queryKey: ["runs"] });
-    });
+  const then = async (result: ServerAnswer<{ impact: string }>) => {
+    setMessage(result.ok ? { error: false, text: result.data.impact } : { error: true, text: result.error });
+    await queryClient.invalidateQueries({ queryKey: ["runs"] });
+  };
 
   const items = [...data.items].reverse();
   return (
@@ -67,7 +66,7 @@ export function HeldRuns({
             <Button
               variant="secondary"
               disabled={pending}
-              onClick={() => act(() => settleHeldRunsAction({ automationId, verb: "release" }))}
+              onClick={() => settleAll.run({ automationId, verb: "release" }, then)}
             >
               Release all
             </Button>
@@ -80,7 +79,7 @@ export function HeldRuns({
               variant="danger-outline"
               size="md"
               pending={pending}
-              onConfirm={() => act(() => settleHeldRunsAction({ automationId, verb: "discard" }))}
+              onConfirm={() => settleAll.run({ automationId, verb: "discard" }, then)}
             >
               <p>
                 They will never start; each is kept in the run history as cancelled, with who discarded it.
@@ -140,7 +139,7 @@ export function HeldRuns({
                         variant="secondary"
                         disabled={pending}
                         aria-label={`Release run ${shortRunId(run.id)}`}
-                        onClick={() => act(() => settleHeldRunAction({ runId: run.id, verb: "release" }))}
+                        onClick={() => settleOne.run({ runId: run.id, verb: "release" }, then)}
                       >
                         Release
                       </Button>
@@ -149,7 +148,7 @@ export function HeldRuns({
                         variant="ghost"
                         disabled={pending}
                         aria-label={`Discard run ${shortRunId(run.id)}`}
-                        onClick={() => act(() => settleHeldRunAction({ runId: run.id, verb: "discard" }))}
+                        onClick={() => settleOne.run({ runId: run.id, verb: "discard" }, then)}
                       >
                         Discard
                       </Button>

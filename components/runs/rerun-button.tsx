@@ -2,8 +2,9 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, useTransition } from "react";
+import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import {
   bulkRerunImpactAction,
   rerunImpactAction,
@@ -34,49 +35,50 @@ export function RerunButton({ target }: { target: RerunTarget }) {
   const ids = { title: useId(), impact: useId() };
   const [from, setFrom] = useState<RerunFrom>("start");
   const [impact, setImpact] = useState<{ ok: boolean; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const rerunImpact = useServerAction(rerunImpactAction);
+  const bulkRerunImpact = useServerAction(bulkRerunImpactAction);
+  const rerunRun = useServerAction(rerunRunAction);
+  const rerunRuns = useServerAction(rerunRunsAction);
+  const pending = rerunImpact.pending || bulkRerunImpact.pending || rerunRun.pending || rerunRuns.pending;
   const canFromStep = target.kind === "filter" || target.failedStep !== null;
 
   function read(choice: RerunFrom) {
     setFrom(choice);
     setImpact(null);
-    startTransition(async () => {
-      if (target.kind === "run") {
-        const result = await rerunImpactAction({ runId: target.runId, from: choice });
-        setImpact(result.ok ? { ok: true, text: result.data.impact } : { ok: false, text: result.error });
-      } else {
-        const { automationId, status, platform } = target;
-        const result = await bulkRerunImpactAction({ automationId, status, platform, from: choice });
+    if (target.kind === "run")
+      rerunImpact.run({ runId: target.runId, from: choice }, (result) =>
+        setImpact(result.ok ? { ok: true, text: result.data.impact } : { ok: false, text: result.error }),
+      );
+    else {
+      const { automationId, status, platform } = target;
+      bulkRerunImpact.run({ automationId, status, platform, from: choice }, (result) =>
         setImpact(
           result.ok
             ? { ok: result.data.count > 0, text: result.data.impact }
             : { ok: false, text: result.error },
-        );
-      }
-    });
+        ),
+      );
+    }
   }
 
   function confirm() {
-    startTransition(async () => {
-      if (target.kind === "run") {
-        const result = await rerunRunAction({ runId: target.runId, from });
+    if (target.kind === "run")
+      rerunRun.run({ runId: target.runId, from }, async (result) => {
         if (!result.ok) return setImpact({ ok: false, text: result.error });
         dialog.current?.close();
         // The old run now lists its re-run: what this page polled of it is out of date.
         await queryClient.invalidateQueries({ queryKey: ["run", target.runId] });
         router.push(`/runs/${result.data.runId}`);
-      } else {
-        const result = await rerunRunsAction({
-          automationId: target.automationId,
-          status: target.status,
-          platform: target.platform,
-          from,
-        });
-        if (!result.ok) return setImpact({ ok: false, text: result.error });
-        dialog.current?.close();
-        router.refresh();
-      }
-    });
+      });
+    else
+      rerunRuns.run(
+        { automationId: target.automationId, status: target.status, platform: target.platform, from },
+        (result) => {
+          if (!result.ok) return setImpact({ ok: false, text: result.error });
+          dialog.current?.close();
+          router.refresh();
+        },
+      );
   }
 
   const label = target.kind === "run" ? "Re-run…" : "Re-run these runs…";

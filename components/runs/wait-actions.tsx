@@ -2,9 +2,10 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction, type ServerAnswer } from "@/components/ui/hooks/use-server-action";
 import { cancelWaitAction } from "@/lib/actions/waits/cancel-wait";
 import { resumeWaitNowAction } from "@/lib/actions/waits/resume-wait-now";
 import { resumeNowWarning, type WaitFate } from "@/lib/automations/waits/fate-text";
@@ -35,14 +36,14 @@ export function WaitActions({
   const resumeLabel = approval ? "Decide as timed out now" : "Resume now";
   const queryClient = useQueryClient();
   const router = useRouter();
-  const [pending, startTransition] = useTransition();
+  const resumeWait = useServerAction(resumeWaitNowAction);
+  const cancelWait = useServerAction(cancelWaitAction);
+  const pending = resumeWait.pending || cancelWait.pending;
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
 
   function run(kind: "resume" | "cancel") {
     setMessage(null);
-    startTransition(async () => {
-      const result =
-        kind === "resume" ? await resumeWaitNowAction({ waitId }) : await cancelWaitAction({ waitId });
+    const then = async (result: ServerAnswer<unknown>) => {
       if (!result.ok) setMessage({ error: true, text: result.error });
       else
         setMessage({
@@ -58,7 +59,9 @@ export function WaitActions({
         });
       await queryClient.invalidateQueries();
       router.refresh();
-    });
+    };
+    if (kind === "resume") resumeWait.run({ waitId }, then);
+    else cancelWait.run({ waitId }, then);
   }
 
   return (

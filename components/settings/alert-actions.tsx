@@ -1,22 +1,25 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { deleteAlertAction } from "@/lib/actions/alerts/delete-alert";
 import { sendTestAlertAction } from "@/lib/actions/alerts/send-test-alert";
 
 /** An alert row's buttons (admins): send a test alert now, change it, delete it. */
 export function AlertActions({ id, sentence }: { id: string; sentence: string }) {
   const [note, setNote] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
-  const run = (fn: () => Promise<{ ok: true } | { ok: false; error: string }>, done: string) =>
-    startTransition(async () => {
-      setNote(null);
-      const result = await fn();
-      setNote(result.ok ? { tone: "ok", text: done } : { tone: "error", text: result.error });
-    });
+  const sendTest = useServerAction(sendTestAlertAction);
+  const deleteAlert = useServerAction(deleteAlertAction);
+  const pending = sendTest.pending || deleteAlert.pending;
+  const run = (action: typeof sendTest | typeof deleteAlert, done: string) => {
+    setNote(null);
+    action.run({ id }, (result) =>
+      setNote(result.ok ? { tone: "ok", text: done } : { tone: "error", text: result.error }),
+    );
+  };
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <span className="inline-flex items-start gap-2">
@@ -25,7 +28,7 @@ export function AlertActions({ id, sentence }: { id: string; sentence: string })
           variant="secondary"
           pending={pending}
           aria-label={`Send a test alert: ${sentence}`}
-          onClick={() => run(() => sendTestAlertAction({ id }), "Test alert queued: see Alerts → History.")}
+          onClick={() => run(sendTest, "Test alert queued: see Alerts → History.")}
         >
           Send a test alert
         </Button>
@@ -42,7 +45,7 @@ export function AlertActions({ id, sentence }: { id: string; sentence: string })
           title="Delete this alert?"
           confirmLabel="Delete alert"
           pending={pending}
-          onConfirm={() => run(() => deleteAlertAction({ id }), "Deleted.")}
+          onConfirm={() => run(deleteAlert, "Deleted.")}
         >
           It stops alerting at once. What it already sent stays in the history.
         </ConfirmButton>

@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { setAttributionAction } from "@/lib/actions/settings/set-attribution";
 import type { AttributionSettings } from "@/lib/automations/performance/settings";
 import { GOAL_LABELS, GOALS } from "@/lib/automations/performance/words";
@@ -18,7 +19,7 @@ export function AttributionSettingsForm({
   canEdit: boolean;
 }) {
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const setAttribution = useServerAction(setAttributionAction);
   const ids = {
     goal: useId(),
     window: useId(),
@@ -37,8 +38,7 @@ export function AttributionSettingsForm({
       currency: currency === "" ? null : currency,
     };
     setOutcome(null);
-    startTransition(async () => {
-      const result = await setAttributionAction(input);
+    setAttribution.run(input, (result) => {
       setOutcome(
         result.ok
           ? { tone: "success", text: "Saved. Orders from now on are counted this way." }
@@ -107,7 +107,7 @@ export function AttributionSettingsForm({
           </div>
           {canEdit ? (
             <div className="flex items-center gap-3 sm:col-span-3">
-              <Button type="submit" variant="primary" pending={pending}>
+              <Button type="submit" variant="primary" pending={setAttribution.pending}>
                 Save
               </Button>
               {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}

@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { createConnectionAction } from "@/lib/actions/connections/create-connection";
 import { ConnectionUrl } from "./connection-url";
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from "@/lib/connections/platforms";
@@ -31,7 +32,7 @@ export function ConnectStoreForm() {
     subscribed: number | null;
     subscriptionError?: string;
   } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const createConnection = useServerAction(createConnectionAction);
   const ids = {
     platform: useId(),
     name: useId(),
@@ -49,38 +50,40 @@ export function ConnectStoreForm() {
     event.preventDefault();
     setErrors({});
     setMade(null);
-    startTransition(async () => {
-      const result = await createConnectionAction({
+    createConnection.run(
+      {
         platform,
         name,
         secret,
         ...(withKey ? { [addressField]: address, [keyField]: writeKey } : {}),
-      });
-      if (!result.ok) {
-        const on = (field: string) =>
-          result.issues?.find((i) => i.path === field)?.message.replace(new RegExp(`^${field}: `), "");
-        const fieldErrors: Partial<Record<Field, string>> = {};
-        for (const field of FIELDS) {
-          const message = on(field);
-          if (message) fieldErrors[field] = message;
+      },
+      (result) => {
+        if (!result.ok) {
+          const on = (field: string) =>
+            result.issues?.find((i) => i.path === field)?.message.replace(new RegExp(`^${field}: `), "");
+          const fieldErrors: Partial<Record<Field, string>> = {};
+          for (const field of FIELDS) {
+            const message = on(field);
+            if (message) fieldErrors[field] = message;
+          }
+          setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: result.error });
+          return;
         }
-        setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: result.error });
-        return;
-      }
-      // The secrets leave the page as soon as they are stored.
-      setSecret("");
-      setWriteKey("");
-      setName("");
-      setAddress("");
-      const subscriptions = result.data.subscriptions;
-      setMade({
-        name: result.data.name,
-        url: result.data.url,
-        platform: result.data.platform,
-        subscribed: subscriptions ? subscriptions.items.filter((i) => i.state === "active").length : null,
-        ...(subscriptions?.error ? { subscriptionError: subscriptions.error } : {}),
-      });
-    });
+        // The secrets leave the page as soon as they are stored.
+        setSecret("");
+        setWriteKey("");
+        setName("");
+        setAddress("");
+        const subscriptions = result.data.subscriptions;
+        setMade({
+          name: result.data.name,
+          url: result.data.url,
+          platform: result.data.platform,
+          subscribed: subscriptions ? subscriptions.items.filter((i) => i.state === "active").length : null,
+          ...(subscriptions?.error ? { subscriptionError: subscriptions.error } : {}),
+        });
+      },
+    );
   }
 
   return (
@@ -173,7 +176,7 @@ export function ConnectStoreForm() {
             </FieldHint>
           </fieldset>
           <div className="sm:col-span-2">
-            <Button type="submit" variant="primary" pending={pending}>
+            <Button type="submit" variant="primary" pending={createConnection.pending}>
               Connect {label.label}
             </Button>
           </div>

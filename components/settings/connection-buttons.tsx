@@ -1,8 +1,9 @@
 "use client";
 
-import { useId, useState, useTransition } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { deleteConnectionAction } from "@/lib/actions/connections/delete-connection";
 import { sendTestDeliveryAction } from "@/lib/actions/connections/send-test-delivery";
 import { repairWebhooksAction } from "@/lib/actions/connections/repair-webhooks";
@@ -10,17 +11,16 @@ import { repairWebhooksAction } from "@/lib/actions/connections/repair-webhooks"
 /** "Repair": creates the connection's missing webhook subscriptions in Shopify again. */
 export function RepairWebhooksButton({ id, name, missing }: { id: string; name: string; missing: number }) {
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const repairWebhooks = useServerAction(repairWebhooksAction);
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <Button
         size="sm"
-        pending={pending}
+        pending={repairWebhooks.pending}
         aria-label={`Repair the webhooks of ${name}`}
         onClick={() => {
           setMessage(null);
-          startTransition(async () => {
-            const result = await repairWebhooksAction({ id });
+          repairWebhooks.run({ id }, (result) => {
             setMessage(
               !result.ok
                 ? { tone: "error", text: result.error }
@@ -54,18 +54,17 @@ export function RepairWebhooksButton({ id, name, missing }: { id: string; name: 
 export function SendTestDeliveryButton({ id, name }: { id: string; name: string }) {
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [runAutomations, setRunAutomations] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const sendTestDelivery = useServerAction(sendTestDeliveryAction);
   const boxId = useId();
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <Button
         size="sm"
-        pending={pending}
+        pending={sendTestDelivery.pending}
         aria-label={`Send a test delivery to ${name}`}
         onClick={() => {
           setMessage(null);
-          startTransition(async () => {
-            const result = await sendTestDeliveryAction({ id, runAutomations });
+          sendTestDelivery.run({ id, runAutomations }, (result) => {
             setMessage(
               result.ok
                 ? {
@@ -119,7 +118,7 @@ export function DisconnectButton({
   removesWebhooks?: boolean;
 }) {
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const deleteConnection = useServerAction(deleteConnectionAction);
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <ConfirmButton
@@ -127,11 +126,10 @@ export function DisconnectButton({
         ariaLabel={`Disconnect ${name}`}
         title={`Disconnect “${name}”?`}
         confirmLabel="Disconnect"
-        pending={pending}
+        pending={deleteConnection.pending}
         onConfirm={() => {
           setError(null);
-          startTransition(async () => {
-            const result = await deleteConnectionAction({ id });
+          deleteConnection.run({ id }, (result) => {
             if (!result.ok) setError(result.error);
           });
         }}

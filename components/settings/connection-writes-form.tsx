@@ -1,9 +1,10 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldHint, Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { setConnectionWritesAction } from "@/lib/actions/connections/set-writes";
 import type { Platform } from "@/lib/connections/platforms";
 import { StoreWriteFields } from "./store-write-fields";
@@ -33,7 +34,7 @@ export function ConnectionWritesForm({
   const [secret, setSecret] = useState("");
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [done, setDone] = useState<{ subscribed: number; of: number; error?: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const setConnectionWrites = useServerAction(setConnectionWritesAction);
   const ids = { form: useId(), secret: useId(), hint: useId() };
   const shopify = platform === "shopify";
   const replacing = host !== undefined;
@@ -46,39 +47,41 @@ export function ConnectionWritesForm({
     event.preventDefault();
     setErrors({});
     setDone(null);
-    startTransition(async () => {
-      const result = await setConnectionWritesAction({
+    setConnectionWrites.run(
+      {
         id,
         writes: {
           [addressField]: address,
           [keyField]: key,
           ...(shopify && secret.trim() !== "" ? { secret } : {}),
         },
-      });
-      if (!result.ok) {
-        const on = (field: string) =>
-          result.issues
-            ?.find((i) => i.path === field || i.path === `writes.${field}`)
-            ?.message.replace(new RegExp(`^(writes\\.)?${field}: `), "");
-        const fieldErrors: Partial<Record<Field, string>> = {};
-        for (const field of FIELDS) {
-          const message = on(field);
-          if (message) fieldErrors[field] = message;
+      },
+      (result) => {
+        if (!result.ok) {
+          const on = (field: string) =>
+            result.issues
+              ?.find((i) => i.path === field || i.path === `writes.${field}`)
+              ?.message.replace(new RegExp(`^(writes\\.)?${field}: `), "");
+          const fieldErrors: Partial<Record<Field, string>> = {};
+          for (const field of FIELDS) {
+            const message = on(field);
+            if (message) fieldErrors[field] = message;
+          }
+          setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: result.error });
+          return;
         }
-        setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: result.error });
-        return;
-      }
-      // The secrets leave the page as soon as they are stored.
-      setKey("");
-      setSecret("");
-      const items = result.data.subscriptions?.items ?? [];
-      setDone({
-        subscribed: items.filter((i) => i.state === "active").length,
-        of: items.length,
-        ...(result.data.subscriptions?.error ? { error: result.data.subscriptions.error } : {}),
-      });
-      setOpen(false);
-    });
+        // The secrets leave the page as soon as they are stored.
+        setKey("");
+        setSecret("");
+        const items = result.data.subscriptions?.items ?? [];
+        setDone({
+          subscribed: items.filter((i) => i.state === "active").length,
+          of: items.length,
+          ...(result.data.subscriptions?.error ? { error: result.data.subscriptions.error } : {}),
+        });
+        setOpen(false);
+      },
+    );
   }
 
   return (
@@ -154,7 +157,7 @@ export function ConnectionWritesForm({
             Nobody can read it back.
           </FieldHint>
           <div className="flex gap-2 sm:col-span-2">
-            <Button type="submit" size="sm" variant="primary" pending={pending}>
+            <Button type="submit" size="sm" variant="primary" pending={setConnectionWrites.pending}>
               Save the {what}
             </Button>
             <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>

@@ -1,11 +1,12 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { createApiKeyAction } from "@/lib/actions/api-keys/create-api-key";
 import type { Role } from "@/lib/identity/roles";
 import { ROLE_OPTIONS, isRole } from "./role-options";
@@ -20,7 +21,7 @@ export function CreateApiKeyForm() {
   const [role, setRole] = useState<Role>("viewer");
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const [pending, startTransition] = useTransition();
+  const createApiKey = useServerAction(createApiKeyAction);
   const ids = { name: useId(), role: useId(), roleHint: useId(), key: useId() };
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -28,8 +29,7 @@ export function CreateApiKeyForm() {
     const form = event.currentTarget;
     const name = String(new FormData(form).get("name") ?? "");
     setError(null);
-    startTransition(async () => {
-      const result = await createApiKeyAction({ name, role });
+    createApiKey.run({ name, role }, (result) => {
       if (!result.ok) return setError(result.error);
       setCreated({ key: result.data.key, name: result.data.name });
       form.reset();
@@ -106,7 +106,7 @@ export function CreateApiKeyForm() {
             <FieldHint id={ids.roleHint}>{roleDescription}</FieldHint>
           </div>
           <div className="pt-6.5">
-            <Button type="submit" variant="primary" pending={pending}>
+            <Button type="submit" variant="primary" pending={createApiKey.pending}>
               Create key
             </Button>
           </div>

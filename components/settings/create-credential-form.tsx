@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { createCredentialAction } from "@/lib/actions/credentials/create-credential";
 import {
   CREDENTIAL_KINDS,
@@ -47,7 +48,7 @@ export function CreateCredentialForm({ proposedHost }: { proposedHost?: string }
   const [valueError, setValueError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const createCredential = useServerAction(createCredentialAction);
   const ids = { name: useId(), kind: useId(), kindHint: useId(), hosts: useId(), hostsHint: useId() };
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -58,27 +59,29 @@ export function CreateCredentialForm({ proposedHost }: { proposedHost?: string }
     setValueError(problem);
     if (problem) return;
     setHostsError(null);
-    startTransition(async () => {
-      const result = await createCredentialAction({
+    createCredential.run(
+      {
         name,
         kind,
         value: credentialValue(kind, value),
         ...(needsHosts(kind) ? { allowedHosts: typedHosts(hosts) } : {}),
-      });
-      if (!result.ok) {
-        const onValue = result.issues?.find((issue) => issue.path === "value");
-        const onHosts = result.issues?.find((issue) => issue.path?.startsWith("allowedHosts"));
-        if (onValue) setValueError(onValue.message.replace(/^value: /, ""));
-        if (onHosts) setHostsError(onHosts.message.replace(/^allowedHosts(\.\d+)?: /, ""));
-        if (!onValue && !onHosts) setError(result.error);
-        return;
-      }
-      // The value leaves the page as soon as it is stored: nothing shows or keeps it after this.
-      setValue(EMPTY_VALUE);
-      setName("");
-      setHosts("");
-      setSaved(`Saved “${result.data.name}” (${masked(result.data.last4)}). Flows can now use it by name.`);
-    });
+      },
+      (result) => {
+        if (!result.ok) {
+          const onValue = result.issues?.find((issue) => issue.path === "value");
+          const onHosts = result.issues?.find((issue) => issue.path?.startsWith("allowedHosts"));
+          if (onValue) setValueError(onValue.message.replace(/^value: /, ""));
+          if (onHosts) setHostsError(onHosts.message.replace(/^allowedHosts(\.\d+)?: /, ""));
+          if (!onValue && !onHosts) setError(result.error);
+          return;
+        }
+        // The value leaves the page as soon as it is stored: nothing shows or keeps it after this.
+        setValue(EMPTY_VALUE);
+        setName("");
+        setHosts("");
+        setSaved(`Saved “${result.data.name}” (${masked(result.data.last4)}). Flows can now use it by name.`);
+      },
+    );
   }
 
   return (
@@ -153,7 +156,7 @@ export function CreateCredentialForm({ proposedHost }: { proposedHost?: string }
             </div>
           )}
           <div className="sm:col-span-2">
-            <Button type="submit" variant="primary" pending={pending}>
+            <Button type="submit" variant="primary" pending={createCredential.pending}>
               Save credential
             </Button>
           </div>

@@ -1,7 +1,8 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { deleteCredentialAction } from "@/lib/actions/credentials/delete-credential";
 import { masked } from "@/lib/credentials/kinds";
 
@@ -24,7 +25,7 @@ export function DeleteCredentialButton({
   alertRules?: string[];
 }) {
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const deleteCredential = useServerAction(deleteCredentialAction);
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <ConfirmButton
@@ -32,15 +33,11 @@ export function DeleteCredentialButton({
         ariaLabel={`Delete ${name} (${masked(last4)})`}
         title={`Delete “${name}” (${masked(last4)})?`}
         confirmLabel="Delete credential"
-        pending={pending}
+        pending={deleteCredential.pending}
         onConfirm={() => {
           setError(null);
-          startTransition(async () => {
-            // The dialog named the alert rules that use it: confirming it is the admin's confirmation.
-            const result = await deleteCredentialAction({
-              id,
-              ...(alertRules.length > 0 ? { confirm: true } : {}),
-            });
+          // The dialog named the alert rules that use it: confirming it is the admin's confirmation.
+          deleteCredential.run({ id, ...(alertRules.length > 0 ? { confirm: true } : {}) }, (result) => {
             if (!result.ok) setError(result.error);
           });
         }}

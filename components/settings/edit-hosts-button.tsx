@@ -1,8 +1,9 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/form";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { updateCredentialHostsAction } from "@/lib/actions/credentials/update-credential-hosts";
 import { typedHosts } from "./create-credential-form";
 
@@ -22,7 +23,7 @@ export function EditHostsButton({
   const [open, setOpen] = useState(false);
   const [text, setText] = useState(allowedHosts.join(", "));
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const updateCredentialHosts = useServerAction(updateCredentialHostsAction);
   const inputId = useId();
 
   if (!open)
@@ -35,8 +36,7 @@ export function EditHostsButton({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
-    startTransition(async () => {
-      const result = await updateCredentialHostsAction({ id, allowedHosts: typedHosts(text) });
+    updateCredentialHosts.run({ id, allowedHosts: typedHosts(text) }, (result) => {
       if (!result.ok) setError(result.error);
       else setOpen(false);
     });
@@ -59,7 +59,7 @@ export function EditHostsButton({
         <Button size="sm" type="button" onClick={() => setOpen(false)}>
           Cancel
         </Button>
-        <Button size="sm" type="submit" variant="primary" pending={pending}>
+        <Button size="sm" type="submit" variant="primary" pending={updateCredentialHosts.pending}>
           Save hosts
         </Button>
       </span>

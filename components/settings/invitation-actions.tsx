@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { resendInvitationAction } from "@/lib/actions/users/resend-invitation";
 import { revokeInvitationAction } from "@/lib/actions/users/revoke-invitation";
 import { InvitationLink } from "./invitation-link";
@@ -11,7 +12,9 @@ import { InvitationLink } from "./invitation-link";
 export function InvitationActions({ id, email }: { id: string; email: string }) {
   const [error, setError] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const resendInvitation = useServerAction(resendInvitationAction);
+  const revokeInvitation = useServerAction(revokeInvitationAction);
+  const pending = resendInvitation.pending || revokeInvitation.pending;
   return (
     <span className="inline-flex flex-col items-end gap-2">
       <span className="inline-flex gap-2">
@@ -21,8 +24,7 @@ export function InvitationActions({ id, email }: { id: string; email: string }) 
           aria-label={`Re-send the invitation to ${email}`}
           onClick={() => {
             setError(null);
-            startTransition(async () => {
-              const result = await resendInvitationAction({ id });
+            resendInvitation.run({ id }, (result) => {
               if (!result.ok) setError(result.error);
               else setLink(result.data.link);
             });
@@ -38,8 +40,7 @@ export function InvitationActions({ id, email }: { id: string; email: string }) 
           pending={pending}
           onConfirm={() => {
             setError(null);
-            startTransition(async () => {
-              const result = await revokeInvitationAction({ id });
+            revokeInvitation.run({ id }, (result) => {
               if (!result.ok) setError(result.error);
             });
           }}

@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { inviteUserAction } from "@/lib/actions/users/invite-user";
 import type { Role } from "@/lib/identity/roles";
 import { InvitationLink } from "./invitation-link";
@@ -15,7 +16,7 @@ export function InviteUserForm() {
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<{ email: string; link: string } | null>(null);
   const [role, setRole] = useState<Role>("viewer");
-  const [pending, startTransition] = useTransition();
+  const inviteUser = useServerAction(inviteUserAction);
   const ids = { email: useId(), role: useId(), roleHint: useId() };
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -23,8 +24,7 @@ export function InviteUserForm() {
     const form = event.currentTarget;
     const input = { email: String(new FormData(form).get("email") ?? ""), role };
     setError(null);
-    startTransition(async () => {
-      const result = await inviteUserAction(input);
+    inviteUser.run(input, (result) => {
       if (!result.ok) return setError(result.error);
       form.reset();
       setRole("viewer");
@@ -66,7 +66,7 @@ export function InviteUserForm() {
             <FieldHint id={ids.roleHint}>{ROLE_OPTIONS.find((o) => o.value === role)?.description}</FieldHint>
           </div>
           <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
-            <Button type="submit" variant="primary" pending={pending}>
+            <Button type="submit" variant="primary" pending={inviteUser.pending}>
               Send invitation
             </Button>
           </div>

@@ -1,8 +1,9 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/form";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { changeUserRoleAction } from "@/lib/actions/users/change-user-role";
 import type { Role } from "@/lib/identity/roles";
 import { ROLE_OPTIONS, isRole } from "./role-options";
@@ -11,14 +12,13 @@ import { ROLE_OPTIONS, isRole } from "./role-options";
 export function MemberRoleForm({ userId, email, current }: { userId: string; email: string; current: Role }) {
   const [role, setRole] = useState<Role>(current);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
-  const [pending, startTransition] = useTransition();
+  const changeUserRole = useServerAction(changeUserRoleAction);
   const selectId = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setMessage(null);
-    startTransition(async () => {
-      const result = await changeUserRoleAction({ userId, role });
+    changeUserRole.run({ userId, role }, (result) => {
       setMessage(result.ok ? { error: false, text: "Saved." } : { error: true, text: result.error });
     });
   }
@@ -48,7 +48,7 @@ export function MemberRoleForm({ userId, email, current }: { userId: string; ema
       <Button
         type="submit"
         size="sm"
-        pending={pending}
+        pending={changeUserRole.pending}
         disabled={role === current}
         aria-label={`Save role of ${email}`}
       >

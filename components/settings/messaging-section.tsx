@@ -1,11 +1,12 @@
 "use client";
 
-import { useId, useState, useTransition, type ComponentProps, type FormEvent } from "react";
+import { useId, useState, type ComponentProps, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { FieldHint, Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { updateMessagingAction } from "@/lib/actions/settings/update-messaging";
 import type { MessagingSettings } from "@/lib/messaging/settings";
 
@@ -19,7 +20,7 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
   const [quietOn, setQuietOn] = useState(settings.quietHours !== null);
   const [capOn, setCapOn] = useState(settings.cap !== null);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [pending, startTransition] = useTransition();
+  const updateMessaging = useServerAction(updateMessagingAction);
   const ids = {
     quiet: useId(),
     quietHint: useId(),
@@ -37,8 +38,7 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
       cap: capOn ? { count: Number(data.get("count")), hours: Number(data.get("hours")) } : null,
     };
     setOutcome(null);
-    startTransition(async () => {
-      const result = await updateMessagingAction(input);
+    updateMessaging.run(input, (result) => {
       setOutcome(
         result.ok
           ? { tone: "success", text: `Saved. ${result.data.sentence}` }
@@ -133,7 +133,7 @@ export function MessagingSection({ settings, canEdit }: { settings: MessagingSet
           </fieldset>
           {canEdit ? (
             <div className="flex items-center gap-3 sm:col-span-2">
-              <Button type="submit" variant="primary" pending={pending}>
+              <Button type="submit" variant="primary" pending={updateMessaging.pending}>
                 Save limits
               </Button>
               {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}

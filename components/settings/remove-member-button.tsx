@@ -1,12 +1,13 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { removeUserAction } from "@/lib/actions/users/remove-user";
 
 export function RemoveMemberButton({ userId, email, shop }: { userId: string; email: string; shop: string }) {
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const removeUser = useServerAction(removeUserAction);
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <ConfirmButton
@@ -14,11 +15,10 @@ export function RemoveMemberButton({ userId, email, shop }: { userId: string; em
         ariaLabel={`Remove ${email}`}
         title={`Remove ${email}?`}
         confirmLabel="Remove user"
-        pending={pending}
+        pending={removeUser.pending}
         onConfirm={() => {
           setError(null);
-          startTransition(async () => {
-            const result = await removeUserAction({ userId });
+          removeUser.run({ userId }, (result) => {
             if (!result.ok) setError(result.error);
           });
         }}

@@ -1,13 +1,14 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { revokeApiKeyAction } from "@/lib/actions/api-keys/revoke-api-key";
 
 /** Revoke, after a confirmation that says what breaks. Errors show beside the button. */
 export function RevokeApiKeyButton({ id, name, prefix }: { id: string; name: string; prefix: string }) {
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const revokeApiKey = useServerAction(revokeApiKeyAction);
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <ConfirmButton
@@ -15,11 +16,10 @@ export function RevokeApiKeyButton({ id, name, prefix }: { id: string; name: str
         ariaLabel={`Revoke ${name} (${prefix}…)`}
         title={`Revoke “${name}” (${prefix}…)?`}
         confirmLabel="Revoke key"
-        pending={pending}
+        pending={revokeApiKey.pending}
         onConfirm={() => {
           setError(null);
-          startTransition(async () => {
-            const result = await revokeApiKeyAction({ id });
+          revokeApiKey.run({ id }, (result) => {
             if (!result.ok) setError(result.error);
           });
         }}

@@ -1,7 +1,8 @@
 "use client";
 
-import { useId, useRef, useState, useTransition, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { rotateCredentialAction } from "@/lib/actions/credentials/rotate-credential";
 import { KIND_LABELS, masked, type CredentialKind } from "@/lib/credentials/kinds";
 import { typedValueProblem } from "./credential-problem";
@@ -34,7 +35,7 @@ export function RotateCredentialButton({
   const titleId = useId();
   const [value, setValue] = useState<CredentialValue>(EMPTY_VALUE);
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const rotateCredential = useServerAction(rotateCredentialAction);
 
   function close() {
     // Nothing typed outlives the dialog.
@@ -48,16 +49,14 @@ export function RotateCredentialButton({
     const problem = typedValueProblem(kind, value);
     setError(problem);
     if (problem) return;
-    startTransition(async () => {
-      // The dialog named the alert rules that use it: rotating here is the admin's confirmation.
-      const result = await rotateCredentialAction({
-        id,
-        value: credentialValue(kind, value),
-        ...(alertRules.length > 0 ? { confirm: true } : {}),
-      });
-      if (!result.ok) return setError(result.error.replace(/^The credential is invalid: value: /, ""));
-      close();
-    });
+    // The dialog named the alert rules that use it: rotating here is the admin's confirmation.
+    rotateCredential.run(
+      { id, value: credentialValue(kind, value), ...(alertRules.length > 0 ? { confirm: true } : {}) },
+      (result) => {
+        if (!result.ok) return setError(result.error.replace(/^The credential is invalid: value: /, ""));
+        close();
+      },
+    );
   }
 
   return (
@@ -105,7 +104,7 @@ export function RotateCredentialButton({
             <Button type="button" autoFocus onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" variant="primary" pending={pending}>
+            <Button type="submit" variant="primary" pending={rotateCredential.pending}>
               Rotate credential
             </Button>
           </div>

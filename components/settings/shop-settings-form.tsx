@@ -1,11 +1,12 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { formatExact } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { updateShopAction } from "@/lib/actions/settings/update-shop";
 
 type Outcome = { tone: "success" | "error"; text: string } | null;
@@ -28,7 +29,7 @@ export function ShopSettingsForm({
 }) {
   const [zone, setZone] = useState(timezone);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [pending, startTransition] = useTransition();
+  const updateShop = useServerAction(updateShopAction);
   const ids = { name: useId(), zone: useId(), zoneHint: useId() };
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -36,8 +37,7 @@ export function ShopSettingsForm({
     const data = new FormData(event.currentTarget);
     const input = { name: String(data.get("name") ?? ""), timezone: zone };
     setOutcome(null);
-    startTransition(async () => {
-      const result = await updateShopAction(input);
+    updateShop.run(input, (result) => {
       setOutcome(
         result.ok
           ? { tone: "success", text: `Saved. Times are now shown in ${result.data.timezone}.` }
@@ -90,7 +90,7 @@ export function ShopSettingsForm({
           </div>
           {canEdit ? (
             <div className="flex items-center gap-3 sm:col-span-2">
-              <Button type="submit" variant="primary" pending={pending}>
+              <Button type="submit" variant="primary" pending={updateShop.pending}>
                 Save
               </Button>
               {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}

@@ -1,12 +1,13 @@
 "use client";
 
-import { useId, useState, useTransition } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Input } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction, type ServerAnswer } from "@/components/ui/hooks/use-server-action";
 import { rotateSigningSecretAction } from "@/lib/actions/settings/rotate-signing-secret";
 import { showSigningSecretAction } from "@/lib/actions/settings/show-signing-secret";
 import type { SigningSecretStatus } from "@/lib/credentials/signing-secret";
@@ -25,17 +26,19 @@ export function SigningSecretSection({
 }) {
   const [revealed, setRevealed] = useState<{ secret: string; rotated: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const show = useServerAction(showSigningSecretAction);
+  const rotate = useServerAction(rotateSigningSecretAction);
+  const pending = show.pending || rotate.pending;
   const secretId = useId();
 
   function run(verb: "show" | "rotate") {
     setError(null);
-    startTransition(async () => {
-      const result =
-        verb === "show" ? await showSigningSecretAction({}) : await rotateSigningSecretAction({});
+    const then = (result: ServerAnswer<{ secret: string }>) => {
       if (!result.ok) return setError(result.error);
       setRevealed({ secret: result.data.secret, rotated: verb === "rotate" });
-    });
+    };
+    if (verb === "show") show.run({}, then);
+    else rotate.run({}, then);
   }
 
   return (

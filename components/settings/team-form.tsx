@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Input, Label } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction, type ServerAnswer } from "@/components/ui/hooks/use-server-action";
 import { createTeamAction, deleteTeamAction, updateTeamAction } from "@/lib/actions/teams/teams";
 
 export interface StaffOption {
@@ -30,24 +31,26 @@ export function TeamForm({ team, staff }: TeamFormProps) {
   const [chosen, setChosen] = useState<Set<string>>(new Set(team?.memberIds ?? []));
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const createTeam = useServerAction(createTeamAction);
+  const updateTeam = useServerAction(updateTeamAction);
+  const deleteTeam = useServerAction(deleteTeamAction);
+  const pending = createTeam.pending || updateTeam.pending || deleteTeam.pending;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
     setSaved(null);
     const members = staff.filter((s) => chosen.has(s.userId)).map((s) => s.userId);
-    startTransition(async () => {
-      const result = team
-        ? await updateTeamAction({ id: team.id, name, members })
-        : await createTeamAction({ name, members });
+    const then = (result: ServerAnswer<{ name: string }>) => {
       if (!result.ok) return setError(result.error);
       setSaved(team ? `Saved ${result.data.name}.` : `Added ${result.data.name}.`);
       if (!team) {
         setName("");
         setChosen(new Set());
       }
-    });
+    };
+    if (team) updateTeam.run({ id: team.id, name, members }, then);
+    else createTeam.run({ name, members }, then);
   }
 
   return (
@@ -109,8 +112,7 @@ export function TeamForm({ team, staff }: TeamFormProps) {
             pending={pending}
             onConfirm={() => {
               setError(null);
-              startTransition(async () => {
-                const result = await deleteTeamAction({ id: team.id });
+              deleteTeam.run({ id: team.id }, (result) => {
                 if (!result.ok) setError(result.error);
               });
             }}

@@ -1,12 +1,13 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { completeTaskAction } from "@/lib/actions/tasks/complete-task";
 
 /** "Mark done" for one open task (editors and admins); the list re-renders without it. */
 export function CompleteTaskButton({ taskId, title }: { taskId: string; title: string }) {
-  const [pending, startTransition] = useTransition();
+  const completeTask = useServerAction(completeTaskAction);
   const [error, setError] = useState<string | null>(null);
   return (
     <span className="inline-flex items-center gap-2">
@@ -17,15 +18,14 @@ export function CompleteTaskButton({ taskId, title }: { taskId: string; title: s
       )}
       <Button
         size="sm"
-        pending={pending}
+        pending={completeTask.pending}
         aria-label={`Mark done: ${title}`}
-        onClick={() =>
-          startTransition(async () => {
-            setError(null);
-            const result = await completeTaskAction({ taskId });
+        onClick={() => {
+          setError(null);
+          completeTask.run({ taskId }, (result) => {
             if (!result.ok) setError(result.error);
-          })
-        }
+          });
+        }}
       >
         Mark done
       </Button>

@@ -2,9 +2,9 @@
  * Number and date formatting shared by server and client components. One fixed locale keeps the
  * server's HTML and the browser's first render identical.
  */
-import { LOCALE } from "@/lib/money";
+import { LOCALE } from "@/lib/money/format";
 
-export { LOCALE, formatDecimal, formatMoney } from "@/lib/money";
+export { LOCALE, formatDecimal, formatMoney } from "@/lib/money/format";
 
 const integer = new Intl.NumberFormat(LOCALE);
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { alertHistory } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";
-import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/pagination/precise-cursor";
 import { ALERT_KINDS } from "./kinds";
 
 /** `GET /api/v1/alerts/history`: newest first, keyset-paginated. */

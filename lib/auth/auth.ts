@@ -6,7 +6,7 @@ import { nextCookies } from "better-auth/next-js";
 import { currentDb } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { authIpAddress, authRateLimit } from "@/lib/rate-limit/sign-in";
-import { authSecret } from "@/lib/local-secret";
+import { authSecret } from "@/lib/credentials/local-secret";
 import { admitSignIn, clearAccountFailures, uncountAccountAttempt } from "./sign-in-limits";
 import { config } from "@/lib/config/config";
 import { RESET_TOKEN_SECONDS, resetPath, sendPasswordResetEmail } from "./password-reset";

@@ -21,7 +21,7 @@ import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { connectionDeliveries, credentials, storeConnections } from "@/lib/db/schema";
 import { actorLabel, type Caller } from "@/lib/identity/caller";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
-import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { decodeCursor, encodeCursor } from "@/lib/pagination/cursor";
 import {
   connectionPath,
   PLATFORM_LABELS,

@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import { localSecret } from "@/lib/local-secret";
+import { localSecret } from "@/lib/credentials/local-secret";
 import { config } from "@/lib/config/config";
 
 /**

@@ -1,4 +1,4 @@
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 import {
   ATTRIBUTES_KEY,
   DOMAIN_LABELS,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { entities } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";
-import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
+import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination/cursor";
 import { type Domain } from "@/lib/domains/domains";
 import { parseDomain } from "./service";
 

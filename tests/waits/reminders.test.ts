@@ -418,7 +418,12 @@ describe("approval reminders and escalation", () => {
           .filter((d) => d.isFile() && /\.tsx?$/.test(d.name) && !/\.test\.tsx?$/.test(d.name))
           .map((d) => path.relative(root, path.join(d.parentPath, d.name))),
       )
-      .filter((file) => /\bdecideApproval(Action)?\(/.test(fs.readFileSync(path.join(root, file), "utf8")))
+      // A screen calls the action through useServerAction(decideApprovalAction).
+      .filter((file) =>
+        /\bdecideApproval(Action)?\(|useServerAction\(decideApprovalAction\)/.test(
+          fs.readFileSync(path.join(root, file), "utf8"),
+        ),
+      )
       .sort();
     expect(deciders).toEqual([
       "app/api/v1/approvals/[waitId]/route.ts",

@@ -26,7 +26,7 @@ import { requireCaller } from "@/lib/auth/session";
 import { registry } from "@/lib/automations/nodes/registry";
 import { listAutomations, type AutomationListItem } from "@/lib/automations/lifecycle/list";
 import { AppError } from "@/lib/errors";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 import { revenueLast30Days, type Money } from "@/lib/automations/performance/report";
 
 export const metadata: Metadata = { title: "Automations" };

@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useId, useReducer, useTransition, type FormEvent } from "react";
+import { useId, useReducer, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FieldHint, Input, Label, Select } from "@/components/ui/form";
 import { Notice } from "@/components/ui/notice";
+import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { createAlertAction } from "@/lib/actions/alerts/create-alert";
 import { updateAlertAction } from "@/lib/actions/alerts/update-alert";
 import { ALERT_KINDS, CHANNEL_LABELS, CHANNEL_TYPES, KIND_LABELS } from "@/lib/alerts/kinds";
@@ -47,7 +48,9 @@ export function AlertForm({
   const [state, dispatch] = useReducer(alertFormReducer, undefined, () =>
     initialAlertForm(initial, slackCredentials),
   );
-  const [pending, startTransition] = useTransition();
+  const createAlert = useServerAction(createAlertAction);
+  const updateAlert = useServerAction(updateAlertAction);
+  const pending = createAlert.pending || updateAlert.pending;
   const ids = {
     kind: useId(),
     kindHint: useId(),
@@ -68,23 +71,20 @@ export function AlertForm({
       return;
     }
     const { input } = checked;
-    startTransition(async () => {
-      const result = initial
-        ? await updateAlertAction({ id: initial.id, changes: input })
-        : await createAlertAction(input);
-      if (!result.ok) {
-        dispatch({ type: "failed", error: result.error });
-        return;
-      }
-      if (initial) {
+    if (initial)
+      updateAlert.run({ id: initial.id, changes: input }, (result) => {
+        if (!result.ok) return dispatch({ type: "failed", error: result.error });
         dispatch({ type: "stored", saved: null });
         router.push("/settings/alerts");
-      } else
+      });
+    else
+      createAlert.run(input, (result) => {
+        if (!result.ok) return dispatch({ type: "failed", error: result.error });
         dispatch({
           type: "stored",
           saved: `Saved: ${result.data.sentence}, about ${result.data.automationName ? `'${result.data.automationName}'` : "every automation"}.`,
         });
-    });
+      });
   }
 
   return (

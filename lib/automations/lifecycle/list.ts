@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { automations } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";
 import { registry } from "@/lib/automations/nodes/registry";
-import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
+import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination/cursor";
 import type { AutomationRow } from "./read";
 
 export const listQuery = z.object({

@@ -1,4 +1,4 @@
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 import { holdoutSentence } from "./holdout-stats";
 import type { PerformanceReport } from "./report";
 

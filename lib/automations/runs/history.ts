@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { automationRuns, automationRunWaits, automations, entities } from "@/lib/db/schema";
-import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/pagination/precise-cursor";
 import { nextWait, type NextWait } from "./timeline";
 import { resolveEntitySearch, runsAboutRecords } from "./entity-filter";
 import { PLATFORMS, platformCondition } from "@/lib/automations/insights/platform";

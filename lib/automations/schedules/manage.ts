@@ -5,7 +5,7 @@ import type { Caller } from "@/lib/identity/caller";
 import { getDb } from "@/lib/db/client";
 import { automations, scheduleFires, tenants, type FireKind, type FireStatus } from "@/lib/db/schema";
 import { AppError, parseOrThrow } from "@/lib/errors";
-import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination";
+import { afterCursor, decodeCursor, encodeCursor } from "@/lib/pagination/cursor";
 import { automationSubject, loadRow, view, type AutomationView } from "@/lib/automations/lifecycle/read";
 import { publishGraph } from "@/lib/automations/lifecycle/publish";
 import { enqueueJobs } from "@/lib/jobs";

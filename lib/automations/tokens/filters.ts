@@ -7,7 +7,7 @@
  * engine, the dry run and the editor's preview write a value the same way.
  */
 
-import { LOCALE, formatMoney } from "@/lib/money";
+import { LOCALE, formatMoney } from "@/lib/money/format";
 import { percentEncode } from "./escape";
 
 export const TOKEN_FILTERS = ["money", "date", "json", "url", "raw"] as const;

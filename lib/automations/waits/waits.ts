@@ -9,7 +9,7 @@ import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { enqueueJobs } from "@/lib/jobs";
 import { assertMayDecide } from "./approvals";
 import { automationNames } from "@/lib/automations/store/automation-names";
-import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/pagination/precise-cursor";
 import { labelKey, stepLabels } from "@/lib/automations/engine/step-labels";
 import { finishRun } from "@/lib/automations/store/runs";
 import { waitFates } from "./fate";

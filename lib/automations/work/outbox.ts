@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { actionDeliveries, outboxEmails, type DeliveryStatus } from "@/lib/db/schema";
 import { parseOrThrow } from "@/lib/errors";
-import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/pagination/precise-cursor";
 
 export const outboxQuery = z.object({
   kind: z.enum(["email", "http"]).default("email"),

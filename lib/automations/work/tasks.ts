@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { automationRuns, staffTasks } from "@/lib/db/schema";
 import { AppError, isUuid, notFound, parseOrThrow } from "@/lib/errors";
 import { automationNames } from "@/lib/automations/store/automation-names";
-import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/precise-cursor";
+import { decodePreciseCursor, encodePreciseCursor, preciseTimestamp } from "@/lib/pagination/precise-cursor";
 
 /** Staff to-dos created by flows (`auto.action.create_task`): open ones to work on, done ones kept. */
 export const tasksQuery = z.object({

@@ -14,7 +14,7 @@ import { Notice } from "@/components/ui/notice";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { requireCaller } from "@/lib/auth/session";
 import { hasRole } from "@/lib/identity/roles";
-import { formatMoney } from "@/lib/money";
+import { formatMoney } from "@/lib/money/format";
 import { automationPerformance } from "@/lib/automations/performance/report";
 import { holdoutSentence } from "@/lib/automations/performance/holdout-stats";
 import { GOAL_LABELS } from "@/lib/automations/performance/words";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { encodeCursor } from "@/lib/pagination";
+import { encodeCursor } from "@/lib/pagination/cursor";
 import { decodePreciseCursor, encodePreciseCursor } from "./precise-cursor";
 
 const id = "0b3f6a59-3c1e-4d5e-9a44-6f4d2b1c0a99";

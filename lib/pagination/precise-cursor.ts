@@ -17,7 +17,7 @@ export function encodePreciseCursor(at: string, id: string): string {
   return Buffer.from(JSON.stringify([at, id])).toString("base64url");
 }
 
-/** Accepts these cursors and the millisecond ones of `lib/pagination.ts` (same shape). */
+/** Accepts these cursors and the millisecond ones of `cursor.ts` (same shape). */
 export function decodePreciseCursor(cursor: string): { at: string; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [unknown, unknown];
