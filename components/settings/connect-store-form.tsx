@@ -9,7 +9,7 @@ import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { createConnectionAction } from "@/lib/actions/connections/create-connection";
 import { ConnectionUrl } from "./connection-url";
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from "@/lib/connections/platforms";
-import { StoreWriteFields } from "./store-write-fields";
+import { issuesByField, StoreWriteFields } from "./store-write-fields";
 
 type Field = "name" | "secret" | "shopDomain" | "adminToken" | "storeUrl" | "restKey" | "form";
 const FIELDS = ["name", "secret", "shopDomain", "adminToken", "storeUrl", "restKey"] as const;
@@ -59,13 +59,7 @@ export function ConnectStoreForm() {
       },
       (result) => {
         if (!result.ok) {
-          const on = (field: string) =>
-            result.issues?.find((i) => i.path === field)?.message.replace(new RegExp(`^${field}: `), "");
-          const fieldErrors: Partial<Record<Field, string>> = {};
-          for (const field of FIELDS) {
-            const message = on(field);
-            if (message) fieldErrors[field] = message;
-          }
+          const fieldErrors = issuesByField(result.issues, FIELDS);
           setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: result.error });
           return;
         }

@@ -7,7 +7,7 @@ import { Notice } from "@/components/ui/notice";
 import { useServerAction } from "@/components/ui/hooks/use-server-action";
 import { setConnectionWritesAction } from "@/lib/actions/connections/set-writes";
 import type { Platform } from "@/lib/connections/platforms";
-import { StoreWriteFields } from "./store-write-fields";
+import { issuesByField, StoreWriteFields } from "./store-write-fields";
 
 type Field = "shopDomain" | "adminToken" | "storeUrl" | "restKey" | "secret" | "form";
 const FIELDS = ["shopDomain", "adminToken", "storeUrl", "restKey", "secret"] as const;
@@ -58,15 +58,7 @@ export function ConnectionWritesForm({
       },
       (result) => {
         if (!result.ok) {
-          const on = (field: string) =>
-            result.issues
-              ?.find((i) => i.path === field || i.path === `writes.${field}`)
-              ?.message.replace(new RegExp(`^(writes\\.)?${field}: `), "");
-          const fieldErrors: Partial<Record<Field, string>> = {};
-          for (const field of FIELDS) {
-            const message = on(field);
-            if (message) fieldErrors[field] = message;
-          }
+          const fieldErrors = issuesByField(result.issues, FIELDS, "writes");
           setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: result.error });
           return;
         }

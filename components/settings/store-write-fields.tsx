@@ -2,7 +2,29 @@
 
 import { useId } from "react";
 import { Input, Label } from "@/components/ui/form";
+import type { Issue } from "@/lib/errors";
 import type { Platform } from "@/lib/connections/platforms";
+
+/**
+ * An action's issues as one sentence per field of `fields`, without the "field: " the message
+ * starts with; a field may also be named under `under` (`writes.adminToken`). Both store forms
+ * show their errors this way.
+ */
+export function issuesByField<F extends string>(
+  issues: readonly Issue[] | undefined,
+  fields: readonly F[],
+  under?: string,
+): Partial<Record<F, string>> {
+  const byField: Partial<Record<F, string>> = {};
+  for (const field of fields) {
+    const named = under ? [field, `${under}.${field}`] : [field];
+    const message = issues
+      ?.find((i) => named.includes(i.path ?? ""))
+      ?.message.replace(new RegExp(`^(${under ? `${under}\\.` : ""})?${field}: `), "");
+    if (message) byField[field] = message;
+  }
+  return byField;
+}
 
 /**
  * The two fields that let Tillflow write back to a store: the shop's domain (Shopify) or the

@@ -6,8 +6,8 @@ const started: ChildProcess[] = [];
 /**
  * A real worker process (`worker/index.ts`, compiled once a run: entrypoints.ts) on this test
  * file's database. Its peers count it dead 5 s after its last heartbeat (so a test sees a
- * SIGKILLed one swept quickly); `env` overrides that or adds settings. Outbound HTTP to this machine is allowed (the tests'
- * receivers listen on 127.0.0.1).
+ * SIGKILLed one swept quickly); `env` overrides that or adds settings. Outbound HTTP to this
+ * machine is allowed (the tests' receivers listen on 127.0.0.1).
  */
 export function spawnWorker(env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, entrypointArgs("worker"), {

@@ -10,7 +10,7 @@ import { closeServer, listenLocally } from "@/tests/helpers/receiver";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { entrypointArgs } from "@/tests/helpers/entrypoints";
 
-// The real worker, as `npm run worker` starts it, logging JSON at debug (a line per leg).
+// The real worker (compiled: tests/helpers/entrypoints.ts), logging JSON at debug (a line per leg).
 const SECRET = "sk-live-LOGTEST-9f8e7d6c5b4a";
 let shop: TestShop;
 let server: http.Server;
