@@ -184,6 +184,8 @@ async function tabTo(page: Page, target: Locator, limit = 200): Promise<void> {
 }
 
 test("keyboard only: add steps, connect them, configure, publish", async ({ page }) => {
+  // About 80 key presses, each awaited: 9 s on a quiet machine, 20 s with both cores busy.
+  test.setTimeout(60_000);
   await signIn(page, "editor");
   await openBlank(page, "Keyboard-built flow");
   const palette = page.getByRole("complementary", { name: "Steps" });

@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { childEnvironment } from "@/lib/config/config";
 
 interface Tally {
@@ -29,6 +30,31 @@ function readJson<T>(file: string): T | null {
   } catch {
     return null;
   }
+}
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
+}
+
+/**
+ * Which tests failed, a line each with the first line of why, for the summary: CI shows only the
+ * end of the output, and vitest's own list of failures is far above it.
+ */
+function failedTests(report: VitestReport): string[] {
+  const firstLine = (text: string | undefined) => (text ?? "").trim().split("\n")[0]!.slice(0, 240);
+  return report.testResults.flatMap((file) => {
+    const where = path.relative(process.cwd(), file.name);
+    const failed = file.assertionResults.filter((test) => test.status === "failed");
+    if (failed.length === 0 && file.status === "failed") return [`${where}: ${firstLine(file.message)}`];
+    return failed.map((test) => `${where} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+  });
 }
 
 interface Command {
@@ -104,7 +130,8 @@ const unitOk = run(
   ],
   { BAD_INPUT_SCALE: "0.5" },
 );
-const unit = readJson<{ numPassedTests: number; numFailedTests: number }>("test-results/unit.json");
+const unit = readJson<VitestReport>("test-results/unit.json");
+const unitFailures = unit ? failedTests(unit) : [];
 tallies.push({
   name: "unit + integration (vitest)",
   passed: unit?.numPassedTests ?? 0,
@@ -147,7 +174,10 @@ if (built) {
 }
 
 console.log("\nSummary");
-for (const t of tallies) console.log(`  ${t.name.padEnd(36)} ${t.passed} passed, ${t.failed} failed`);
+for (const t of tallies) {
+  console.log(`  ${t.name.padEnd(36)} ${t.passed} passed, ${t.failed} failed`);
+  if (t.name === "unit + integration (vitest)") for (const line of unitFailures) console.log(`    ✘ ${line}`);
+}
 const passed = tallies.reduce((n, t) => n + t.passed, 0);
 const failed = tallies.reduce((n, t) => n + t.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

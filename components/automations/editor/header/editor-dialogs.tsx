@@ -1,13 +1,11 @@
 "use client";
 
-import { useCallback, useState } from "react";
-import { useFirstUse } from "@/components/ui/hooks/use-first-use";
 import { useOnceTrue } from "@/components/ui/hooks/use-once-true";
-import type { StepSearchDialog as SearchDialog } from "../canvas/step-search-dialog";
 import { EditorPublishDialog } from "../panel/lazy-parts";
 import { useEditor, useEditorApi, useEditorView } from "../state/editor-context";
 import { selectReadOnly } from "../state/store";
 import { useAddTarget } from "../state/use-add-target";
+import { StepSearchDialog } from "../canvas/step-search-dialog";
 
 /** The add-step search (`/`, Ctrl/⌘+K) and the publish dialog, as the editor opens them. */
 export function EditorDialogs() {
@@ -22,20 +20,12 @@ export function EditorDialogs() {
   const name = useEditor((s) => s.name);
   const policy = useEditor((s) => s.policy);
   const { label } = useAddTarget();
-  // The add-step search loads with the first sign of use, as the registry does, so it is there
-  // (mounted, closed) before `/` is pressed, and stays out of the first load.
-  const [StepSearch, setStepSearch] = useState<typeof SearchDialog | null>(null);
-  const loadStepSearch = useCallback(
-    () => import("../canvas/step-search-dialog").then((m) => setStepSearch(() => m.StepSearchDialog)),
-    [],
-  );
-  useFirstUse(StepSearch === null, loadStepSearch);
   // Loaded when first opened, then kept mounted: it animates closed.
   const publishMounted = useOnceTrue(publishOpen);
   return (
     <>
-      {!readOnly && StepSearch && (
-        <StepSearch
+      {!readOnly && (
+        <StepSearchDialog
           open={searchOpen}
           onClose={() => setSearchOpen(false)}
           nodes={view.firstPaint.nodes}
