@@ -91,9 +91,17 @@ test("an editor draws the flow, an order over 1,000 waits in the inbox, and appr
   await palette.getByRole("button", { name: "Add tag", exact: true }).click();
   await config.getByLabel("Tag").fill("reviewed");
   // The note goes on the 'rejected' exit, through its "+".
-  await page
-    .getByRole("button", { name: /^Add a step after 'Approval: Review order .*' \(Rejected\)$/ })
-    .click();
+  // The palette says where the next step goes before it is picked. On a busy machine the canvas
+  // can redraw the node (its tag just typed) under the click; a person would click again.
+  const rejectedPlus = page.getByRole("button", {
+    name: /^Add a step after 'Approval: Review order .*' \(Rejected\)$/,
+  });
+  await expect(async () => {
+    await rejectedPlus.click();
+    await expect(palette).toContainText(/Adds after 'Approval: Review order .*' \(Rejected\)/, {
+      timeout: 2_000,
+    });
+  }).toPass();
   await palette.getByRole("button", { name: "Add note" }).click();
   await config.getByLabel("Body").fill("Rejected in review");
   await expect(page.locator(".react-flow__edge")).toHaveCount(4);

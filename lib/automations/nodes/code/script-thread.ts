@@ -13,6 +13,11 @@ export interface ThreadReply {
   memoryBytes: number;
 }
 
+/** What a thread says once, when it has loaded and takes scripts. */
+export interface ThreadReady {
+  ready: true;
+}
+
 const port = parentPort;
 if (!port) throw new Error("script-thread.ts runs as a worker thread of the script pool (pool.ts).");
 
@@ -23,3 +28,5 @@ port.on("message", (task: ThreadTask) => {
     port.postMessage(reply);
   })();
 });
+const ready: ThreadReady = { ready: true };
+port.postMessage(ready);
