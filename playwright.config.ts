@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, chromiumPath } from "./tests/helpers/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 /** Workers side by side, each with a demo shop of its own (e2e/helpers.ts); more only with more shops. */
@@ -25,8 +26,11 @@ export default defineConfig({
     // Playwright's request context does not.
     extraHTTPHeaders: { origin: `http://127.0.0.1:${PORT}` },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+      // The full browser when someone watches (`--headed`, `--debug`, `--ui`); else the headless shell.
+      executablePath: chromiumPath(
+        Boolean(process.env.PWDEBUG) || process.argv.some((a) => ["--headed", "--debug", "--ui"].includes(a)),
+      ),
+      args: CHROMIUM_ARGS,
     },
     // A trace records every step with screenshots: about a third of the suite's CPU when kept for
     // every test. CI retries a failed test once, with its trace (`npx playwright test --trace=on` locally).

@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, chromiumPath } from "../tests/helpers/chromium";
 import { report, waitUntil } from "./harness";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3150);
@@ -28,8 +29,8 @@ export async function benchEditorJs(): Promise<void> {
     detached: true,
   });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    executablePath: chromiumPath(),
+    args: CHROMIUM_ARGS,
   });
   try {
     await waitUntil(healthy, 600_000, 500);

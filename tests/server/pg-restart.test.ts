@@ -15,6 +15,7 @@ import {
 import { migrateDatabase } from "@/lib/migrate";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { signInOverHttp, signInWithTheForm } from "@/tests/helpers/sign-in";
+import { CHROMIUM_ARGS, chromiumPath } from "@/tests/helpers/chromium";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 
 // Issue 45: a Postgres restart cuts every connection of the web server, which then replaces its
@@ -42,8 +43,8 @@ beforeAll(async () => {
   await addMember(shop.tenant.id, { email: EMAIL, role: "admin", password: PASSWORD });
   server = await startWebServer({ DATABASE_URL: url, SIGN_IN_ATTEMPTS_PER_MINUTE: "1000" });
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    executablePath: chromiumPath(),
+    args: CHROMIUM_ARGS,
   });
 }, 120_000);
 

@@ -5,6 +5,7 @@ import { addMember } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 import { createShop, type TestShop } from "@/tests/helpers/shop";
 import { signInOverHttp, signInWithTheForm } from "@/tests/helpers/sign-in";
+import { CHROMIUM_ARGS, chromiumPath } from "@/tests/helpers/chromium";
 import { startWebServer, type WebServer } from "@/tests/helpers/web-server";
 
 // Issue 45: the web server replaces its database pool whenever a connection closes (a Postgres
@@ -21,8 +22,8 @@ beforeAll(async () => {
   shop = await createShop();
   await addMember(shop.tenant.id, { email: EMAIL, role: "admin", password: PASSWORD });
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    executablePath: chromiumPath(),
+    args: CHROMIUM_ARGS,
   });
 }, 60_000);
 
