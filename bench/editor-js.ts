@@ -29,7 +29,7 @@ export async function benchEditorJs(): Promise<void> {
     detached: true,
   });
   const browser = await chromium.launch({
-    executablePath: chromiumPath(),
+    executablePath: chromiumPath(true),
     args: CHROMIUM_ARGS,
   });
   try {
